@@ -1,0 +1,83 @@
+/* Sweep configuration: INI parsing (libinih), defaults and validation. */
+#ifndef SLEIGHSWEEP_CONFIG_H
+#define SLEIGHSWEEP_CONFIG_H
+
+#include <stdint.h>
+
+#include "sleighsweep/model.h"
+#include "sleighsweep/stepper.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Number of swept axes and their order (row-major, theta slowest). */
+#define SSW_NAXES 7
+/** Axis names in storage order: theta a b r s A B. */
+extern const char *const ssw_axis_names[SSW_NAXES];
+
+/** Largest grid the output supports (points). */
+#define SSW_GRID_MAX_POINTS ((uint64_t)1 << 31)
+
+/** One axis of the grid: strictly increasing values (theta in radians). */
+typedef struct {
+  int n;          /**< number of values (>= 1) */
+  double *values; /**< n values */
+  int line;       /**< line of the config that defined it (0: default) */
+} ssw_axis;
+
+/** How the initial (omega0, v0) of an ensemble are drawn. */
+typedef enum {
+  SSW_IC_RANDOM = 0,  /**< uniform angle on the energy ellipse, keyed RNG */
+  SSW_IC_LATTICE = 1, /**< evenly spaced angles on the energy ellipse */
+} ssw_ic_kind;
+
+/** A validated configuration. Every field has a documented default. */
+typedef struct {
+  /* [body] */
+  ssw_body body;        /**< m, I0, rho (required), k_rot */
+  char k_rot_name[16];  /**< "papers" (1/4), "lamb" (1/8) or "custom" */
+  double zero_tol;      /**< regime zero tolerance (SSW_ZERO_TOL_DEFAULT) */
+  /* [grid] */
+  ssw_axis axes[SSW_NAXES];
+  /* [ensemble] */
+  int32_t trajectories; /**< per grid point (default 16) */
+  uint64_t seed;        /**< RNG key (default 1) */
+  int ic;               /**< ssw_ic_kind (default random) */
+  double energy;        /**< energy H of every trajectory (default 0.5) */
+  /* [integrator] */
+  const ssw_method *method; /**< scheme (default: see README) */
+  int recon;                /**< ssw_recon (default exp) */
+  double eta;               /**< dimensionless step: h = eta / Arate */
+  double tol;               /**< convergence: |L1 w + Z v| <= tol g_max */
+  int64_t max_steps;        /**< cap on base steps per direction */
+  int tail;                 /**< 1: add the exponential tail correction */
+  /* [output] */
+  char *file;            /**< output path (default: config name .h5) */
+  int32_t samples;       /**< sample trajectories kept per point (0) */
+  int32_t sample_nodes;  /**< nodes stored per sample trajectory (256) */
+  double flush_interval; /**< seconds between durability points (120) */
+  /* [run] */
+  int32_t work_unit;        /**< grid points per work unit (0: automatic) */
+  double progress_interval; /**< seconds between progress lines (10) */
+  /* provenance */
+  char *path; /**< the config file path as given */
+  char *text; /**< the whole config text, stored in every output */
+} ssw_config;
+
+/** Parses and validates a config file. On error returns SSW_ERR_CONFIG (or
+ * SSW_ERR_IO if unreadable) with a message "PATH:LINE: [section] key: what
+ * is wrong", and *cfg is NULL. Grid-wide physics checks are separate
+ * (ssw_grid_validate). */
+int ssw_config_load(const char *path, ssw_config **cfg);
+
+/** As ssw_config_load, from text in memory; `name` labels messages. */
+int ssw_config_parse(const char *text, const char *name, ssw_config **cfg);
+
+/** Frees a config; NULL-safe, sets *cfg to NULL. */
+void ssw_config_destroy(ssw_config **cfg);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,36 @@
+/* The 7-D grid: flat indices, per-point parameters, grid-wide validation. */
+#ifndef SLEIGHSWEEP_GRID_H
+#define SLEIGHSWEEP_GRID_H
+
+#include <stdint.h>
+
+#include "sleighsweep/config.h"
+#include "sleighsweep/model.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Number of grid points (product of the axis lengths). */
+uint64_t ssw_grid_size(const ssw_config *cfg);
+
+/** Axis indices of a flat index (row-major: theta slowest, B fastest). */
+void ssw_grid_unravel(const ssw_config *cfg, uint64_t index,
+                      int idx[SSW_NAXES]);
+
+/** Flat index of axis indices. */
+uint64_t ssw_grid_ravel(const ssw_config *cfg, const int idx[SSW_NAXES]);
+
+/** Swept parameters at a flat index. */
+void ssw_grid_params(const ssw_config *cfg, uint64_t index, ssw_params *p);
+
+/** Checks every grid point before any work starts: size <= 2^31, A > B
+ * everywhere, and a positive definite tensor at each point. Errors:
+ * SSW_ERR_CONFIG naming the config line of the responsible axis and the
+ * first offending point. */
+int ssw_grid_validate(const ssw_config *cfg);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

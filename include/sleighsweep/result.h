@@ -1,0 +1,41 @@
+/* The record of one finished grid point: what the ensemble computes, what the
+ * journal stores and what the HDF5 output writes. */
+#ifndef SLEIGHSWEEP_RESULT_H
+#define SLEIGHSWEEP_RESULT_H
+
+#include <stdint.h>
+
+#include "sleighsweep/analytic.h"
+#include "sleighsweep/model.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Results of one grid point. Means and spreads (max - min) run over the
+ * converged trajectories of the ensemble in trajectory-index order, so the
+ * record is bit-identical for any rank or thread count. Quantities absent in
+ * a regime are NaN (spacing without circles) or +inf (radius of a line). */
+typedef struct {
+  uint64_t index;         /**< flat grid index (row-major theta..B) */
+  ssw_tensor tensor;      /**< snapped total tensor J M N L1 L2 Z */
+  ssw_analytic analytic;  /**< closed-form predictions for the tensor */
+  double radius_future;   /**< mean |v/w| at t -> +inf */
+  double radius_past;     /**< mean |v/w| at t -> -inf */
+  double center_spacing;  /**< mean distance of the limit-circle centres */
+  double transition_angle; /**< mean |dphi| (rad) */
+  int32_t loops;          /**< mode of floor(|dphi| / 2 pi) */
+  int32_t sense_future;   /**< mode of sign(w) at t -> +inf (-1 cw, +1 ccw) */
+  double radius_future_spread, radius_past_spread;
+  double center_spacing_spread, transition_angle_spread;
+  double converged_fraction; /**< converged trajectories / trajectories */
+  double energy_error_max;   /**< max over trajectories of max |H-H0|/H0 */
+  double steps_mean;         /**< mean base steps per trajectory */
+  int32_t trajectories;      /**< ensemble size */
+  int32_t flags;             /**< OR of the trajectories' SSW_TRAJ_* flags */
+} ssw_point_result;
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,92 @@
+/* The discrete Hamel (variational) integrator of DESIGN.md sec. 3, its
+ * symmetric compositions (methods as coefficient tables) and a classical RK4
+ * on the same equations for comparison.
+ *
+ * Reduced equations (2010 paper eq. 3.3), D = M J - L2^2:
+ *   w' = (L1 w + Z v)(L2 w - M v) / D,   v' = (L1 w + Z v)(J w - L2 v) / D,
+ *   phi' = w,  x' = v cos(phi),  y' = v sin(phi).
+ * Hamel step (tau = 1/2), K = [[J, -L2], [-L2, M]], p = L1 w + Z v,
+ * R (w, v) = (v, -w):
+ *   K zeta_k + (h/2) p R zeta_k = W_k,  W_{k+1} = K zeta_k - (h/2) p R zeta_k.
+ */
+#ifndef SLEIGHSWEEP_STEPPER_H
+#define SLEIGHSWEEP_STEPPER_H
+
+#include "sleighsweep/model.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Reconstruction of the spatial path from the body velocity. */
+typedef enum {
+  SSW_RECON_EXP = 0,      /**< SE(2) exponential: exact arc of each step */
+  SSW_RECON_MIDPOINT = 1, /**< coordinate midpoint, as in the 2025 paper */
+  SSW_RECON_COUNT
+} ssw_recon;
+
+/** Lower-case name of a reconstruction ("exp", "midpoint"); NULL if none. */
+const char *ssw_recon_name(int recon);
+/** Looks a reconstruction up by name; -1 if unknown. */
+int ssw_recon_find(const char *name);
+
+/** Constants of the reduced equations for one tensor. */
+typedef struct {
+  double J, M, L1, L2, Z, D;
+  double kw1, kw2; /**< L1 M + Z L2 and L1 L2 + Z J (cubic right-hand side) */
+} ssw_coeffs;
+
+/** Integrator state at a node: time, configuration and node momenta. */
+typedef struct {
+  double phi, x, y; /**< heading (rad) and contact point */
+  double W1, W2;    /**< projected momenta W = K (w, v) at the node */
+  double p;         /**< last L1 w + Z v of the discrete velocity (warm start) */
+} ssw_state;
+
+/** A method: a symmetric composition of the base Hamel step with the given
+ * sub-step weights (summing to 1), or the classical RK4 (stages = 0). */
+typedef struct {
+  const char *name;        /**< "hamel2", "hamel4", ..., "rk4" */
+  const char *description; /**< one line with the reference */
+  int order;               /**< classical order of the macro step */
+  int stages;              /**< number of base steps per macro step */
+  const double *gamma;     /**< sub-step weights, `stages` of them */
+} ssw_method;
+
+/** The method table; `count` receives its length. */
+const ssw_method *ssw_method_table(int *count);
+/** Looks a method up by name; NULL if unknown. */
+const ssw_method *ssw_method_find(const char *name);
+
+/** Fills the reduced-equation constants from a tensor. */
+void ssw_stepper_coeffs(const ssw_tensor *t, ssw_coeffs *c);
+
+/** Initial state at the origin with heading 0 and velocity (w0, v0). */
+void ssw_stepper_init(const ssw_coeffs *c, double w0, double v0,
+                      ssw_state *s);
+
+/** Node velocity (w, v) = K^-1 W of a state. */
+void ssw_stepper_velocity(const ssw_coeffs *c, const ssw_state *s, double *w,
+                          double *v);
+
+/** One base Hamel step of size h (negative h integrates backward: the scheme
+ * is symmetric). The implicit half is the scalar depressed cubic in p,
+ * solved by Newton from the previous p to full double precision. */
+void ssw_hamel_step(const ssw_coeffs *c, double h, int recon, ssw_state *s);
+
+/** One macro step of size h with a method (composition or RK4). */
+void ssw_stepper_advance(const ssw_coeffs *c, const ssw_method *m, double h,
+                         int recon, ssw_state *s);
+
+/** Right-hand side of the reduced equations at (w, v). */
+static inline void ssw_stepper_rhs(const ssw_coeffs *c, double w, double v,
+                                   double *dw, double *dv) {
+  const double g = c->L1 * w + c->Z * v;
+  *dw = g * (c->L2 * w - c->M * v) / c->D;
+  *dv = g * (c->J * w - c->L2 * v) / c->D;
+}
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,103 @@
+/* Total inertia tensor (body + Model I/II fluid), validity and regimes. */
+#include "sleighsweep/model.h"
+
+#include <math.h>
+
+#include "sleighsweep/error.h"
+
+static const char *const regime_names[] = {"uniform", "line_to_line",
+                                           "spin_reversal", "circle_to_circle"};
+
+const char *ssw_regime_name(int regime) {
+  if (regime < 0 || regime >= SSW_REGIME_COUNT) return "unknown";
+  return regime_names[regime];
+}
+
+int ssw_model_check_body(const ssw_body *body) {
+  SSW_CHECK(isfinite(body->m) && body->m > 0, SSW_ERR_BODY,
+            "mass m = %g must be a finite positive number", body->m);
+  SSW_CHECK(isfinite(body->I0) && body->I0 >= 0, SSW_ERR_BODY,
+            "moment of inertia I0 = %g must be finite and >= 0", body->I0);
+  SSW_CHECK(isfinite(body->rho) && body->rho >= 0, SSW_ERR_BODY,
+            "fluid density rho = %g must be finite and >= 0", body->rho);
+  SSW_CHECK(isfinite(body->k_rot) && body->k_rot >= 0, SSW_ERR_BODY,
+            "rotational added-inertia constant k_rot = %g must be finite and "
+            ">= 0",
+            body->k_rot);
+  return SSW_SUCCESS;
+}
+
+int ssw_model_positive_definite(const ssw_tensor *t) {
+  /* Leading principal minors of [[J,-L2,L1],[-L2,M,Z],[L1,Z,N]]. */
+  double d1 = t->J;
+  double d2 = t->J * t->M - t->L2 * t->L2;
+  double d3 = t->J * (t->M * t->N - t->Z * t->Z) +
+              t->L2 * (-t->L2 * t->N - t->Z * t->L1) +
+              t->L1 * (-t->L2 * t->Z - t->M * t->L1);
+  return d1 > 0 && d2 > 0 && d3 > 0;
+}
+
+static int check_params(const ssw_params *p) {
+  const double v[7] = {p->theta, p->a, p->b, p->r, p->s, p->A, p->B};
+  const char *names[7] = {"theta", "a", "b", "r", "s", "A", "B"};
+  for (int i = 0; i < 7; i++)
+    SSW_CHECK(isfinite(v[i]), SSW_ERR_BODY, "parameter %s = %g is not finite",
+              names[i], v[i]);
+  SSW_CHECK(p->B > 0, SSW_ERR_BODY, "semi-axis B = %g must be > 0", p->B);
+  SSW_CHECK(p->A > p->B, SSW_ERR_BODY,
+            "semi-axes must satisfy A > B, got A = %g, B = %g", p->A, p->B);
+  return SSW_SUCCESS;
+}
+
+int ssw_model_tensor(const ssw_body *body, const ssw_params *p,
+                     ssw_tensor *out) {
+  SSW_CALL(ssw_model_check_body(body));
+  SSW_CALL(check_params(p));
+  const double m = body->m, rho = body->rho;
+  const double A2 = p->A * p->A, B2 = p->B * p->B;
+  const double c = cos(p->theta), s = sin(p->theta);
+  const double c2 = c * c, s2 = s * s;
+  /* Fluid, Model I (ellipse centre at the contact point), 2010 paper (3.2). */
+  const double Irot = body->k_rot * rho * M_PI * (A2 - B2) * (A2 - B2);
+  const double MF = rho * M_PI * (B2 * c2 + A2 * s2);
+  const double NF = rho * M_PI * (A2 * c2 + B2 * s2);
+  const double ZF = rho * M_PI * (A2 - B2) * 0.5 * sin(2.0 * p->theta);
+  /* Model II: the centre C sits at body coordinates (r, s) from P; its
+   * velocity is V + omega q with q = (-s, r), so the fluid energy in P's
+   * velocities adds q^T M2 q to J and the coupling row q^T M2. */
+  const double q1 = -p->s, q2 = p->r;
+  const double row1 = q1 * MF + q2 * ZF; /* = -L2_F */
+  const double row2 = q1 * ZF + q2 * NF; /* =  L1_F */
+  const double JF = Irot + (q1 * row1 + q2 * row2);
+  out->J = body->I0 + m * (p->a * p->a + p->b * p->b) + JF;
+  out->M = m + MF;
+  out->N = m + NF;
+  out->L1 = m * p->a + row2;
+  out->L2 = m * p->b - row1;
+  out->Z = ZF;
+  SSW_CHECK(ssw_model_positive_definite(out), SSW_ERR_BODY,
+            "inertia tensor is not positive definite at theta=%g a=%g b=%g "
+            "r=%g s=%g A=%g B=%g (J=%g M=%g N=%g L1=%g L2=%g Z=%g); increase "
+            "I0 or m",
+            p->theta, p->a, p->b, p->r, p->s, p->A, p->B, out->J, out->M,
+            out->N, out->L1, out->L2, out->Z);
+  return SSW_SUCCESS;
+}
+
+void ssw_model_classify(const ssw_tensor *t, double tol, ssw_tensor *snapped,
+                        int *regime) {
+  ssw_tensor u = *t;
+  const int l1_zero = fabs(u.L1) <= tol * sqrt(u.J * u.M);
+  const int z_zero = fabs(u.Z) <= tol * u.M;
+  if (l1_zero) u.L1 = 0.0;
+  if (z_zero) u.Z = 0.0;
+  *snapped = u;
+  if (l1_zero && z_zero)
+    *regime = SSW_REGIME_UNIFORM;
+  else if (z_zero)
+    *regime = SSW_REGIME_LINE_TO_LINE;
+  else if (l1_zero)
+    *regime = SSW_REGIME_SPIN_REVERSAL;
+  else
+    *regime = SSW_REGIME_CIRCLE_TO_CIRCLE;
+}

@@ -1,0 +1,181 @@
+/* Discrete Hamel step, its symmetric compositions, and RK4 for comparison. */
+#include "sleighsweep/stepper.h"
+
+#include <math.h>
+#include <string.h>
+
+/* Composition weights. Each sequence is symmetric and sums to 1, so the
+ * macro step stays symmetric (time-reversible) and variational.
+ * - hamel4: Yoshida's triple jump, Phys. Lett. A 150 (1990) 262.
+ * - hamel4s: Suzuki's 5-stage fractal, Phys. Lett. A 146 (1990) 319.
+ * - hamel6: Kahan & Li s9odr6a, Math. Comp. 66 (1997) 1089; also Hairer,
+ *   Lubich & Wanner, Geometric Numerical Integration, sec. V.3.2.
+ * - hamel8: Kahan & Li s17odr8a, same references. */
+#define TJ_A 1.35120719195965763405 /* 1 / (2 - 2^(1/3)) */
+#define TJ_B -1.70241438391931526810 /* -2^(1/3) / (2 - 2^(1/3)) */
+#define SZ_P 0.41449077179437573714 /* 1 / (4 - 4^(1/3)) */
+static const double w_base[] = {1.0};
+static const double w_tj[] = {TJ_A, TJ_B, TJ_A};
+static const double w_suzuki[] = {SZ_P, SZ_P, 1.0 - 4.0 * SZ_P, SZ_P, SZ_P};
+static const double w_kl6[] = {
+    0.39216144400731413928,  0.33259913678935943860, -0.70624617255763935981,
+    0.082213596293550800230, 0.79854399093482996340, 0.082213596293550800230,
+    -0.70624617255763935981, 0.33259913678935943860, 0.39216144400731413928};
+static const double w_kl8[] = {
+    0.13020248308889008088,  0.56116298177510838456,  -0.38947496264484728641,
+    0.15884190655515560090,  -0.39590389413323757734, 0.18453964097831570709,
+    0.25837438768632204729,  0.29501172360931029887,  -0.60550853383003451170,
+    0.29501172360931029887,  0.25837438768632204729,  0.18453964097831570709,
+    -0.39590389413323757734, 0.15884190655515560090,  -0.38947496264484728641,
+    0.56116298177510838456,  0.13020248308889008088};
+
+static const ssw_method methods[] = {
+    {"hamel2", "base discrete Hamel step (Xia & Zhang 2025), order 2", 2, 1,
+     w_base},
+    {"hamel4", "triple-jump composition (Yoshida 1990), order 4", 4, 3, w_tj},
+    {"hamel4s", "5-stage composition (Suzuki 1990), order 4", 4, 5, w_suzuki},
+    {"hamel6", "9-stage composition (Kahan & Li 1997, s9odr6a), order 6", 6, 9,
+     w_kl6},
+    {"hamel8", "17-stage composition (Kahan & Li 1997, s17odr8a), order 8", 8,
+     17, w_kl8},
+    {"rk4", "classical explicit Runge-Kutta, order 4 (comparison only)", 4, 0,
+     NULL},
+};
+
+const ssw_method *ssw_method_table(int *count) {
+  *count = (int)(sizeof methods / sizeof methods[0]);
+  return methods;
+}
+
+const ssw_method *ssw_method_find(const char *name) {
+  int n;
+  const ssw_method *t = ssw_method_table(&n);
+  for (int i = 0; i < n; i++)
+    if (strcmp(t[i].name, name) == 0) return &t[i];
+  return NULL;
+}
+
+static const char *const recon_names[] = {"exp", "midpoint"};
+
+const char *ssw_recon_name(int recon) {
+  return (recon >= 0 && recon < SSW_RECON_COUNT) ? recon_names[recon] : NULL;
+}
+
+int ssw_recon_find(const char *name) {
+  for (int i = 0; i < SSW_RECON_COUNT; i++)
+    if (strcmp(recon_names[i], name) == 0) return i;
+  return -1;
+}
+
+void ssw_stepper_coeffs(const ssw_tensor *t, ssw_coeffs *c) {
+  c->J = t->J;
+  c->M = t->M;
+  c->L1 = t->L1;
+  c->L2 = t->L2;
+  c->Z = t->Z;
+  c->D = ssw_model_D(t);
+  c->kw1 = t->L1 * t->M + t->Z * t->L2;
+  c->kw2 = t->L1 * t->L2 + t->Z * t->J;
+}
+
+void ssw_stepper_init(const ssw_coeffs *c, double w0, double v0,
+                      ssw_state *s) {
+  s->phi = s->x = s->y = 0.0;
+  s->W1 = c->J * w0 - c->L2 * v0;
+  s->W2 = -c->L2 * w0 + c->M * v0;
+  s->p = c->L1 * w0 + c->Z * v0;
+}
+
+void ssw_stepper_velocity(const ssw_coeffs *c, const ssw_state *s, double *w,
+                          double *v) {
+  *w = (c->M * s->W1 + c->L2 * s->W2) / c->D;
+  *v = (c->L2 * s->W1 + c->J * s->W2) / c->D;
+}
+
+/* Root of (h^2/4) p^3 + b p - rhs = 0 nearest the warm start. For the step
+ * sizes in use b > 0, so the cubic is monotone with one real root and Newton
+ * converges from any start; quadratic convergence from the previous step's p
+ * takes 2-3 iterations. The loop stops once the correction is below the
+ * round-off of p (then one more would not change it). */
+static double solve_cubic(double a, double b, double rhs, double p) {
+  for (int it = 0; it < 50; it++) {
+    const double f = (a * p * p + b) * p - rhs;
+    const double dp = f / (3.0 * a * p * p + b);
+    p -= dp;
+    if (fabs(dp) <= 0x1p-52 * fabs(p)) break;
+  }
+  return p;
+}
+
+/* sin(x)/x, accurate to round-off for all x. */
+static double sinc(double x) {
+  if (fabs(x) < 0.05) {
+    const double x2 = x * x;
+    return 1.0 - x2 / 6.0 * (1.0 - x2 / 20.0 * (1.0 - x2 / 42.0 *
+                                                 (1.0 - x2 / 72.0)));
+  }
+  return sin(x) / x;
+}
+
+void ssw_hamel_step(const ssw_coeffs *c, double h, int recon, ssw_state *s) {
+  const double W1 = s->W1, W2 = s->W2;
+  const double a = 0.25 * h * h;
+  const double b = c->D - 0.5 * h * (c->Z * W1 - c->L1 * W2);
+  const double p = solve_cubic(a, b, c->kw1 * W1 + c->kw2 * W2, s->p);
+  /* zeta = (K + (h/2) p R)^-1 W; the determinant D + (h p / 2)^2 > 0. */
+  const double hc = 0.5 * h * p;
+  const double det = c->D + hc * hc;
+  const double w = (c->M * W1 + (c->L2 - hc) * W2) / det;
+  const double v = ((c->L2 + hc) * W1 + c->J * W2) / det;
+  /* W_{k+1} = K zeta - hc R zeta = W_k - 2 hc R zeta. The node energy
+   * W^T K^-1 W / 2 is then conserved exactly: both W_k and W_{k+1} give
+   * zeta^T K zeta + hc^2 (R zeta)^T K^-1 (R zeta) since zeta^T R zeta = 0. */
+  s->W1 = W1 - 2.0 * hc * v;
+  s->W2 = W2 + 2.0 * hc * w;
+  s->p = p;
+  /* Both reconstructions move along the chord direction phi + h w / 2; the
+   * exponential one shortens it by sinc(h w / 2) to lie on the exact arc. */
+  const double half = 0.5 * h * w;
+  const double len = recon == SSW_RECON_EXP ? h * v * sinc(half) : h * v;
+  const double dir = s->phi + half;
+  s->x += len * cos(dir);
+  s->y += len * sin(dir);
+  s->phi += h * w;
+}
+
+/* RK4 on (w, v, phi, x, y); the state keeps W = K (w, v) for uniformity. */
+static void rk4_rhs(const ssw_coeffs *c, const double y[5], double f[5]) {
+  ssw_stepper_rhs(c, y[0], y[1], &f[0], &f[1]);
+  f[2] = y[0];
+  f[3] = y[1] * cos(y[2]);
+  f[4] = y[1] * sin(y[2]);
+}
+
+static void rk4_step(const ssw_coeffs *c, double h, ssw_state *s) {
+  double y[5], k[4][5], tmp[5];
+  ssw_stepper_velocity(c, s, &y[0], &y[1]);
+  y[2] = s->phi, y[3] = s->x, y[4] = s->y;
+  rk4_rhs(c, y, k[0]);
+  for (int i = 0; i < 5; i++) tmp[i] = y[i] + 0.5 * h * k[0][i];
+  rk4_rhs(c, tmp, k[1]);
+  for (int i = 0; i < 5; i++) tmp[i] = y[i] + 0.5 * h * k[1][i];
+  rk4_rhs(c, tmp, k[2]);
+  for (int i = 0; i < 5; i++) tmp[i] = y[i] + h * k[2][i];
+  rk4_rhs(c, tmp, k[3]);
+  for (int i = 0; i < 5; i++)
+    y[i] += h / 6.0 * (k[0][i] + 2.0 * k[1][i] + 2.0 * k[2][i] + k[3][i]);
+  s->W1 = c->J * y[0] - c->L2 * y[1];
+  s->W2 = -c->L2 * y[0] + c->M * y[1];
+  s->phi = y[2], s->x = y[3], s->y = y[4];
+  s->p = c->L1 * y[0] + c->Z * y[1];
+}
+
+void ssw_stepper_advance(const ssw_coeffs *c, const ssw_method *m, double h,
+                         int recon, ssw_state *s) {
+  if (m->stages == 0) {
+    rk4_step(c, h, s);
+    return;
+  }
+  for (int i = 0; i < m->stages; i++)
+    ssw_hamel_step(c, m->gamma[i] * h, recon, s);
+}
