@@ -1,0 +1,21 @@
+/* Shared helpers of the command-line modules (not a public interface). */
+#ifndef SLEIGHSWEEP_CLI_INTERNAL_H
+#define SLEIGHSWEEP_CLI_INTERNAL_H
+
+/** Strict number of an option value; `angle` accepts a "deg" suffix.
+ * Errors: SSW_ERR_USAGE naming the option. */
+int ssw_cli_number(const char *opt, const char *text, int angle, double *out);
+/** Strict decimal integer in [lo, hi]. Errors: SSW_ERR_USAGE. */
+int ssw_cli_integer(const char *opt, const char *text, long long lo,
+                    long long hi, long long *out);
+/** papers | lamb | number >= 0. Errors: SSW_ERR_USAGE. */
+int ssw_cli_added_inertia(const char *opt, const char *text, double *k_rot);
+/** Prints "sleighsweep CMD: message" and maps the code to an exit status. */
+int ssw_cli_fail(const char *cmd, int code);
+
+/** `sleighsweep point` (argv[0] == "point"). Returns the exit status. */
+int ssw_cli_point(int argc, char **argv);
+/** `sleighsweep run` (argv[0] == "run"). Returns the exit status. */
+int ssw_cli_run(int argc, char **argv);
+
+#endif

@@ -1,0 +1,327 @@
+/* `sleighsweep point`: one trajectory, JSON with measured and closed form. */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli_internal.h"
+#include "sleighsweep/analytic.h"
+#include "sleighsweep/error.h"
+#include "sleighsweep/extract.h"
+#include "sleighsweep/model.h"
+#include "sleighsweep/version.h"
+
+static const char point_usage[] =
+    "Usage: sleighsweep point [OPTIONS]\n"
+    "\n"
+    "Integrates one trajectory forward and backward to its limit motions and\n"
+    "prints one JSON object: the measured quantities and, under \"analytic\",\n"
+    "the closed form (DESIGN.md sec. 5). Defaults are the 2025 paper's seed\n"
+    "case. Infinite or undefined values print as null (see \"regime\").\n"
+    "\n"
+    "Body and fluid (lengths in any unit, consistently):\n"
+    "  --theta X     blade angle from the major axis, rad or e.g. 60deg "
+    "[60deg]\n"
+    "  --a X --b X   centre of mass in body coordinates [0.2, 0]\n"
+    "  --r X --s X   ellipse centre in body coordinates (Model II) [0, 0]\n"
+    "  --A X --B X   ellipse semi-axes, A > B > 0 [0.5, 0.3]\n"
+    "  --m X         body mass [1]\n"
+    "  --I0 X        moment of inertia about the centre of mass [0.5]\n"
+    "  --rho X       fluid density, 0 for the classical sleigh [1]\n"
+    "  --added-inertia K  rotational added inertia k_rot rho pi (A^2-B^2)^2:\n"
+    "                papers (k_rot = 1/4), lamb (1/8) or a number [papers]\n"
+    "  --zero-tol X  relative tolerance for L1 = 0 and Z = 0 [1e-12]\n"
+    "Initial state:\n"
+    "  --omega0 X --v0 X  angular and blade-direction velocity [1.5, 1.0]\n"
+    "Integrator:\n"
+    "  --scheme S    hamel2 hamel4 hamel4s hamel6 hamel8 rk4 [hamel8]\n"
+    "                (`sleighsweep methods` lists them)\n"
+    "  --reconstruction R  exp (SE(2) exponential) or midpoint [exp]\n"
+    "  --eta X       step h = eta / max(Arate, w_max): Arate = sqrt(2HE)/D,\n"
+    "                w_max = sqrt(2HM/D) the fastest turning rate [0.8]\n"
+    "  --tol X       stop when |L1 w + Z v| <= tol * its maximum [1e-6]\n"
+    "  --max-steps N cap on base steps per direction [2000000]\n"
+    "  --no-tail     do not add the exponential tail at the ends\n"
+    "Output:\n"
+    "  --trajectory FILE  write the sampled path as CSV:\n"
+    "                t,phi,x,y,omega,v,H (one row per macro step)\n"
+    "  -h, --help    this text\n";
+
+typedef struct {
+  ssw_body body;
+  ssw_params p;
+  double zero_tol, w0, v0;
+  ssw_integrator integ;
+  const char *trajectory;
+} point_opts;
+
+enum {
+  OPT_THETA = 256, OPT_A, OPT_B, OPT_R, OPT_S, OPT_AA, OPT_BB, OPT_M, OPT_I0,
+  OPT_RHO, OPT_KROT, OPT_ZTOL, OPT_W0, OPT_V0, OPT_SCHEME, OPT_RECON, OPT_ETA,
+  OPT_TOL, OPT_MAXSTEPS, OPT_NOTAIL, OPT_TRAJ
+};
+
+static const struct option long_opts[] = {
+    {"theta", required_argument, 0, OPT_THETA},
+    {"a", required_argument, 0, OPT_A},
+    {"b", required_argument, 0, OPT_B},
+    {"r", required_argument, 0, OPT_R},
+    {"s", required_argument, 0, OPT_S},
+    {"A", required_argument, 0, OPT_AA},
+    {"B", required_argument, 0, OPT_BB},
+    {"m", required_argument, 0, OPT_M},
+    {"I0", required_argument, 0, OPT_I0},
+    {"rho", required_argument, 0, OPT_RHO},
+    {"added-inertia", required_argument, 0, OPT_KROT},
+    {"zero-tol", required_argument, 0, OPT_ZTOL},
+    {"omega0", required_argument, 0, OPT_W0},
+    {"v0", required_argument, 0, OPT_V0},
+    {"scheme", required_argument, 0, OPT_SCHEME},
+    {"reconstruction", required_argument, 0, OPT_RECON},
+    {"eta", required_argument, 0, OPT_ETA},
+    {"tol", required_argument, 0, OPT_TOL},
+    {"max-steps", required_argument, 0, OPT_MAXSTEPS},
+    {"no-tail", no_argument, 0, OPT_NOTAIL},
+    {"trajectory", required_argument, 0, OPT_TRAJ},
+    {"help", no_argument, 0, 'h'},
+    {0, 0, 0, 0}};
+
+static double *number_slot(point_opts *o, int c) {
+  switch (c) {
+  case OPT_THETA: return &o->p.theta;
+  case OPT_A: return &o->p.a;
+  case OPT_B: return &o->p.b;
+  case OPT_R: return &o->p.r;
+  case OPT_S: return &o->p.s;
+  case OPT_AA: return &o->p.A;
+  case OPT_BB: return &o->p.B;
+  case OPT_M: return &o->body.m;
+  case OPT_I0: return &o->body.I0;
+  case OPT_RHO: return &o->body.rho;
+  case OPT_ZTOL: return &o->zero_tol;
+  case OPT_W0: return &o->w0;
+  case OPT_V0: return &o->v0;
+  case OPT_ETA: return &o->integ.eta;
+  case OPT_TOL: return &o->integ.tol;
+  default: return NULL;
+  }
+}
+
+static int parse_one(point_opts *o, int c, const char *name,
+                     const char *arg) {
+  double *slot = number_slot(o, c);
+  if (slot) return ssw_cli_number(name, arg, c == OPT_THETA, slot);
+  long long n;
+  switch (c) {
+  case OPT_KROT: return ssw_cli_added_inertia(name, arg, &o->body.k_rot);
+  case OPT_SCHEME:
+    o->integ.method = ssw_method_find(arg);
+    SSW_CHECK(o->integ.method, SSW_ERR_USAGE,
+              "%s: unknown scheme '%s' (see `sleighsweep methods`)", name,
+              arg);
+    return SSW_SUCCESS;
+  case OPT_RECON:
+    o->integ.recon = ssw_recon_find(arg);
+    SSW_CHECK(o->integ.recon >= 0, SSW_ERR_USAGE,
+              "%s: '%s' must be exp or midpoint", name, arg);
+    return SSW_SUCCESS;
+  case OPT_MAXSTEPS:
+    SSW_CALL(ssw_cli_integer(name, arg, 100, (long long)1 << 50, &n));
+    o->integ.max_steps = n;
+    return SSW_SUCCESS;
+  case OPT_NOTAIL: o->integ.tail = 0; return SSW_SUCCESS;
+  case OPT_TRAJ: o->trajectory = arg; return SSW_SUCCESS;
+  default: return SSW_RAISE(SSW_ERR_INTERNAL, "unhandled option %d", c);
+  }
+}
+
+static int parse(int argc, char **argv, point_opts *o, int *help) {
+  *o = (point_opts){
+      .body = {1.0, 0.5, 1.0, SSW_KROT_PAPERS},
+      .p = {M_PI / 3.0, 0.2, 0.0, 0.0, 0.0, 0.5, 0.3},
+      .zero_tol = SSW_ZERO_TOL_DEFAULT, .w0 = 1.5, .v0 = 1.0};
+  ssw_integrator_defaults(&o->integ);
+  *help = 0;
+  opterr = 0;
+  optind = 1;
+  for (;;) {
+    int idx = -1;
+    const int c = getopt_long(argc, argv, "h", long_opts, &idx);
+    if (c == -1) break;
+    if (c == 'h') {
+      *help = 1;
+      return SSW_SUCCESS;
+    }
+    SSW_CHECK(c != '?' && c != ':', SSW_ERR_USAGE,
+              "%s: unknown option or missing value (see --help)",
+              argv[optind - 1]);
+    char name[64];
+    snprintf(name, sizeof name, "--%s", long_opts[idx].name);
+    SSW_CALL(parse_one(o, c, name, optarg));
+  }
+  SSW_CHECK(optind == argc, SSW_ERR_USAGE, "unexpected argument '%s'",
+            argv[optind]);
+  SSW_CHECK(o->zero_tol >= 0 && o->zero_tol <= 1e-3, SSW_ERR_USAGE,
+            "--zero-tol: %g must be in [0, 1e-3]", o->zero_tol);
+  return SSW_SUCCESS;
+}
+
+/* JSON numbers: full precision; non-finite values are null. */
+static void jnum(FILE *f, const char *key, double x, int comma) {
+  if (isfinite(x))
+    fprintf(f, "\"%s\": %.17g%s", key, x, comma ? ", " : "");
+  else
+    fprintf(f, "\"%s\": null%s", key, comma ? ", " : "");
+}
+
+static void jpair(FILE *f, const char *key, const double xy[2], int comma) {
+  fprintf(f, "\"%s\": ", key);
+  if (isfinite(xy[0]) && isfinite(xy[1]))
+    fprintf(f, "[%.17g, %.17g]", xy[0], xy[1]);
+  else
+    fprintf(f, "null");
+  fputs(comma ? ", " : "", f);
+}
+
+static double rel_err(double x, double ref) {
+  if (!isfinite(x) || !isfinite(ref)) return (x == ref) ? 0.0 : NAN;
+  return ref != 0.0 ? fabs(x - ref) / fabs(ref) : fabs(x);
+}
+
+static void print_json(FILE *f, const point_opts *o, const ssw_tensor *t,
+                       const ssw_traj *r, const ssw_analytic *an, int sigma) {
+  const double dphi_an = ssw_analytic_dphi(an, sigma);
+  fprintf(f, "{\"program\": \"sleighsweep\", \"version\": \"%s\", "
+             "\"git_revision\": \"%s\",\n",
+          ssw_version_string(), ssw_version_git());
+  fprintf(f, " \"params\": {");
+  jnum(f, "theta", o->p.theta, 1), jnum(f, "a", o->p.a, 1);
+  jnum(f, "b", o->p.b, 1), jnum(f, "r", o->p.r, 1), jnum(f, "s", o->p.s, 1);
+  jnum(f, "A", o->p.A, 1), jnum(f, "B", o->p.B, 1), jnum(f, "m", o->body.m, 1);
+  jnum(f, "I0", o->body.I0, 1), jnum(f, "rho", o->body.rho, 1);
+  jnum(f, "k_rot", o->body.k_rot, 1), jnum(f, "omega0", o->w0, 1);
+  jnum(f, "v0", o->v0, 0);
+  fprintf(f, "},\n \"tensor\": {");
+  jnum(f, "J", t->J, 1), jnum(f, "M", t->M, 1), jnum(f, "N", t->N, 1);
+  jnum(f, "L1", t->L1, 1), jnum(f, "L2", t->L2, 1), jnum(f, "Z", t->Z, 0);
+  fprintf(f, "},\n \"integrator\": {\"scheme\": \"%s\", \"reconstruction\": "
+             "\"%s\", ",
+          o->integ.method->name, ssw_recon_name(o->integ.recon));
+  jnum(f, "eta", o->integ.eta, 1), jnum(f, "tol", o->integ.tol, 1);
+  fprintf(f, "\"max_steps\": %lld, \"tail\": %s},\n",
+          (long long)o->integ.max_steps, o->integ.tail ? "true" : "false");
+  fprintf(f, " \"regime\": \"%s\", ", ssw_regime_name(r->regime));
+  jnum(f, "r_past", r->r_past, 1), jnum(f, "r_future", r->r_future, 1);
+  jpair(f, "center_past", r->center_past, 1);
+  jpair(f, "center_future", r->center_future, 1);
+  jnum(f, "d", r->d, 1), jnum(f, "dphi", r->dphi, 1);
+  fprintf(f, "\"loops\": %d, \"sense_past\": %d, \"sense_future\": %d, ",
+          r->loops, r->sense_past, r->sense_future);
+  jnum(f, "t0", r->t0, 1), jnum(f, "rate", r->rate, 1);
+  jnum(f, "energy_error", r->energy_error, 1);
+  fprintf(f, "\"steps\": %lld, \"converged\": %s, \"flags\": %d,\n",
+          (long long)r->steps, r->converged ? "true" : "false", r->flags);
+  fprintf(f, " \"analytic\": {\"regime\": \"%s\", ",
+          ssw_regime_name(an->regime));
+  const int uni = an->regime == SSW_REGIME_UNIFORM;
+  jnum(f, "r_past", uni ? r->r_past : an->radius, 1);
+  jnum(f, "r_future", uni ? r->r_future : an->radius, 1);
+  jnum(f, "d", an->d, 1), jnum(f, "dphi", dphi_an, 1);
+  fprintf(f, "\"loops\": %d, \"sense_future\": %d},\n", an->loops,
+          an->sense_future);
+  fprintf(f, " \"relative_error\": {");
+  jnum(f, "r_future", rel_err(r->r_future, an->radius), 1);
+  jnum(f, "r_past", rel_err(r->r_past, an->radius), 1);
+  jnum(f, "d", rel_err(r->d, an->d), 1);
+  jnum(f, "dphi", rel_err(r->dphi, dphi_an), 0);
+  fprintf(f, "}}\n");
+}
+
+/* Samples of both directions, kept in order of time for the CSV. */
+typedef struct {
+  double (*rows)[7];
+  size_t n, cap;
+  int failed;
+} samples;
+
+static void record(void *ctx, int dir, double t, double phi, double x,
+                   double y, double w, double v, double H) {
+  samples *s = ctx;
+  if (s->failed) return;
+  if (s->n == s->cap) {
+    size_t cap = s->cap ? 2 * s->cap : 1024;
+    void *p = realloc(s->rows, cap * sizeof *s->rows);
+    if (!p) {
+      s->failed = 1;
+      return;
+    }
+    s->rows = p, s->cap = cap;
+  }
+  const double row[7] = {t, phi, x, y, w, v, H};
+  memcpy(s->rows[s->n++], row, sizeof row);
+  (void)dir;
+}
+
+static int cmp_time(const void *a, const void *b) {
+  const double ta = ((const double *)a)[0], tb = ((const double *)b)[0];
+  return (ta > tb) - (ta < tb);
+}
+
+static int write_csv(FILE *f, const char *path, samples *s,
+                     const point_opts *o, double H0) {
+  SSW_CHECK(!s->failed, SSW_ERR_MEM, "out of memory recording the path");
+  record(s, 0, 0.0, 0.0, 0.0, 0.0, o->w0, o->v0, H0);
+  SSW_CHECK(!s->failed, SSW_ERR_MEM, "out of memory recording the path");
+  qsort(s->rows, s->n, sizeof *s->rows, cmp_time);
+  fprintf(f, "t,phi,x,y,omega,v,H\n");
+  for (size_t i = 0; i < s->n; i++)
+    fprintf(f, "%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n", s->rows[i][0],
+            s->rows[i][1], s->rows[i][2], s->rows[i][3], s->rows[i][4],
+            s->rows[i][5], s->rows[i][6]);
+  SSW_CHECK(fflush(f) == 0 && !ferror(f), SSW_ERR_IO,
+            "--trajectory: error writing '%s': %s", path, strerror(errno));
+  return SSW_SUCCESS;
+}
+
+static int run_point(const point_opts *o) {
+  ssw_tensor t;
+  int regime;
+  ssw_analytic an;
+  SSW_CALL(ssw_model_tensor(&o->body, &o->p, &t));
+  ssw_model_classify(&t, o->zero_tol, &t, &regime);
+  SSW_CALL(ssw_analytic_compute(&t, regime, &an));
+  FILE *csv = NULL;
+  if (o->trajectory) {
+    /* Opened first: a bad path is a usage error, before any work. */
+    csv = fopen(o->trajectory, "w");
+    SSW_CHECK(csv, SSW_ERR_USAGE, "--trajectory: cannot write '%s': %s",
+              o->trajectory, strerror(errno));
+  }
+  samples s = {0};
+  ssw_traj r;
+  int rc = ssw_extract_run(&t, regime, o->w0, o->v0, &o->integ,
+                           csv ? record : NULL, &s, &r);
+  if (rc == SSW_SUCCESS && csv) rc = write_csv(csv, o->trajectory, &s, o, r.H0);
+  free(s.rows);
+  if (csv && fclose(csv) != 0 && rc == SSW_SUCCESS)
+    rc = SSW_RAISE(SSW_ERR_IO, "--trajectory: error closing '%s'",
+                   o->trajectory);
+  if (rc != SSW_SUCCESS) return rc;
+  print_json(stdout, o, &t, &r, &an, ssw_analytic_sigma(&t, o->w0, o->v0));
+  return SSW_SUCCESS;
+}
+
+int ssw_cli_point(int argc, char **argv) {
+  point_opts o;
+  int help;
+  int rc = parse(argc, argv, &o, &help);
+  if (rc == SSW_SUCCESS && help) {
+    fputs(point_usage, stdout);
+    return 0;
+  }
+  if (rc == SSW_SUCCESS) rc = run_point(&o);
+  if (rc == SSW_ERR_ARG) rc = SSW_ERR_USAGE;
+  return rc == SSW_SUCCESS ? 0 : ssw_cli_fail("point", rc);
+}

@@ -1,0 +1,117 @@
+#!/usr/bin/python3
+"""`sleighsweep point`: JSON against the closed form, CSV, bad input -> 2."""
+import csv
+import json
+import math
+import os
+import subprocess
+import sys
+import tempfile
+
+EXE = sys.argv[1]
+failures = []
+
+
+def check(cond, msg):
+    if not cond:
+        failures.append(msg)
+        print("FAILED:", msg, file=sys.stderr)
+
+
+def point(*args):
+    return subprocess.run([EXE, "point", *args], capture_output=True, text=True)
+
+
+def rel(x, ref):
+    return abs(x - ref) / abs(ref)
+
+
+# Seed case (defaults): r and d within 1e-8 of the closed form.
+p = point()
+check(p.returncode == 0, f"seed case exit {p.returncode}: {p.stderr}")
+j = json.loads(p.stdout)
+an = j["analytic"]
+for key in ("regime", "r_past", "r_future", "d", "dphi", "loops",
+            "sense_future", "energy_error", "steps", "converged"):
+    check(key in j, f"key {key} missing")
+for key in ("regime", "r_past", "r_future", "d", "dphi", "loops",
+            "sense_future"):
+    check(key in an, f"analytic key {key} missing")
+check(j["converged"] is True, "seed case not converged")
+check(j["regime"] == an["regime"] == "circle_to_circle", "seed regime")
+for key in ("r_past", "r_future", "d", "dphi"):
+    check(rel(j[key], an[key]) <= 1e-8,
+          f"seed {key}: {j[key]!r} vs {an[key]!r}")
+check(j["loops"] == an["loops"] and j["sense_future"] == an["sense_future"],
+      "seed loops/sense")
+check(j["sense_future"] == -1, "seed case must end clockwise")
+
+# b = 0.1 and the classical sleigh through the options.
+j = json.loads(point("--b", "0.1").stdout)
+check(rel(j["d"], j["analytic"]["d"]) <= 1e-8, f"b=0.1 d {j['d']}")
+j = json.loads(point("--rho", "0", "--a", "0.15").stdout)
+check(j["regime"] == "line_to_line", "classical regime")
+check(j["r_future"] is None and j["d"] is None, "classical: null radius/d")
+check(abs(abs(j["dphi"]) / math.pi - 4.819) < 5e-4, f"classical {j['dphi']}")
+check(j["loops"] == 2, f"classical loops {j['loops']}")
+j = json.loads(point("--theta", "90deg").stdout)
+check(j["regime"] == "line_to_line", "theta = 90deg must snap Z to 0")
+
+# Every scheme runs and converges; RK4 and Hamel agree on d.
+for scheme in ("hamel2", "hamel4", "hamel4s", "hamel6", "hamel8", "rk4"):
+    j = json.loads(point("--scheme", scheme, "--eta", "0.2").stdout)
+    check(j["converged"] and rel(j["d"], j["analytic"]["d"]) < 1e-3,
+          f"{scheme}: d {j['d']}")
+    check(j["integrator"]["scheme"] == scheme, f"{scheme} not echoed")
+
+# The trajectory CSV: sorted in time, through the initial state, energy
+# constant (the node energy is an exact invariant of the Hamel scheme).
+with tempfile.TemporaryDirectory() as tmp:
+    path = os.path.join(tmp, "traj.csv")
+    p = point("--trajectory", path)
+    check(p.returncode == 0, "trajectory run failed")
+    with open(path) as f:
+        rows = list(csv.DictReader(f))
+    check(list(rows[0].keys()) == ["t", "phi", "x", "y", "omega", "v", "H"],
+          f"CSV header {list(rows[0].keys())}")
+    t = [float(r["t"]) for r in rows]
+    check(all(a < b for a, b in zip(t, t[1:])), "CSV not sorted by time")
+    zero = [r for r in rows if float(r["t"]) == 0.0]
+    check(len(zero) == 1 and float(zero[0]["omega"]) == 1.5, "no t=0 row")
+    H = [float(r["H"]) for r in rows]
+    check(max(abs(h - H[0]) for h in H) <= 1e-13 * H[0], "H not constant")
+    check(len(rows) > 100, f"only {len(rows)} rows")
+
+# Bad input: exit status 2, one line naming the option, nothing on stdout.
+bad = [
+    (["--eta", "abc"], "--eta"),
+    (["--eta", "5"], "eta"),
+    (["--A", "0.2"], "A > B"),
+    (["--m", "-1"], "mass m"),
+    (["--rho", "nan"], "--rho"),
+    (["--scheme", "euler"], "--scheme"),
+    (["--reconstruction", "spline"], "--reconstruction"),
+    (["--max-steps", "10"], "--max-steps"),
+    (["--bogus"], "--bogus"),
+    (["--theta"], "--theta"),
+    (["--omega0", "0", "--v0", "0"], "initial velocity"),
+    (["--trajectory", "/nonexistent/dir/x.csv"], "--trajectory"),
+    (["extra"], "extra"),
+    (["--zero-tol", "1"], "--zero-tol"),
+]
+for args, word in bad:
+    p = point(*args)
+    lines = p.stderr.strip().splitlines()
+    check(p.returncode == 2, f"{args}: exit {p.returncode}, expected 2")
+    check(len(lines) == 1 and word in lines[0],
+          f"{args}: message {p.stderr!r} should name {word!r}")
+    check(p.stdout == "", f"{args}: printed {p.stdout!r}")
+
+p = subprocess.run([EXE, "point", "--help"], capture_output=True, text=True)
+for opt in ("--theta", "--a", "--b", "--r", "--s", "--A", "--B", "--m",
+            "--I0", "--rho", "--omega0", "--v0", "--scheme", "--eta",
+            "--trajectory", "--reconstruction", "--added-inertia"):
+    check(opt in p.stdout, f"point --help misses {opt}")
+p = subprocess.run([EXE, "frobnicate"], capture_output=True, text=True)
+check(p.returncode == 2 and "frobnicate" in p.stderr, "unknown command")
+sys.exit(1 if failures else 0)

@@ -1,0 +1,56 @@
+/* Minimal test assertions: silent on success, print the failing values. */
+#ifndef SSW_TEST_UTIL_H
+#define SSW_TEST_UTIL_H
+
+#include <math.h>
+#include <stdio.h>
+
+static int test_failures = 0;
+
+#define EXPECT(cond, ...)                                                      \
+  do {                                                                         \
+    if (!(cond)) {                                                             \
+      fprintf(stderr, "%s:%d: FAILED %s: ", __FILE__, __LINE__, #cond);        \
+      fprintf(stderr, __VA_ARGS__);                                            \
+      fputc('\n', stderr);                                                     \
+      test_failures++;                                                         \
+    }                                                                          \
+  } while (0)
+
+/* |x - ref| <= tol |ref| (relative; absolute when ref == 0). */
+#define EXPECT_REL(x, ref, tol, what)                                          \
+  do {                                                                         \
+    const double x_ = (x), r_ = (ref), t_ = (tol);                             \
+    const double e_ = r_ != 0 ? fabs(x_ - r_) / fabs(r_) : fabs(x_);           \
+    EXPECT(e_ <= t_, "%s: got %.17g, expected %.17g, rel. error %.3g > %.3g", \
+           (what), x_, r_, e_, t_);                                            \
+  } while (0)
+
+#define EXPECT_ABS(x, ref, tol, what)                                          \
+  do {                                                                         \
+    const double x_ = (x), r_ = (ref), t_ = (tol);                             \
+    EXPECT(fabs(x_ - r_) <= t_,                                                \
+           "%s: got %.17g, expected %.17g, abs. error %.3g > %.3g", (what),    \
+           x_, r_, fabs(x_ - r_), t_);                                         \
+  } while (0)
+
+#define TEST_RESULT()                                                          \
+  (test_failures ? (fprintf(stderr, "%d check(s) failed\n", test_failures), 1) \
+                 : 0)
+
+/* The 2025 paper's seed case (DESIGN.md sec. 6). */
+#define SEED_BODY ((ssw_body){1.0, 0.5, 1.0, SSW_KROT_PAPERS})
+#define SEED_PARAMS(bval)                                                      \
+  ((ssw_params){M_PI / 3.0, 0.2, (bval), 0.0, 0.0, 0.5, 0.3})
+
+/* SplitMix64: deterministic pseudo-random numbers for sampled tests. */
+static inline double test_uniform(unsigned long long *s, double lo,
+                                  double hi) {
+  unsigned long long z = (*s += 0x9E3779B97F4A7C15ULL);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  z ^= z >> 31;
+  return lo + (hi - lo) * ((double)(z >> 11) * 0x1p-53);
+}
+
+#endif
