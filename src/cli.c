@@ -68,6 +68,7 @@ static void print_usage(FILE *f) {
           "Commands:\n"
           "  point    integrate one trajectory and print a JSON object with\n"
           "           the measured quantities beside the closed form\n"
+          "  run      run a sweep described by an INI config (under MPI)\n"
           "  methods  list the integration schemes\n"
           "\n"
           "Options:\n"
@@ -107,9 +108,10 @@ int ssw_cli_main(int argc, char **argv) {
     return 0;
   }
   if (strcmp(cmd, "point") == 0) return ssw_cli_point(argc - 1, argv + 1);
+  if (strcmp(cmd, "run") == 0) return ssw_cli_run(argc - 1, argv + 1);
   if (strcmp(cmd, "methods") == 0) return cmd_methods();
   fprintf(stderr,
-          "sleighsweep: unknown command '%s' (expected point or "
+          "sleighsweep: unknown command '%s' (expected point, run or "
           "methods; see --help)\n",
           cmd);
   return 2;

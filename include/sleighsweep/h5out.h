@@ -1,0 +1,110 @@
+/* Parallel HDF5 output: one netCDF-4-readable file per run holding every
+ * grid point's results, the done mask, optional sample trajectories and the
+ * run's provenance (layout: docs/output.md; durability: DESIGN.md sec. 7). */
+#ifndef SLEIGHSWEEP_H5OUT_H
+#define SLEIGHSWEEP_H5OUT_H
+
+#include <mpi.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sleighsweep/config.h"
+#include "sleighsweep/result.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** An open output file (opaque). Every function taking one is collective
+ * over the communicator it was created or opened with, and must be called
+ * by all its ranks in the same order. */
+typedef struct ssw_h5out ssw_h5out;
+
+/** Provenance the caller knows. Strings may be NULL (stored as ""). Only
+ * rank 0's values are stored (they are broadcast), so ranks may differ. */
+typedef struct {
+  int mpi_ranks;                   /**< size of the run's communicator */
+  int omp_threads;                 /**< OpenMP threads per rank */
+  const char *start_time;          /**< ISO 8601 UTC, "2025-01-31T12:00:00Z" */
+  const char *mpi_library_version; /**< MPI_Get_library_version text */
+  const char *hostname;            /**< host of rank 0 */
+  const char *command_line;        /**< argv joined by spaces */
+} ssw_h5out_meta;
+
+/** Sample trajectory quantities, in the order they sit in a point's sample
+ * buffer (and the names of the /samples datasets). */
+enum {
+  SSW_SAMPLE_T = 0, /**< time */
+  SSW_SAMPLE_PHI,   /**< heading (rad) */
+  SSW_SAMPLE_X,     /**< contact point x (length) */
+  SSW_SAMPLE_Y,     /**< contact point y (length) */
+  SSW_SAMPLE_OMEGA, /**< angular velocity (rad/time) */
+  SSW_SAMPLE_V,     /**< blade-direction velocity (length/time) */
+  SSW_SAMPLE_H,     /**< energy */
+  SSW_SAMPLE_NQ     /**< number of quantities (7) */
+};
+
+/** Doubles in one point's sample buffer: samples * nodes * SSW_SAMPLE_NQ.
+ * Layout (row-major): [quantity][sample][node], i.e. element
+ * (q, s, k) at q * samples * nodes + s * nodes + k. Unused nodes are NaN. */
+static inline size_t ssw_h5out_sample_doubles(const ssw_config *cfg) {
+  return cfg->samples > 0
+             ? (size_t)cfg->samples * (size_t)cfg->sample_nodes * SSW_SAMPLE_NQ
+             : 0;
+}
+
+/** Creates `path` and every dataset (fixed shapes, fill values, early
+ * allocation), writes coordinates and the start attributes (status
+ * "running"). Collective; `cfg` must be identical on every rank. Errors:
+ * SSW_ERR_IO if the file exists or cannot be created, SSW_ERR_ARG for a
+ * malformed cfg, SSW_ERR_HDF5 / SSW_ERR_MPI naming the failed call. On error
+ * *out is NULL and nothing stays open (a partial file may remain). */
+int ssw_h5out_create(MPI_Comm comm, const char *path, const ssw_config *cfg,
+                     const ssw_h5out_meta *meta, ssw_h5out **out);
+
+/** Opens an existing output read-write to resume a run. Collective. Checks
+ * that it is a sleighsweep file with the expected layout and that its
+ * `config` attribute equals cfg->text byte for byte; sets status "running".
+ * Errors: SSW_ERR_CONFIG on a different config (the message names the first
+ * differing line of both texts), SSW_ERR_IO if the file is not a sleighsweep
+ * output, SSW_ERR_HDF5 if it does not open. */
+int ssw_h5out_open(MPI_Comm comm, const char *path, const ssw_config *cfg,
+                   ssw_h5out **out);
+
+/** Writes this rank's finished points (any flat indices, any order, each at
+ * most once per call across all ranks) into every dataset and sets their
+ * done flags (written last). Collective: every rank calls it in the same
+ * flush epoch, with n = 0 if it has nothing. `samples` holds n consecutive
+ * point sample buffers (ssw_h5out_sample_doubles each, layout above) in the
+ * order of `pts`; it may be NULL when cfg->samples == 0 or n == 0. Errors
+ * (returned on every rank when any rank fails its checks): SSW_ERR_ARG for
+ * an index outside the grid, a repeated index or a missing buffer;
+ * SSW_ERR_MEM; SSW_ERR_HDF5. */
+int ssw_h5out_write_points(ssw_h5out *h, const ssw_point_result *pts, size_t n,
+                           const double *samples);
+
+/** Flushes every buffer to the file system (H5Fflush, global scope; the
+ * MPI-IO driver syncs the file). Collective. Errors: SSW_ERR_HDF5. */
+int ssw_h5out_flush(ssw_h5out *h);
+
+/** Records the end of a run: `status` ("complete", "interrupted"),
+ * `end_time` (ISO 8601 UTC), `wall_time_s` (seconds) and `points_done`
+ * as root attributes, then flushes. Collective; rank 0's values are stored.
+ * Errors: SSW_ERR_HDF5, SSW_ERR_MPI. */
+int ssw_h5out_finish(ssw_h5out *h, const char *status, const char *end_time,
+                     double wall_time_s, uint64_t points_done);
+
+/** Fills done[0 .. ssw_grid_size(cfg) - 1] (flat index order) with the done
+ * mask (1 written, 0 not). Collective: rank 0 reads the dataset and
+ * broadcasts it, so every rank gets the same array. Errors: SSW_ERR_HDF5,
+ * SSW_ERR_MPI. */
+int ssw_h5out_read_done(ssw_h5out *h, uint8_t *done);
+
+/** Closes every handle and the file. Collective; NULL-safe; sets *h to
+ * NULL. Returns the first error met but always releases everything. */
+int ssw_h5out_close(ssw_h5out **h);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,315 @@
+/* `sleighsweep run`: a whole sweep under MPI, from config to HDF5 file. */
+#include <errno.h>
+#include <getopt.h>
+#include <mpi.h>
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli_internal.h"
+#include "sleighsweep/config.h"
+#include "sleighsweep/ensemble.h"
+#include "sleighsweep/error.h"
+#include "sleighsweep/grid.h"
+#include "sleighsweep/h5out.h"
+#include "sleighsweep/schedule.h"
+
+static const char run_usage[] =
+    "Usage: [mpirun -np N] sleighsweep run [OPTIONS] CONFIG.ini\n"
+    "\n"
+    "Runs the sweep described by CONFIG (see README, 'Configuration') and\n"
+    "writes one HDF5 file. Rank 0 hands out work and computes too; OpenMP\n"
+    "threads (OMP_NUM_THREADS) share each grid point's trajectories.\n"
+    "Results do not depend on the number of ranks or threads.\n"
+    "\n"
+    "If the output file exists and holds an unfinished sweep of the same\n"
+    "config, the run resumes it: only points not yet in the file are\n"
+    "computed. A file of a different config is refused.\n"
+    "\n"
+    "Options:\n"
+    "  --dry-run    validate, print grid size, trajectories, estimated steps,\n"
+    "               core time and output size, and exit\n"
+    "  --resume     resume (the default when the output exists; accepted for\n"
+    "               job scripts that want to say so)\n"
+    "  --overwrite  delete an existing output file first\n"
+    "  --quiet      no progress lines\n"
+    "  -h, --help   this text\n"
+    "\n"
+    "Exit status: 0 complete, 2 bad config or command line, 3 stopped by\n"
+    "SIGTERM/SIGUSR1/SIGINT with everything finished saved (run again to\n"
+    "resume), 1 any other failure.\n";
+
+typedef struct {
+  int dry_run, resume, overwrite, quiet, help;
+  const char *config;
+} run_opts;
+
+static int parse(int argc, char **argv, run_opts *o) {
+  static const struct option opts[] = {{"dry-run", no_argument, 0, 'n'},
+                                       {"resume", no_argument, 0, 'r'},
+                                       {"overwrite", no_argument, 0, 'o'},
+                                       {"quiet", no_argument, 0, 'q'},
+                                       {"help", no_argument, 0, 'h'},
+                                       {0, 0, 0, 0}};
+  memset(o, 0, sizeof *o);
+  opterr = 0;
+  optind = 1;
+  for (int c; (c = getopt_long(argc, argv, "h", opts, NULL)) != -1;) {
+    switch (c) {
+    case 'n': o->dry_run = 1; break;
+    case 'r': o->resume = 1; break;
+    case 'o': o->overwrite = 1; break;
+    case 'q': o->quiet = 1; break;
+    case 'h': o->help = 1; return SSW_SUCCESS;
+    default:
+      return SSW_RAISE(SSW_ERR_USAGE, "%s: unknown option (see --help)",
+                       argv[optind - 1]);
+    }
+  }
+  SSW_CHECK(optind < argc, SSW_ERR_USAGE,
+            "missing CONFIG argument (see --help)");
+  SSW_CHECK(optind + 1 == argc, SSW_ERR_USAGE, "unexpected argument '%s'",
+            argv[optind + 1]);
+  SSW_CHECK(!(o->resume && o->overwrite), SSW_ERR_USAGE,
+            "--resume and --overwrite contradict each other");
+  o->config = argv[optind];
+  return SSW_SUCCESS;
+}
+
+static void iso_time(char *buf, size_t n) {
+  const time_t t = time(NULL);
+  struct tm tm;
+  gmtime_r(&t, &tm);
+  strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+/* Steps and time per trajectory measured on a few grid points (rank 0). */
+static int dry_run(const ssw_config *cfg) {
+  const uint64_t n = ssw_grid_size(cfg);
+  const int probes = n < 8 ? (int)n : 8;
+  ssw_integrator o;
+  ssw_ensemble_integrator(cfg, &o);
+  double steps = 0, secs = 0;
+  int count = 0;
+  for (int k = 0; k < probes; k++) {
+    const uint64_t idx = probes > 1 ? (uint64_t)k * (n - 1) / (uint64_t)(probes - 1) : 0;
+    ssw_params p;
+    ssw_tensor t;
+    int regime;
+    ssw_grid_params(cfg, idx, &p);
+    SSW_CALL(ssw_model_tensor(&cfg->body, &p, &t));
+    ssw_model_classify(&t, cfg->zero_tol, &t, &regime);
+    for (int j = 0; j < 2 && j < cfg->trajectories; j++) {
+      double w0, v0;
+      ssw_traj r;
+      ssw_ensemble_initial(cfg, &t, idx, j, &w0, &v0);
+      const double t0 = MPI_Wtime();
+      SSW_CALL(ssw_extract_run(&t, regime, w0, v0, &o, NULL, NULL, &r));
+      secs += MPI_Wtime() - t0;
+      steps += (double)r.steps;
+      count++;
+    }
+  }
+  const double traj = (double)n * cfg->trajectories;
+  const double per_point = 21 * 8 + 4 * 4 + 3 + 1;
+  const double bytes = (double)n * (per_point + 8.0 * (double)ssw_h5out_sample_doubles(cfg));
+  printf("config:              %s\n", cfg->path);
+  printf("output:              %s\n", cfg->file);
+  printf("grid points:         %llu (", (unsigned long long)n);
+  for (int a = 0; a < SSW_NAXES; a++)
+    printf("%s%s %d", a ? " x " : "", ssw_axis_names[a], cfg->axes[a].n);
+  printf(")\n");
+  printf("trajectories:        %d per point, %.6g in all\n", cfg->trajectories,
+         traj);
+  printf("scheme:              %s, eta %g, tol %g\n", cfg->method->name,
+         cfg->eta, cfg->tol);
+  if (count > 0) {
+    printf("steps per traj.:     %.0f (mean of %d probe trajectories)\n",
+           steps / count, count);
+    printf("estimated steps:     %.3g\n", steps / count * traj);
+    printf("estimated core time: %.3g core-hours (%.3g s per trajectory "
+           "measured here)\n",
+           secs / count * traj / 3600.0, secs / count);
+  }
+  printf("output size:         %.3g MB\n", bytes / 1e6);
+  return SSW_SUCCESS;
+}
+
+/* Rank 0 loads and validates; everyone gets the text and parses it, so all
+ * ranks hold the identical config whatever their file system sees. */
+static int load_config(MPI_Comm comm, int rank, const char *path,
+                       ssw_config **cfg) {
+  int rc = SSW_SUCCESS;
+  long len = 0;
+  if (rank == 0) {
+    rc = ssw_config_load(path, cfg);
+    if (rc == SSW_SUCCESS) rc = ssw_grid_validate(*cfg);
+    if (rc == SSW_SUCCESS) len = (long)strlen((*cfg)->text) + 1;
+  }
+  SSW_MPI_CALL(MPI_Bcast(&rc, 1, MPI_INT, 0, comm));
+  if (rc != SSW_SUCCESS) return rc;
+  SSW_MPI_CALL(MPI_Bcast(&len, 1, MPI_LONG, 0, comm));
+  char *text = rank == 0 ? (*cfg)->text : malloc((size_t)len);
+  SSW_CHECK(text, SSW_ERR_MEM, "out of memory for the config text");
+  rc = MPI_Bcast(text, (int)len, MPI_CHAR, 0, comm);
+  if (rank != 0) {
+    if (rc == MPI_SUCCESS) rc = ssw_config_parse(text, path, cfg);
+    free(text);
+  }
+  return rc == MPI_SUCCESS ? SSW_SUCCESS : ssw_mpi_error(rc, "MPI_Bcast", __FILE__, __LINE__);
+}
+
+/* Rank 0 decides: 1 create a new file, 2 resume the existing one. */
+static int output_mode(const ssw_config *cfg, const run_opts *o, int *mode) {
+  struct stat st;
+  if (stat(cfg->file, &st) == 0) {
+    SSW_CHECK(S_ISREG(st.st_mode), SSW_ERR_CONFIG,
+              "[output] file '%s' exists and is not a regular file",
+              cfg->file);
+    if (o->overwrite) {
+      SSW_CHECK(unlink(cfg->file) == 0, SSW_ERR_IO, "cannot remove '%s': %s",
+                cfg->file, strerror(errno));
+      *mode = 1;
+    } else {
+      *mode = 2;
+    }
+    return SSW_SUCCESS;
+  }
+  /* The directory must be writable before any work starts. */
+  char dir[4096];
+  snprintf(dir, sizeof dir, "%s", cfg->file);
+  char *slash = strrchr(dir, '/');
+  if (slash == dir) slash[1] = '\0';
+  else if (slash) *slash = '\0';
+  else snprintf(dir, sizeof dir, ".");
+  SSW_CHECK(access(dir, W_OK | X_OK) == 0, SSW_ERR_CONFIG,
+            "[output] file '%s': directory '%s' is not writable (%s)",
+            cfg->file, dir, strerror(errno));
+  *mode = 1;
+  return SSW_SUCCESS;
+}
+
+static char *join_args(int argc, char **argv) {
+  size_t n = 1;
+  for (int i = 0; i < argc; i++) n += strlen(argv[i]) + 1;
+  char *s = calloc(n, 1);
+  for (int i = 0; s && i < argc; i++) {
+    strcat(s, argv[i]);
+    if (i + 1 < argc) strcat(s, " ");
+  }
+  return s;
+}
+
+static int open_output(MPI_Comm comm, int rank, int size, const ssw_config *cfg,
+                       const run_opts *o, int argc, char **argv,
+                       ssw_h5out **out) {
+  int mode = 0, rc = SSW_SUCCESS;
+  if (rank == 0) rc = output_mode(cfg, o, &mode);
+  SSW_MPI_CALL(MPI_Bcast(&rc, 1, MPI_INT, 0, comm));
+  if (rc != SSW_SUCCESS) return rc;
+  SSW_MPI_CALL(MPI_Bcast(&mode, 1, MPI_INT, 0, comm));
+  if (mode == 2) {
+    if (rank == 0 && !o->quiet)
+      fprintf(stderr, "sleighsweep: resuming %s\n", cfg->file);
+    return ssw_h5out_open(comm, cfg->file, cfg, out);
+  }
+  char start[32], host[256] = "", lib[MPI_MAX_LIBRARY_VERSION_STRING] = "";
+  int len = 0;
+  iso_time(start, sizeof start);
+  gethostname(host, sizeof host - 1);
+  MPI_Get_library_version(lib, &len);
+  char *cmd = join_args(argc, argv);
+  const ssw_h5out_meta meta = {size, omp_get_max_threads(), start, lib, host,
+                               cmd};
+  rc = ssw_h5out_create(comm, cfg->file, cfg, &meta, out);
+  free(cmd);
+  return rc;
+}
+
+static int sweep(MPI_Comm comm, const run_opts *o, int argc, char **argv) {
+  int rank, size;
+  SSW_MPI_CALL(MPI_Comm_rank(comm, &rank));
+  SSW_MPI_CALL(MPI_Comm_size(comm, &size));
+  ssw_config *cfg = NULL;
+  ssw_h5out *out = NULL;
+  uint8_t *done = NULL;
+  int rc = load_config(comm, rank, o->config, &cfg);
+  if (rc == SSW_SUCCESS && o->dry_run) {
+    if (rank == 0) rc = dry_run(cfg);
+    ssw_config_destroy(&cfg);
+    return rc;
+  }
+  if (rc == SSW_SUCCESS) rc = open_output(comm, rank, size, cfg, o, argc, argv, &out);
+  if (rc == SSW_SUCCESS) {
+    done = malloc(ssw_grid_size(cfg));
+    rc = done ? ssw_h5out_read_done(out, done)
+              : SSW_RAISE(SSW_ERR_MEM, "out of memory for the done mask");
+  }
+  ssw_schedule_stats st = {0};
+  if (rc == SSW_SUCCESS) {
+    ssw_schedule_install_signals();
+    rc = ssw_schedule_run(comm, cfg, out, done, o->quiet, &st);
+  }
+  if (rc == SSW_SUCCESS) {
+    char end[32];
+    iso_time(end, sizeof end);
+    const int complete = st.points_done == ssw_grid_size(cfg);
+    rc = ssw_h5out_finish(out, complete ? "complete" : "interrupted", end,
+                          st.wall_s, st.points_done);
+    if (rc == SSW_SUCCESS && rank == 0) {
+      fprintf(stderr,
+              "sleighsweep: %s: %llu of %llu points in %s (%llu computed now "
+              "in %.3g s on %d rank(s) x %d thread(s); HDF5 writes %.3g s = "
+              "%.2f%% of wall time, %d flush epoch(s))\n",
+              complete ? "complete" : "interrupted",
+              (unsigned long long)st.points_done,
+              (unsigned long long)ssw_grid_size(cfg), cfg->file,
+              (unsigned long long)st.points_run, st.wall_s, size,
+              omp_get_max_threads(), st.io_s,
+              st.wall_s > 0 ? 100.0 * st.io_s / st.wall_s : 0.0, st.epochs);
+      printf("%s\n", cfg->file);
+    }
+    if (rc == SSW_SUCCESS && !complete) rc = SSW_ERR_INTERRUPTED;
+  }
+  const int crc = ssw_h5out_close(&out);
+  if (rc == SSW_SUCCESS) rc = crc;
+  free(done);
+  ssw_config_destroy(&cfg);
+  return rc;
+}
+
+int ssw_cli_run(int argc, char **argv) {
+  run_opts o;
+  int rc = parse(argc, argv, &o);
+  if (rc == SSW_SUCCESS && o.help) {
+    fputs(run_usage, stdout);
+    return 0;
+  }
+  if (rc != SSW_SUCCESS) return ssw_cli_fail("run", rc);
+  int provided;
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+  MPI_Comm comm;
+  MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+  MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  rc = sweep(comm, &o, argc, argv);
+  int status = 0;
+  if (rc == SSW_ERR_INTERRUPTED) {
+    status = ssw_error_exit_status(rc);
+    if (rank == 0)
+      fprintf(stderr, "sleighsweep run: stopped by signal %d; finished points "
+                      "are saved: run the same command again to resume\n",
+              ssw_schedule_signal());
+  } else if (rc != SSW_SUCCESS) {
+    if (rank == 0 || ssw_error_message()[0]) status = ssw_cli_fail("run", rc);
+    else status = ssw_error_exit_status(rc);
+  }
+  MPI_Comm_free(&comm);
+  MPI_Finalize();
+  return status;
+}

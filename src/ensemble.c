@@ -1,0 +1,302 @@
+/* Ensemble of one grid point: keyed initial states, OpenMP trajectories,
+ * fixed-order reductions into an ssw_point_result. */
+#include "sleighsweep/ensemble.h"
+
+#include <math.h>
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sleighsweep/error.h"
+#include "sleighsweep/grid.h"
+#include "sleighsweep/h5out.h"
+
+/* Trajectories are processed in blocks: each block in parallel, then
+ * reduced sequentially in index order. Memory stays bounded for any
+ * ensemble size and the sums are independent of the thread count. */
+#define BLOCK 1024
+
+/* What the reduction needs of one trajectory. */
+typedef struct {
+  double r_future, r_past, d, dphi_abs, energy_error;
+  int64_t steps;
+  int loops, sense_future, converged, flags;
+} traj_summary;
+
+/* Growable record of one sample trajectory's nodes. */
+typedef struct {
+  double (*rows)[SSW_SAMPLE_NQ];
+  size_t n, cap;
+  int failed;
+} node_buf;
+
+struct ssw_ensemble {
+  const ssw_config *cfg;
+  ssw_integrator integ;
+  traj_summary *block;
+  node_buf *nodes; /* one per sample trajectory */
+};
+
+void ssw_ensemble_integrator(const ssw_config *cfg, ssw_integrator *o) {
+  o->method = cfg->method;
+  o->recon = cfg->recon;
+  o->eta = cfg->eta;
+  o->tol = cfg->tol;
+  o->max_steps = cfg->max_steps;
+  o->tail = cfg->tail;
+}
+
+/* SplitMix64 finaliser (Steele, Lea & Flood 2014): a bijective mix. */
+static uint64_t mix64(uint64_t z) {
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+
+double ssw_ensemble_uniform(uint64_t seed, uint64_t index, uint64_t traj,
+                            uint64_t stream) {
+  const uint64_t g = 0x9E3779B97F4A7C15ULL;
+  uint64_t z = mix64(seed + g);
+  z = mix64(z ^ (index + 1) * g);
+  z = mix64(z ^ (traj + 1) * g);
+  z = mix64(z ^ (stream + 1) * g);
+  return (double)(z >> 11) * 0x1p-53;
+}
+
+void ssw_ensemble_initial(const ssw_config *cfg, const ssw_tensor *t,
+                          uint64_t index, int64_t traj, double *w0,
+                          double *v0) {
+  const double psi =
+      cfg->ic == SSW_IC_LATTICE
+          ? 2.0 * M_PI * ((double)traj + 0.5) / (double)cfg->trajectories
+          : 2.0 * M_PI * ssw_ensemble_uniform(cfg->seed, index,
+                                              (uint64_t)traj, 0);
+  /* K = L L^T, L = [[sqrt(J), 0], [-L2/sqrt(J), sqrt(D/J)]]; with
+   * |u|^2 = 2 H the velocity zeta = L^-T u lies on the energy ellipse. */
+  const double r = sqrt(2.0 * cfg->energy);
+  const double u1 = r * cos(psi), u2 = r * sin(psi);
+  const double l11 = sqrt(t->J), l21 = -t->L2 / l11;
+  const double l22 = sqrt(ssw_model_D(t) / t->J);
+  *v0 = u2 / l22;
+  *w0 = (u1 - l21 * *v0) / l11;
+}
+
+int ssw_ensemble_create(const ssw_config *cfg, ssw_ensemble **e) {
+  *e = NULL;
+  ssw_ensemble *w = calloc(1, sizeof *w);
+  SSW_CHECK(w, SSW_ERR_MEM, "out of memory for the ensemble workspace");
+  w->cfg = cfg;
+  ssw_ensemble_integrator(cfg, &w->integ);
+  w->block = calloc(BLOCK, sizeof *w->block);
+  w->nodes = cfg->samples > 0 ? calloc((size_t)cfg->samples, sizeof *w->nodes)
+                              : NULL;
+  if (!w->block || (cfg->samples > 0 && !w->nodes)) {
+    ssw_ensemble_destroy(&w);
+    return SSW_RAISE(SSW_ERR_MEM, "out of memory for the ensemble workspace");
+  }
+  *e = w;
+  return SSW_SUCCESS;
+}
+
+void ssw_ensemble_destroy(ssw_ensemble **e) {
+  if (!e || !*e) return;
+  if ((*e)->nodes)
+    for (int i = 0; i < (*e)->cfg->samples; i++) free((*e)->nodes[i].rows);
+  free((*e)->nodes);
+  free((*e)->block);
+  free(*e);
+  *e = NULL;
+}
+
+static void record_node(void *ctx, int dir, double t, double phi, double x,
+                        double y, double w, double v, double H) {
+  node_buf *b = ctx;
+  if (b->failed) return;
+  if (b->n == b->cap) {
+    const size_t cap = b->cap ? 2 * b->cap : 512;
+    void *p = realloc(b->rows, cap * sizeof *b->rows);
+    if (!p) {
+      b->failed = 1;
+      return;
+    }
+    b->rows = p, b->cap = cap;
+  }
+  const double row[SSW_SAMPLE_NQ] = {t, phi, x, y, w, v, H};
+  memcpy(b->rows[b->n++], row, sizeof row);
+  (void)dir;
+}
+
+static int by_time(const void *a, const void *b) {
+  const double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+/* One trajectory, summarised; sample trajectories also record nodes. */
+static int one_trajectory(const ssw_ensemble *e, const ssw_point_result *res,
+                          int64_t traj, traj_summary *out) {
+  const ssw_config *cfg = e->cfg;
+  double w0, v0;
+  ssw_ensemble_initial(cfg, &res->tensor, res->index, traj, &w0, &v0);
+  node_buf *nb = traj < cfg->samples ? &e->nodes[traj] : NULL;
+  if (nb) {
+    nb->n = 0, nb->failed = 0;
+    record_node(nb, 0, 0.0, 0.0, 0.0, 0.0, w0, v0,
+                0.5 * (res->tensor.J * w0 * w0 + res->tensor.M * v0 * v0 -
+                       2.0 * res->tensor.L2 * w0 * v0));
+  }
+  ssw_traj r;
+  const int rc = ssw_extract_run(&res->tensor, res->analytic.regime, w0, v0,
+                                 &e->integ, nb ? record_node : NULL, nb, &r);
+  if (rc != SSW_SUCCESS) return rc;
+  *out = (traj_summary){r.r_future, r.r_past, r.d, fabs(r.dphi),
+                        r.energy_error, r.steps, r.loops, r.sense_future,
+                        r.converged, r.flags};
+  return SSW_SUCCESS;
+}
+
+/* Running statistics of one quantity over the counted trajectories. */
+typedef struct {
+  double sum, lo, hi;
+  int64_t n;
+} stat;
+
+static void stat_add(stat *s, double x) {
+  if (s->n == 0) s->lo = s->hi = x;
+  s->sum += x;
+  if (x < s->lo) s->lo = x;
+  if (x > s->hi) s->hi = x;
+  s->n++;
+}
+
+static double stat_mean(const stat *s) {
+  return s->n ? s->sum / (double)s->n : NAN;
+}
+
+/* max - min; 0 when all equal (including all infinite), NaN when empty. */
+static double stat_spread(const stat *s) {
+  if (s->n == 0) return NAN;
+  return s->hi == s->lo ? 0.0 : s->hi - s->lo;
+}
+
+typedef struct {
+  stat rf, rp, d, dphi;
+  int64_t conv, steps, sense[3];
+  int *loops; /* one per counted trajectory, for the mode */
+  int64_t nloops;
+  double emax;
+  int flags;
+} reduction;
+
+static void reduce_one(reduction *a, const traj_summary *s) {
+  a->steps += s->steps;
+  a->flags |= s->flags;
+  if (s->energy_error > a->emax) a->emax = s->energy_error;
+  if (!s->converged) return;
+  a->conv++;
+  if (s->flags & SSW_TRAJ_EQUILIBRIUM) return;
+  stat_add(&a->rf, s->r_future);
+  stat_add(&a->rp, s->r_past);
+  if (!isnan(s->d)) stat_add(&a->d, s->d);
+  stat_add(&a->dphi, s->dphi_abs);
+  a->sense[s->sense_future + 1]++;
+  a->loops[a->nloops++] = s->loops;
+}
+
+static int cmp_int(const void *a, const void *b) {
+  const int x = *(const int *)a, y = *(const int *)b;
+  return (x > y) - (x < y);
+}
+
+/* Most frequent value; ties go to the smaller value. -1 when empty. */
+static int mode_of(int *v, int64_t n) {
+  if (n == 0) return -1;
+  qsort(v, (size_t)n, sizeof *v, cmp_int);
+  int best = v[0];
+  int64_t best_n = 0, run = 0;
+  for (int64_t i = 0; i < n; i++) {
+    run = (i > 0 && v[i] == v[i - 1]) ? run + 1 : 1;
+    if (run > best_n) best_n = run, best = v[i];
+  }
+  return best;
+}
+
+static void finish(const reduction *a, int64_t n, ssw_point_result *res) {
+  res->radius_future = stat_mean(&a->rf);
+  res->radius_past = stat_mean(&a->rp);
+  res->center_spacing = stat_mean(&a->d);
+  res->transition_angle = stat_mean(&a->dphi);
+  res->radius_future_spread = stat_spread(&a->rf);
+  res->radius_past_spread = stat_spread(&a->rp);
+  res->center_spacing_spread = stat_spread(&a->d);
+  res->transition_angle_spread = stat_spread(&a->dphi);
+  res->converged_fraction = (double)a->conv / (double)n;
+  res->energy_error_max = a->emax;
+  res->steps_mean = (double)a->steps / (double)n;
+  res->trajectories = (int32_t)n;
+  res->flags = a->flags;
+  int s = 1; /* sense 0 when no counted trajectory */
+  if (a->sense[0] > a->sense[s]) s = 0;
+  if (a->sense[2] > a->sense[s]) s = 2;
+  res->sense_future = s - 1;
+}
+
+/* Resamples each recorded sample trajectory to cfg->sample_nodes nodes at
+ * evenly spaced node indices (first and last included); NaN pads. */
+static int store_samples(const ssw_ensemble *e, double *out) {
+  const ssw_config *cfg = e->cfg;
+  const size_t S = (size_t)cfg->samples, N = (size_t)cfg->sample_nodes;
+  for (size_t s = 0; s < S; s++) {
+    node_buf *b = &e->nodes[s];
+    SSW_CHECK(!b->failed, SSW_ERR_MEM, "out of memory recording samples");
+    qsort(b->rows, b->n, sizeof *b->rows, by_time);
+    for (size_t k = 0; k < N; k++) {
+      size_t src = b->n <= N ? k : (size_t)llround((double)k * (double)(b->n - 1) / (double)(N - 1));
+      for (size_t q = 0; q < SSW_SAMPLE_NQ; q++)
+        out[q * S * N + s * N + k] = src < b->n ? b->rows[src][q] : NAN;
+    }
+  }
+  return SSW_SUCCESS;
+}
+
+int ssw_ensemble_run(ssw_ensemble *e, uint64_t index, ssw_point_result *res,
+                     double *samples) {
+  const ssw_config *cfg = e->cfg;
+  ssw_params p;
+  ssw_grid_params(cfg, index, &p);
+  memset(res, 0, sizeof *res);
+  res->index = index;
+  SSW_CALL(ssw_model_tensor(&cfg->body, &p, &res->tensor));
+  int regime;
+  ssw_model_classify(&res->tensor, cfg->zero_tol, &res->tensor, &regime);
+  SSW_CALL(ssw_analytic_compute(&res->tensor, regime, &res->analytic));
+  const int64_t n = cfg->trajectories;
+  reduction acc = {0};
+  acc.loops = malloc((size_t)n * sizeof *acc.loops);
+  SSW_CHECK(acc.loops, SSW_ERR_MEM, "out of memory for %lld trajectories",
+            (long long)n);
+  int status = SSW_SUCCESS;
+  for (int64_t start = 0; start < n && status == SSW_SUCCESS; start += BLOCK) {
+    const int cnt = (int)(n - start < BLOCK ? n - start : BLOCK);
+    traj_summary *blk = e->block;
+    int rc = SSW_SUCCESS;
+#pragma omp parallel for schedule(dynamic, 1) default(none) \
+    shared(e, res, blk, start, cnt) reduction(max : rc)
+    for (int i = 0; i < cnt; i++) {
+      const int r = one_trajectory(e, res, start + i, &blk[i]);
+      if (r > rc) rc = r;
+    }
+    status = rc;
+    for (int i = 0; i < cnt && status == SSW_SUCCESS; i++)
+      reduce_one(&acc, &blk[i]);
+  }
+  if (status == SSW_SUCCESS) {
+    finish(&acc, n, res);
+    res->loops = mode_of(acc.loops, acc.nloops);
+    if (cfg->samples > 0 && samples) status = store_samples(e, samples);
+  }
+  free(acc.loops);
+  if (status != SSW_SUCCESS && ssw_error_message()[0] == '\0')
+    status = SSW_RAISE(status, "trajectory failed at grid point %llu",
+                       (unsigned long long)index);
+  return status;
+}

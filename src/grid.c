@@ -1,0 +1,177 @@
+/* The 7-D grid: flat indices, per-point parameters, grid-wide validation. */
+#include "sleighsweep/grid.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "sleighsweep/error.h"
+
+/* Points checked per OpenMP work item in ssw_grid_validate. */
+#define VALIDATE_BLOCK 4096
+
+uint64_t ssw_grid_size(const ssw_config *cfg) {
+  for (int a = 0; a < SSW_NAXES; a++)
+    if (cfg->axes[a].n <= 0) return 0;
+  uint64_t size = 1;
+  for (int a = 0; a < SSW_NAXES; a++) {
+    const uint64_t n = (uint64_t)cfg->axes[a].n;
+    if (size > UINT64_MAX / n) return UINT64_MAX; /* saturate */
+    size *= n;
+  }
+  return size;
+}
+
+void ssw_grid_unravel(const ssw_config *cfg, uint64_t index,
+                      int idx[SSW_NAXES]) {
+  for (int a = SSW_NAXES - 1; a >= 0; a--) {
+    const uint64_t n = (uint64_t)cfg->axes[a].n;
+    idx[a] = (int)(index % n);
+    index /= n;
+  }
+}
+
+uint64_t ssw_grid_ravel(const ssw_config *cfg, const int idx[SSW_NAXES]) {
+  uint64_t index = 0;
+  for (int a = 0; a < SSW_NAXES; a++)
+    index = index * (uint64_t)cfg->axes[a].n + (uint64_t)idx[a];
+  return index;
+}
+
+static void params_at(const ssw_config *cfg, const int idx[SSW_NAXES],
+                      ssw_params *p) {
+  const ssw_axis *ax = cfg->axes;
+  p->theta = ax[0].values[idx[0]];
+  p->a = ax[1].values[idx[1]];
+  p->b = ax[2].values[idx[2]];
+  p->r = ax[3].values[idx[3]];
+  p->s = ax[4].values[idx[4]];
+  p->A = ax[5].values[idx[5]];
+  p->B = ax[6].values[idx[6]];
+}
+
+void ssw_grid_params(const ssw_config *cfg, uint64_t index, ssw_params *p) {
+  int idx[SSW_NAXES];
+  ssw_grid_unravel(cfg, index, idx);
+  params_at(cfg, idx, p);
+}
+
+/* Advances axis indices to the next flat index (an odometer, B fastest). */
+static void next_point(const ssw_config *cfg, int idx[SSW_NAXES]) {
+  for (int a = SSW_NAXES - 1; a >= 0; a--) {
+    if (++idx[a] < cfg->axes[a].n) return;
+    idx[a] = 0;
+  }
+}
+
+static const char *label(const ssw_config *cfg) {
+  return cfg->path ? cfg->path : "config";
+}
+
+static int check_size(const ssw_config *cfg) {
+  const uint64_t size = ssw_grid_size(cfg);
+  if (size >= 1 && size <= SSW_GRID_MAX_POINTS) return SSW_SUCCESS;
+  char shape[256];
+  size_t used = 0;
+  double product = 1.0;
+  int longest = 0;
+  for (int a = 0; a < SSW_NAXES; a++) {
+    const ssw_axis *ax = &cfg->axes[a];
+    product *= ax->n;
+    if (ax->n > cfg->axes[longest].n) longest = a;
+    used += (size_t)snprintf(shape + used, sizeof shape - used, "%s%s(%d)",
+                             a ? " x " : "", ssw_axis_names[a], ax->n);
+  }
+  SSW_CHECK(size != 0, SSW_ERR_CONFIG, "%s:0: [grid]: an axis is empty: %s",
+            label(cfg), shape);
+  return SSW_RAISE(SSW_ERR_CONFIG,
+                   "%s:%d: [grid] %s: the grid %s has %.17g points, more "
+                   "than the %" PRIu64 " (2^31) supported; use fewer values "
+                   "(the longest axis is %s)",
+                   label(cfg), cfg->axes[longest].line, ssw_axis_names[longest],
+                   shape, product, SSW_GRID_MAX_POINTS,
+                   ssw_axis_names[longest]);
+}
+
+/* B > 0 and A > B at every point: values increase, so compare the ends. */
+static int check_semi_axes(const ssw_config *cfg) {
+  const ssw_axis *A = &cfg->axes[5], *B = &cfg->axes[6];
+  SSW_CHECK(B->values[0] > 0, SSW_ERR_CONFIG,
+            "%s:%d: [grid] B: the minor semi-axis must be > 0 everywhere, "
+            "but the smallest B is %.17g",
+            label(cfg), B->line, B->values[0]);
+  SSW_CHECK(A->values[0] > B->values[B->n - 1], SSW_ERR_CONFIG,
+            "%s:%d: [grid] A: every grid point needs A > B, but the "
+            "smallest A = %.17g (line %d) is not greater than the largest "
+            "B = %.17g (line %d)",
+            label(cfg), A->line, A->values[0], A->line, B->values[B->n - 1],
+            B->line);
+  return SSW_SUCCESS;
+}
+
+/* Smallest flat index whose tensor fails, UINT64_MAX if none. Blocks of
+ * points run in parallel; each walks its points with an odometer. */
+static uint64_t first_bad_point(const ssw_config *cfg, uint64_t size) {
+  const uint64_t nblocks = (size + VALIDATE_BLOCK - 1) / VALIDATE_BLOCK;
+  uint64_t first = UINT64_MAX;
+#pragma omp parallel for default(none) shared(cfg, size, nblocks)              \
+    reduction(min                                                              \
+              : first) schedule(dynamic, 4)
+  for (uint64_t blk = 0; blk < nblocks; blk++) {
+    uint64_t i = blk * VALIDATE_BLOCK;
+    if (i > first) continue; /* this thread already has an earlier one */
+    const uint64_t end = size - i < VALIDATE_BLOCK ? size : i + VALIDATE_BLOCK;
+    int idx[SSW_NAXES];
+    ssw_grid_unravel(cfg, i, idx);
+    for (; i < end; i++, next_point(cfg, idx)) {
+      ssw_params p;
+      ssw_tensor t;
+      params_at(cfg, idx, &p);
+      if (ssw_model_tensor(&cfg->body, &p, &t) != SSW_SUCCESS) {
+        if (i < first) first = i;
+        break;
+      }
+    }
+  }
+  return first;
+}
+
+/* The first line of the [grid] axes the user wrote (0 if none). */
+static int grid_line(const ssw_config *cfg) {
+  int line = 0;
+  for (int a = 0; a < SSW_NAXES; a++)
+    if (cfg->axes[a].line > 0 && (line == 0 || cfg->axes[a].line < line))
+      line = cfg->axes[a].line;
+  return line;
+}
+
+static int check_points(const ssw_config *cfg) {
+  const uint64_t bad = first_bad_point(cfg, ssw_grid_size(cfg));
+  if (bad == UINT64_MAX) return SSW_SUCCESS;
+  ssw_params p;
+  ssw_tensor t;
+  ssw_grid_params(cfg, bad, &p);
+  /* Recompute on this thread for the message (it is thread-local). */
+  const int status = ssw_model_tensor(&cfg->body, &p, &t);
+  char why[640];
+  snprintf(why, sizeof why, "%s",
+           status ? ssw_error_user_message() : "(not reproducible)");
+  return SSW_RAISE(SSW_ERR_CONFIG,
+                   "%s:%d: [grid]: grid point %" PRIu64
+                   " (theta=%.10g a=%.10g b=%.10g r=%.10g s=%.10g A=%.10g "
+                   "B=%.10g) with [body] m=%g I0=%g rho=%g is invalid: %s",
+                   label(cfg), grid_line(cfg), bad, p.theta, p.a, p.b, p.r, p.s,
+                   p.A, p.B, cfg->body.m, cfg->body.I0, cfg->body.rho, why);
+}
+
+int ssw_grid_validate(const ssw_config *cfg) {
+  SSW_CHECK(cfg, SSW_ERR_ARG, "ssw_grid_validate: cfg is NULL");
+  SSW_CALL(check_size(cfg));
+  SSW_CALL(check_semi_axes(cfg));
+  if (ssw_model_check_body(&cfg->body) != SSW_SUCCESS) {
+    char why[640]; /* copy: the message buffer is rewritten below */
+    snprintf(why, sizeof why, "%s", ssw_error_user_message());
+    return SSW_RAISE(SSW_ERR_CONFIG, "%s:0: [body]: %s", label(cfg), why);
+  }
+  return check_points(cfg);
+}

@@ -1,0 +1,335 @@
+/* MPI master/worker scheduling: guided work units handed out by rank 0,
+ * which computes too; collective flush epochs; progress and signals. */
+#include "sleighsweep/schedule.h"
+
+#include <math.h>
+#include <omp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "sleighsweep/ensemble.h"
+#include "sleighsweep/error.h"
+#include "sleighsweep/grid.h"
+
+enum { TAG_REQ = 101, TAG_REPLY = 102 };
+enum { MSG_UNIT = 1, MSG_FLUSH = 2, MSG_STOP = 3 };
+
+static volatile sig_atomic_t stop_signal = 0;
+
+static void on_signal(int sig) { stop_signal = sig; }
+
+void ssw_schedule_install_signals(void) {
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_signal;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGTERM, &sa, NULL);
+  sigaction(SIGUSR1, &sa, NULL);
+  sigaction(SIGINT, &sa, NULL);
+}
+
+int ssw_schedule_signal(void) { return (int)stop_signal; }
+
+int ssw_mpi_error(int rc, const char *call, const char *file, int line) {
+  char text[MPI_MAX_ERROR_STRING];
+  int len = 0;
+  if (MPI_Error_string(rc, text, &len) != MPI_SUCCESS) len = 0;
+  text[len] = '\0';
+  return ssw_error_raise(SSW_ERR_MPI, file, line, "MPI", "%s failed: %s",
+                         call, len ? text : "unknown MPI error");
+}
+
+static double now(void) { return MPI_Wtime(); }
+
+/* Per-rank state: the finished points waiting for the next epoch. */
+typedef struct {
+  MPI_Comm comm;
+  int rank, size, quiet;
+  const ssw_config *cfg;
+  ssw_h5out *out;
+  const uint8_t *done;
+  uint64_t npts;
+  ssw_ensemble *ens;
+  ssw_point_result *pend;
+  double *pend_samples;
+  size_t npend, cap, sdoubles;
+  uint64_t computed;      /* points computed by this rank */
+  int64_t unreported;     /* computed since the last request (progress) */
+  double t_compute, t_io, t_idle, t_service;
+  int epochs;
+} rank_ctx;
+
+static int grow_pending(rank_ctx *c) {
+  if (c->npend < c->cap) return SSW_SUCCESS;
+  const size_t cap = c->cap ? 2 * c->cap : 64;
+  ssw_point_result *p = realloc(c->pend, cap * sizeof *p);
+  SSW_CHECK(p, SSW_ERR_MEM, "out of memory buffering %zu results", cap);
+  c->pend = p;
+  if (c->sdoubles) {
+    double *s = realloc(c->pend_samples, cap * c->sdoubles * sizeof *s);
+    SSW_CHECK(s, SSW_ERR_MEM, "out of memory buffering sample trajectories");
+    c->pend_samples = s;
+  }
+  c->cap = cap;
+  return SSW_SUCCESS;
+}
+
+static int compute_point(rank_ctx *c, uint64_t index) {
+  SSW_CALL(grow_pending(c));
+  const double t0 = now();
+  double *samples = c->sdoubles ? c->pend_samples + c->npend * c->sdoubles
+                                : NULL;
+  SSW_CALL(ssw_ensemble_run(c->ens, index, &c->pend[c->npend], samples));
+  c->npend++;
+  c->computed++;
+  c->unreported++;
+  c->t_compute += now() - t0;
+  return SSW_SUCCESS;
+}
+
+/* Collective: every rank writes its finished points, then flush. */
+static int epoch(rank_ctx *c) {
+  const double t0 = now();
+  SSW_CALL(ssw_h5out_write_points(c->out, c->pend, c->npend,
+                                  c->sdoubles ? c->pend_samples : NULL));
+  SSW_CALL(ssw_h5out_flush(c->out));
+  c->npend = 0;
+  c->epochs++;
+  c->t_io += now() - t0;
+  return SSW_SUCCESS;
+}
+
+/* Master state: the cursor over the flat grid and the held requests. */
+typedef struct {
+  uint64_t cursor, remaining, todo, finished;
+  uint64_t cap;    /* largest unit (points) */
+  int *held;       /* per rank: 1 while its request waits for an answer */
+  int nheld;
+  int flush_pending, stopping;
+  double start, next_flush, next_progress;
+} master;
+
+/* Guided self-scheduling: a quarter of the per-rank share of what is left,
+ * so units shrink towards the end and uneven costs balance. Returns the
+ * flat range [start, end) holding `len` points not yet done. */
+static void next_unit(master *m, const rank_ctx *c, uint64_t *start,
+                      uint64_t *end) {
+  uint64_t len = (m->remaining + 4 * (uint64_t)c->size - 1) /
+                 (4 * (uint64_t)c->size);
+  if (len > m->cap) len = m->cap;
+  if (len < 1) len = 1;
+  if (len > m->remaining) len = m->remaining;
+  *start = m->cursor;
+  uint64_t i = m->cursor, got = 0;
+  while (got < len && i < c->npts) got += !c->done[i++];
+  *end = i;
+  m->cursor = i;
+  m->remaining -= got;
+}
+
+static void format_duration(double s, char *buf, size_t n) {
+  if (!isfinite(s) || s < 0) {
+    snprintf(buf, n, "?");
+    return;
+  }
+  const long t = lround(s);
+  if (t >= 3600)
+    snprintf(buf, n, "%ldh%02ldm", t / 3600, (t / 60) % 60);
+  else if (t >= 60)
+    snprintf(buf, n, "%ldm%02lds", t / 60, t % 60);
+  else
+    snprintf(buf, n, "%lds", t);
+}
+
+static void progress(master *m, const rank_ctx *c, int force) {
+  const double t = now();
+  if (c->quiet || (!force && t < m->next_progress)) return;
+  m->next_progress = t + c->cfg->progress_interval;
+  const double el = t - m->start;
+  const double rate = el > 0 ? (double)m->finished / el : 0.0;
+  char eta[32], elapsed[32];
+  format_duration(rate > 0 ? (double)(m->todo - m->finished) / rate : NAN,
+                  eta, sizeof eta);
+  format_duration(el, elapsed, sizeof elapsed);
+  fprintf(stderr,
+          "sleighsweep: %llu/%llu points (%.1f%%), %.3g points/s, elapsed "
+          "%s, ETA %s\n",
+          (unsigned long long)m->finished, (unsigned long long)m->todo,
+          m->todo ? 100.0 * (double)m->finished / (double)m->todo : 100.0,
+          rate, elapsed, eta);
+}
+
+static int reply(const rank_ctx *c, int dest, int64_t kind, uint64_t a,
+                 uint64_t b) {
+  const int64_t msg[3] = {kind, (int64_t)a, (int64_t)b};
+  SSW_MPI_CALL(MPI_Send(msg, 3, MPI_INT64_T, dest, TAG_REPLY, c->comm));
+  return SSW_SUCCESS;
+}
+
+/* Answers every request that has arrived; holds them while an epoch or
+ * the end is pending (the answer then comes from the epoch logic). */
+static int serve(master *m, rank_ctx *c) {
+  const double t0 = now();
+  for (;;) {
+    int flag = 0;
+    MPI_Status st;
+    SSW_MPI_CALL(MPI_Iprobe(MPI_ANY_SOURCE, TAG_REQ, c->comm, &flag, &st));
+    if (!flag) break;
+    int64_t count = 0;
+    SSW_MPI_CALL(MPI_Recv(&count, 1, MPI_INT64_T, st.MPI_SOURCE, TAG_REQ,
+                          c->comm, MPI_STATUS_IGNORE));
+    m->finished += (uint64_t)count;
+    if (m->flush_pending || m->stopping || m->remaining == 0) {
+      m->held[st.MPI_SOURCE] = 1;
+      m->nheld++;
+      continue;
+    }
+    uint64_t a, b;
+    next_unit(m, c, &a, &b);
+    SSW_CALL(reply(c, st.MPI_SOURCE, MSG_UNIT, a, b));
+  }
+  if (stop_signal && !m->stopping) {
+    m->stopping = 1;
+    if (!c->quiet)
+      fprintf(stderr,
+              "sleighsweep: signal %d received: no new work, saving what is "
+              "finished\n",
+              (int)stop_signal);
+  }
+  if (!m->flush_pending && now() >= m->next_flush) m->flush_pending = 1;
+  progress(m, c, 0);
+  c->t_service += now() - t0;
+  return SSW_SUCCESS;
+}
+
+/* Waits (polling, so progress keeps its cadence) until every worker's
+ * request is held, then answers them all with `kind`. */
+static int gather_workers(master *m, rank_ctx *c, int64_t kind) {
+  const double t0 = now();
+  while (m->nheld < c->size - 1) {
+    SSW_CALL(serve(m, c));
+    if (m->nheld < c->size - 1) usleep(500);
+  }
+  for (int r = 1; r < c->size; r++) SSW_CALL(reply(c, r, kind, 0, 0));
+  memset(m->held, 0, (size_t)c->size * sizeof *m->held);
+  m->nheld = 0;
+  c->t_idle += now() - t0;
+  return SSW_SUCCESS;
+}
+
+static int run_master(rank_ctx *c, master *m) {
+  uint64_t b = 0, i = 0; /* the master's own unit [i, b) */
+  for (;;) {
+    SSW_CALL(serve(m, c));
+    if (m->flush_pending && !m->stopping && m->remaining + (b - i) > 0) {
+      SSW_CALL(gather_workers(m, c, MSG_FLUSH));
+      SSW_CALL(epoch(c));
+      m->flush_pending = 0;
+      m->next_flush = now() + c->cfg->flush_interval;
+      continue;
+    }
+    while (i < b && c->done[i]) i++;
+    if (i < b && !m->stopping) {
+      SSW_CALL(compute_point(c, i++));
+      m->finished++;
+      continue;
+    }
+    if (!m->stopping && m->remaining > 0) {
+      next_unit(m, c, &i, &b);
+      continue;
+    }
+    break;
+  }
+  SSW_CALL(gather_workers(m, c, MSG_STOP));
+  return epoch(c);
+}
+
+static int request(rank_ctx *c) {
+  SSW_MPI_CALL(MPI_Send(&c->unreported, 1, MPI_INT64_T, 0, TAG_REQ, c->comm));
+  c->unreported = 0;
+  return SSW_SUCCESS;
+}
+
+/* Workers ask for the next unit as soon as they receive one (prefetch), so
+ * the master's answer, delayed by at most the point it is computing, is
+ * waiting when the unit is finished. A unit in hand is always finished:
+ * stopping early is the master's decision alone. */
+static int run_worker(rank_ctx *c) {
+  SSW_CALL(request(c));
+  for (;;) {
+    int64_t msg[3];
+    const double t0 = now();
+    SSW_MPI_CALL(
+        MPI_Recv(msg, 3, MPI_INT64_T, 0, TAG_REPLY, c->comm, MPI_STATUS_IGNORE));
+    c->t_idle += now() - t0;
+    if (msg[0] == MSG_UNIT) {
+      SSW_CALL(request(c));
+      for (uint64_t i = (uint64_t)msg[1]; i < (uint64_t)msg[2]; i++)
+        if (!c->done[i]) SSW_CALL(compute_point(c, i));
+    } else if (msg[0] == MSG_FLUSH) {
+      SSW_CALL(epoch(c));
+      SSW_CALL(request(c));
+    } else {
+      break;
+    }
+  }
+  return epoch(c);
+}
+
+static int reduce_stats(rank_ctx *c, const master *m, uint64_t done0,
+                        double start, ssw_schedule_stats *s) {
+  double local[4] = {c->t_compute, c->t_io, c->t_idle, c->t_service};
+  double maxv[4];
+  uint64_t run = 0, mine = c->computed;
+  SSW_MPI_CALL(MPI_Allreduce(local, maxv, 4, MPI_DOUBLE, MPI_MAX, c->comm));
+  SSW_MPI_CALL(MPI_Allreduce(&mine, &run, 1, MPI_UINT64_T, MPI_SUM, c->comm));
+  s->points_run = run;
+  s->points_done = done0 + run;
+  s->wall_s = now() - start;
+  s->compute_s = maxv[0], s->io_s = maxv[1], s->idle_s = maxv[2];
+  s->service_s = c->t_service;
+  s->epochs = c->epochs;
+  int sig = stop_signal ? 1 : 0, any = 0;
+  SSW_MPI_CALL(MPI_Allreduce(&sig, &any, 1, MPI_INT, MPI_MAX, c->comm));
+  s->interrupted = any && s->points_done < c->npts;
+  (void)m;
+  return SSW_SUCCESS;
+}
+
+int ssw_schedule_run(MPI_Comm comm, const ssw_config *cfg, ssw_h5out *out,
+                     uint8_t *done, int quiet, ssw_schedule_stats *stats) {
+  rank_ctx c = {.comm = comm, .quiet = quiet, .cfg = cfg, .out = out,
+                .done = done, .npts = ssw_grid_size(cfg),
+                .sdoubles = ssw_h5out_sample_doubles(cfg)};
+  SSW_MPI_CALL(MPI_Comm_rank(comm, &c.rank));
+  SSW_MPI_CALL(MPI_Comm_size(comm, &c.size));
+  memset(stats, 0, sizeof *stats);
+  uint64_t done0 = 0;
+  for (uint64_t i = 0; i < c.npts; i++) done0 += done[i];
+  const double start = now();
+  master m = {.remaining = c.npts - done0, .todo = c.npts - done0,
+              .cap = cfg->work_unit > 0 ? (uint64_t)cfg->work_unit : 64,
+              .start = start, .next_flush = start + cfg->flush_interval,
+              .next_progress = start + cfg->progress_interval};
+  int rc = ssw_ensemble_create(cfg, &c.ens);
+  if (rc == SSW_SUCCESS && c.rank == 0) {
+    m.held = calloc((size_t)c.size, sizeof *m.held);
+    rc = m.held ? SSW_SUCCESS : SSW_RAISE(SSW_ERR_MEM, "out of memory");
+  }
+  if (rc == SSW_SUCCESS)
+    rc = c.rank == 0 ? run_master(&c, &m) : run_worker(&c);
+  if (rc == SSW_SUCCESS) rc = reduce_stats(&c, &m, done0, start, stats);
+  if (rc == SSW_SUCCESS && c.rank == 0 && !quiet) {
+    m.finished = stats->points_run;
+    progress(&m, &c, 1);
+  }
+  ssw_ensemble_destroy(&c.ens);
+  free(m.held);
+  free(c.pend);
+  free(c.pend_samples);
+  return rc;
+}

@@ -1,0 +1,412 @@
+/* Config parsing: the issue's example, defaults, units, and bad configs. */
+#define _XOPEN_SOURCE 700 /* M_PI */
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sleighsweep/config.h"
+#include "sleighsweep/error.h"
+#include "sleighsweep/grid.h"
+#include "test_util.h"
+
+#ifndef SSW_SOURCE_DIR
+#define SSW_SOURCE_DIR "."
+#endif
+
+/* Lines 1-4 and 5-9 of most test configs. */
+#define BODY "[body]\nm = 1\nI0 = 0.5\nrho = 1\n"
+#define GRID "[grid]\ntheta = 0\na = 0.2\nA = 0.5\nB = 0.3\n"
+
+#define ISSUE_EXAMPLE                                                          \
+  "[body]\nm = 1\nI0 = 0.5\nrho = 1\n[grid]\n"                                 \
+  "theta = linspace(0, 180deg, 37)\na = 0.2, 0.5\nb = 0\nr = 0\ns = 0\n"       \
+  "A = 0.5\nB = 0.3\n[ensemble]\ntrajectories = 100\nseed = 1\n"               \
+  "[output]\nfile = sweep.h5\n"
+
+static ssw_config *parse_ok(const char *text, const char *name) {
+  ssw_config *cfg = NULL;
+  const int rc = ssw_config_parse(text, name, &cfg);
+  EXPECT(rc == SSW_SUCCESS && cfg, "parse of %s failed (%d): %s", name, rc,
+         ssw_error_message());
+  return cfg;
+}
+
+static int ulps_apart(double x, double y) {
+  int n = 0;
+  while (x != y && n < 100)
+    x = nextafter(x, y), n++;
+  return n;
+}
+
+static void check_issue_example(const ssw_config *c) {
+  EXPECT(c->body.m == 1 && c->body.I0 == 0.5 && c->body.rho == 1,
+         "body %g %g %g", c->body.m, c->body.I0, c->body.rho);
+  EXPECT(c->body.k_rot == SSW_KROT_PAPERS &&
+             strcmp(c->k_rot_name, "papers") == 0,
+         "k_rot %g %s", c->body.k_rot, c->k_rot_name);
+  const ssw_axis *th = &c->axes[0];
+  EXPECT(th->n == 37 && th->line == 6, "theta n %d line %d", th->n, th->line);
+  if (th->n != 37) return;
+  EXPECT(th->values[0] == 0.0, "theta[0] = %.17g", th->values[0]);
+  EXPECT(th->values[36] == M_PI, "theta[36] = %.17g", th->values[36]);
+  EXPECT(ulps_apart(th->values[18], M_PI / 2) <= 1, "theta[18] = %.17g",
+         th->values[18]);
+  for (int i = 0; i < 37; i++)
+    EXPECT(ulps_apart(th->values[i], i * M_PI / 36) <= 2,
+           "theta[%d] = %.17g vs %.17g", i, th->values[i], i * M_PI / 36);
+  EXPECT(c->axes[1].n == 2 && c->axes[1].values[0] == 0.2 &&
+             c->axes[1].values[1] == 0.5 && c->axes[1].line == 7,
+         "a n %d line %d", c->axes[1].n, c->axes[1].line);
+  for (int a = 2; a <= 4; a++)
+    EXPECT(c->axes[a].n == 1 && c->axes[a].values[0] == 0 &&
+               c->axes[a].line == 6 + a,
+           "axis %s n %d line %d", ssw_axis_names[a], c->axes[a].n,
+           c->axes[a].line);
+  EXPECT(c->axes[5].n == 1 && c->axes[5].values[0] == 0.5, "A");
+  EXPECT(c->axes[6].n == 1 && c->axes[6].values[0] == 0.3, "B");
+  EXPECT(c->trajectories == 100 && c->seed == 1, "ensemble %d %llu",
+         (int)c->trajectories, (unsigned long long)c->seed);
+  EXPECT(c->file && strcmp(c->file, "sweep.h5") == 0, "file %s", c->file);
+  EXPECT(ssw_grid_size(c) == 74, "size %llu",
+         (unsigned long long)ssw_grid_size(c));
+}
+
+static void test_issue_example(void) {
+  ssw_config *c = parse_ok(ISSUE_EXAMPLE, "issue.ini");
+  if (c) {
+    check_issue_example(c);
+    EXPECT(strcmp(c->text, ISSUE_EXAMPLE) == 0, "text not kept");
+    EXPECT(strcmp(c->path, "issue.ini") == 0, "path %s", c->path);
+    EXPECT(ssw_grid_validate(c) == SSW_SUCCESS, "validate: %s",
+           ssw_error_message());
+  }
+  ssw_config_destroy(&c);
+  EXPECT(c == NULL, "destroy must reset the handle");
+  ssw_config_destroy(&c); /* NULL-safe */
+  ssw_config_destroy(NULL);
+  /* The same from a file. */
+  const char *path = SSW_SOURCE_DIR "/tests/config_cases/issue_example.ini";
+  int rc = ssw_config_load(path, &c);
+  EXPECT(rc == SSW_SUCCESS, "load %s: %s", path, ssw_error_message());
+  if (c) check_issue_example(c);
+  ssw_config_destroy(&c);
+}
+
+static void test_defaults(void) {
+  ssw_config *c = parse_ok(BODY GRID, "runs/study.v2/first.ini");
+  if (!c) return;
+  EXPECT(c->zero_tol == SSW_ZERO_TOL_DEFAULT, "zero_tol %g", c->zero_tol);
+  for (int a = 2; a <= 4; a++)
+    EXPECT(c->axes[a].n == 1 && c->axes[a].values[0] == 0 &&
+               c->axes[a].line == 0,
+           "default axis %s", ssw_axis_names[a]);
+  EXPECT(c->trajectories == 16 && c->seed == 1 && c->ic == SSW_IC_RANDOM &&
+             c->energy == 0.5,
+         "ensemble defaults");
+  EXPECT(c->method == ssw_method_find("hamel6"), "scheme %s",
+         c->method ? c->method->name : "NULL");
+  EXPECT(c->recon == SSW_RECON_EXP && c->eta == 0.25 && c->tol == 1e-7 &&
+             c->max_steps == 2000000 && c->tail == 1,
+         "integrator defaults");
+  EXPECT(strcmp(c->file, "runs/study.v2/first.h5") == 0, "file %s", c->file);
+  EXPECT(c->samples == 0 && c->sample_nodes == 256 && c->flush_interval == 120,
+         "output defaults");
+  EXPECT(c->work_unit == 0 && c->progress_interval == 10, "run defaults");
+  ssw_config_destroy(&c);
+  const char *names[][2] = {{"noext", "noext.h5"},
+                            {"dir.d/noext", "dir.d/noext.h5"},
+                            {"x.cfg", "x.h5"},
+                            {NULL, "config.h5"}};
+  for (int i = 0; i < 4; i++) {
+    c = parse_ok(BODY GRID, names[i][0]);
+    if (c)
+      EXPECT(strcmp(c->file, names[i][1]) == 0, "file %s, expected %s", c->file,
+             names[i][1]);
+    ssw_config_destroy(&c);
+  }
+}
+
+/* theta values in radians for a [grid] theta value. */
+static void expect_theta(const char *value, int n, const double *want) {
+  char text[512];
+  snprintf(text, sizeof text,
+           BODY "[grid]\ntheta = %s\na = 0.2\nA = 0.5\nB = 0.3\n", value);
+  ssw_config *c = parse_ok(text, "deg.ini");
+  if (!c) return;
+  EXPECT(c->axes[0].n == n, "theta = %s: %d values, expected %d", value,
+         c->axes[0].n, n);
+  for (int i = 0; i < n && i < c->axes[0].n; i++)
+    EXPECT(c->axes[0].values[i] == want[i],
+           "theta = %s: value %d is %.17g, expected %.17g", value, i,
+           c->axes[0].values[i], want[i]);
+  ssw_config_destroy(&c);
+}
+
+static void test_units_and_syntax(void) {
+  expect_theta("60deg", 1, (double[]){(60.0 / 180.0) * M_PI});
+  expect_theta("180 deg", 1, (double[]){M_PI});
+  expect_theta("90deg", 1, (double[]){M_PI / 2});
+  expect_theta("1.5rad", 1, (double[]){1.5});
+  expect_theta("-45deg, 0, 90deg", 3, (double[]){-M_PI / 4, 0, M_PI / 2});
+  expect_theta("0.5, 1rad", 2, (double[]){0.5, 1});
+  expect_theta("linspace(0, 180deg, 5)", 5,
+               (double[]){0, M_PI / 4, M_PI / 2, 0.75 * M_PI, M_PI});
+  expect_theta("linspace( 0.1 , 0.1 , 1 )", 1, (double[]){0.1});
+  expect_theta("linspace(0, 1, 3)", 3, (double[]){0, 0.5, 1});
+  expect_theta("0.1,0.2 , 0.3", 3, (double[]){0.1, 0.2, 0.3});
+  expect_theta("1e-1 ; an inline comment", 1, (double[]){0.1});
+  ssw_config *c = parse_ok("\xEF\xBB\xBF[body]\r\nm: 2\r\nI0 = 0\r\nrho = "
+                           "1\r\nadded_inertia = lamb\r\n" GRID
+                           "[ensemble]\nseed = 18446744073709551615\n"
+                           "initial = lattice\n[integrator]\nscheme = "
+                           "hamel4\nreconstruction = midpoint\ntail = no\n"
+                           "[output]\nsamples = 16\n",
+                           "syntax.ini");
+  if (c) {
+    EXPECT(c->body.m == 2 && c->body.I0 == 0, "m %g I0 %g", c->body.m,
+           c->body.I0);
+    EXPECT(c->body.k_rot == SSW_KROT_LAMB && !strcmp(c->k_rot_name, "lamb"),
+           "lamb");
+    EXPECT(c->seed == UINT64_MAX && c->ic == SSW_IC_LATTICE, "seed/ic");
+    EXPECT(c->method == ssw_method_find("hamel4") &&
+               c->recon == SSW_RECON_MIDPOINT && c->tail == 0,
+           "integrator");
+  }
+  ssw_config_destroy(&c);
+  c = parse_ok(BODY "added_inertia = 0.2\n" GRID, "custom.ini");
+  if (c)
+    EXPECT(c->body.k_rot == 0.2 && !strcmp(c->k_rot_name, "custom"),
+           "custom k_rot %g %s", c->body.k_rot, c->k_rot_name);
+  ssw_config_destroy(&c);
+}
+
+typedef struct {
+  const char *text;
+  int line;
+  const char *needle;  /* in the message: usually the key */
+  const char *needle2; /* optional second fragment */
+} bad_case;
+
+static const bad_case bad_cases[] = {
+    {BODY GRID "[outptu]\nfile = x.h5\n", 11, "[outptu]", "[output]"},
+    {BODY GRID "[Body]\nm = 1\n", 11, "[Body]", "[body]"},
+    {BODY "mass = 2\n" GRID, 5, "mass", "valid keys"},
+    {BODY GRID "[ensemble]\ntrajectoris = 5\n", 11, "trajectoris",
+     "did you mean 'trajectories'"},
+    {BODY "M = 2\n" GRID, 5, "[body] M:", "'m'"},
+    {BODY "seed = 2\n" GRID, 5, "seed", "[ensemble]"},
+    {BODY "m = 2\n" GRID, 5, "duplicate key 'm'", "line 2"},
+    {"[body]\nm = 1\n  2\nI0 = 0.5\nrho = 1\n" GRID, 3, "duplicate key 'm'",
+     "continuation"},
+    {"[body]\nm = 1.2.3\nI0 = 0.5\nrho = 1\n" GRID, 2, "[body] m:", "1.2.3"},
+    {"[body]\nm = 1\nI0 = 0.5\nrho = nan\n" GRID, 4, "rho", "nan"},
+    {BODY "[grid]\ntheta = 0\na = inf\nA = 0.5\nB = 0.3\n", 7,
+     "[grid] a:", "inf"},
+    {"[body]\nm = 1\nI0 = 0x1p-1\nrho = 1\n" GRID, 3, "I0", "0x1p-1"},
+    {BODY "[grid]\ntheta = 0\na = 0.2\nA =\nB = 0.3\n", 8,
+     "[grid] A:", "no value"},
+    {BODY "[grid]\ntheta = linspace(0, 1, 0)\na = 0.2\nA = 0.5\nB = 0.3\n", 6,
+     "theta", "count"},
+    {BODY "[grid]\ntheta = linspace(1, 0, 5)\na = 0.2\nA = 0.5\nB = 0.3\n", 6,
+     "theta", "start < stop"},
+    {BODY "[grid]\ntheta = linspace(0, 1, 1)\na = 0.2\nA = 0.5\nB = 0.3\n", 6,
+     "theta", "n = 1"},
+    {BODY "[grid]\ntheta = linspace(0, 1)\na = 0.2\nA = 0.5\nB = 0.3\n", 6,
+     "theta", "3 arguments"},
+    {BODY "[grid]\ntheta = linspace(0, 1, 2) x\na = 0.2\nA = 0.5\nB = 0.3\n", 6,
+     "theta", "linspace("},
+    {BODY "[grid]\ntheta = 0\na = 0.5, 0.2\nA = 0.5\nB = 0.3\n", 7,
+     "[grid] a:", "entries 1 and 2"},
+    {BODY "[grid]\ntheta = 0\na = 0.1, 0.2, 0.2\nA = 0.5\nB = 0.3\n", 7,
+     "[grid] a:", "entries 2 and 3"},
+    {BODY "[grid]\ntheta = 0\na = 0.1,,0.2\nA = 0.5\nB = 0.3\n", 7,
+     "[grid] a:", "empty"},
+    {BODY "[grid]\ntheta = 0\na = 0.2 0.5\nA = 0.5\nB = 0.3\n", 7,
+     "[grid] a:", "commas"},
+    {BODY "[grid]\ntheta = 0\na = 0.2deg\nA = 0.5\nB = 0.3\n", 7,
+     "[grid] a:", "suffix"},
+    {BODY "[grid]\ntheta = 0deg, 1rad\na = 0.2\nA = 0.5\nB = 0.3\n", 6, "theta",
+     "mixes"},
+    {BODY "[grid]\ntheta = 60 degrees\na = 0.2\nA = 0.5\nB = 0.3\n", 6, "theta",
+     "degrees"},
+    {BODY "[grid]\ntheta = 0.5, 90deg\na = 0.2\nA = 0.5\nB = 0.3\n", 6, "theta",
+     "no unit"},
+    {BODY "[grid]\ntheta = linspace(10, 170deg, 5)\na = 0.2\nA = 0.5\n"
+          "B = 0.3\n",
+     6, "theta", "write deg on every number"},
+    {"[body]\nm = -1\nI0 = 0.5\nrho = 1\n" GRID, 2, "[body] m:", "> 0"},
+    {"[body]\nm = 0\nI0 = 0.5\nrho = 1\n" GRID, 2, "[body] m:", "> 0"},
+    {"[body]\nm = 1 kg\nI0 = 0.5\nrho = 1\n" GRID, 2, "[body] m:", "kg"},
+    {"[body]\nm = 1 # mass\nI0 = 0.5\nrho = 1\n" GRID, 2, "[body] m:", " ;"},
+    {"[body]\nm = 1\nI0 = 0.5\nrho = -0.1\n" GRID, 4, "[body] rho:", ">= 0"},
+    {"[body]\nm = 1\nI0 = -2\nrho = 1\n" GRID, 3, "[body] I0:", ">= 0"},
+    {BODY "added_inertia = classical\n" GRID, 5, "added_inertia", "lamb"},
+    {BODY "added_inertia = -0.1\n" GRID, 5, "added_inertia", "papers"},
+    {BODY "zero_tol = 0.01\n" GRID, 5, "zero_tol", "0.001"},
+    {BODY GRID "[integrator]\nscheme = hamel5\n", 11,
+     "[integrator] scheme:", "hamel6"},
+    {BODY GRID "[integrator]\neta = 2.5\n", 11, "[integrator] eta:", "(0, 2]"},
+    {BODY GRID "[integrator]\neta = 0\n", 11, "[integrator] eta:", "(0, 2]"},
+    {BODY GRID "[integrator]\ntol = 0\n", 11, "[integrator] tol:", "0.01"},
+    {BODY GRID "[integrator]\nmax_steps = 10\n", 11, "max_steps", ">= 100"},
+    {BODY GRID "[integrator]\nreconstruction = rk\n", 11, "reconstruction",
+     "midpoint"},
+    {BODY GRID "[integrator]\ntail = maybe\n", 11, "tail", "yes"},
+    {BODY GRID "[ensemble]\ntrajectories = 0\n", 11, "trajectories",
+     "10000000"},
+    {BODY GRID "[ensemble]\ntrajectories = 1e3\n", 11, "trajectories", "1e3"},
+    {BODY GRID "[ensemble]\nseed = -1\n", 11,
+     "[ensemble] seed:", "non-negative"},
+    {BODY GRID "[ensemble]\nseed = 18446744073709551616\n", 11, "seed",
+     "too large"},
+    {BODY GRID "[ensemble]\ninitial = grid\n", 11, "initial", "lattice"},
+    {BODY GRID "[ensemble]\nenergy = 0\n", 11, "energy", "> 0"},
+    {BODY GRID "[output]\nsamples = 65\n", 11, "samples", "64"},
+    {BODY GRID "[output]\nsamples = 20\n", 11, "samples", "trajectories"},
+    {BODY GRID "[output]\nsample_nodes = 1\n", 11, "sample_nodes", "[2,"},
+    {BODY GRID "[output]\nflush_interval = 0\n", 11, "flush_interval", "> 0"},
+    {BODY GRID "[output]\nfile =\n", 11, "[output] file:", "no value"},
+    {BODY GRID "[run]\nwork_unit = -1\n", 11, "work_unit", "1000000"},
+    {BODY GRID "[run]\nprogress_interval = -1\n", 11, "progress_interval",
+     "> 0"},
+    {"[body]\nI0 = 0.5\nrho = 1\n" GRID, 8, "[body] m:", "missing"},
+    {BODY "[grid]\na = 0.2\nA = 0.5\nB = 0.3\n", 8, "[grid] theta:", "missing"},
+    {"", 0, "[body] m:", "missing"},
+    {"[body]\nm = 1\nhello world\nI0 = 0.5\nrho = 1\n" GRID, 3, "hello world",
+     "key = value"},
+    {"m = 1\n" BODY GRID, 1, "m:", "before any [section]"},
+    {"[body\nm = 1\n", 1, "[body", "section header"},
+    {BODY "= 5\n" GRID, 5, "[body]:", "no key"},
+    {BODY GRID "[grid]\ntheta = 1\n", 11, "duplicate key 'theta'", "line 6"},
+    {BODY GRID "[ensemble]\nenergy = "
+               "1.00000000000000000000000000000000000000000000000000000000000"
+               "00000000000000000000000000000000000000000000000000000000000000"
+               "00000000000000000000000000000000000000000000000000000000000000"
+               "0000000000000\n",
+     11, "longer than", "linspace"},
+    {BODY GRID "[ensemble]\ntrajectories = 4\n[output]\nsamples = 5\n", 13,
+     "samples", "4"},
+};
+
+static void test_bad_configs(void) {
+  const int n = (int)(sizeof bad_cases / sizeof bad_cases[0]);
+  for (int i = 0; i < n; i++) {
+    const bad_case *b = &bad_cases[i];
+    static ssw_config sentinel;
+    ssw_config *c = &sentinel; /* must be reset to NULL */
+    ssw_error_clear();
+    const int rc = ssw_config_parse(b->text, "bad.ini", &c);
+    const char *msg = ssw_error_user_message();
+    char where[32];
+    snprintf(where, sizeof where, "bad.ini:%d: ", b->line);
+    EXPECT(rc == SSW_ERR_CONFIG && c == NULL,
+           "case %d: rc %d (expected %d), message '%s'", i, rc, SSW_ERR_CONFIG,
+           msg);
+    EXPECT(strncmp(msg, where, strlen(where)) == 0,
+           "case %d: message '%s' does not start with '%s'", i, msg, where);
+    EXPECT(strstr(msg, b->needle), "case %d: message '%s' lacks '%s'", i, msg,
+           b->needle);
+    EXPECT(!b->needle2 || strstr(msg, b->needle2),
+           "case %d: message '%s' lacks '%s'", i, msg, b->needle2);
+    if (rc == SSW_SUCCESS) ssw_config_destroy(&c);
+  }
+  EXPECT(n >= 25, "only %d bad cases", n);
+}
+
+static void test_files(void) {
+  ssw_config *c = NULL;
+  int rc = ssw_config_load("/nonexistent/dir/x.ini", &c);
+  EXPECT(rc == SSW_ERR_IO && c == NULL, "missing file: rc %d", rc);
+  EXPECT(strstr(ssw_error_user_message(), "/nonexistent/dir/x.ini") &&
+             strstr(ssw_error_user_message(), strerror(ENOENT)),
+         "missing file message: %s", ssw_error_user_message());
+  const char *nul = SSW_SOURCE_DIR "/tests/config_cases/nul_byte.ini";
+  rc = ssw_config_load(nul, &c);
+  EXPECT(rc == SSW_ERR_CONFIG && c == NULL &&
+             strstr(ssw_error_user_message(), "nul_byte.ini:2:"),
+         "NUL byte: rc %d %s", rc, ssw_error_user_message());
+  rc = ssw_config_parse(BODY GRID, "results.h5", &c);
+  EXPECT(rc == SSW_ERR_CONFIG && strstr(ssw_error_user_message(), "file"),
+         "config named .h5: rc %d %s", rc, ssw_error_user_message());
+  ssw_config_destroy(&c);
+}
+
+/* Every example job parses, validates and has the intended size. */
+static void test_examples(void) {
+  const struct {
+    const char *name;
+    uint64_t min, max;
+    int trajectories;
+  } ex[] = {{"fig6_theta_sweep.ini", 37, 37, 0},
+            {"small_7d.ini", 64, 200, 8},
+            {"tiny.ini", 6, 12, 4}};
+  for (int i = 0; i < 3; i++) {
+    char path[512];
+    snprintf(path, sizeof path, "%s/jobs/examples/%s", SSW_SOURCE_DIR,
+             ex[i].name);
+    ssw_config *c = NULL;
+    int rc = ssw_config_load(path, &c);
+    EXPECT(rc == SSW_SUCCESS, "%s: %s", ex[i].name, ssw_error_message());
+    if (!c) continue;
+    rc = ssw_grid_validate(c);
+    EXPECT(rc == SSW_SUCCESS, "%s: %s", ex[i].name, ssw_error_message());
+    const uint64_t size = ssw_grid_size(c);
+    EXPECT(size >= ex[i].min && size <= ex[i].max, "%s: %llu points",
+           ex[i].name, (unsigned long long)size);
+    EXPECT(!ex[i].trajectories || c->trajectories == ex[i].trajectories,
+           "%s: %d trajectories", ex[i].name, (int)c->trajectories);
+    ssw_config_destroy(&c);
+  }
+}
+
+/* Mutated configs must parse or fail cleanly (run under ASan/valgrind). */
+static void test_mutations(void) {
+  static const char alphabet[] = "[]=:,;#() \n\t0123456789.eE+-degradlinspace"
+                                 "mABrhoI";
+  unsigned long long seed = 11;
+  char text[1024];
+  int ok = 0;
+  for (int iter = 0; iter < 20000; iter++) {
+    strcpy(text, ISSUE_EXAMPLE);
+    const int edits = 1 + (int)test_uniform(&seed, 0, 4);
+    for (int e = 0; e < edits; e++) {
+      const size_t len = strlen(text);
+      const size_t at = (size_t)test_uniform(&seed, 0, (double)len);
+      const char ch =
+          alphabet[(int)test_uniform(&seed, 0, sizeof alphabet - 1)];
+      if (test_uniform(&seed, 0, 1) < 0.5)
+        text[at] = ch; /* replace */
+      else if (len + 2 < sizeof text) {
+        memmove(text + at + 1, text + at, len - at + 1);
+        text[at] = ch; /* insert */
+      }
+    }
+    ssw_config *c = NULL;
+    const int rc = ssw_config_parse(text, "mut.ini", &c);
+    EXPECT(rc == SSW_SUCCESS || rc == SSW_ERR_CONFIG, "mutation %d: rc %d: %s",
+           iter, rc, ssw_error_message());
+    EXPECT((rc == SSW_SUCCESS) == (c != NULL), "mutation %d: handle", iter);
+    if (c) {
+      ok++;
+      ssw_grid_validate(c);
+    }
+    ssw_config_destroy(&c);
+  }
+  EXPECT(ok > 100, "only %d mutated configs parsed", ok);
+}
+
+int main(void) {
+  EXPECT(strcmp(ssw_axis_names[0], "theta") == 0 &&
+             strcmp(ssw_axis_names[6], "B") == 0,
+         "axis names");
+  test_issue_example();
+  test_defaults();
+  test_units_and_syntax();
+  test_bad_configs();
+  test_files();
+  test_examples();
+  test_mutations();
+  return TEST_RESULT();
+}

@@ -1,0 +1,189 @@
+#!/usr/bin/python3
+"""End-to-end sweeps: rank/thread invariance bit for bit, closed form at
+every grid point, xarray layout, resume, bad configs leave no file.
+
+Usage: test_sweep.py SLEIGHSWEEP CONFIG [mpiexec]
+"""
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+import h5py
+import numpy as np
+
+EXE, CONFIG = sys.argv[1], sys.argv[2]
+MPIEXEC = sys.argv[3] if len(sys.argv) > 3 else "mpirun"
+ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1",
+           OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1", OMP_NUM_THREADS="1")
+DIMS = ("theta", "a", "b", "r", "s", "A", "B")
+failures = []
+
+
+def check(cond, msg):
+    if not cond:
+        failures.append(msg)
+        print("FAILED:", msg, file=sys.stderr)
+
+
+def config_with(tmp, name, extra_output=""):
+    text = open(CONFIG).read()
+    path = os.path.join(tmp, name + ".ini")
+    out = os.path.join(tmp, name + ".h5")
+    text = text.replace("[output]", f"[output]\nfile = {out}\n{extra_output}")
+    with open(path, "w") as f:
+        f.write(text)
+    return path, out
+
+
+def run(ranks, cfg, threads=1, extra=(), wait=True):
+    env = dict(ENV, OMP_NUM_THREADS=str(threads))
+    cmd = [MPIEXEC, "--oversubscribe", "-np", str(ranks), EXE, "run", *extra,
+           cfg]
+    if not wait:
+        return subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True)
+    return subprocess.run(cmd, env=env, capture_output=True, text=True)
+
+
+def datasets(path):
+    """Every dataset's raw bytes (NaN-safe, bit-exact comparison)."""
+    out = {}
+    with h5py.File(path, "r") as f:
+        f.visititems(lambda n, o: out.__setitem__(n, o[()].tobytes())
+                     if isinstance(o, h5py.Dataset) else None)
+    return out
+
+
+def same_results(a, b, what):
+    da, db = datasets(a), datasets(b)
+    check(sorted(da) == sorted(db), f"{what}: dataset lists differ")
+    diff = [k for k in da if k in db and da[k] != db[k]]
+    check(not diff, f"{what}: datasets differ: {diff}")
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    files = {}
+    for ranks, threads in ((1, 1), (2, 1), (3, 1), (1, 2), (2, 2)):
+        cfg, out = config_with(tmp, f"np{ranks}_t{threads}")
+        p = run(ranks, cfg, threads)
+        check(p.returncode == 0, f"np {ranks} x {threads}: exit "
+              f"{p.returncode}: {p.stderr}")
+        check(p.stdout.strip() == out, f"run must print the output path")
+        check("points/s" in p.stderr and "ETA" in p.stderr,
+              "no progress lines on stderr")
+        check("\x1b" not in p.stderr and "\r" not in p.stderr,
+              "control characters in the log")
+        files[(ranks, threads)] = out
+    base = files[(1, 1)]
+    for key, path in files.items():
+        if key != (1, 1):
+            same_results(base, path, f"np{key[0]} x {key[1]} threads vs np1")
+
+    # Closed form at every grid point.
+    with h5py.File(base, "r") as f:
+        done = f["done"][()]
+        check(done.all(), "not every point done")
+        regime = f["regime"][()]
+        check(set(np.unique(regime)) == {0, 1, 2, 3},
+              f"regimes present {np.unique(regime)}")
+        circ = regime == 3
+        for meas, ref in (("radius_future", "analytic_radius"),
+                          ("radius_past", "analytic_radius"),
+                          ("center_spacing", "analytic_center_spacing"),
+                          ("transition_angle", "analytic_transition_angle")):
+            m, r = f[meas][()][circ], f[ref][()][circ]
+            err = np.max(np.abs(m / r - 1))
+            check(err <= 1e-8, f"{meas}: max rel. error {err:.3g}")
+        spin = regime == 2
+        d, dr = f["center_spacing"][()][spin], f["analytic_center_spacing"][()][spin]
+        check(np.max(np.abs(d / dr - 1)) <= 1e-8, "spin reversal spacing")
+        line = regime == 1
+        check(np.all(np.isinf(f["radius_future"][()][line])), "line radius")
+        ta = f["transition_angle"][()][line]
+        tr = f["analytic_transition_angle"][()][line]
+        check(np.max(np.abs(ta / tr - 1)) <= 1e-8, "line transition angle")
+        check(np.array_equal(f["loops"][()][regime > 0],
+                             f["analytic_loops"][()][regime > 0]), "loops")
+        sense = f["sense_future"][()][circ]
+        check(np.array_equal(sense, f["analytic_sense"][()][circ]), "senses")
+        check(np.all(f["converged_fraction"][()] == 1.0), "convergence")
+        check(np.all(f["energy_error_max"][()] < 1e-12), "energy error")
+        for name in ("version", "git_revision", "config", "hdf5_version",
+                     "mpi_library_version", "start_time", "end_time",
+                     "wall_time_s", "mpi_ranks", "omp_threads", "k_rot"):
+            check(name in f.attrs, f"root attribute {name} missing")
+        check(f.attrs["status"] in (b"complete", "complete"), "status")
+        check(f["samples/x"].shape[-2:] == (2, 64), "sample shape")
+        x = f["samples/x"][()]
+        # Stationary motion (uniform regime) has one node; others are full.
+        moving = x[regime > 0]
+        check(np.isfinite(moving).all(), "sample trajectories incomplete")
+        check(np.isfinite(x[regime == 0][..., 0]).all(), "uniform samples")
+
+    # xarray sees the seven named dimensions, with coordinates.
+    import xarray as xr
+    ds = xr.open_dataset(base, engine="h5netcdf")
+    check(tuple(ds["center_spacing"].dims) == DIMS,
+          f"dims {ds['center_spacing'].dims}")
+    check(not any(d.startswith("phony") for d in ds.dims), "phony dims")
+    check(ds["theta"].attrs.get("units") == "rad", "theta units")
+    check(np.allclose(ds["theta"].values[[0, 2]], [0, np.pi / 2]), "theta")
+    ds.close()
+
+    # A finished file: running again computes nothing and says so.
+    cfg, out = config_with(tmp, "np1_t1")
+    p = run(1, cfg)
+    check(p.returncode == 0 and "0 computed now" in p.stderr,
+          f"rerun of a complete file: {p.returncode} {p.stderr}")
+    same_results(base, out, "rerun of a complete file")
+
+    # A stop signal mid-run: exit 3, the file opens, status "interrupted",
+    # and a rerun completes it with the results of the uninterrupted run.
+    # Through mpirun: SIGUSR1 (Open MPI forwards it; SIGTERM to mpirun makes
+    # mpirun itself exit 1). SIGTERM straight to a singleton rank.
+    slow = ("[integrator]\n", "[integrator]\neta = 0.02\n")
+    text = open(CONFIG).read().replace("trajectories = 6", "trajectories = 40")
+    if "[integrator]" not in text:
+        text += "\n[integrator]\n"
+    text = text.replace(*slow)
+    for name in ("ref", "usr1", "term"):
+        with open(os.path.join(tmp, name + ".ini"), "w") as f:
+            f.write(text.replace("[output]",
+                                 f"[output]\nfile = {tmp}/{name}.h5"))
+    run(2, os.path.join(tmp, "ref.ini"))
+    for name, sig in (("usr1", signal.SIGUSR1), ("term", signal.SIGTERM)):
+        cfg = os.path.join(tmp, name + ".ini")
+        if sig == signal.SIGUSR1:
+            p = run(2, cfg, wait=False)
+        else:
+            p = subprocess.Popen([EXE, "run", cfg], env=ENV, text=True,
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        time.sleep(2.0)
+        p.send_signal(sig)
+        _, err = p.communicate(timeout=120)
+        check(p.returncode == 3, f"{name}: exit {p.returncode}, expected 3")
+        with h5py.File(os.path.join(tmp, name + ".h5"), "r") as f:
+            ndone = int(f["done"][()].sum())
+            check(f.attrs["status"] in (b"interrupted", "interrupted"),
+                  f"{name}: status after the signal")
+        check(0 < ndone < 48, f"{name}: {ndone} points done after the signal")
+        p = run(2, cfg, extra=("--resume",))
+        check(p.returncode == 0, f"{name} resume: exit {p.returncode}: "
+              f"{p.stderr}")
+        same_results(os.path.join(tmp, "ref.h5"), os.path.join(tmp, name + ".h5"),
+                     f"{name}: resumed vs uninterrupted")
+
+    # A different config against the same file is refused.
+    text = open(os.path.join(tmp, "usr1.ini")).read().replace("seed = 7",
+                                                              "seed = 8")
+    with open(os.path.join(tmp, "usr1.ini"), "w") as f:
+        f.write(text)
+    p = run(1, os.path.join(tmp, "usr1.ini"))
+    check(p.returncode == 2 and "seed" in p.stderr,
+          f"changed config: exit {p.returncode}: {p.stderr}")
+
+sys.exit(1 if failures else 0)
