@@ -16,6 +16,7 @@
 #include "sleighsweep/error.h"
 #include "sleighsweep/grid.h"
 #include "sleighsweep/h5out.h"
+#include "sleighsweep/journal.h"
 #include "sleighsweep/schedule.h"
 
 static const char run_usage[] =
@@ -115,7 +116,7 @@ static int dry_run(const ssw_config *cfg) {
     }
   }
   const double traj = (double)n * cfg->trajectories;
-  const double per_point = 21 * 8 + 4 * 4 + 3 + 1;
+  const double per_point = 20 * 8 + 4 * 4 + 3 + 1; /* docs/output.md */
   const double bytes = (double)n * (per_point + 8.0 * (double)ssw_h5out_sample_doubles(cfg));
   printf("config:              %s\n", cfg->path);
   printf("output:              %s\n", cfg->file);
@@ -204,19 +205,8 @@ static char *join_args(int argc, char **argv) {
   return s;
 }
 
-static int open_output(MPI_Comm comm, int rank, int size, const ssw_config *cfg,
-                       const run_opts *o, int argc, char **argv,
-                       ssw_h5out **out) {
-  int mode = 0, rc = SSW_SUCCESS;
-  if (rank == 0) rc = output_mode(cfg, o, &mode);
-  SSW_MPI_CALL(MPI_Bcast(&rc, 1, MPI_INT, 0, comm));
-  if (rc != SSW_SUCCESS) return rc;
-  SSW_MPI_CALL(MPI_Bcast(&mode, 1, MPI_INT, 0, comm));
-  if (mode == 2) {
-    if (rank == 0 && !o->quiet)
-      fprintf(stderr, "sleighsweep: resuming %s\n", cfg->file);
-    return ssw_h5out_open(comm, cfg->file, cfg, out);
-  }
+static int create_output(MPI_Comm comm, int size, const ssw_config *cfg,
+                         int argc, char **argv, ssw_h5out **out) {
   char start[32], host[256] = "", lib[MPI_MAX_LIBRARY_VERSION_STRING] = "";
   int len = 0;
   iso_time(start, sizeof start);
@@ -225,9 +215,81 @@ static int open_output(MPI_Comm comm, int rank, int size, const ssw_config *cfg,
   char *cmd = join_args(argc, argv);
   const ssw_h5out_meta meta = {size, omp_get_max_threads(), start, lib, host,
                                cmd};
-  rc = ssw_h5out_create(comm, cfg->file, cfg, &meta, out);
+  const int rc = ssw_h5out_create(comm, cfg->file, cfg, &meta, out);
   free(cmd);
   return rc;
+}
+
+/* Creates the output, or opens an existing one to resume. A file that no
+ * longer opens (its writer was killed mid-write) is recreated when journals
+ * exist to refill it; without journals it is refused, never overwritten
+ * silently. `have_journals` is rank 0's knowledge. */
+static int open_output(MPI_Comm comm, int rank, int size, const ssw_config *cfg,
+                       const run_opts *o, int have_journals, int argc,
+                       char **argv, ssw_h5out **out) {
+  int mode = 0, rc = SSW_SUCCESS;
+  if (rank == 0) rc = output_mode(cfg, o, &mode);
+  SSW_MPI_CALL(MPI_Bcast(&rc, 1, MPI_INT, 0, comm));
+  if (rc != SSW_SUCCESS) return rc;
+  SSW_MPI_CALL(MPI_Bcast(&mode, 1, MPI_INT, 0, comm));
+  if (mode == 1) return create_output(comm, size, cfg, argc, argv, out);
+  if (rank == 0 && !o->quiet)
+    fprintf(stderr, "sleighsweep: resuming %s\n", cfg->file);
+  rc = ssw_h5out_open(comm, cfg->file, cfg, out);
+  if (rc == SSW_SUCCESS || rc == SSW_ERR_CONFIG) return rc;
+  int recreate = have_journals;
+  SSW_MPI_CALL(MPI_Bcast(&recreate, 1, MPI_INT, 0, comm));
+  if (!recreate)
+    return SSW_RAISE(SSW_ERR_CONFIG,
+                     "[output] file '%s' exists but is not a usable "
+                     "sleighsweep output (%s) and no journals exist to "
+                     "rebuild it: remove it or pass --overwrite",
+                     cfg->file, ssw_error_user_message());
+  if (rank == 0) {
+    fprintf(stderr,
+            "sleighsweep: %s does not open (%s); recreating it from the "
+            "journals\n",
+            cfg->file, ssw_error_user_message());
+    if (unlink(cfg->file) != 0)
+      rc = SSW_RAISE(SSW_ERR_IO, "cannot remove '%s': %s", cfg->file,
+                     strerror(errno));
+    else
+      rc = SSW_SUCCESS;
+  }
+  SSW_MPI_CALL(MPI_Bcast(&rc, 1, MPI_INT, 0, comm));
+  if (rc != SSW_SUCCESS) return rc;
+  return create_output(comm, size, cfg, argc, argv, out);
+}
+
+/* Rank 0 keeps the journal records not yet in the file and marks them done;
+ * everyone gets the updated mask. Rank 0 reads whole mask chunks so counts
+ * stay within MPI's int. */
+static int merge_journals(MPI_Comm comm, int rank, const ssw_config *cfg,
+                          int quiet, uint8_t *done, ssw_journal_set *set) {
+  const uint64_t n = ssw_grid_size(cfg);
+  if (rank == 0) {
+    size_t m = 0;
+    const size_t sd = ssw_h5out_sample_doubles(cfg);
+    for (size_t k = 0; k < set->n; k++) {
+      const uint64_t i = set->pts[k].index;
+      if (done[i]) continue;
+      done[i] = 1;
+      set->pts[m] = set->pts[k];
+      if (sd) memmove(set->samples + m * sd, set->samples + k * sd, sd * 8);
+      m++;
+    }
+    if (!quiet && (set->files > 0 || set->torn > 0))
+      fprintf(stderr,
+              "sleighsweep: journals: %zu file(s), %zu point(s) recovered "
+              "that the output lacked, %zu torn record(s) skipped\n",
+              set->files, m, set->torn);
+    set->n = m;
+  }
+  for (uint64_t off = 0; off < n; off += (1u << 30)) {
+    const int cnt = (int)(n - off < (1u << 30) ? n - off : (1u << 30));
+    SSW_MPI_CALL(MPI_Bcast(done + off, cnt, MPI_UNSIGNED_CHAR, 0, comm));
+  }
+  return SSW_SUCCESS;
 }
 
 static int sweep(MPI_Comm comm, const run_opts *o, int argc, char **argv) {
@@ -237,34 +299,57 @@ static int sweep(MPI_Comm comm, const run_opts *o, int argc, char **argv) {
   ssw_config *cfg = NULL;
   ssw_h5out *out = NULL;
   uint8_t *done = NULL;
+  ssw_journal_set journals = {0};
   int rc = load_config(comm, rank, o->config, &cfg);
   if (rc == SSW_SUCCESS && o->dry_run) {
     if (rank == 0) rc = dry_run(cfg);
     ssw_config_destroy(&cfg);
     return rc;
   }
-  if (rc == SSW_SUCCESS) rc = open_output(comm, rank, size, cfg, o, argc, argv, &out);
+  if (rc == SSW_SUCCESS) {
+    if (rank == 0)
+      rc = o->overwrite ? ssw_journal_remove_all(cfg->file)
+                        : ssw_journal_read_all(cfg->file, cfg, &journals);
+    SSW_MPI_CALL(MPI_Bcast(&rc, 1, MPI_INT, 0, comm));
+  }
+  if (rc == SSW_SUCCESS)
+    rc = open_output(comm, rank, size, cfg, o,
+                     journals.files > 0 || journals.torn > 0, argc, argv, &out);
   if (rc == SSW_SUCCESS) {
     done = malloc(ssw_grid_size(cfg));
     rc = done ? ssw_h5out_read_done(out, done)
               : SSW_RAISE(SSW_ERR_MEM, "out of memory for the done mask");
   }
+  if (rc == SSW_SUCCESS)
+    rc = merge_journals(comm, rank, cfg, o->quiet, done, &journals);
   ssw_schedule_stats st = {0};
   if (rc == SSW_SUCCESS) {
     ssw_schedule_install_signals();
-    rc = ssw_schedule_run(comm, cfg, out, done, o->quiet, &st);
+    rc = ssw_schedule_run(comm, cfg, out, done, rank == 0 ? &journals : NULL,
+                          o->quiet, &st);
+    if (rc != SSW_SUCCESS) {
+      /* Other ranks may wait in a collective call: abort the job. What is
+       * durable (journals, earlier epochs) stays; rerun to resume. */
+      fprintf(stderr, "sleighsweep run (rank %d): %s; aborting the job, "
+              "finished work is in the journals: rerun to resume\n",
+              rank, ssw_error_user_message());
+      MPI_Abort(comm, ssw_error_exit_status(rc));
+    }
   }
+  ssw_journal_set_free(&journals);
+  int complete = 0;
   if (rc == SSW_SUCCESS) {
     char end[32];
     iso_time(end, sizeof end);
-    const int complete = st.points_done == ssw_grid_size(cfg);
+    complete = st.points_done == ssw_grid_size(cfg);
     rc = ssw_h5out_finish(out, complete ? "complete" : "interrupted", end,
                           st.wall_s, st.points_done);
     if (rc == SSW_SUCCESS && rank == 0) {
       fprintf(stderr,
               "sleighsweep: %s: %llu of %llu points in %s (%llu computed now "
-              "in %.3g s on %d rank(s) x %d thread(s); HDF5 writes %.3g s = "
-              "%.2f%% of wall time, %d flush epoch(s))\n",
+              "in %.3g s on %d rank(s) x %d thread(s); HDF5 writes and "
+              "journal syncs %.3g s = %.2f%% of wall time, %d flush "
+              "epoch(s))\n",
               complete ? "complete" : "interrupted",
               (unsigned long long)st.points_done,
               (unsigned long long)ssw_grid_size(cfg), cfg->file,
@@ -273,10 +358,15 @@ static int sweep(MPI_Comm comm, const run_opts *o, int argc, char **argv) {
               st.wall_s > 0 ? 100.0 * st.io_s / st.wall_s : 0.0, st.epochs);
       printf("%s\n", cfg->file);
     }
-    if (rc == SSW_SUCCESS && !complete) rc = SSW_ERR_INTERRUPTED;
   }
   const int crc = ssw_h5out_close(&out);
   if (rc == SSW_SUCCESS) rc = crc;
+  /* The journals go only once the complete file is closed on every rank. */
+  if (rc == SSW_SUCCESS && complete) {
+    SSW_MPI_CALL(MPI_Barrier(comm));
+    if (rank == 0) rc = ssw_journal_remove_all(cfg->file);
+  }
+  if (rc == SSW_SUCCESS && !complete) rc = SSW_ERR_INTERRUPTED;
   free(done);
   ssw_config_destroy(&cfg);
   return rc;

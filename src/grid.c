@@ -114,9 +114,10 @@ static int check_semi_axes(const ssw_config *cfg) {
 static uint64_t first_bad_point(const ssw_config *cfg, uint64_t size) {
   const uint64_t nblocks = (size + VALIDATE_BLOCK - 1) / VALIDATE_BLOCK;
   uint64_t first = UINT64_MAX;
-#pragma omp parallel for default(none) shared(cfg, size, nblocks)              \
-    reduction(min                                                              \
-              : first) schedule(dynamic, 4)
+  /* clang-format off */
+#pragma omp parallel for default(none) shared(cfg, size, nblocks) \
+    reduction(min: first) schedule(dynamic, 4) if (nblocks > 1)
+  /* clang-format on */
   for (uint64_t blk = 0; blk < nblocks; blk++) {
     uint64_t i = blk * VALIDATE_BLOCK;
     if (i > first) continue; /* this thread already has an earlier one */

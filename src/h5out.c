@@ -81,9 +81,9 @@ static int h5_fail(const char *expr, const char *file, int line,
   va_start(ap, fmt);
   vsnprintf(what, sizeof what, fmt, ap);
   va_end(ap);
-  return ssw_error_raise(SSW_ERR_HDF5, file, line, func, "%s failed for %s%s%s",
-                         name, what, detail[0] ? " (HDF5: " : "",
-                         detail[0] ? detail : "");
+  return ssw_error_raise(
+      SSW_ERR_HDF5, file, line, func, "%s failed for %s%s%s%s", name, what,
+      detail[0] ? " (HDF5: " : "", detail, detail[0] ? ")" : "");
 }
 
 static int mpi_fail(int rc, const char *expr, const char *file, int line,
@@ -390,8 +390,9 @@ static int attr_str(hid_t loc, const char *where, const char *name,
   const char *v = value ? value : "";
   H5TRY(type = H5Tcopy(H5T_C_S1), "attribute %s of %s", name, where);
   H5TRY(H5Tset_size(type, strlen(v) + 1), "attribute %s of %s", name, where);
-  H5TRY(H5Tset_strpad(type, H5T_STR_NULLTERM), "attribute %s", name);
-  H5TRY(H5Tset_cset(type, H5T_CSET_UTF8), "attribute %s", name);
+  H5TRY(H5Tset_strpad(type, H5T_STR_NULLTERM), "attribute %s of %s", name,
+        where);
+  H5TRY(H5Tset_cset(type, H5T_CSET_UTF8), "attribute %s of %s", name, where);
   TRY(attr_num(loc, where, name, type, type, 1, v));
 done:
   if (type >= 0) H5Tclose(type);
@@ -431,14 +432,15 @@ static int attr_read_str(hid_t loc, const char *where, const char *name,
   }
   H5TRY(vlen = H5Tis_variable_str(ftype), "attribute %s of %s", name, where);
   /* A copy of the file type keeps its character set (no conversion). */
-  H5TRY(mtype = H5Tcopy(ftype), "attribute %s", name);
+  H5TRY(mtype = H5Tcopy(ftype), "attribute %s of %s", name, where);
   if (vlen) {
     H5TRY(H5Aread(attr, mtype, &vstr), "attribute %s of %s", name, where);
     size = strlen(vstr ? vstr : "") + 1;
   } else {
     size = H5Tget_size(ftype) + 1;
-    H5TRY(H5Tset_size(mtype, size), "attribute %s", name);
-    H5TRY(H5Tset_strpad(mtype, H5T_STR_NULLTERM), "attribute %s", name);
+    H5TRY(H5Tset_size(mtype, size), "attribute %s of %s", name, where);
+    H5TRY(H5Tset_strpad(mtype, H5T_STR_NULLTERM), "attribute %s of %s", name,
+          where);
   }
   *out = calloc(size, 1);
   if (!*out) {
@@ -737,6 +739,7 @@ done:
 
 int ssw_h5out_create(MPI_Comm comm, const char *path, const ssw_config *cfg,
                      const ssw_h5out_meta *meta, ssw_h5out **out) {
+  if (out) *out = NULL;
   SSW_CHECK(out && meta, SSW_ERR_ARG, "NULL handle or meta");
   ssw_h5out *h = NULL;
   int status = agree(comm, handle_new(comm, path, cfg, &h));
@@ -761,7 +764,7 @@ done:
 
 /* ---- resume ---------------------------------------------------------- */
 
-/* Copies line `n` (1-based) of the text starting at `line` for messages. */
+/* Quotes the line starting at `line` (at most 60 characters) for messages. */
 static void quote_line(const char *line, char *buf, size_t size) {
   if (!*line) {
     snprintf(buf, size, "(end of text)");
@@ -794,7 +797,7 @@ static int open_dataset(const ssw_h5out *h, hid_t loc, const char *name,
                         int rank, hid_t *dset) {
   int status = SSW_SUCCESS;
   hid_t space = H5I_INVALID_HID;
-  hsize_t dims[SSW_NAXES + 2];
+  hsize_t dims[SSW_NAXES + 2] = {0};
   int got;
   H5TRY(*dset = H5Dopen2(loc, name, H5P_DEFAULT), "dataset %s in '%s'", name,
         h->path);

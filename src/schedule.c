@@ -14,6 +14,7 @@
 #include "sleighsweep/ensemble.h"
 #include "sleighsweep/error.h"
 #include "sleighsweep/grid.h"
+#include "sleighsweep/journal.h"
 
 enum { TAG_REQ = 101, TAG_REPLY = 102 };
 enum { MSG_UNIT = 1, MSG_FLUSH = 2, MSG_STOP = 3 };
@@ -59,6 +60,9 @@ typedef struct {
   size_t npend, cap, sdoubles;
   uint64_t computed;      /* points computed by this rank */
   int64_t unreported;     /* computed since the last request (progress) */
+  ssw_journal *journal;   /* this rank's durable record of its points */
+  double last_sync;       /* time of the last journal sync */
+  int unsynced;           /* appended since the last sync */
   double t_compute, t_io, t_idle, t_service;
   int epochs;
 } rank_ctx;
@@ -84,6 +88,8 @@ static int compute_point(rank_ctx *c, uint64_t index) {
   double *samples = c->sdoubles ? c->pend_samples + c->npend * c->sdoubles
                                 : NULL;
   SSW_CALL(ssw_ensemble_run(c->ens, index, &c->pend[c->npend], samples));
+  SSW_CALL(ssw_journal_append(c->journal, &c->pend[c->npend], samples));
+  c->unsynced = 1;
   c->npend++;
   c->computed++;
   c->unreported++;
@@ -91,8 +97,26 @@ static int compute_point(rank_ctx *c, uint64_t index) {
   return SSW_SUCCESS;
 }
 
-/* Collective: every rank writes its finished points, then flush. */
+/* Durability point: the journal is synced at most once per
+ * SYNC_INTERVAL seconds (cheap, local), so a kill -9 loses at most that
+ * much finished work plus the point in progress. */
+#define SYNC_INTERVAL 1.0
+
+static int sync_journal(rank_ctx *c, int force) {
+  if (!c->unsynced || (!force && now() - c->last_sync < SYNC_INTERVAL))
+    return SSW_SUCCESS;
+  const double t0 = now();
+  SSW_CALL(ssw_journal_sync(c->journal));
+  c->unsynced = 0;
+  c->last_sync = now();
+  c->t_io += c->last_sync - t0;
+  return SSW_SUCCESS;
+}
+
+/* Collective: every rank writes its finished points, then flush. Journals
+ * are synced first, so the file never holds a point the journals lack. */
 static int epoch(rank_ctx *c) {
+  SSW_CALL(sync_journal(c, 1));
   const double t0 = now();
   SSW_CALL(ssw_h5out_write_points(c->out, c->pend, c->npend,
                                   c->sdoubles ? c->pend_samples : NULL));
@@ -235,6 +259,7 @@ static int run_master(rank_ctx *c, master *m) {
     while (i < b && c->done[i]) i++;
     if (i < b && !m->stopping) {
       SSW_CALL(compute_point(c, i++));
+      SSW_CALL(sync_journal(c, 0));
       m->finished++;
       continue;
     }
@@ -269,7 +294,10 @@ static int run_worker(rank_ctx *c) {
     if (msg[0] == MSG_UNIT) {
       SSW_CALL(request(c));
       for (uint64_t i = (uint64_t)msg[1]; i < (uint64_t)msg[2]; i++)
-        if (!c->done[i]) SSW_CALL(compute_point(c, i));
+        if (!c->done[i]) {
+          SSW_CALL(compute_point(c, i));
+          SSW_CALL(sync_journal(c, 0));
+        }
     } else if (msg[0] == MSG_FLUSH) {
       SSW_CALL(epoch(c));
       SSW_CALL(request(c));
@@ -300,8 +328,22 @@ static int reduce_stats(rank_ctx *c, const master *m, uint64_t done0,
   return SSW_SUCCESS;
 }
 
+/* Queues points recovered from journals for the next epoch (rank 0). */
+static int preload(rank_ctx *c, const ssw_journal_set *rec) {
+  for (size_t k = 0; rec && k < rec->n; k++) {
+    SSW_CALL(grow_pending(c));
+    c->pend[c->npend] = rec->pts[k];
+    if (c->sdoubles)
+      memcpy(c->pend_samples + c->npend * c->sdoubles,
+             rec->samples + k * c->sdoubles, c->sdoubles * sizeof(double));
+    c->npend++;
+  }
+  return SSW_SUCCESS;
+}
+
 int ssw_schedule_run(MPI_Comm comm, const ssw_config *cfg, ssw_h5out *out,
-                     uint8_t *done, int quiet, ssw_schedule_stats *stats) {
+                     uint8_t *done, const ssw_journal_set *recovered,
+                     int quiet, ssw_schedule_stats *stats) {
   rank_ctx c = {.comm = comm, .quiet = quiet, .cfg = cfg, .out = out,
                 .done = done, .npts = ssw_grid_size(cfg),
                 .sdoubles = ssw_h5out_sample_doubles(cfg)};
@@ -316,6 +358,9 @@ int ssw_schedule_run(MPI_Comm comm, const ssw_config *cfg, ssw_h5out *out,
               .start = start, .next_flush = start + cfg->flush_interval,
               .next_progress = start + cfg->progress_interval};
   int rc = ssw_ensemble_create(cfg, &c.ens);
+  if (rc == SSW_SUCCESS) rc = ssw_journal_open(cfg->file, c.rank, cfg, &c.journal);
+  if (rc == SSW_SUCCESS && c.rank == 0) rc = preload(&c, recovered);
+  c.last_sync = start;
   if (rc == SSW_SUCCESS && c.rank == 0) {
     m.held = calloc((size_t)c.size, sizeof *m.held);
     rc = m.held ? SSW_SUCCESS : SSW_RAISE(SSW_ERR_MEM, "out of memory");
@@ -327,6 +372,8 @@ int ssw_schedule_run(MPI_Comm comm, const ssw_config *cfg, ssw_h5out *out,
     m.finished = stats->points_run;
     progress(&m, &c, 1);
   }
+  const int jrc = ssw_journal_close(&c.journal);
+  if (rc == SSW_SUCCESS) rc = jrc;
   ssw_ensemble_destroy(&c.ens);
   free(m.held);
   free(c.pend);

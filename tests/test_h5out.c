@@ -79,9 +79,12 @@ static const char *const sample_names[SSW_SAMPLE_NQ] = {
 
 static double field_value(const field *f, const ssw_point_result *p) {
   const char *at = (const char *)p + f->offset;
-  if (f->kind == 'd') return *(const double *)at;
-  if (f->kind == 'i') return *(const int *)at;
-  if (f->kind == 'l') return *(const int32_t *)at;
+  double d;
+  int i;
+  int32_t l;
+  if (f->kind == 'd') return memcpy(&d, at, sizeof d), d;
+  if (f->kind == 'i') return memcpy(&i, at, sizeof i), i;
+  if (f->kind == 'l') return memcpy(&l, at, sizeof l), l;
   return 1.0;
 }
 
@@ -90,10 +93,11 @@ static ssw_point_result fabricate(uint64_t i) {
   ssw_point_result p;
   memset(&p, 0, sizeof p);
   p.index = i;
-  for (size_t k = 0; k < NFIELDS; k++)
+  for (size_t k = 0; k < NFIELDS; k++) {
+    const double v = (double)i + 0.25 + 1000.0 * k;
     if (fields[k].kind == 'd')
-      *(double *)((char *)&p + fields[k].offset) =
-          (double)i + 0.25 + 1000.0 * k;
+      memcpy((char *)&p + fields[k].offset, &v, sizeof v);
+  }
   if (i == 4) p.analytic.radius = INFINITY;
   if (i == 5) p.center_spacing = NAN;
   p.analytic.loops = (int)(i % 4);

@@ -49,6 +49,17 @@ def run(ranks, cfg, threads=1, extra=(), wait=True):
     return subprocess.run(cmd, env=env, capture_output=True, text=True)
 
 
+def wait_for_progress(p, points):
+    """Reads the run's stderr until its progress shows `points` done, so the
+    signal lands mid-run however loaded the machine is."""
+    import re
+    for line in p.stderr:
+        m = re.match(r"sleighsweep: (\d+)/(\d+) points", line)
+        if m and int(m.group(1)) >= points:
+            return
+    raise RuntimeError("the run ended before reaching the signal point")
+
+
 def datasets(path):
     """Every dataset's raw bytes (NaN-safe, bit-exact comparison)."""
     out = {}
@@ -162,7 +173,7 @@ with tempfile.TemporaryDirectory() as tmp:
         else:
             p = subprocess.Popen([EXE, "run", cfg], env=ENV, text=True,
                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        time.sleep(2.0)
+        wait_for_progress(p, 4)
         p.send_signal(sig)
         _, err = p.communicate(timeout=120)
         check(p.returncode == 3, f"{name}: exit {p.returncode}, expected 3")

@@ -11,7 +11,8 @@
 extern "C" {
 #endif
 
-/** Number of grid points (product of the axis lengths). */
+/** Number of grid points (product of the axis lengths); UINT64_MAX when the
+ * product does not fit in 64 bits (ssw_grid_validate refuses such grids). */
 uint64_t ssw_grid_size(const ssw_config *cfg);
 
 /** Axis indices of a flat index (row-major: theta slowest, B fastest). */

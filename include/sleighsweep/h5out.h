@@ -56,9 +56,10 @@ static inline size_t ssw_h5out_sample_doubles(const ssw_config *cfg) {
 /** Creates `path` and every dataset (fixed shapes, fill values, early
  * allocation), writes coordinates and the start attributes (status
  * "running"). Collective; `cfg` must be identical on every rank. Errors:
- * SSW_ERR_IO if the file exists or cannot be created, SSW_ERR_ARG for a
- * malformed cfg, SSW_ERR_HDF5 / SSW_ERR_MPI naming the failed call. On error
- * *out is NULL and nothing stays open (a partial file may remain). */
+ * SSW_ERR_IO if the file exists, SSW_ERR_ARG for a malformed cfg,
+ * SSW_ERR_HDF5 (e.g. a missing directory) / SSW_ERR_MPI naming the failed
+ * call. On error *out is NULL and nothing stays open (a partial file may
+ * remain). */
 int ssw_h5out_create(MPI_Comm comm, const char *path, const ssw_config *cfg,
                      const ssw_h5out_meta *meta, ssw_h5out **out);
 

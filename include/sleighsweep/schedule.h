@@ -8,6 +8,7 @@
 
 #include "sleighsweep/config.h"
 #include "sleighsweep/h5out.h"
+#include "sleighsweep/journal.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -47,13 +48,19 @@ int ssw_schedule_signal(void);
 
 /** Computes every grid point not yet done (done[] has ssw_grid_size bytes,
  * identical on every rank), writing results through `out` in collective
- * flush epochs every cfg->flush_interval seconds and at the end. Rank 0 is
- * the master and computes too; progress goes to stderr from rank 0 every
- * cfg->progress_interval seconds (`quiet` silences it). Collective.
+ * flush epochs every cfg->flush_interval seconds and at the end. Each rank
+ * appends its points to its journal ("<output>.journal.<rank>") as they
+ * finish and syncs it at least every second and before every epoch.
+ * `recovered` (rank 0, may be NULL) holds journal records not yet in the
+ * file (already marked in done[]); they are written in the first epoch.
+ * Rank 0 is the master and computes too; progress goes to stderr from
+ * rank 0 every cfg->progress_interval seconds (`quiet` silences it).
+ * Collective.
  * Errors: SSW_ERR_MPI, SSW_ERR_HDF5, SSW_ERR_MEM, or the ensemble's. A stop
  * signal is not an error: the run ends early with stats->interrupted. */
 int ssw_schedule_run(MPI_Comm comm, const ssw_config *cfg, ssw_h5out *out,
-                     uint8_t *done, int quiet, ssw_schedule_stats *stats);
+                     uint8_t *done, const ssw_journal_set *recovered,
+                     int quiet, ssw_schedule_stats *stats);
 
 #ifdef __cplusplus
 }

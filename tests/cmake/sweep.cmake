@@ -4,3 +4,12 @@ ssw_add_test(NAME test_sweep TIMEOUT 600
           $<TARGET_FILE:sleighsweep>
           ${CMAKE_CURRENT_SOURCE_DIR}/sweep/sweep_small.ini
           ${MPIEXEC_EXECUTABLE})
+# Reliability (issue 6): kill -9 a 2-rank sweep at seeded moments, resume.
+ssw_add_test(NAME test_kill TIMEOUT 600
+  COMMAND ${SSW_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/test_kill.py
+          $<TARGET_FILE:sleighsweep>
+          ${CMAKE_CURRENT_SOURCE_DIR}/sweep/sweep_kill.ini
+          ${MPIEXEC_EXECUTABLE} 8)
+# Both send signals at moments tied to the run's progress or wall time:
+# keep the machine to themselves.
+set_tests_properties(test_sweep test_kill PROPERTIES RUN_SERIAL TRUE)
