@@ -1,10 +1,19 @@
 #!/bin/sh
-# Installs what is missing, builds, and runs sleighsweep on the built-in
-# example: the 2025 paper's seed case, one trajectory, measured vs closed form.
+# Installs what is missing, builds, and runs the main job on the built-in
+# example: a 2-rank sweep of jobs/examples/tiny.ini (8 grid points) into
+# build/tiny.h5, then one trajectory of the 2025 paper's seed case.
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 "$ROOT/scripts/setup.sh"
 "$ROOT/scripts/build.sh"
 BUILD_DIR=${BUILD_DIR:-$ROOT/build}
-"$BUILD_DIR/sleighsweep" point --trajectory "$BUILD_DIR/seed_trajectory.csv"
-echo "quickstart: trajectory written to $BUILD_DIR/seed_trajectory.csv" >&2
+if [ "$(id -u)" -eq 0 ]; then
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+fi
+mpirun --oversubscribe -np 2 "$BUILD_DIR/sleighsweep" run --overwrite \
+  --output "$BUILD_DIR/tiny.h5" "$ROOT/jobs/examples/tiny.ini"
+"$BUILD_DIR/sleighsweep" point --trajectory "$BUILD_DIR/seed_trajectory.csv" \
+  > "$BUILD_DIR/seed_point.json"
+echo "quickstart: sweep written to $BUILD_DIR/tiny.h5" >&2
+echo "quickstart: seed case in $BUILD_DIR/seed_point.json and" \
+  "$BUILD_DIR/seed_trajectory.csv" >&2

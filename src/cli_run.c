@@ -36,7 +36,8 @@ static const char run_usage[] =
     "               core time and output size, and exit\n"
     "  --resume     resume (the default when the output exists; accepted for\n"
     "               job scripts that want to say so)\n"
-    "  --overwrite  delete an existing output file first\n"
+    "  --overwrite  delete an existing output file (and its journals) first\n"
+    "  --output F   write to F instead of the config's [output] file\n"
     "  --quiet      no progress lines\n"
     "  -h, --help   this text\n"
     "\n"
@@ -46,7 +47,7 @@ static const char run_usage[] =
 
 typedef struct {
   int dry_run, resume, overwrite, quiet, help;
-  const char *config;
+  const char *config, *output;
 } run_opts;
 
 static int parse(int argc, char **argv, run_opts *o) {
@@ -54,6 +55,7 @@ static int parse(int argc, char **argv, run_opts *o) {
                                        {"resume", no_argument, 0, 'r'},
                                        {"overwrite", no_argument, 0, 'o'},
                                        {"quiet", no_argument, 0, 'q'},
+                                       {"output", required_argument, 0, 'O'},
                                        {"help", no_argument, 0, 'h'},
                                        {0, 0, 0, 0}};
   memset(o, 0, sizeof *o);
@@ -65,6 +67,7 @@ static int parse(int argc, char **argv, run_opts *o) {
     case 'r': o->resume = 1; break;
     case 'o': o->overwrite = 1; break;
     case 'q': o->quiet = 1; break;
+    case 'O': o->output = optarg; break;
     case 'h': o->help = 1; return SSW_SUCCESS;
     default:
       return SSW_RAISE(SSW_ERR_USAGE, "%s: unknown option (see --help)",
@@ -301,6 +304,11 @@ static int sweep(MPI_Comm comm, const run_opts *o, int argc, char **argv) {
   uint8_t *done = NULL;
   ssw_journal_set journals = {0};
   int rc = load_config(comm, rank, o->config, &cfg);
+  if (rc == SSW_SUCCESS && o->output) {
+    char *f = strdup(o->output);
+    if (f) free(cfg->file), cfg->file = f;
+    else rc = SSW_RAISE(SSW_ERR_MEM, "out of memory");
+  }
   if (rc == SSW_SUCCESS && o->dry_run) {
     if (rank == 0) rc = dry_run(cfg);
     ssw_config_destroy(&cfg);

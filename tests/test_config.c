@@ -105,9 +105,9 @@ static void test_defaults(void) {
   EXPECT(c->trajectories == 16 && c->seed == 1 && c->ic == SSW_IC_RANDOM &&
              c->energy == 0.5,
          "ensemble defaults");
-  EXPECT(c->method == ssw_method_find("hamel6"), "scheme %s",
+  EXPECT(c->method == ssw_method_find("hamel8"), "scheme %s",
          c->method ? c->method->name : "NULL");
-  EXPECT(c->recon == SSW_RECON_EXP && c->eta == 0.25 && c->tol == 1e-7 &&
+  EXPECT(c->recon == SSW_RECON_EXP && c->eta == 0.8 && c->tol == 1e-6 &&
              c->max_steps == 2000000 && c->tail == 1,
          "integrator defaults");
   EXPECT(strcmp(c->file, "runs/study.v2/first.h5") == 0, "file %s", c->file);

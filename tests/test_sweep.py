@@ -156,7 +156,7 @@ with tempfile.TemporaryDirectory() as tmp:
     # and a rerun completes it with the results of the uninterrupted run.
     # Through mpirun: SIGUSR1 (Open MPI forwards it; SIGTERM to mpirun makes
     # mpirun itself exit 1). SIGTERM straight to a singleton rank.
-    slow = ("[integrator]\n", "[integrator]\neta = 0.02\n")
+    slow = ("[integrator]\n", "[integrator]\neta = 0.2\n")
     text = open(CONFIG).read().replace("trajectories = 6", "trajectories = 40")
     if "[integrator]" not in text:
         text += "\n[integrator]\n"
