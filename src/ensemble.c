@@ -292,6 +292,9 @@ int ssw_ensemble_run(ssw_ensemble *e, uint64_t index, ssw_point_result *res,
   if (status == SSW_SUCCESS) {
     finish(&acc, n, res);
     res->loops = mode_of(acc.loops, acc.nloops);
+    /* Uniform motion keeps each initial rotation sense: no sense of the
+     * body to report (the closed form says 0 too). */
+    if (regime == SSW_REGIME_UNIFORM) res->sense_future = 0;
     if (cfg->samples > 0 && samples) status = store_samples(e, samples);
   }
   free(acc.loops);

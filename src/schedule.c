@@ -117,6 +117,10 @@ static int sync_journal(rank_ctx *c, int force) {
  * are synced first, so the file never holds a point the journals lack. */
 static int epoch(rank_ctx *c) {
   SSW_CALL(sync_journal(c, 1));
+  /* Waiting for the slowest rank is idle time, not I/O: measure apart. */
+  const double tb = now();
+  SSW_MPI_CALL(MPI_Barrier(c->comm));
+  c->t_idle += now() - tb;
   const double t0 = now();
   SSW_CALL(ssw_h5out_write_points(c->out, c->pend, c->npend,
                                   c->sdoubles ? c->pend_samples : NULL));
@@ -130,12 +134,25 @@ static int epoch(rank_ctx *c) {
 /* Master state: the cursor over the flat grid and the held requests. */
 typedef struct {
   uint64_t cursor, remaining, todo, finished;
-  uint64_t cap;    /* largest unit (points) */
+  uint64_t cap;    /* largest unit (points); 0: sized by time */
   int *held;       /* per rank: 1 while its request waits for an answer */
   int nheld;
   int flush_pending, stopping;
   double start, next_flush, next_progress;
 } master;
+
+/* Largest unit: the config's work_unit, or else as many points as take
+ * about a tenth of the flush interval at the master's measured cost per
+ * point (4 until it has measured one). An epoch waits for the units in
+ * flight, so this keeps flush_interval (and a signal's reaction time)
+ * honoured whatever a point costs. */
+static uint64_t unit_cap(const master *m, const rank_ctx *c) {
+  if (m->cap) return m->cap;
+  if (c->computed == 0) return 4;
+  const double per_point = c->t_compute / (double)c->computed;
+  const double n = 0.1 * c->cfg->flush_interval / per_point;
+  return n < 1 ? 1 : (n > 4096 ? 4096 : (uint64_t)n);
+}
 
 /* Guided self-scheduling: a quarter of the per-rank share of what is left,
  * so units shrink towards the end and uneven costs balance. Returns the
@@ -144,7 +161,7 @@ static void next_unit(master *m, const rank_ctx *c, uint64_t *start,
                       uint64_t *end) {
   uint64_t len = (m->remaining + 4 * (uint64_t)c->size - 1) /
                  (4 * (uint64_t)c->size);
-  if (len > m->cap) len = m->cap;
+  if (len > unit_cap(m, c)) len = unit_cap(m, c);
   if (len < 1) len = 1;
   if (len > m->remaining) len = m->remaining;
   *start = m->cursor;
@@ -354,7 +371,7 @@ int ssw_schedule_run(MPI_Comm comm, const ssw_config *cfg, ssw_h5out *out,
   for (uint64_t i = 0; i < c.npts; i++) done0 += done[i];
   const double start = now();
   master m = {.remaining = c.npts - done0, .todo = c.npts - done0,
-              .cap = cfg->work_unit > 0 ? (uint64_t)cfg->work_unit : 64,
+              .cap = cfg->work_unit > 0 ? (uint64_t)cfg->work_unit : 0,
               .start = start, .next_flush = start + cfg->flush_interval,
               .next_progress = start + cfg->progress_interval};
   int rc = ssw_ensemble_create(cfg, &c.ens);

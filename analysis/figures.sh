@@ -1,0 +1,92 @@
+#!/bin/sh
+# Regenerates the figure gallery: the 2025 paper's Figs. 2, 5-8 and 10, the
+# 2010 paper's Figs. 2a, 2b and 3, and phase diagrams over theta x a, with
+# captions in OUT/index.md.
+#
+# Usage: analysis/figures.sh [OUT]        (default OUT: build/gallery)
+# Environment: SSW_EXE (build/sleighsweep), MPIEXEC (mpirun), NP (2),
+#              PYTHON (/usr/bin/python3), FORMATS (pdf,png).
+# The engine writes the data (OUT/data: point CSV/JSON pairs and two sweeps
+# from jobs/examples/fig_theta_a_rho{0,1}.ini); analysis/gallery.py draws
+# every figure from those files alone. About 15 s on 2 cores.
+set -eu
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+OUT=${1:-$ROOT/build/gallery}
+EXE=${SSW_EXE:-$ROOT/build/sleighsweep}
+MPIEXEC=${MPIEXEC:-mpirun}
+NP=${NP:-2}
+PYTHON=${PYTHON:-/usr/bin/python3}
+FORMATS=${FORMATS:-pdf,png}
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_rmaps_base_oversubscribe=1 OMP_NUM_THREADS=1
+
+if [ ! -x "$EXE" ]; then
+  echo "figures.sh: no engine at $EXE (build it: cmake --build build, or set SSW_EXE)" >&2
+  exit 2
+fi
+mkdir -p "$OUT/data"
+OUT=$(cd "$OUT" && pwd)
+DATA=$OUT/data
+start=$(date +%s)
+
+# One trajectory: CSV (t,phi,x,y,omega,v,H) and the JSON (tensor, body,
+# measured and closed-form asymptotics) side by side.
+point() {
+  name=$1
+  shift
+  "$EXE" point "$@" --trajectory "$DATA/$name.csv" >"$DATA/$name.json"
+}
+
+# Finer macro steps than the default (eta 0.8) give smoother drawn paths.
+ETA=0.3
+
+# Xia & Zhang 2025. Seed case: m = 1, I0 = 0.5, a = 0.2, b = 0, A = 0.5,
+# B = 0.3, theta = pi/3, rho = 1, omega0 = 1.5, v0 = 1 (the engine defaults).
+# Fig. 2: energy error of the Hamel step vs RK4 at the same step size.
+point xz2_hamel2 --scheme hamel2 --eta 0.2
+point xz2_rk4 --scheme rk4 --eta 0.2
+# Fig. 5: centre of mass (a, b) = (0.2, 0) and (0.2, 0.1).
+point xz5_b0 --eta $ETA
+point xz5_b01 --b 0.1 --eta $ETA
+# Fig. 6: blade angle below pi/2 (clockwise limit) and above (counter).
+for t in 30 60 120 150; do
+  point xz6_t$t --theta ${t}deg --eta $ETA
+done
+# Fig. 7: centre of mass (a, b) = (0.5, 0) and (0.5, 1).
+point xz7_b0 --a 0.5 --eta $ETA
+point xz7_b1 --a 0.5 --b 1 --eta $ETA
+# Fig. 8: classical sleigh (no fluid): a = 0.5 (1.73 pi) and 0.15 (4.82 pi).
+point xz8_a05 --rho 0 --a 0.5 --eta $ETA
+point xz8_a015 --rho 0 --a 0.15 --eta $ETA
+# Fig. 10: Model I (ellipse centre at the contact point) and Model II
+# ((r, s) = (0.5, 1.5)); A = 2, B = 1.5, theta = pi/4, (a, b) = (0.5, 0.2).
+point xz10_model1 --A 2 --B 1.5 --theta 45deg --a 0.5 --b 0.2 --eta $ETA
+point xz10_model2 --A 2 --B 1.5 --theta 45deg --a 0.5 --b 0.2 \
+  --r 0.5 --s 1.5 --eta $ETA
+
+# Fedorov & Garcia-Naranjo 2010 (seed body: L1, Z > 0).
+# Fig. 2a: arcs on three energy levels, both branches (omega0 = v0 = +-c).
+for kc in 1:0.5 2:1 3:1.5; do
+  k=${kc%%:*} c=${kc#*:}
+  point fg2a_p$k --omega0 $c --v0 $c --eta 0.2
+  point fg2a_m$k --omega0 -$c --v0 -$c --eta 0.2
+done
+# Fig. 2b: one trajectory with the body drawn along it.
+point fg2b --b 0.1 --eta $ETA
+# Fig. 3: classical sleigh, |dphi| = pi sqrt(I0 + m a^2) / (sqrt(m) a)
+# = 1.5, 2.5, 4.5, 6.5 pi: a = sqrt(I0 / (m (k^2 - 1))).
+for ka in 15:0.6325 25:0.3086 45:0.1612 65:0.1101; do
+  point fg3_k${ka%%:*} --rho 0 --a ${ka#*:} --eta $ETA
+done
+
+# Phase diagrams: two sweeps over theta x a (rho = 1 and rho = 0).
+for r in 1 0; do
+  (cd "$DATA" && "$MPIEXEC" -np "$NP" "$EXE" run --overwrite --quiet \
+    "$ROOT/jobs/examples/fig_theta_a_rho$r.ini" >/dev/null)
+done
+engine=$(date +%s)
+
+"$PYTHON" "$ROOT/analysis/gallery.py" "$DATA" "$OUT" --formats "$FORMATS"
+end=$(date +%s)
+echo "figures.sh: engine $((engine - start)) s, figures $((end - engine)) s; gallery in $OUT (index.md)"

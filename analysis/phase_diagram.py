@@ -1,0 +1,636 @@
+#!/usr/bin/python3
+"""2-D slice of a sleighsweep map: heat map of a continuous quantity (colour
+bar with units) or categorical map (regime, sense, loops, flags: discrete
+legend), with the closed-form boundaries overlaid: Z = 0 (limit circles
+become limit lines; the rotation sense flips), L1 = 0 (spin reversal) and,
+for loop counts and transition angles, the level sets
+analytic_transition_angle = 2 pi k. Reads the file only.
+
+Usage: phase_diagram.py FILE [FILE ...] --x theta --y a --quantity Q
+           [--fix b=0 r=0 ...] [--out fig.pdf|png|svg] [options]
+Several FILEs (same grid slice, e.g. rho = 0 and rho = 1) become panels side
+by side sharing one colour scale or legend. Exit status 0, 2 on bad
+arguments or an unusable file.
+"""
+import argparse
+import math
+import os
+import sys
+from dataclasses import dataclass, field
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import contourpy  # noqa: E402
+import numpy as np  # noqa: E402
+from matplotlib.collections import LineCollection  # noqa: E402
+from matplotlib.colors import (BoundaryNorm, ListedColormap,  # noqa: E402
+                               LogNorm, Normalize, TwoSlopeNorm)
+from matplotlib.lines import Line2D  # noqa: E402
+from matplotlib.patches import Patch  # noqa: E402
+
+import sswplot  # noqa: E402
+from sswfile import (AXES, Sweep, UsageError, fixed_title,  # noqa: E402
+                     normalize_fix, say)
+
+# Integer quantities drawn as categories although they have no flag_values.
+INTEGER_CATEGORIES = ("loops", "analytic_loops")
+# Quantities whose map shows the loop-count level sets.
+LOOP_QUANTITIES = ("loops", "analytic_loops", "transition_angle",
+                   "analytic_transition_angle")
+MAX_LEVELS = 12  # loop level sets drawn at most
+
+# Colour-bar / legend labels: (text, display scale, unit text override).
+LABELS = {
+    "center_spacing": (r"centre spacing $d$", 1.0, None),
+    "analytic_center_spacing": (r"closed-form centre spacing $d$", 1.0, None),
+    "radius_future": (r"future radius $r_+$", 1.0, None),
+    "radius_past": (r"past radius $r_-$", 1.0, None),
+    "analytic_radius": (r"closed-form radius $|L_1/Z|$", 1.0, None),
+    "transition_angle": (r"transition angle $|\Delta\phi|/\pi$", math.pi, ""),
+    "analytic_transition_angle": (r"closed-form $|\Delta\phi|/\pi$", math.pi,
+                                  ""),
+    "center_spacing_spread": (r"spread of $d$ (max $-$ min)", 1.0, None),
+    "radius_future_spread": (r"spread of $r_+$ (max $-$ min)", 1.0, None),
+    "radius_past_spread": (r"spread of $r_-$ (max $-$ min)", 1.0, None),
+    "transition_angle_spread": (r"spread of $|\Delta\phi|$", 1.0, None),
+    "converged_fraction": ("converged fraction", 1.0, None),
+    "energy_error_max": (r"max $|H-H_0|/H_0$", 1.0, None),
+    "steps_mean": ("mean base steps per trajectory", 1.0, None),
+    "trajectories": ("trajectories per point", 1.0, None),
+    "regime": ("regime", 1.0, None),
+    "sense_future": ("future rotation sense", 1.0, None),
+    "analytic_sense": ("closed-form future sense", 1.0, None),
+    "loops": ("loops (ensemble mode)", 1.0, None),
+    "analytic_loops": (r"closed-form loops $\lfloor|\Delta\phi|/2\pi\rfloor$",
+                       1.0, None),
+    "flags": ("trajectory flags", 1.0, None),
+    "done": ("point written", 1.0, None),
+}
+for _t in ("J", "M", "N", "L1", "L2", "Z"):
+    LABELS[_t] = ("$" + _t.replace("1", "_1").replace("2", "_2") + "$", 1.0,
+                  None)
+
+CATEGORY_STYLE = {
+    "regime": {"uniform": ("#bdbdbd", r"uniform ($L_1 = Z = 0$)"),
+               "line_to_line": ("#f0a03c", r"line to line ($Z = 0$)"),
+               "spin_reversal": ("#9a6fb0", r"spin reversal ($L_1 = 0$)"),
+               "circle_to_circle": ("#4a8cc2", "circle to circle")},
+    "sense": {"clockwise": ("#3b6fb6", "clockwise"),
+              "none": ("#d9d9d9", "none (straight line)"),
+              "counterclockwise": ("#d1495b", "counter-clockwise")},
+    "done": {"pending": ("#ffffff", "pending"), "done": ("#4a8cc2", "done")},
+}
+NOT_DONE = ("#ffffff", "not computed")
+UNDEFINED = ("#dcdcdc", "undefined")
+INFINITE = ("#4d4d4d", r"$\infty$")
+NONPOSITIVE = ("#f2e6c9", r"$\leq 0$ (log scale)")
+
+
+@dataclass
+class Panel:
+    """The data behind one panel: z[j, i] is the file's value at
+    (y[j], x[i]) and the fixed axes, NaN where the point is not done."""
+    path: str
+    x_name: str
+    y_name: str
+    x: np.ndarray
+    y: np.ndarray
+    z: np.ndarray
+    done: np.ndarray
+    fixed: dict
+    blank: int
+    total: int
+    title: str
+    boundaries: dict = field(default_factory=dict)
+    categories: list = None
+
+
+@dataclass
+class PhaseDiagram:
+    quantity: str
+    kind: str  # 'continuous' or 'categorical'
+    panels: list
+    fig: object
+    norm: object = None
+    display_scale: float = 1.0
+    out: str = None
+
+
+# ---- reading ------------------------------------------------------------
+
+def required_datasets(quantity, boundaries):
+    need = [quantity]
+    if boundaries:
+        need += ["Z", "L1"]
+        if quantity in LOOP_QUANTITIES:
+            need.append("analytic_transition_angle")
+    return need
+
+
+def kind_of(sweep, quantity):
+    if sweep.categories(quantity) is not None or \
+            quantity in INTEGER_CATEGORIES:
+        return "categorical"
+    if sweep.f[quantity].dtype.kind not in "fiu":
+        raise UsageError(f"{sweep.path}: dataset {quantity} is not numeric")
+    return "continuous"
+
+
+def slice2d(sweep, name, index, keep, done):
+    """The (y, x) slice of a dataset, NaN where not done (`done` in file
+    order, as read)."""
+    v = sweep.read(name, index, done=done)
+    # the index keeps two axes in file order; put y first
+    if AXES.index(keep[0]) < AXES.index(keep[1]):  # (x, y) in file order
+        v = v.T
+    return v
+
+
+def load_panel(sweep, x, y, quantity, fix, angles, boundaries, quiet):
+    index, chosen = sweep.select((x, y), fix, angles=angles, quiet=quiet)
+    done_xy = sweep.done(index)
+    if AXES.index(x) < AXES.index(y):
+        done = done_xy.T
+    else:
+        done = done_xy
+    z = slice2d(sweep, quantity, index, (x, y), done_xy)
+    blank = int(np.size(done) - np.count_nonzero(done))
+    panel = Panel(path=sweep.path, x_name=x, y_name=y,
+                  x=sweep.coords[x].copy(), y=sweep.coords[y].copy(), z=z,
+                  done=done, fixed=chosen, blank=blank, total=int(done.size),
+                  title=fixed_title(chosen, sweep.body(), angles))
+    if boundaries:
+        zf = slice2d(sweep, "Z", index, (x, y), done_xy)
+        l1 = slice2d(sweep, "L1", index, (x, y), done_xy)
+        panel.boundaries["Z=0"] = zero_set(zf, panel.x, panel.y)
+        panel.boundaries["L1=0"] = zero_set(l1, panel.x, panel.y)
+        if quantity in LOOP_QUANTITIES:
+            t = slice2d(sweep, "analytic_transition_angle", index, (x, y),
+                        done_xy)
+            # uniform motion (L1 = Z = 0) has no transition: its 0 is not a
+            # limit of the neighbours' angles (which grow without bound)
+            t[(zf == 0) & (l1 == 0)] = np.nan
+            panel.boundaries["loops"] = loop_levels(t, panel.x, panel.y)
+    return panel
+
+
+# ---- closed-form boundaries ---------------------------------------------
+
+def contour_lines(z, x, y, level):
+    """Polylines (N x 2 arrays, columns x, y) of z = level; NaN excluded."""
+    finite = np.isfinite(z)
+    if np.count_nonzero(finite) < 3:
+        return []
+    zm = np.ma.masked_invalid(z)
+    gen = contourpy.contour_generator(x, y, zm, line_type="Separate")
+    return [np.asarray(p) for p in gen.lines(level) if len(p) >= 2]
+
+
+def zero_set(f, x, y):
+    """Where f (Z or L1 on the slice) vanishes: 'everywhere' when it is zero
+    at every done point, else polylines through sign changes between grid
+    points plus segments joining neighbouring grid points where f is exactly
+    0 (the engine sets |f| <= tol to exactly 0, e.g. Z at theta = 90 deg)."""
+    known = np.isfinite(f)
+    if not known.any():
+        return []
+    if np.all(f[known] == 0):
+        return "everywhere"
+    g = np.where(f == 0, np.nan, f)
+    lines = []
+    if np.nanmin(g) < 0 < np.nanmax(g):
+        lines += contour_lines(g, x, y, 0.0)
+    zero = f == 0
+    for j, i in zip(*np.nonzero(zero[:, :-1] & zero[:, 1:])):
+        lines.append(np.array([[x[i], y[j]], [x[i + 1], y[j]]]))
+    for j, i in zip(*np.nonzero(zero[:-1, :] & zero[1:, :])):
+        lines.append(np.array([[x[i], y[j]], [x[i], y[j + 1]]]))
+    lone = zero.copy()
+    lone[:, :-1] &= ~zero[:, 1:]
+    lone[:, 1:] &= ~zero[:, :-1]
+    lone[:-1, :] &= ~zero[1:, :]
+    lone[1:, :] &= ~zero[:-1, :]
+    for j, i in zip(*np.nonzero(lone)):
+        lines.append(np.array([[x[i], y[j]]]))
+    return lines
+
+
+def loop_levels(dphi, x, y):
+    """{k: polylines} of the closed-form |dphi| = 2 pi k (the loop count
+    floor(|dphi|/2pi) steps from k-1 to k across them)."""
+    turns = dphi / (2 * math.pi)
+    finite = turns[np.isfinite(turns)]
+    if finite.size == 0:
+        return {}
+    top = min(int(math.floor(finite.max())), MAX_LEVELS)
+    out = {}
+    for k in range(1, top + 1):
+        lines = contour_lines(turns, x, y, float(k))
+        if lines:
+            out[k] = lines
+    return out
+
+
+# ---- drawing ------------------------------------------------------------
+
+def edges(v):
+    v = np.asarray(v, dtype=float)
+    mid = 0.5 * (v[1:] + v[:-1])
+    return np.concatenate([[2 * v[0] - mid[0]], mid, [2 * v[-1] - mid[-1]]])
+
+
+def category_table(sweeps, quantity, panels):
+    """[(value, colour, label)] for a categorical quantity over all panels."""
+    cats = sweeps[0].categories(quantity)
+    present = sorted({int(v) for p in panels for v in p.z[np.isfinite(p.z)]})
+    if quantity == "flags":
+        names = dict(cats or [])
+        out = []
+        colours = ["#e0e0e0", "#d1495b", "#f0a03c", "#9a6fb0", "#4a8cc2",
+                   "#66a61e", "#a6761d", "#666666"]
+        for n, v in enumerate(present):
+            bits = [m for b, m in names.items() if b and v & b]
+            out.append((v, colours[n % len(colours)],
+                        "none" if v == 0 else " + ".join(bits) or str(v)))
+        return out
+    if cats is not None:
+        style = CATEGORY_STYLE.get(
+            "sense" if "sense" in quantity else quantity, {})
+        default = ["#4a8cc2", "#f0a03c", "#9a6fb0", "#d1495b", "#66a61e"]
+        out = []
+        for n, (v, meaning) in enumerate(cats):
+            colour, label = style.get(meaning, (default[n % 5], meaning))
+            out.append((v, colour, label))
+        return out
+    # integer counts (loops): a sequential palette over 0..max
+    values = [v for v in present if v >= 0]
+    top = max(values) if values else 0
+    import matplotlib
+    cmap = matplotlib.colormaps["YlGnBu"]
+    return [(k, matplotlib.colors.to_hex(cmap(0.12 + 0.8 * k / max(top, 1))),
+             str(k)) for k in range(0, top + 1)]
+
+
+def draw_categorical(ax, panel, table):
+    codes = np.full(panel.z.shape, -1.0)
+    lookup = {v: n for n, (v, _, _) in enumerate(table)}
+    undefined = len(table)
+    for idx, v in np.ndenumerate(panel.z):
+        if not np.isfinite(v):
+            codes[idx] = undefined if panel.done[idx] else -1
+        else:
+            codes[idx] = lookup.get(int(v), undefined)
+    colours = [c for _, c, _ in table] + [UNDEFINED[0]]
+    cmap = ListedColormap(colours)
+    norm = BoundaryNorm(np.arange(-0.5, len(colours) + 0.5), len(colours))
+    ax.pcolormesh(edges(panel.x), edges(panel.y),
+                  np.ma.masked_less(codes, 0), cmap=cmap, norm=norm,
+                  rasterized=False, linewidth=0)
+    return int(np.count_nonzero(codes == undefined))
+
+
+def continuous_norm(panels, scale, vmin, vmax, display):
+    vals = np.concatenate([p.z[np.isfinite(p.z)].ravel() for p in panels])
+    vals = vals / display
+    if vals.size == 0:
+        return Normalize(0, 1), "linear"
+    lo = vmin if vmin is not None else float(vals.min())
+    hi = vmax if vmax is not None else float(vals.max())
+    if scale == "auto":
+        scale = ("log" if lo > 0 and hi / lo >= 100 else "linear")
+    if scale == "log":
+        pos = vals[vals > 0]
+        if pos.size == 0:
+            raise UsageError("--scale log: the quantity has no positive "
+                             "values in this slice")
+        lo = vmin if vmin is not None else float(pos.min())
+        return LogNorm(lo, max(hi, lo * 10)), "log"
+    if hi == lo:
+        hi, lo = hi + 0.5 * (abs(hi) or 1), lo - 0.5 * (abs(lo) or 1)
+    if lo < 0 < hi and vmin is None and vmax is None:
+        m = max(-lo, hi)
+        return TwoSlopeNorm(0.0, -m, m), "diverging"
+    return Normalize(lo, hi), "linear"
+
+
+def draw_continuous(ax, panel, norm, cmap, display):
+    """Finite values through the colour map; done points that are NaN
+    (undefined), infinite, or <= 0 on a log scale in fixed colours.
+    Returns the counts of those three kinds."""
+    z = panel.z / display
+    shown = np.isfinite(z)
+    if isinstance(norm, LogNorm):
+        shown &= z > 0
+    ax.pcolormesh(edges(panel.x), edges(panel.y), np.ma.masked_invalid(
+        np.where(shown, z, np.nan)), norm=norm, cmap=cmap, linewidth=0)
+    special = np.zeros(z.shape)
+    special[np.isnan(z) & panel.done] = 1
+    special[np.isinf(z) & panel.done] = 2
+    special[np.isfinite(z) & ~shown] = 3
+    if special.any():
+        ax.pcolormesh(edges(panel.x), edges(panel.y),
+                      np.ma.masked_equal(special, 0),
+                      cmap=ListedColormap([UNDEFINED[0], INFINITE[0],
+                                           NONPOSITIVE[0]]),
+                      norm=BoundaryNorm([0.5, 1.5, 2.5, 3.5], 3),
+                      linewidth=0)
+    return tuple(int(np.count_nonzero(special == k)) for k in (1, 2, 3))
+
+
+def log_ticks(cb, norm):
+    """Readable ticks on a log colour bar: 1-2-5 steps when it spans less
+    than two decades, powers of ten otherwise."""
+    lo, hi = math.log10(norm.vmin), math.log10(norm.vmax)
+    mult = (1, 2, 5) if hi - lo < 2 else (1,)
+    ticks = [m * 10.0 ** e for e in range(math.floor(lo), math.ceil(hi) + 1)
+             for m in mult if norm.vmin <= m * 10.0 ** e <= norm.vmax]
+    if len(ticks) >= 2:
+        cb.set_ticks(ticks)
+        cb.set_ticklabels([f"{t:g}" for t in ticks])
+        cb.minorticks_off()
+
+
+def draw_boundaries(ax, panel):
+    handles = []
+    styles = {"Z=0": dict(color="black", lw=1.0, ls="-"),
+              "L1=0": dict(color="black", lw=1.0, ls=(0, (1, 1.5)))}
+    labels = {"Z=0": r"$Z = 0$", "L1=0": r"$L_1 = 0$"}
+    for key in ("Z=0", "L1=0"):
+        lines = panel.boundaries.get(key)
+        if not lines or lines == "everywhere":
+            continue
+        segs = [ln for ln in lines if len(ln) >= 2]
+        dots = [ln[0] for ln in lines if len(ln) == 1]
+        if segs:
+            ax.add_collection(LineCollection(segs, **styles[key]))
+        if dots:
+            d = np.array(dots)
+            ax.plot(d[:, 0], d[:, 1], "o", color="black", ms=2)
+        handles.append(Line2D([], [], **styles[key], label=labels[key]))
+    levels = panel.boundaries.get("loops") or {}
+    xr = np.ptp(edges(panel.x)) or 1.0
+    yr = np.ptp(edges(panel.y)) or 1.0
+    placed = []
+    for k, lines in levels.items():
+        ax.add_collection(LineCollection(lines, color="#202020", lw=0.6,
+                                         ls="--"))
+        # label each level once, at a vertex clear of the other labels
+        longest = max(lines, key=len)
+        order = np.argsort(np.abs(np.arange(len(longest)) -
+                                  len(longest) // 2))
+        for m in order:
+            px, py = longest[m]
+            if all(math.hypot((px - qx) / xr, (py - qy) / yr) > 0.07
+                   for qx, qy in placed):
+                placed.append((px, py))
+                ax.text(px, py, str(k), fontsize=6, ha="center",
+                        va="center", bbox=dict(boxstyle="round,pad=0.1",
+                                               fc="white", ec="none",
+                                               alpha=0.85))
+                break
+    if levels:
+        handles.append(Line2D([], [], color="#202020", lw=0.6, ls="--",
+                              label=r"$|\Delta\phi| = 2\pi k$"))
+    return handles
+
+
+def format_axes(ax, panel, angles, first):
+    for name, axis, vals in ((panel.x_name, ax.xaxis, panel.x),
+                             (panel.y_name, ax.yaxis, panel.y)):
+        e = edges(vals)
+        (ax.set_xlim if axis is ax.xaxis else ax.set_ylim)(e[0], e[-1])
+        if name == "theta":
+            sswplot.angle_axis(axis, vals[0], vals[-1], angles)
+    ax.set_xlabel(sswplot.axis_label(panel.x_name, angles))
+    if first:
+        ax.set_ylabel(sswplot.axis_label(panel.y_name, angles))
+
+
+def plot_phase_diagram(paths, x="theta", y="a", quantity="regime", fix=None,
+                       out=None, angles="pi", scale="auto", vmin=None,
+                       vmax=None, cmap="viridis", boundaries=True,
+                       width=None, height=None, title=True, quiet=False):
+    """Draws one panel per file and returns a PhaseDiagram whose panels hold
+    the arrays plotted (z: the file's values, NaN where not done; for
+    transition angles the colour scale shows z / pi). `fix` maps axis names
+    to values; it may also be a list of 'name=value' strings."""
+    if isinstance(paths, (str, os.PathLike)):
+        paths = [paths]
+    if x not in AXES or y not in AXES:
+        raise UsageError(f"--x/--y must be axes: {', '.join(AXES)}")
+    if x == y:
+        raise UsageError(f"--x and --y are both {x}")
+    if angles not in ("pi", "deg"):
+        raise UsageError("--angles must be pi or deg")
+    fix = normalize_fix(fix)
+    sswplot.check_out(out)
+    sweeps = []
+    try:
+        for p in paths:
+            s = Sweep(p)
+            sweeps.append(s)
+            if quantity not in s.f and quantity in LABELS:
+                raise UsageError(f"{p}: required dataset missing: {quantity} "
+                                 "(not a complete sleighsweep output file)")
+            if quantity not in s.f or s.f[quantity].shape != s.shape:
+                raise UsageError(
+                    f"--quantity {quantity}: no such quantity in {p}; "
+                    f"choose one of {', '.join(s.quantities())}")
+            missing = [d for d in required_datasets(quantity, boundaries)
+                       if d not in s.f]
+            if missing:
+                raise UsageError(f"{p}: required dataset(s) missing: "
+                                 f"{', '.join(missing)}")
+            for ax_name in (x, y):
+                n = len(s.coords[ax_name])
+                if n < 2:
+                    raise UsageError(f"{p}: axis {ax_name} has {n} value; a "
+                                     "plotted axis needs at least 2")
+        kind = kind_of(sweeps[0], quantity)
+        panels = [load_panel(s, x, y, quantity, fix, angles, boundaries,
+                             quiet) for s in sweeps]
+        return draw(sweeps, panels, quantity, kind, out, angles, scale, vmin,
+                    vmax, cmap, width, height, title, quiet)
+    finally:
+        for s in sweeps:
+            s.close()
+
+
+def draw(sweeps, panels, quantity, kind, out, angles, scale, vmin, vmax,
+         cmap, width, height, title, quiet):
+    n = len(panels)
+    if width is None:
+        width = sswplot.SINGLE if n == 1 else sswplot.DOUBLE
+    if height is None:
+        height = 2.55 if n == 1 else 2.6
+    fig, axes = sswplot.figure(width, height, ncols=n, sharey=True)
+    axes = list(axes[0])
+    text, display, unit_override = LABELS.get(
+        quantity, (sweeps[0].dataset_attr(quantity, "long_name", quantity),
+                   1.0, None))
+    units = sswplot.unit_text(sweeps[0].dataset_attr(quantity, "units", ""))
+    if unit_override is not None:
+        units = unit_override
+    label = f"{text} ({units})" if units else text
+    result = PhaseDiagram(quantity=quantity, kind=kind, panels=panels,
+                          fig=fig, display_scale=display, out=out)
+    handles, extra = [], {}
+    if kind == "categorical":
+        table = category_table(sweeps, quantity, panels)
+        for p in panels:
+            p.categories = [(v, lab) for v, _, lab in table]
+        for p, ax in zip(panels, axes):
+            extra["undefined"] = extra.get("undefined", 0) + \
+                draw_categorical(ax, p, table)
+        handles += [Patch(fc=c, ec="#808080", lw=0.4, label=lab)
+                    for _, c, lab in table]
+    else:
+        norm, how = continuous_norm(panels, scale, vmin, vmax, display)
+        cm = "RdBu_r" if how == "diverging" else cmap
+        result.norm = norm
+        for p, ax in zip(panels, axes):
+            u, i, z = draw_continuous(ax, p, norm, cm, display)
+            extra["undefined"] = extra.get("undefined", 0) + u
+            extra["infinite"] = extra.get("infinite", 0) + i
+            extra["nonpositive"] = extra.get("nonpositive", 0) + z
+        import matplotlib.cm as mcm
+        sm = mcm.ScalarMappable(norm=norm, cmap=cm)
+        vals = np.concatenate([(p.z[np.isfinite(p.z)] / display).ravel()
+                               for p in panels])
+        vals = vals[vals > 0] if isinstance(norm, LogNorm) else vals
+        below = vals.size and vals.min() < norm.vmin * (1 - 1e-12)
+        above = vals.size and vals.max() > norm.vmax * (1 + 1e-12)
+        extend = ("both" if below and above else "min" if below else
+                  "max" if above else "neither")
+        cb = fig.colorbar(sm, ax=axes, shrink=1.0, aspect=25, pad=0.02,
+                          extend=extend)
+        if isinstance(norm, LogNorm):
+            log_ticks(cb, norm)
+        cb.set_label(label)
+        cb.outline.set_linewidth(0.5)
+    if extra.get("undefined"):
+        handles.append(Patch(fc=UNDEFINED[0], ec="#808080", lw=0.4,
+                             label=UNDEFINED[1]))
+    if extra.get("infinite"):
+        handles.append(Patch(fc=INFINITE[0], ec="#808080", lw=0.4,
+                             label=INFINITE[1]))
+    if extra.get("nonpositive"):
+        handles.append(Patch(fc=NONPOSITIVE[0], ec="#808080", lw=0.4,
+                             label=NONPOSITIVE[1]))
+    blank = sum(p.blank for p in panels)
+    if blank:
+        handles.append(Patch(fc=NOT_DONE[0], ec="#808080", lw=0.4,
+                             label=f"{NOT_DONE[1]} ({blank})"))
+    bhandles = {}
+    for k, (p, ax) in enumerate(zip(panels, axes)):
+        for h in draw_boundaries(ax, p):
+            bhandles.setdefault(h.get_label(), h)
+        format_axes(ax, p, angles, k == 0)
+        if title:
+            tag = f"({chr(ord('a') + k)}) " if n > 1 else ""
+            ax.set_title(tag + p.title, fontsize=7, loc="left")
+        if not quiet:
+            total = p.total
+            say(f"{p.path}: {quantity} over {p.x_name} x {p.y_name}: "
+                f"{total - p.blank} of {total} points done, {p.blank} not "
+                "done (blank)")
+            zs = p.boundaries.get("Z=0")
+            if zs == "everywhere":
+                say(f"{p.path}: Z = 0 at every point of the slice (limit "
+                    "lines everywhere): no Z = 0 boundary drawn")
+    order = [r"$Z = 0$", r"$L_1 = 0$", r"$|\Delta\phi| = 2\pi k$"]
+    handles += [bhandles[k] for k in order if k in bhandles]
+    if handles:
+        if kind == "categorical":
+            title_txt = text if len(text) < 28 else None
+            axes[-1].legend(handles=handles, loc="upper left",
+                            bbox_to_anchor=(1.02, 1.0), borderaxespad=0,
+                            title=title_txt, title_fontsize=7)
+        else:
+            axes[-1].legend(handles=handles, loc="upper center",
+                            bbox_to_anchor=(0.5 if n == 1 else 0.0, -0.22),
+                            ncol=(min(len(handles), 4) if n > 1 else
+                                  3 if len(handles) == 3 else 2),
+                            borderaxespad=0,
+                            columnspacing=1.0)
+    if out:
+        sswplot.save(fig, out)
+        if not quiet:
+            say(f"wrote {out}")
+    return result
+
+
+# ---- command line -------------------------------------------------------
+
+def parser():
+    p = argparse.ArgumentParser(
+        prog="phase_diagram.py",
+        description="Plot a 2-D slice of a sleighsweep map as a heat map or "
+        "categorical map with the closed-form boundaries (Z = 0, L1 = 0, "
+        "loop-count level sets) overlaid. Reads the file only.",
+        epilog="Axes not plotted: --fix picks the nearest grid value (and "
+        "prints it); an axis with one value needs no --fix; an unfixed axis "
+        "with several values takes its first value (a note says so). "
+        "Points not done are blank and counted. Exit status 2 on bad "
+        "arguments or an unusable file.")
+    p.add_argument("files", nargs="+", metavar="FILE",
+                   help="sleighsweep output file(s); several give panels "
+                   "side by side (e.g. rho = 0 and rho = 1)")
+    p.add_argument("--x", default="theta", choices=AXES,
+                   help="horizontal axis [theta]")
+    p.add_argument("--y", default="a", choices=AXES,
+                   help="vertical axis [a]")
+    p.add_argument("--quantity", "-q", default="regime",
+                   help="dataset to plot: center_spacing, radius_future, "
+                   "radius_past, transition_angle, loops, regime, "
+                   "sense_future, analytic_*, converged_fraction, "
+                   "energy_error_max, flags, J, M, L1, L2, Z, ... [regime]")
+    p.add_argument("--fix", nargs="+", default=[], metavar="AXIS=VALUE",
+                   help="values of axes not plotted, e.g. b=0 r=0.1 "
+                   "theta=60deg (theta also takes pi/3; nearest grid value)")
+    p.add_argument("--out", "-o", help="output .pdf, .png or .svg "
+                   "[QUANTITY_X_Y.pdf]")
+    p.add_argument("--angles", choices=("pi", "deg"), default="pi",
+                   help="theta ticks as multiples of pi or in degrees [pi]")
+    p.add_argument("--scale", choices=("auto", "linear", "log"),
+                   default="auto", help="colour scale of continuous "
+                   "quantities; auto is log when max/min >= 100 [auto]")
+    p.add_argument("--vmin", type=float, help="colour scale minimum")
+    p.add_argument("--vmax", type=float, help="colour scale maximum")
+    p.add_argument("--cmap", default="viridis", help="colour map [viridis]")
+    p.add_argument("--no-boundaries", action="store_true",
+                   help="do not overlay Z = 0, L1 = 0 and loop level sets")
+    p.add_argument("--no-title", action="store_true",
+                   help="no panel title (the fixed parameters)")
+    p.add_argument("--width", type=float, help="figure width in inches "
+                   "[3.4 for one panel]")
+    p.add_argument("--height", type=float, help="figure height in inches")
+    return p
+
+
+def main(argv=None):
+    ap = parser()
+    try:
+        args = ap.parse_args(argv)
+    except SystemExit as e:
+        return int(e.code or 0)
+    try:
+        for v, name in ((args.width, "--width"), (args.height, "--height")):
+            if v is not None and not (0.5 <= v <= 30):
+                raise UsageError(f"{name} {v}: expected 0.5 to 30 inches")
+        out = args.out or f"{args.quantity}_{args.x}_{args.y}.pdf"
+        plot_phase_diagram(args.files, x=args.x, y=args.y,
+                           quantity=args.quantity, fix=args.fix, out=out,
+                           angles=args.angles, scale=args.scale,
+                           vmin=args.vmin, vmax=args.vmax, cmap=args.cmap,
+                           boundaries=not args.no_boundaries,
+                           width=args.width, height=args.height,
+                           title=not args.no_title)
+    except UsageError as e:
+        print(f"phase_diagram.py: error: {e}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

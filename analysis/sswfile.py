@@ -1,0 +1,356 @@
+"""Reading sleighsweep output: open and check a sweep file, pick a 2-D slice
+or one grid point of the 7-D map (nearest grid values), mask points that are
+not done, read `sleighsweep point` CSV/JSON pairs.
+
+Shared by phase_diagram.py, trajectory.py, validate.py and gallery.py. The
+layout is the one src/h5out.c writes: seven 1-D coordinate datasets (theta
+in rad, the others in body length units), one 7-D dataset per quantity, the
+`done` mask (uint8, 1 = written) and optionally /samples/{t,phi,x,y,omega,
+v,H} with dims (theta, a, b, r, s, A, B, sample, node), NaN-padded.
+"""
+import csv
+import json
+import math
+import os
+import re
+import sys
+
+# A sweep still running holds the file open; HDF5's advisory lock would
+# refuse a reader. Reading a flushed file without the lock is safe (only
+# `done` points are trusted).
+os.environ.setdefault("HDF5_USE_FILE_LOCKING", "FALSE")
+
+import h5py  # noqa: E402
+import numpy as np  # noqa: E402
+
+AXES = ("theta", "a", "b", "r", "s", "A", "B")
+SAMPLE_QUANTITIES = ("t", "phi", "x", "y", "omega", "v", "H")
+AXIS_SYMBOLS = {"theta": r"\theta", "a": "a", "b": "b", "r": "r", "s": "s",
+                "A": "A", "B": "B"}
+AXIS_NAMES = {
+    "theta": "blade angle",
+    "a": "centre of mass along blade",
+    "b": "centre of mass across blade",
+    "r": "ellipse centre along blade",
+    "s": "ellipse centre across blade",
+    "A": "major semi-axis",
+    "B": "minor semi-axis",
+}
+
+
+class UsageError(Exception):
+    """Bad arguments or an unusable input file: the scripts exit with 2."""
+
+
+def say(*args):
+    """Informational line for the user (stdout, flushed)."""
+    print(*args, flush=True)
+
+
+def note(*args):
+    """Warning or note (stderr)."""
+    print("note:", *args, file=sys.stderr, flush=True)
+
+
+# ---- values typed by the user -------------------------------------------
+
+_PI_RE = re.compile(r"^([+-]?(?:\d+(?:\.\d*)?|\.\d+)?(?:[eE][+-]?\d+)?)\s*\*?"
+                    r"\s*pi\s*(?:/\s*((?:\d+(?:\.\d*)?|\.\d+)))?$")
+
+
+def parse_value(axis, text):
+    """A value typed for `axis`: a number; for theta also `60deg`, `1.2rad`,
+    `pi/3`, `2pi/3`, `2*pi/3`, `-0.5pi` (radians otherwise)."""
+    t = str(text).strip().lower()
+    try:
+        if axis == "theta":
+            if t.endswith("deg"):
+                return math.radians(float(t[:-3]))
+            if t.endswith("rad"):
+                t = t[:-3].strip()
+            m = _PI_RE.match(t)
+            if m:
+                k = m.group(1)
+                k = 1.0 if k in ("", "+") else -1.0 if k == "-" else float(k)
+                return k * math.pi / (float(m.group(2)) if m.group(2) else 1.0)
+        v = float(t)
+    except ValueError:
+        extra = (" (theta also takes e.g. 60deg or pi/3)"
+                 if axis == "theta" else "")
+        raise UsageError(f"{axis}={text}: not a number{extra}") from None
+    if not math.isfinite(v):
+        raise UsageError(f"{axis}={text}: not a finite number")
+    return v
+
+
+def parse_assignments(items, what="--fix"):
+    """['b=0', 'theta=60deg'] -> {'b': 0.0, 'theta': 1.047...}."""
+    out = {}
+    for item in items or ():
+        for part in str(item).replace(",", " ").split():
+            name, eq, value = part.partition("=")
+            name = name.strip()
+            if not eq or not value.strip():
+                raise UsageError(f"{what} {part}: expected NAME=VALUE with "
+                                 f"NAME one of {', '.join(AXES)}")
+            if name not in AXES:
+                raise UsageError(f"{what} {part}: unknown axis '{name}'; "
+                                 f"the axes are {', '.join(AXES)}")
+            if name in out:
+                raise UsageError(f"{what}: axis {name} given twice")
+            out[name] = parse_value(name, value)
+    return out
+
+
+def normalize_fix(fix, what="--fix"):
+    """None, {'b': 0, 'theta': '60deg'} or ['b=0', 'theta=60deg'] ->
+    {axis: float}; unknown axes and bad values raise UsageError."""
+    if fix is None:
+        return {}
+    if not isinstance(fix, dict):
+        return parse_assignments(fix, what)
+    out = {}
+    for name, value in fix.items():
+        if name not in AXES:
+            raise UsageError(f"{what} {name}: unknown axis '{name}'; the "
+                             f"axes are {', '.join(AXES)}")
+        out[name] = (parse_value(name, value) if isinstance(value, str)
+                     else float(value))
+    return out
+
+
+def fmt_value(axis, v, angles="deg"):
+    """A coordinate value for titles and messages."""
+    if axis == "theta":
+        if angles == "pi":
+            return pi_label(v)
+        d = math.degrees(v)
+        return f"{d:.4g}°" if abs(d - round(d)) > 1e-9 else f"{round(d)}°"
+    return f"{v:.4g}"
+
+
+def pi_label(v, tex=False):
+    """An angle as a multiple of pi: 0, π/4, 3π/4, 2π, or 0.31π."""
+    pi = r"\pi" if tex else "π"
+    q = v / math.pi
+    for den in (1, 2, 3, 4, 6, 8, 12):
+        num = q * den
+        if abs(num - round(num)) < 1e-9:
+            num = int(round(num))
+            if num == 0:
+                return "0"
+            sign = "-" if num < 0 else ""
+            num = abs(num)
+            top = pi if num == 1 else f"{num}{pi}"
+            s = top if den == 1 else (rf"{top}/{den}")
+            return sign + s
+    return f"{q:.3g}{pi}"
+
+
+# ---- the sweep file ------------------------------------------------------
+
+class Sweep:
+    """An open sleighsweep output file (read only)."""
+
+    def __init__(self, path, required=(), need_samples=False):
+        self.path = path
+        if not os.path.exists(path):
+            raise UsageError(f"{path}: no such file")
+        try:
+            self.f = h5py.File(path, "r")
+        except OSError as e:
+            raise UsageError(f"{path}: cannot open as HDF5 ({e})") from None
+        program = self.attr("program")
+        if program is not None and program != "sleighsweep":
+            raise UsageError(f"{path}: not a sleighsweep output file "
+                             f"(program = {program!r})")
+        want = list(AXES) + ["done"] + [r for r in required if r]
+        missing = [n for n in want if n not in self.f]
+        if missing:
+            self.close()
+            raise UsageError(
+                f"{path}: required dataset(s) missing: {', '.join(missing)} "
+                "(not a complete sleighsweep output file)")
+        self.coords = {a: np.asarray(self.f[a][()], dtype=float) for a in AXES}
+        self.shape = tuple(len(self.coords[a]) for a in AXES)
+        for n in want[len(AXES):]:
+            if self.f[n].shape != self.shape:
+                raise UsageError(f"{path}: dataset {n} has shape "
+                                 f"{self.f[n].shape}, the grid is "
+                                 f"{self.shape}")
+        if need_samples:
+            g = self.f.get("samples")
+            miss = ([q for q in SAMPLE_QUANTITIES if q not in g]
+                    if isinstance(g, h5py.Group) else ["samples"])
+            if miss:
+                raise UsageError(
+                    f"{path}: no sample trajectories (missing "
+                    f"{', '.join('/samples/' + q for q in miss)}); rerun the "
+                    "sweep with [output] samples = N")
+
+    def close(self):
+        self.f.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def attr(self, name, default=None):
+        v = self.f.attrs.get(name, default)
+        if isinstance(v, bytes):
+            v = v.decode("utf-8", "replace")
+        if isinstance(v, np.generic):
+            v = v.item()
+        return v
+
+    def quantities(self):
+        """Names of the 7-D datasets (the plottable quantities)."""
+        return sorted(k for k, v in self.f.items()
+                      if isinstance(v, h5py.Dataset) and v.shape == self.shape
+                      and k != "done")
+
+    def dataset_attr(self, name, key, default=None):
+        v = self.f[name].attrs.get(key, default)
+        if isinstance(v, bytes):
+            v = v.decode("utf-8", "replace")
+        return v
+
+    def categories(self, name):
+        """[(value, meaning)] from flag_values/flag_meanings, or None."""
+        d = self.f[name]
+        vals = d.attrs.get("flag_values")
+        if vals is None:
+            vals = d.attrs.get("flag_masks")
+        means = d.attrs.get("flag_meanings")
+        if vals is None or means is None:
+            return None
+        if isinstance(means, bytes):
+            means = means.decode()
+        return list(zip([int(v) for v in np.atleast_1d(vals)], means.split()))
+
+    # -- selection --------------------------------------------------------
+
+    def select(self, keep, fix, angles="deg", quiet=False, option="--fix"):
+        """Index tuple for the axes `keep` (left whole) with every other axis
+        at one grid value: the nearest to `fix[axis]`, else the only value,
+        else the first one (said on stderr). Returns (index, chosen) where
+        chosen maps each fixed axis to (value, i)."""
+        for name in fix:
+            if name in keep:
+                raise UsageError(f"{option} {name}: {name} is a plotted axis")
+        index, chosen = [], {}
+        for axis, n in zip(AXES, self.shape):
+            if axis in keep:
+                index.append(slice(None))
+                continue
+            grid = self.coords[axis]
+            if axis in fix:
+                want = fix[axis]
+                i = int(np.argmin(np.abs(grid - want)))
+                if not quiet:
+                    exact = abs(grid[i] - want) <= 1e-12 * max(1, abs(want))
+                    how = ("exact grid value" if exact else
+                           f"nearest grid value to {fmt_value(axis, want)}")
+                    say(f"{self.path}: fixed {axis} = "
+                        f"{fmt_value(axis, grid[i], angles)} ({how}, index "
+                        f"{i} of {n})")
+                    spacing = (np.max(np.diff(grid)) if n > 1 else 0.0)
+                    if (want < grid[0] - spacing) or (want > grid[-1] +
+                                                      spacing):
+                        note(f"{axis} = {fmt_value(axis, want)} is outside "
+                             f"the grid [{fmt_value(axis, grid[0])}, "
+                             f"{fmt_value(axis, grid[-1])}]")
+            else:
+                i = 0
+                if n > 1 and not quiet:
+                    vals = ", ".join(fmt_value(axis, g) for g in grid[:6])
+                    more = ", ..." if n > 6 else ""
+                    note(f"{self.path}: {axis} has {n} values ({vals}{more}) "
+                         f"and is not fixed: using the first, {axis} = "
+                         f"{fmt_value(axis, grid[0], angles)} (pass {option} "
+                         f"{axis}=VALUE to choose)")
+            index.append(i)
+            chosen[axis] = (float(grid[i]), i)
+        return tuple(index), chosen
+
+    def read(self, name, index, done=None):
+        """Dataset values at `index` as float, NaN where not done (and where
+        an integer dataset holds its fill value -1 for a pending point)."""
+        v = np.asarray(self.f[name][index], dtype=float)
+        if done is None:
+            done = self.done(index)
+        return np.where(done, v, np.nan)
+
+    def done(self, index):
+        return np.asarray(self.f["done"][index]) == 1
+
+    def body(self):
+        """Fixed body/fluid parameters stored as root attributes."""
+        return {k: self.attr(k) for k in ("m", "I0", "rho", "k_rot")
+                if self.attr(k) is not None}
+
+
+def fixed_title(chosen, attrs=None, angles="deg", skip=()):
+    """'ρ = 1, b = r = s = 0, A = 0.5, B = 0.3' for a slice's fixed axes."""
+    parts, head = [], ""
+    if attrs and attrs.get("rho") is not None:
+        head = f"ρ = {attrs['rho']:.4g}; "
+    for axis in AXES:
+        if axis in chosen and axis not in skip:
+            sym = "θ" if axis == "theta" else axis
+            parts.append((sym, fmt_value(axis, chosen[axis][0], angles)))
+    # group consecutive equal values: b = r = s = 0
+    out, i = [], 0
+    while i < len(parts):
+        j = i
+        while j + 1 < len(parts) and parts[j + 1][1] == parts[i][1]:
+            j += 1
+        out.append(" = ".join(p[0] for p in parts[i:j + 1]) + " = " +
+                   parts[i][1])
+        i = j + 1
+    return head + ", ".join(out)
+
+
+# ---- `sleighsweep point` output -------------------------------------------
+
+CSV_COLUMNS = ("t", "phi", "x", "y", "omega", "v", "H")
+
+
+def read_csv(path):
+    """A `sleighsweep point --trajectory` CSV: dict of float arrays."""
+    if not os.path.exists(path):
+        raise UsageError(f"{path}: no such file")
+    try:
+        with open(path, newline="") as fh:
+            rows = list(csv.reader(fh))
+    except (OSError, UnicodeDecodeError) as e:
+        raise UsageError(f"{path}: cannot read ({e})") from None
+    if not rows or [c.strip() for c in rows[0]] != list(CSV_COLUMNS):
+        raise UsageError(f"{path}: not a trajectory CSV (expected the header "
+                         f"{','.join(CSV_COLUMNS)})")
+    try:
+        data = np.array([[float(c) for c in r] for r in rows[1:] if r],
+                        dtype=float)
+    except ValueError as e:
+        raise UsageError(f"{path}: bad number ({e})") from None
+    if data.ndim != 2 or data.shape[0] < 2 or data.shape[1] != 7:
+        raise UsageError(f"{path}: fewer than two rows of 7 columns")
+    return {c: data[:, k] for k, c in enumerate(CSV_COLUMNS)}
+
+
+def read_point_json(path):
+    """The JSON object `sleighsweep point` prints (params, tensor, ...)."""
+    try:
+        with open(path) as fh:
+            j = json.load(fh)
+    except FileNotFoundError:
+        raise UsageError(f"{path}: no such file") from None
+    except (OSError, ValueError) as e:
+        raise UsageError(f"{path}: not the JSON of `sleighsweep point` "
+                         f"({e})") from None
+    if not isinstance(j, dict) or "tensor" not in j or "params" not in j:
+        raise UsageError(f"{path}: not the JSON of `sleighsweep point` (no "
+                         "tensor/params)")
+    return j

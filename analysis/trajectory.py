@@ -1,0 +1,575 @@
+#!/usr/bin/python3
+"""Contact-point paths of sleigh trajectories, drawn like the papers'
+figures: the path, the two limit circles (radius |L1/Z|) and their centres
+(past: open dot, unstable; future: filled dot, stable), the spacing d,
+direction arrows, the start point and the heading (body outlines: ellipse,
+blade, centre of mass; or heading marks when the body is unknown).
+
+Inputs (mixable):
+  CSV   `sleighsweep point ... --trajectory P.csv > P.json`: the JSON beside
+        the CSV (same name, .json) or given with --json supplies the tensor
+        (J M L1 L2 Z) and the body; without it the circles come from the end
+        states (radius |v/omega|) and the heading is marked by arrowheads.
+  HDF5  a sweep file with sample trajectories (/samples/...); --at picks the
+        grid point (nearest values), --sample the stored trajectory.
+
+Circle centres: the material point at body coordinates (0, -L1/Z), i.e.
+(x + (L1/Z) sin phi, y - (L1/Z) cos phi) at the first node (past) and the
+last node (future). Reads the files only; exit status 2 on bad arguments or
+an unusable file.
+"""
+import argparse
+import math
+import os
+import sys
+from dataclasses import dataclass, field
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import numpy as np  # noqa: E402
+from matplotlib.lines import Line2D  # noqa: E402
+from matplotlib.patches import Circle, Ellipse, Polygon  # noqa: E402
+
+import sswplot  # noqa: E402
+from sswfile import (AXES, SAMPLE_QUANTITIES, Sweep, UsageError,  # noqa
+                     fmt_value, normalize_fix, parse_assignments, read_csv,
+                     read_point_json, say)
+
+TENSOR = ("J", "M", "L1", "L2", "Z")
+PALETTE = ["#1f5fa8", "#c8323c", "#2a9d5c", "#e08a1e", "#7b4ea3", "#555555",
+           "#1aa3b8", "#b5546b"]
+
+
+@dataclass
+class Trajectory:
+    """One path: the stored nodes (NaN padding removed, file order), the
+    tensor and body (None when unknown) and what the plot derives."""
+    source: str
+    t: np.ndarray
+    phi: np.ndarray
+    x: np.ndarray
+    y: np.ndarray
+    omega: np.ndarray
+    v: np.ndarray
+    H: np.ndarray
+    tensor: dict = None
+    body: dict = None  # theta a b r s A B (+ m I0 rho ...) when known
+    label: str = ""
+    color: str = None
+    # filled in by plot_trajectories
+    radius: float = None
+    centre_past: np.ndarray = None
+    centre_future: np.ndarray = None
+    circles_from: str = ""  # 'tensor', 'end states' or '' (none)
+    curve: np.ndarray = None  # the drawn (smoothed) curve, N x 2
+    curve_t: np.ndarray = None  # times of the curve's points
+    marks: list = field(default_factory=list)  # node indices with outlines
+    arrows: list = field(default_factory=list)  # (x, y, dx, dy) drawn
+    body_scale: float = 1.0
+    sample: int = None  # index of a sweep file's stored sample
+
+
+@dataclass
+class TrajectoryPlot:
+    fig: object
+    ax: object
+    trajectories: list
+    blank: int = 0  # requested sweep points not done (nothing drawn)
+    out: str = None
+
+
+# ---- loading --------------------------------------------------------------
+
+def _trim(cols):
+    keep = np.all([np.isfinite(cols[q]) for q in ("t", "x", "y", "phi")],
+                  axis=0)
+    return {q: np.asarray(cols[q])[keep] for q in SAMPLE_QUANTITIES}
+
+
+def load_csv(path, json_path=None):
+    """A `sleighsweep point --trajectory` CSV with its JSON (given, or the
+    file beside it with suffix .json, if any)."""
+    cols = read_csv(path)
+    if json_path is None:
+        guess = os.path.splitext(path)[0] + ".json"
+        json_path = guess if os.path.exists(guess) else None
+    tensor = body = None
+    if json_path:
+        j = read_point_json(json_path)
+        tensor = {k: float(j["tensor"][k]) for k in TENSOR}
+        body = {k: float(v) for k, v in j["params"].items()
+                if isinstance(v, (int, float))}
+    tr = Trajectory(source=path, tensor=tensor, body=body, **_trim(cols))
+    if len(tr.t) < 2:
+        raise UsageError(f"{path}: fewer than two finite rows")
+    return tr
+
+
+def load_samples(path, at=None, samples=(0,), angles="deg", quiet=False):
+    """The stored sample trajectories of the grid point nearest to `at`
+    (dict axis -> value; unfixed axes with several values take their first
+    value, with a note). Returns (trajectories, blank) where blank is 1 when
+    the point is not done (nothing to draw)."""
+    at = normalize_fix(at, "--at")
+    with Sweep(path, required=TENSOR, need_samples=True) as s:
+        index, chosen = s.select((), at, angles=angles, quiet=quiet,
+                                 option="--at")
+        if not s.done(index):
+            say(f"{path}: point {fixed_text(chosen)} is not done: nothing "
+                "drawn (blank)")
+            return [], 1
+        n = s.f["samples/x"].shape[len(AXES)]
+        if n == 0:
+            raise UsageError(f"{path}: the sweep kept no sample trajectories")
+        want = range(n) if samples in ("all", None) else samples
+        for k in want:
+            if not 0 <= k < n:
+                raise UsageError(f"--sample {k}: {path} keeps samples 0 to "
+                                 f"{n - 1}")
+        tensor = {k: float(s.f[k][index]) for k in TENSOR}
+        body = {a: v for a, (v, _) in chosen.items()}
+        body.update(s.body())
+        out = []
+        for k in want:
+            cols = {q: np.asarray(s.f["samples/" + q][index + (k,)],
+                                  dtype=float) for q in SAMPLE_QUANTITIES}
+            cols = _trim(cols)
+            if len(cols["t"]) < 2:
+                say(f"{path}: sample {k} at {fixed_text(chosen)} has "
+                    f"{len(cols['t'])} node(s): skipped")
+                continue
+            out.append(Trajectory(source=f"{path}[sample {k}]",
+                                  tensor=tensor, body=dict(body), **cols))
+            out[-1].sample = k
+        return out, 0
+
+
+def fixed_text(chosen):
+    return ", ".join(f"{a} = {fmt_value(a, v)}" for a, (v, _) in
+                     chosen.items())
+
+
+# ---- geometry ---------------------------------------------------------------
+
+def limit_circles(tr):
+    """Radius and centres from the tensor (|L1/Z|, material point
+    (0, -L1/Z)) or, without one, from the end states (v/omega)."""
+    ends = (0, len(tr.t) - 1)
+    if tr.tensor is not None:
+        L1, Z = tr.tensor["L1"], tr.tensor["Z"]
+        if Z == 0:
+            return None, None, None, ""
+        q = [L1 / Z] * 2
+        how = "tensor"
+    else:
+        q = []
+        for k in ends:
+            if tr.omega[k] == 0 or not np.isfinite(tr.v[k] / tr.omega[k]):
+                return None, None, None, ""
+            q.append(-tr.v[k] / tr.omega[k])  # = L1/Z on the limit line
+        if max(abs(q[0]), abs(q[1])) > 1e6 * (np.ptp(tr.x) + np.ptp(tr.y)):
+            return None, None, None, ""  # straight-line limits
+        how = "end states"
+    centres = [np.array([tr.x[k] + qq * math.sin(tr.phi[k]),
+                         tr.y[k] - qq * math.cos(tr.phi[k])])
+               for k, qq in zip(ends, q)]
+    return abs(q[1]), centres[0], centres[1], how
+
+
+def hermite(tr, sub):
+    """The drawn curve: cubic Hermite interpolation between nodes with the
+    exact path tangent v (cos phi, sin phi); passes through every node.
+    Returns the points (N x 2) and their times."""
+    pts = np.column_stack([tr.x, tr.y])
+    if sub <= 1:
+        return pts, tr.t.copy()
+    d = np.column_stack([tr.v * np.cos(tr.phi), tr.v * np.sin(tr.phi)])
+    s = np.linspace(0, 1, sub + 1)[:-1]
+    h00 = 2 * s**3 - 3 * s**2 + 1
+    h10 = s**3 - 2 * s**2 + s
+    h01 = -2 * s**3 + 3 * s**2
+    h11 = s**3 - s**2
+    out, times = [], []
+    for k in range(len(tr.t) - 1):
+        dt = tr.t[k + 1] - tr.t[k]
+        if not dt > 0:
+            out.append(pts[k:k + 1])
+            times.append(tr.t[k:k + 1])
+            continue
+        seg = (np.outer(h00, pts[k]) + np.outer(h10, dt * d[k]) +
+               np.outer(h01, pts[k + 1]) + np.outer(h11, dt * d[k + 1]))
+        out.append(seg)
+        times.append(tr.t[k] + s * dt)
+    out.append(pts[-1:])
+    times.append(tr.t[-1:])
+    return np.vstack(out), np.concatenate(times)
+
+
+def arclength_points(curve, fractions):
+    seg = np.hypot(*np.diff(curve, axis=0).T)
+    s = np.concatenate([[0], np.cumsum(seg)])
+    return [int(np.searchsorted(s, f * s[-1])) for f in fractions], s
+
+
+# ---- drawing ----------------------------------------------------------------
+
+def draw_body(ax, tr, k, color, scale):
+    """Ellipse (major axis at phi - theta), blade at P along phi, centre of
+    mass at body coordinates (a, b), ellipse centre at (r, s)."""
+    b = tr.body
+    phi, px, py = tr.phi[k], tr.x[k], tr.y[k]
+    c, s_ = math.cos(phi), math.sin(phi)
+
+    def body_to_space(u, w):
+        return px + scale * (c * u - s_ * w), py + scale * (s_ * u + c * w)
+
+    cx, cy = body_to_space(b.get("r", 0.0), b.get("s", 0.0))
+    ang = math.degrees(phi - b["theta"])
+    ax.add_patch(Ellipse((cx, cy), 2 * b["A"] * scale, 2 * b["B"] * scale,
+                         angle=ang, fc=color, ec=color, alpha=0.12, lw=0))
+    ax.add_patch(Ellipse((cx, cy), 2 * b["A"] * scale, 2 * b["B"] * scale,
+                         angle=ang, fc="none", ec=color, lw=0.6))
+    half = 0.45 * b["B"] * scale
+    ax.plot([px - half * c, px + half * c], [py - half * s_, py + half * s_],
+            color="black", lw=1.6, solid_capstyle="butt", zorder=4)
+    mx, my = body_to_space(b.get("a", 0.0), b.get("b", 0.0))
+    # a centre of mass outside the ellipse: join it to the contact point
+    du, dw = b.get("a", 0.0) - b.get("r", 0.0), b.get("b", 0.0) - b.get(
+        "s", 0.0)
+    ct, st = math.cos(b["theta"]), math.sin(b["theta"])
+    u, w = ct * du - st * dw, st * du + ct * dw  # ellipse axes frame
+    if (u / b["A"]) ** 2 + (w / b["B"]) ** 2 > 1:
+        ax.plot([px, mx], [py, my], color="black", lw=0.5, zorder=4)
+    ax.plot([mx], [my], "o", color="black", ms=2.2, zorder=5)
+
+
+def draw_heading(ax, tr, k, color, size):
+    """A small triangle at P pointing along the blade (phi)."""
+    phi, px, py = tr.phi[k], tr.x[k], tr.y[k]
+    c, s_ = math.cos(phi), math.sin(phi)
+    tip = (px + size * c, py + size * s_)
+    left = (px - 0.5 * size * c - 0.45 * size * s_,
+            py - 0.5 * size * s_ + 0.45 * size * c)
+    right = (px - 0.5 * size * c + 0.45 * size * s_,
+             py - 0.5 * size * s_ - 0.45 * size * c)
+    ax.add_patch(Polygon([tip, left, right], closed=True, fc=color,
+                         ec="black", lw=0.3, zorder=4))
+
+
+def draw_arrow(ax, curve, i, color):
+    i = min(max(i, 1), len(curve) - 1)
+    j = max(i - 2, 0)
+    (x0, y0), (x1, y1) = curve[j], curve[i]
+    if x0 == x1 and y0 == y1:
+        return None
+    ax.annotate("", xy=(x1, y1), xytext=(x0, y0),
+                arrowprops=dict(arrowstyle="-|>,head_length=0.55,"
+                                "head_width=0.28", color=color, lw=0.8,
+                                shrinkA=0, shrinkB=0), zorder=6)
+    return (float(x1), float(y1), float(x1 - x0), float(y1 - y0))
+
+
+def plot_trajectories(trajs, ax=None, out=None, outlines=None, arrows=3,
+                      smooth=8, circles=True, spacing=True, legend=True,
+                      title=None, width=sswplot.SINGLE, height=None,
+                      body_scale=None, blank=0, tspan=None):
+    """Draws the trajectories on `ax` (a new single-column figure when None)
+    and returns a TrajectoryPlot; each Trajectory then also holds the
+    circle radius and centres, the drawn curve and the marked nodes.
+    tspan = (t1, t2) zooms the view on the part of the paths with t1 <= t
+    <= t2 (arrows and outlines go there; the whole path is still drawn and
+    the circles still come from the end states)."""
+    sswplot.check_out(out)
+    if tspan is not None and not tspan[0] < tspan[1]:
+        raise UsageError(f"--tspan {tspan[0]:g} {tspan[1]:g}: expected "
+                         "T1 < T2")
+    if ax is None:
+        fig, axes = sswplot.figure(width, height or 0.85 * width)
+        ax = axes[0][0]
+    else:
+        fig = ax.figure
+    pts = [np.column_stack([t.x, t.y]) for t in trajs] or [np.zeros((1, 2))]
+    for tr in trajs:
+        tr.radius, tr.centre_past, tr.centre_future, tr.circles_from = \
+            limit_circles(tr)
+        if tr.radius is not None and tspan is None:
+            for c in (tr.centre_past, tr.centre_future):
+                pts.append(np.array([c - tr.radius, c + tr.radius]))
+    view = []
+    for tr in trajs:
+        tr.curve, tr.curve_t = hermite(tr, smooth)
+        inside = (np.ones(len(tr.curve_t), bool) if tspan is None else
+                  (tr.curve_t >= tspan[0]) & (tr.curve_t <= tspan[1]))
+        if inside.sum() >= 2:
+            view.append(tr.curve[inside])
+    allp = np.vstack(view if tspan is not None and view else pts)
+    extent = max(np.ptp(allp[:, 0]), np.ptp(allp[:, 1]), 1e-9)
+    for n, tr in enumerate(trajs):
+        color = tr.color or PALETTE[n % len(PALETTE)]
+        ax.plot(tr.curve[:, 0], tr.curve[:, 1], color=color, lw=1.0,
+                label=tr.label or None, zorder=3)
+        k0 = int(np.argmin(np.abs(tr.t)))
+        ax.plot([tr.x[k0]], [tr.y[k0]], "s", color=color, ms=3, mec="black",
+                mew=0.4, zorder=6)
+        if circles and tr.radius is not None:
+            for c, fill in ((tr.centre_past, "white"),
+                            (tr.centre_future, color)):
+                if tr.radius > 0:
+                    ax.add_patch(Circle(c, tr.radius, fc="none", ec=color,
+                                        lw=0.6, ls=(0, (3, 2)), alpha=0.8,
+                                        zorder=2))
+                ax.plot([c[0]], [c[1]], "o", mfc=fill, mec=color, ms=3.5,
+                        mew=0.9, zorder=6)
+            if spacing:
+                cp, cf = tr.centre_past, tr.centre_future
+                ax.plot([cp[0], cf[0]], [cp[1], cf[1]], color=color, lw=0.5,
+                        ls=":", zorder=2)
+                if len(trajs) == 1:
+                    d = float(np.hypot(*(cf - cp)))
+                    mid = 0.5 * (cp + cf)
+                    ax.annotate(f"$d = {d:.4g}$", mid, xytext=(3, 3),
+                                textcoords="offset points", fontsize=7,
+                                color=color)
+        lo, hi = ((0, len(tr.curve)) if tspan is None else
+                  (int(np.searchsorted(tr.curve_t, tspan[0])),
+                   int(np.searchsorted(tr.curve_t, tspan[1], "right"))))
+        part = tr.curve[lo:hi]
+        if arrows > 0 and len(part) >= 3:
+            idx, _ = arclength_points(part, [(k + 0.5) / arrows
+                                             for k in range(arrows)])
+            tr.arrows = [a for a in (draw_arrow(ax, tr.curve, lo + i, color)
+                                     for i in idx) if a]
+        nmarks = outlines if outlines is not None else (
+            4 if tr.body and "A" in tr.body else 8)
+        nodes = np.flatnonzero(np.ones(len(tr.t), bool) if tspan is None
+                               else (tr.t >= tspan[0]) & (tr.t <= tspan[1]))
+        if nmarks > 0 and len(nodes) >= 1:
+            nodes_curve = np.column_stack([tr.x[nodes], tr.y[nodes]])
+            _, s_curve = arclength_points(nodes_curve, [])
+            targets = s_curve[-1] * (np.arange(nmarks) + 0.5) / nmarks
+            tr.marks = sorted({int(nodes[np.argmin(np.abs(s_curve - s))])
+                               for s in targets})
+            if tr.body and "A" in tr.body and "theta" in tr.body:
+                size = 2 * tr.body["A"]
+                scale = body_scale or (1.0 if size <= 0.12 * extent
+                                       else 0.12 * extent / size)
+                tr.body_scale = scale
+                for k in tr.marks:
+                    draw_body(ax, tr, k, color, scale)
+            else:
+                for k in tr.marks:
+                    draw_heading(ax, tr, k, color, 0.025 * extent)
+    if tspan is not None and view:
+        margin = 0.06 * extent
+        ax.set_xlim(allp[:, 0].min() - margin, allp[:, 0].max() + margin)
+        ax.set_ylim(allp[:, 1].min() - margin, allp[:, 1].max() + margin)
+    ax.set_aspect("equal", adjustable="datalim")
+    ax.set_xlabel("$x$ (length)")
+    ax.set_ylabel("$y$ (length)")
+    handles = [Line2D([], [], ls="none", marker="o", mfc="white", mec="0.3",
+                      ms=3.5, label="past centre (unstable)"),
+               Line2D([], [], ls="none", marker="o", mfc="0.3", mec="0.3",
+                      ms=3.5, label="future centre (stable)"),
+               Line2D([], [], ls="none", marker="s", mfc="0.6", mec="black",
+                      mew=0.4, ms=3, label="$t = 0$")]
+    if not any(t.radius is not None for t in trajs) or not circles:
+        handles = handles[2:]
+    if legend:
+        labelled = [Line2D([], [], color=t.color or PALETTE[n % 8],
+                           label=t.label) for n, t in enumerate(trajs)
+                    if t.label]
+        ax.legend(handles=labelled + handles, loc="best", fontsize=6,
+                  handlelength=1.2)
+    if title:
+        ax.set_title(title, fontsize=7, loc="left")
+    if blank:
+        ax.text(0.02, 0.02, f"{blank} requested point(s) not done",
+                transform=ax.transAxes, fontsize=6, color="0.3")
+    result = TrajectoryPlot(fig=fig, ax=ax, trajectories=trajs, blank=blank,
+                            out=out)
+    if out:
+        sswplot.save(fig, out)
+    return result
+
+
+SYMBOLS = {"theta": "θ", "rho": "ρ", "omega0": "ω₀", "v0": "v₀"}
+DESCRIBED = AXES + ("rho", "omega0", "v0")
+
+
+def param_value(k, v):
+    return fmt_value(k, v) if k in AXES else f"{v:.4g}"
+
+
+def param_text(body, keys):
+    """'ρ = 1, θ = 60°, a = 0.2, b = r = s = 0, ...' (equal neighbours
+    grouped), wrapped to two lines when long."""
+    parts = [(SYMBOLS.get(k, k), param_value(k, body[k])) for k in keys
+             if k in body]
+    out, i = [], 0
+    while i < len(parts):
+        j = i
+        while j + 1 < len(parts) and parts[j + 1][1] == parts[i][1]:
+            j += 1
+        out.append(" = ".join(p[0] for p in parts[i:j + 1]) + " = " +
+                   parts[i][1])
+        i = j + 1
+    text = ", ".join(out)
+    if len(text) > 58:
+        cut = text.rfind(", ", 0, 58)
+        text = text[:cut + 1] + "\n" + text[cut + 2:]
+    return text
+
+
+def auto_labels(trajs):
+    """Labels naming only the parameters that differ between trajectories;
+    returns the common ones as a title."""
+    keys = [k for k in DESCRIBED
+            if trajs and all(t.body and k in t.body for t in trajs)]
+    varying = [k for k in keys if len({t.body[k] for t in trajs}) > 1]
+    for t in trajs:
+        if t.label:
+            continue
+        if varying:
+            t.label = param_text(t.body, varying).replace("\n", " ")
+            if t.sample is not None and any(
+                    u is not t and u.body == t.body for u in trajs):
+                t.label += f" (sample {t.sample})"
+        elif len(trajs) > 1:
+            t.label = os.path.basename(t.source)
+    common = [k for k in keys if k not in varying]
+    return param_text(trajs[0].body, common) if common else ""
+
+
+# ---- command line -------------------------------------------------------
+
+def parser():
+    p = argparse.ArgumentParser(
+        prog="trajectory.py",
+        description="Plot contact-point paths with limit circles, centres, "
+        "direction arrows and heading (body outlines), from `sleighsweep "
+        "point --trajectory` CSVs and/or the sample trajectories of a sweep "
+        "file. Reads the files only.",
+        epilog="Example: sleighsweep point --b 0.1 --trajectory p.csv > "
+        "p.json; trajectory.py p.csv --out p.pdf (p.json is found beside "
+        "p.csv). Sweep: trajectory.py sweep.h5 --at theta=60deg a=0.2 --at "
+        "theta=120deg a=0.2 --out f.pdf. Exit status 2 on bad arguments or "
+        "an unusable file.")
+    p.add_argument("inputs", nargs="+", metavar="INPUT",
+                   help=".csv from `sleighsweep point --trajectory`, or a "
+                   "sweep .h5 with /samples")
+    p.add_argument("--json", nargs="+", default=[], metavar="JSON",
+                   help="`sleighsweep point` JSON for the CSVs, in order "
+                   "[the CSV's name with .json, when it exists]")
+    p.add_argument("--at", nargs="+", action="append", metavar="AXIS=VALUE",
+                   help="grid point of the sweep inputs (nearest values); "
+                   "repeat for several points")
+    p.add_argument("--sample", nargs="+", default=["0"],
+                   help="stored sample trajectories to draw (indices or "
+                   "'all') [0]")
+    p.add_argument("--label", nargs="+", default=[],
+                   help="legend labels, in drawing order")
+    p.add_argument("--color", nargs="+", default=[],
+                   help="line colours, in drawing order")
+    p.add_argument("--outlines", type=int, default=None,
+                   help="body outlines (or heading marks) per path [4 with "
+                   "a known body, else 8]")
+    p.add_argument("--body-scale", type=float, default=None,
+                   help="scale of the body outlines [1, smaller when the "
+                   "body is large next to the path]")
+    p.add_argument("--arrows", type=int, default=3,
+                   help="direction arrows per path [3]")
+    p.add_argument("--smooth", type=int, default=8,
+                   help="Hermite sub-steps between stored nodes (1: "
+                   "straight segments) [8]")
+    p.add_argument("--tspan", nargs=2, type=float, metavar=("T1", "T2"),
+                   help="zoom on the part of the paths with T1 <= t <= T2 "
+                   "(e.g. the transition of a classical sleigh)")
+    p.add_argument("--no-circles", action="store_true",
+                   help="do not draw the limit circles and centres")
+    p.add_argument("--title", help="title [the common parameters]")
+    p.add_argument("--out", "-o", default="trajectory.pdf",
+                   help="output .pdf, .png or .svg [trajectory.pdf]")
+    p.add_argument("--width", type=float, default=sswplot.SINGLE,
+                   help="figure width in inches [3.4]")
+    p.add_argument("--height", type=float, help="figure height in inches")
+    return p
+
+
+def load_inputs(args):
+    csvs = [i for i in args.inputs if i.lower().endswith(".csv")]
+    if len(args.json) > len(csvs):
+        raise UsageError(f"--json: {len(args.json)} JSON file(s) for "
+                         f"{len(csvs)} CSV file(s)")
+    if args.sample == ["all"]:
+        samples = "all"
+    else:
+        try:
+            samples = [int(s) for s in args.sample]
+        except ValueError:
+            raise UsageError(f"--sample {' '.join(args.sample)}: expected "
+                             "indices or 'all'") from None
+    points = [parse_assignments(a, "--at") for a in (args.at or [[]])]
+    trajs, blank, nj = [], 0, 0
+    for path in args.inputs:
+        if path.lower().endswith(".csv"):
+            js = args.json[nj] if nj < len(args.json) else None
+            nj += 1
+            trajs.append(load_csv(path, js))
+        else:
+            for at in points:
+                got, b = load_samples(path, at, samples)
+                trajs += got
+                blank += b
+    return trajs, blank
+
+
+def main(argv=None):
+    ap = parser()
+    try:
+        args = ap.parse_args(argv)
+    except SystemExit as e:
+        return int(e.code or 0)
+    try:
+        if args.arrows < 0 or args.smooth < 1 or (args.outlines or 0) < 0:
+            raise UsageError("--arrows and --outlines must be >= 0, --smooth "
+                             ">= 1")
+        sswplot.check_out(args.out)
+        trajs, blank = load_inputs(args)
+        if len(args.label) > len(trajs) or len(args.color) > len(trajs):
+            raise UsageError(f"{len(trajs)} trajectories but "
+                             f"{len(args.label)} labels / {len(args.color)} "
+                             "colours")
+        for t, lab in zip(trajs, args.label):
+            t.label = lab
+        for t, c in zip(trajs, args.color):
+            t.color = c
+        title = args.title if args.title is not None else auto_labels(trajs)
+        res = plot_trajectories(trajs, out=args.out, outlines=args.outlines,
+                                arrows=args.arrows, smooth=args.smooth,
+                                circles=not args.no_circles, title=title,
+                                width=args.width, height=args.height,
+                                body_scale=args.body_scale, blank=blank,
+                                tspan=args.tspan)
+        for t in res.trajectories:
+            msg = f"{t.source}: {len(t.t)} nodes"
+            if t.radius is not None:
+                d = float(np.hypot(*(t.centre_future - t.centre_past)))
+                msg += (f", limit radius {t.radius:.6g}, centres "
+                        f"({t.centre_past[0]:.6g}, {t.centre_past[1]:.6g}) -> "
+                        f"({t.centre_future[0]:.6g}, "
+                        f"{t.centre_future[1]:.6g}), d = {d:.6g} (from the "
+                        f"{t.circles_from})")
+            else:
+                msg += ", no limit circles (Z = 0 or straight-line limits)"
+            say(msg)
+        if blank:
+            say(f"{blank} requested point(s) not done (blank)")
+        say(f"wrote {args.out}")
+    except UsageError as e:
+        print(f"trajectory.py: error: {e}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

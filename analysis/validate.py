@@ -1,0 +1,273 @@
+#!/usr/bin/python3
+"""Measured vs closed form over a whole sweep file: limit radii
+(radius_future, radius_past vs analytic_radius), centre spacing
+(center_spacing vs analytic_center_spacing) and transition angle
+(transition_angle vs analytic_transition_angle). Prints a table with the
+maximum relative error of each and where it occurs, lists the non-converged
+points (converged_fraction < 1 or flags != 0) and optionally draws a scatter
+plot (--plot). Reads the file only.
+
+Relative error |measured - closed| / |closed|; where the closed form is
+exactly 0 (spin-reversal radius, uniform-motion spacing and angle) the
+error is taken relative to the body length sqrt(J/M) (lengths) or to pi
+(angles). Points where the closed form does not exist (NaN or infinite: no
+circles, Z = 0 radii, ...) are skipped for that quantity and counted; points
+not done are skipped and counted. A measured value that is NaN or infinite
+where the closed form is finite counts as an infinite error.
+
+Exit status: 0 every error <= --tol and every point converged; 1 otherwise
+(--allow-nonconverged: non-converged points only warn); 2 bad arguments or
+an unusable file.
+"""
+import argparse
+import math
+import os
+import sys
+from dataclasses import dataclass, field
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import numpy as np  # noqa: E402
+
+from sswfile import AXES, Sweep, UsageError, fmt_value, say  # noqa: E402
+
+# (measured, closed form, kind, short label)
+PAIRS = (
+    ("radius_future", "analytic_radius", "length", "radius"),
+    ("radius_past", "analytic_radius", "length", "radius"),
+    ("center_spacing", "analytic_center_spacing", "length", "spacing"),
+    ("transition_angle", "analytic_transition_angle", "angle",
+     "transition angle"),
+)
+REQUIRED = tuple(sorted({p[0] for p in PAIRS} | {p[1] for p in PAIRS} |
+                        {"converged_fraction", "flags", "J", "M"}))
+ZERO_FLOOR = 1e-17  # where a zero error sits on the log axis
+
+
+@dataclass
+class Comparison:
+    """One measured/closed-form pair over the file (the plotted data)."""
+    measured_name: str
+    analytic_name: str
+    kind: str
+    analytic: np.ndarray  # compared points only, flat
+    measured: np.ndarray
+    rel_err: np.ndarray
+    where: list  # grid index tuples of the compared points
+    skipped: int  # done points without a closed form
+    max_err: float = 0.0
+    at: tuple = None
+    above: int = 0
+
+
+@dataclass
+class Report:
+    path: str
+    tol: float
+    total: int
+    done: int
+    comparisons: list
+    nonconverged: list = field(default_factory=list)  # (index, frac, flags)
+    flag_names: dict = field(default_factory=dict)
+    mismatches: dict = field(default_factory=dict)
+    ok: bool = True
+    fig: object = None
+
+
+def relative_error(measured, analytic, scale):
+    diff = np.abs(measured - analytic)
+    denom = np.where(analytic != 0, np.abs(analytic), scale)
+    err = diff / denom
+    err[~np.isfinite(measured)] = np.inf
+    return err
+
+
+def validate(path, tol=1e-6, allow_nonconverged=False, plot=None,
+             quiet=False):
+    """Compares every done point of `path`; returns a Report (its
+    comparisons hold the arrays plotted)."""
+    if not (tol > 0 and math.isfinite(tol)):
+        raise UsageError(f"--tol {tol}: expected a positive number")
+    if plot is not None:
+        import sswplot
+        sswplot.check_out(plot)
+    with Sweep(path, required=REQUIRED) as s:
+        done = s.done(())
+        J = np.asarray(s.f["J"][()], dtype=float)
+        M = np.asarray(s.f["M"][()], dtype=float)
+        length = np.sqrt(J / M)
+        comps = []
+        for meas, ana, kind, _ in PAIRS:
+            m = np.asarray(s.f[meas][()], dtype=float)
+            a = np.asarray(s.f[ana][()], dtype=float)
+            has = done & np.isfinite(a)
+            skipped = int(np.count_nonzero(done & ~np.isfinite(a)))
+            scale = length if kind == "length" else np.full(a.shape, math.pi)
+            err = relative_error(m[has], a[has], scale[has])
+            where = [tuple(int(i) for i in w) for w in np.argwhere(has)]
+            c = Comparison(meas, ana, kind, a[has], m[has], err, where,
+                           skipped)
+            if err.size:
+                k = int(np.argmax(err))
+                c.max_err, c.at = float(err[k]), where[k]
+                c.above = int(np.count_nonzero(~(err <= tol)))
+            comps.append(c)
+        frac = np.asarray(s.f["converged_fraction"][()], dtype=float)
+        flags = np.asarray(s.f["flags"][()])
+        bad = done & (~(frac >= 1) | (flags != 0))
+        noncon = [(tuple(int(i) for i in w), float(frac[tuple(w)]),
+                   int(flags[tuple(w)])) for w in np.argwhere(bad)]
+        flag_names = dict(s.categories("flags") or [])
+        mism = {}
+        for meas, ana in (("loops", "analytic_loops"),
+                          ("sense_future", "analytic_sense")):
+            if meas in s.f and ana in s.f and "regime" in s.f:
+                mv, av = s.f[meas][()], s.f[ana][()]
+                # uniform motion: every state is an equilibrium, the sense
+                # and loops of an ensemble are those of its initial states
+                sel = done & (np.asarray(s.f["regime"][()]) != 0)
+                mism[meas] = int(np.count_nonzero(sel & (mv != av)))
+        coords = {a: s.coords[a] for a in AXES}
+        rep = Report(path=path, tol=tol, total=int(done.size),
+                     done=int(np.count_nonzero(done)), comparisons=comps,
+                     nonconverged=noncon, flag_names=flag_names,
+                     mismatches=mism)
+    rep.ok = all(c.above == 0 for c in comps) and (
+        allow_nonconverged or not noncon)
+    if not quiet:
+        print_report(rep, coords)
+    if plot is not None:
+        rep.fig = plot_report(rep, plot)
+        if not quiet:
+            say(f"wrote {plot}")
+    return rep
+
+
+def where_text(index, coords):
+    if index is None:
+        return "-"
+    return ", ".join(f"{a}={fmt_value(a, coords[a][i])}"
+                     for a, i in zip(AXES, index) if len(coords[a]) > 1) \
+        or "the only point"
+
+
+def print_report(rep, coords):
+    say(f"{rep.path}: {rep.total} grid points, {rep.done} done, "
+        f"{rep.total - rep.done} not done (skipped)")
+    head = (f"{'measured':<17} {'closed form':<26} {'compared':>8} "
+            f"{'no closed form':>14} {'max rel. error':>14} {'> tol':>5}  "
+            "worst point")
+    say(head)
+    say("-" * len(head))
+    for c in rep.comparisons:
+        err = f"{c.max_err:.3g}" if c.where else "-"
+        say(f"{c.measured_name:<17} {c.analytic_name:<26} {len(c.where):>8} "
+            f"{c.skipped:>14} {err:>14} {c.above:>5}  "
+            f"{where_text(c.at, coords)}")
+    worst = max((c.max_err for c in rep.comparisons if c.where), default=0)
+    above = sum(c.above for c in rep.comparisons)
+    say(f"maximum relative error {worst:.3g} (tolerance {rep.tol:g}): "
+        + ("within tolerance" if above == 0 else
+           f"{above} value(s) above tolerance"))
+    for name, n in rep.mismatches.items():
+        if n:
+            say(f"note: {name} differs from its closed form at {n} point(s) "
+                "(outside uniform motion)")
+    say(f"non-converged points (converged_fraction < 1 or flags != 0): "
+        f"{len(rep.nonconverged)}")
+    for idx, frac, flags in rep.nonconverged[:20]:
+        names = [m for b, m in rep.flag_names.items() if b and flags & b]
+        say(f"  {where_text(idx, coords)}: converged_fraction {frac:.3g}, "
+            f"flags {flags}" + (f" ({' '.join(names)})" if names else ""))
+    if len(rep.nonconverged) > 20:
+        say(f"  ... and {len(rep.nonconverged) - 20} more")
+    say("PASS" if rep.ok else "FAIL")
+
+
+def plot_report(rep, out):
+    import sswplot
+    fig, axes = sswplot.figure(sswplot.DOUBLE, 4.0, ncols=3, nrows=2)
+    groups = {}
+    for c in rep.comparisons:
+        groups.setdefault(dict((p[0], p[3]) for p in PAIRS)[c.measured_name],
+                          []).append(c)
+    markers = {"radius_future": ("o", "future"), "radius_past": ("x", "past"),
+               "center_spacing": ("o", None), "transition_angle": ("o", None)}
+    for col, (label, comps) in enumerate(groups.items()):
+        top, bot = axes[0][col], axes[1][col]
+        unit = "length" if comps[0].kind == "length" else "rad"
+        lo, hi = np.inf, -np.inf
+        for c in comps:
+            mk, lab = markers[c.measured_name]
+            good = c.rel_err <= rep.tol
+            kw = dict(s=9, lw=0.6, marker=mk)
+            style = dict(facecolors="none", edgecolors="#1f5fa8") \
+                if mk == "o" else dict(c="#1f5fa8")
+            top.scatter(c.analytic[good], np.where(
+                np.isfinite(c.measured[good]), c.measured[good], np.nan),
+                label=lab, **kw, **style)
+            top.scatter(c.analytic[~good], c.measured[~good], c="#d1495b",
+                        **kw)
+            e = np.clip(c.rel_err, ZERO_FLOOR, None)
+            bot.scatter(c.analytic[good], e[good], **kw, **style)
+            bot.scatter(c.analytic[~good], np.where(np.isfinite(e[~good]),
+                                                    e[~good], 1e3),
+                        c="#d1495b", **kw)
+            if c.analytic.size:
+                lo = min(lo, np.nanmin(c.analytic))
+                hi = max(hi, np.nanmax(c.analytic))
+        if np.isfinite(lo):
+            top.plot([lo, hi], [lo, hi], color="0.4", lw=0.6, zorder=0)
+        bot.axhline(rep.tol, color="#d1495b", lw=0.8, ls="--",
+                    label=f"tolerance {rep.tol:g}")
+        bot.set_yscale("log")
+        bot.set_ylim(ZERO_FLOOR / 3, max(10 * rep.tol, 1e-2))
+        n = sum(len(c.where) for c in comps)
+        sk = sum(c.skipped for c in comps)
+        top.set_title(f"{label}\n{n} compared, {sk} skipped", fontsize=7)
+        top.set_xlabel(f"closed form ({unit})")
+        top.set_ylabel(f"measured ({unit})")
+        bot.set_xlabel(f"closed form ({unit})")
+        bot.set_ylabel("relative error")
+        if any(markers[c.measured_name][1] for c in comps):
+            top.legend(loc="upper left")
+    axes[1][0].legend(loc="upper left")
+    fig.suptitle(f"{os.path.basename(rep.path)}: {rep.done} of {rep.total} "
+                 f"points done; skipped: no closed form (NaN or inf); "
+                 f"errors of 0 drawn at {ZERO_FLOOR:g}",
+                 fontsize=7)
+    sswplot.save(fig, out)
+    return fig
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(
+        prog="validate.py",
+        description="Compare measured radius, centre spacing and transition "
+        "angle with the closed form stored beside them, over a whole "
+        "sleighsweep file. Exit 0 when every relative error is <= --tol and "
+        "every point converged, 1 otherwise, 2 on bad arguments or an "
+        "unusable file.")
+    ap.add_argument("file", metavar="FILE", help="sleighsweep output file")
+    ap.add_argument("--tol", type=float, default=1e-6,
+                    help="largest relative error accepted [1e-6]")
+    ap.add_argument("--plot", metavar="OUT",
+                    help="also draw measured vs closed form and the relative "
+                    "errors (.pdf, .png or .svg)")
+    ap.add_argument("--allow-nonconverged", action="store_true",
+                    help="non-converged points warn instead of failing")
+    try:
+        args = ap.parse_args(argv)
+    except SystemExit as e:
+        return int(e.code or 0)
+    try:
+        rep = validate(args.file, args.tol, args.allow_nonconverged,
+                       args.plot)
+    except UsageError as e:
+        print(f"validate.py: error: {e}", file=sys.stderr)
+        return 2
+    return 0 if rep.ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

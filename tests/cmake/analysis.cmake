@@ -1,0 +1,13 @@
+# Analysis scripts (analysis/*.py): phase diagrams, trajectories and
+# validation on a small sweep made by the test (mpirun -np 2), partial and
+# broken files, bad arguments. About 20-40 s.
+ssw_add_test(NAME test_analysis TIMEOUT 300
+  COMMAND ${SSW_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/analysis/test_analysis.py
+          $<TARGET_FILE:sleighsweep> ${MPIEXEC_EXECUTABLE})
+
+# The figure gallery (analysis/figures.sh) end to end: engine runs, every
+# figure, captions, data against the files. About 30-60 s on 2 cores;
+# `ctest -LE gallery` skips it.
+ssw_add_test(NAME test_gallery TIMEOUT 600 LABELS gallery
+  COMMAND ${SSW_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/analysis/test_gallery.py
+          $<TARGET_FILE:sleighsweep> ${MPIEXEC_EXECUTABLE})
