@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -91,6 +92,16 @@ static void iso_time(char *buf, size_t n) {
   strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
+/* Size of a new output: the datasets are allocated (and filled) at
+ * creation, so the file does not grow with results. Per point: 20 float64,
+ * 4 int32, 3 int8, 1 uint8 (docs/output.md) and the samples; plus HDF5's
+ * object headers (about 8 KiB per dataset, ~45 datasets) and a margin. */
+static double output_bytes(const ssw_config *cfg) {
+  const double per_point =
+      20 * 8 + 4 * 4 + 3 + 1 + 8.0 * (double)ssw_h5out_sample_doubles(cfg);
+  return (double)ssw_grid_size(cfg) * per_point + 64e3 + 45 * 8192.0;
+}
+
 /* Steps and time per trajectory measured on a few grid points (rank 0). */
 static int dry_run(const ssw_config *cfg) {
   const uint64_t n = ssw_grid_size(cfg);
@@ -119,8 +130,7 @@ static int dry_run(const ssw_config *cfg) {
     }
   }
   const double traj = (double)n * cfg->trajectories;
-  const double per_point = 20 * 8 + 4 * 4 + 3 + 1; /* docs/output.md */
-  const double bytes = (double)n * (per_point + 8.0 * (double)ssw_h5out_sample_doubles(cfg));
+  const double bytes = output_bytes(cfg);
   printf("config:              %s\n", cfg->path);
   printf("output:              %s\n", cfg->file);
   printf("grid points:         %llu (", (unsigned long long)n);
@@ -167,6 +177,29 @@ static int load_config(MPI_Comm comm, int rank, const char *path,
   return rc == MPI_SUCCESS ? SSW_SUCCESS : ssw_mpi_error(rc, "MPI_Bcast", __FILE__, __LINE__);
 }
 
+/* Parallel HDF5 cannot survive a failed write (the ranks stop in different
+ * collective calls inside the library), so a new file must fit before it
+ * is created. The journals, which do grow, fail cleanly when the disk
+ * fills (plain POSIX writes) and the job is aborted with what is durable
+ * kept. */
+static int check_space(const ssw_config *cfg) {
+  char dir[4096];
+  snprintf(dir, sizeof dir, "%s", cfg->file);
+  char *slash = strrchr(dir, '/');
+  if (slash == dir) slash[1] = '\0';
+  else if (slash) *slash = '\0';
+  else snprintf(dir, sizeof dir, ".");
+  struct statvfs fs;
+  if (statvfs(dir, &fs) != 0) return SSW_SUCCESS; /* unknown: let it try */
+  const double avail = (double)fs.f_bavail * (double)fs.f_frsize;
+  const double need = output_bytes(cfg);
+  SSW_CHECK(avail >= need, SSW_ERR_CONFIG,
+            "[output] file '%s': not enough free space in '%s' (the file "
+            "needs about %.3g MB, %.3g MB are free)",
+            cfg->file, dir, need / 1e6, avail / 1e6);
+  return SSW_SUCCESS;
+}
+
 /* Rank 0 decides: 1 create a new file, 2 resume the existing one. */
 static int output_mode(const ssw_config *cfg, const run_opts *o, int *mode) {
   struct stat st;
@@ -183,6 +216,7 @@ static int output_mode(const ssw_config *cfg, const run_opts *o, int *mode) {
     }
     return SSW_SUCCESS;
   }
+  SSW_CALL(check_space(cfg));
   /* The directory must be writable before any work starts. */
   char dir[4096];
   snprintf(dir, sizeof dir, "%s", cfg->file);
@@ -235,7 +269,12 @@ static int open_output(MPI_Comm comm, int rank, int size, const ssw_config *cfg,
   SSW_MPI_CALL(MPI_Bcast(&rc, 1, MPI_INT, 0, comm));
   if (rc != SSW_SUCCESS) return rc;
   SSW_MPI_CALL(MPI_Bcast(&mode, 1, MPI_INT, 0, comm));
-  if (mode == 1) return create_output(comm, size, cfg, argc, argv, out);
+  if (mode == 1) {
+    ssw_schedule_watchdog(1);
+    rc = create_output(comm, size, cfg, argc, argv, out);
+    ssw_schedule_watchdog(0);
+    return rc;
+  }
   if (rank == 0 && !o->quiet)
     fprintf(stderr, "sleighsweep: resuming %s\n", cfg->file);
   rc = ssw_h5out_open(comm, cfg->file, cfg, out);
@@ -295,6 +334,18 @@ static int merge_journals(MPI_Comm comm, int rank, const ssw_config *cfg,
   return SSW_SUCCESS;
 }
 
+/* An error on one rank after the (agreed) config phase may leave the others
+ * waiting in a collective HDF5 or MPI call: print it and abort the whole
+ * job. What is durable (journals, earlier epochs) stays; rerun to resume. */
+static void abort_job(MPI_Comm comm, int rank, int rc) {
+  fprintf(stderr,
+          "sleighsweep run (rank %d): %s; aborting the job (finished work is "
+          "kept in the journals: fix the cause and rerun to resume)\n",
+          rank, ssw_error_user_message());
+  fflush(stderr);
+  MPI_Abort(comm, ssw_error_exit_status(rc));
+}
+
 static int sweep(MPI_Comm comm, const run_opts *o, int argc, char **argv) {
   int rank, size;
   SSW_MPI_CALL(MPI_Comm_rank(comm, &rank));
@@ -323,6 +374,8 @@ static int sweep(MPI_Comm comm, const run_opts *o, int argc, char **argv) {
   if (rc == SSW_SUCCESS)
     rc = open_output(comm, rank, size, cfg, o,
                      journals.files > 0 || journals.torn > 0, argc, argv, &out);
+  if (rc != SSW_SUCCESS && rc != SSW_ERR_CONFIG && rc != SSW_ERR_USAGE)
+    abort_job(comm, rank, rc);
   if (rc == SSW_SUCCESS) {
     done = malloc(ssw_grid_size(cfg));
     rc = done ? ssw_h5out_read_done(out, done)
@@ -335,14 +388,7 @@ static int sweep(MPI_Comm comm, const run_opts *o, int argc, char **argv) {
     ssw_schedule_install_signals();
     rc = ssw_schedule_run(comm, cfg, out, done, rank == 0 ? &journals : NULL,
                           o->quiet, &st);
-    if (rc != SSW_SUCCESS) {
-      /* Other ranks may wait in a collective call: abort the job. What is
-       * durable (journals, earlier epochs) stays; rerun to resume. */
-      fprintf(stderr, "sleighsweep run (rank %d): %s; aborting the job, "
-              "finished work is in the journals: rerun to resume\n",
-              rank, ssw_error_user_message());
-      MPI_Abort(comm, ssw_error_exit_status(rc));
-    }
+    if (rc != SSW_SUCCESS) abort_job(comm, rank, rc);
   }
   ssw_journal_set_free(&journals);
   int complete = 0;
@@ -369,6 +415,8 @@ static int sweep(MPI_Comm comm, const run_opts *o, int argc, char **argv) {
   }
   const int crc = ssw_h5out_close(&out);
   if (rc == SSW_SUCCESS) rc = crc;
+  if (rc != SSW_SUCCESS && rc != SSW_ERR_CONFIG && rc != SSW_ERR_USAGE)
+    abort_job(comm, rank, rc);
   /* The journals go only once the complete file is closed on every rank. */
   if (rc == SSW_SUCCESS && complete) {
     SSW_MPI_CALL(MPI_Barrier(comm));

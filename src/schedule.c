@@ -23,6 +23,35 @@ static volatile sig_atomic_t stop_signal = 0;
 
 static void on_signal(int sig) { stop_signal = sig; }
 
+/* Watchdog for collective HDF5 calls: parallel HDF5 cannot recover from a
+ * write failing on one rank (the ranks then wait in different collectives
+ * forever). If a flush epoch has not returned after SSW_IO_TIMEOUT seconds
+ * (default 900), the rank exits: mpirun/srun then end the job, and what
+ * is durable (the journals) is kept for the next run. */
+static void on_alarm(int sig) {
+  static const char msg[] =
+      "sleighsweep: an HDF5 write did not finish within SSW_IO_TIMEOUT "
+      "seconds (a rank failed mid-write?); aborting, finished work is in the "
+      "journals: rerun to resume\n";
+  ssize_t rc = write(2, msg, sizeof msg - 1);
+  (void)rc;
+  _exit(128 + sig);
+}
+
+void ssw_schedule_watchdog(int on) {
+  static unsigned seconds = 0;
+  if (seconds == 0) {
+    const char *env = getenv("SSW_IO_TIMEOUT");
+    const long v = env ? strtol(env, NULL, 10) : 0;
+    seconds = v > 0 ? (unsigned)v : 900;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_alarm;
+    sigaction(SIGALRM, &sa, NULL);
+  }
+  alarm(on ? seconds : 0);
+}
+
 void ssw_schedule_install_signals(void) {
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
@@ -122,9 +151,11 @@ static int epoch(rank_ctx *c) {
   SSW_MPI_CALL(MPI_Barrier(c->comm));
   c->t_idle += now() - tb;
   const double t0 = now();
+  ssw_schedule_watchdog(1);
   SSW_CALL(ssw_h5out_write_points(c->out, c->pend, c->npend,
                                   c->sdoubles ? c->pend_samples : NULL));
   SSW_CALL(ssw_h5out_flush(c->out));
+  ssw_schedule_watchdog(0);
   c->npend = 0;
   c->epochs++;
   c->t_io += now() - t0;

@@ -43,6 +43,11 @@ typedef struct {
  * handing out work (async-signal-safe flag). */
 void ssw_schedule_install_signals(void);
 
+/** Arms (1) or disarms (0) the watchdog around collective HDF5 calls: a
+ * call not returning within $SSW_IO_TIMEOUT seconds (default 900) exits the
+ * process, which ends the job instead of hanging it. */
+void ssw_schedule_watchdog(int on);
+
 /** Last stop signal received (0 when none). */
 int ssw_schedule_signal(void);
 

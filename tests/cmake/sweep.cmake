@@ -13,3 +13,10 @@ ssw_add_test(NAME test_kill TIMEOUT 600
 # Both send signals at moments tied to the run's progress or wall time:
 # keep the machine to themselves.
 set_tests_properties(test_sweep test_kill PROPERTIES RUN_SERIAL TRUE)
+# Disk full mid-sweep (issue 6); skipped (77) where tmpfs cannot be mounted.
+ssw_add_test(NAME test_diskfull TIMEOUT 600
+  COMMAND ${SSW_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/test_diskfull.py
+          $<TARGET_FILE:sleighsweep>
+          ${CMAKE_CURRENT_SOURCE_DIR}/sweep/sweep_small.ini
+          ${MPIEXEC_EXECUTABLE})
+set_tests_properties(test_diskfull PROPERTIES SKIP_RETURN_CODE 77)

@@ -1,0 +1,88 @@
+#!/usr/bin/python3
+"""Disk full (issue 6). In a 900 KiB tmpfs the HDF5 file (allocated whole at
+creation) fits and the journals then fill the disk mid-sweep: the run must
+stop with a clear message and a non-zero status; moved to a roomy disk, the
+same command resumes from what was durable and ends byte-identical to an
+uninterrupted run. In a 300 KiB tmpfs the file itself does not fit: refused
+before anything is written (exit 2). Exit 77 (skipped) when tmpfs cannot be
+mounted (not root).
+
+Usage: test_diskfull.py SLEIGHSWEEP CONFIG [mpiexec]
+"""
+import glob
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+import h5py
+
+EXE, CONFIG = sys.argv[1], sys.argv[2]
+MPIEXEC = sys.argv[3] if len(sys.argv) > 3 else "mpirun"
+ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1",
+           OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1", OMP_NUM_THREADS="1")
+failures = []
+
+
+def check(cond, msg):
+    if not cond:
+        failures.append(msg)
+        print("FAILED:", msg, file=sys.stderr)
+
+
+def run(cfg, out):
+    return subprocess.run([MPIEXEC, "--oversubscribe", "-np", "2", EXE, "run",
+                           "--output", out, cfg], env=ENV, capture_output=True,
+                          text=True, timeout=300)
+
+
+def datasets(path):
+    d = {}
+    with h5py.File(path, "r") as f:
+        f.visititems(lambda n, o: d.__setitem__(n, o[()].tobytes())
+                     if isinstance(o, h5py.Dataset) else None)
+    return d
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    full = os.path.join(tmp, "full")
+    os.mkdir(full)
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=900k", "tmpfs",
+                       full], capture_output=True).returncode != 0:
+        print("skipped: cannot mount a tmpfs (needs root)")
+        sys.exit(77)
+    try:
+        ref = os.path.join(tmp, "ref.h5")
+        p = run(CONFIG, ref)
+        check(p.returncode == 0, f"reference run: {p.stderr}")
+        out = os.path.join(full, "sweep.h5")
+        p = run(CONFIG, out)
+        check(p.returncode != 0, "a full disk did not fail the run")
+        check("No space left on device" in p.stderr or "disk is full" in
+              p.stderr, f"no clear disk-full message: {p.stderr[-2000:]}")
+        check(os.path.getsize(out + ".journal.0") > 0, "nothing journalled")
+        moved = os.path.join(tmp, "moved")
+        os.mkdir(moved)
+        for f in glob.glob(out + "*"):
+            shutil.copy(f, moved)
+    finally:
+        subprocess.run(["umount", full])
+    small = os.path.join(tmp, "small")
+    os.mkdir(small)
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=300k", "tmpfs",
+                       small]).returncode == 0:
+        try:
+            p = run(CONFIG, os.path.join(small, "sweep.h5"))
+            check(p.returncode == 2 and "not enough free space" in p.stderr,
+                  f"a file that cannot fit was not refused: {p.stderr[-800:]}")
+            check(os.listdir(small) == [], "refused run left files")
+        finally:
+            subprocess.run(["umount", small])
+    out = os.path.join(moved, "sweep.h5")
+    p = run(CONFIG, out)
+    check(p.returncode == 0, f"resume after moving: {p.stderr[-2000:]}")
+    a, b = datasets(ref), datasets(out)
+    bad = [k for k in a if a[k] != b.get(k)]
+    check(not bad, f"resumed file differs: {bad}")
+sys.exit(1 if failures else 0)
