@@ -161,6 +161,7 @@ static int load_config(MPI_Comm comm, int rank, const char *path,
   long len = 0;
   if (rank == 0) {
     rc = ssw_config_load(path, cfg);
+    if (rc == SSW_ERR_IO) rc = SSW_ERR_USAGE; /* a path given by the user */
     if (rc == SSW_SUCCESS) rc = ssw_grid_validate(*cfg);
     if (rc == SSW_SUCCESS) len = (long)strlen((*cfg)->text) + 1;
   }
@@ -371,11 +372,12 @@ static int sweep(MPI_Comm comm, const run_opts *o, int argc, char **argv) {
                         : ssw_journal_read_all(cfg->file, cfg, &journals);
     SSW_MPI_CALL(MPI_Bcast(&rc, 1, MPI_INT, 0, comm));
   }
-  if (rc == SSW_SUCCESS)
+  if (rc == SSW_SUCCESS) {
     rc = open_output(comm, rank, size, cfg, o,
                      journals.files > 0 || journals.torn > 0, argc, argv, &out);
-  if (rc != SSW_SUCCESS && rc != SSW_ERR_CONFIG && rc != SSW_ERR_USAGE)
-    abort_job(comm, rank, rc);
+    if (rc != SSW_SUCCESS && rc != SSW_ERR_CONFIG && rc != SSW_ERR_USAGE)
+      abort_job(comm, rank, rc);
+  }
   if (rc == SSW_SUCCESS) {
     done = malloc(ssw_grid_size(cfg));
     rc = done ? ssw_h5out_read_done(out, done)

@@ -176,6 +176,7 @@ static int each_journal(const char *output, int (*fn)(const char *, void *),
     snprintf(prefix, sizeof prefix, "%s.journal.", output);
   }
   DIR *d = opendir(dir);
+  if (!d && errno == ENOENT) return SSW_SUCCESS; /* no directory: none */
   SSW_CHECK(d, SSW_ERR_IO, "cannot list directory '%s': %s", dir,
             strerror(errno));
   const size_t np = strlen(prefix);

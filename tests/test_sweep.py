@@ -197,4 +197,32 @@ with tempfile.TemporaryDirectory() as tmp:
     check(p.returncode == 2 and "seed" in p.stderr,
           f"changed config: exit {p.returncode}: {p.stderr}")
 
+    # Bad input to `run`: exit 2, a message naming the problem, and no file
+    # created or changed.
+    foreign = os.path.join(tmp, "foreign.h5")
+    with open(foreign, "w") as f:
+        f.write("not an HDF5 file\n")
+    cfg, _ = config_with(tmp, "badcases")
+    table = [
+        (["--output", "/nonexistent/dir/x.h5", cfg], "not writable", None),
+        (["--output", foreign, cfg], "not a usable sleighsweep output",
+         foreign),
+        ([os.path.join(tmp, "missing.ini")], "missing.ini", None),
+        (["--bogus", cfg], "--bogus", None),
+        (["--resume", "--overwrite", cfg], "contradict", None),
+        ([], "missing CONFIG", None),
+    ]
+    for args, word, keep in table:
+        before = open(keep, "rb").read() if keep else None
+        p = subprocess.run([MPIEXEC, "--oversubscribe", "-np", "2", EXE, "run",
+                            *args], env=ENV, capture_output=True, text=True)
+        check(p.returncode == 2, f"run {args}: exit {p.returncode}, expected 2")
+        check(word in p.stderr, f"run {args}: message {p.stderr[-300:]!r} "
+              f"lacks {word!r}")
+        if keep:
+            check(open(keep, "rb").read() == before, f"run {args} changed "
+                  f"{keep}")
+    check(not os.path.exists(os.path.join(tmp, "badcases.h5")),
+          "a refused run created its output")
+
 sys.exit(1 if failures else 0)
