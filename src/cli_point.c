@@ -41,7 +41,7 @@ static const char point_usage[] =
     "  --reconstruction R  exp (SE(2) exponential) or midpoint [exp]\n"
     "  --eta X       step h = eta / max(Arate, w_max): Arate = sqrt(2HE)/D,\n"
     "                w_max = sqrt(2HM/D) the fastest turning rate [0.8]\n"
-    "  --tol X       stop when |L1 w + Z v| <= tol * its maximum [1e-6]\n"
+    "  --tol X       stop when |L1 w + Z v| <= tol * its maximum [1e-5]\n"
     "  --max-steps N cap on base steps per direction [2000000]\n"
     "  --no-tail     do not add the exponential tail at the ends\n"
     "Output:\n"

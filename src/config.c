@@ -84,7 +84,7 @@ static const key_spec keys[] = {
    "path reconstruction"},
   {"integrator", "eta", "0.8", K_REAL, F(eta), 0, 2, 1,
    "dimensionless step h * Arate"},
-  {"integrator", "tol", "1e-6", K_REAL, F(tol), 0, 1e-2, 1,
+  {"integrator", "tol", "1e-5", K_REAL, F(tol), 0, 1e-2, 1,
    "convergence tolerance"},
   {"integrator", "max_steps", "2000000", K_INT64, F(max_steps), 100, INF, 0,
    "cap on steps per direction"},

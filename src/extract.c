@@ -10,7 +10,7 @@ void ssw_integrator_defaults(ssw_integrator *o) {
   o->method = ssw_method_find("hamel8");
   o->recon = SSW_RECON_EXP;
   o->eta = 0.8;
-  o->tol = 1e-6;
+  o->tol = 1e-5;
   o->max_steps = 2000000;
   o->tail = 1;
 }

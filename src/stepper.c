@@ -81,6 +81,7 @@ void ssw_stepper_coeffs(const ssw_tensor *t, ssw_coeffs *c) {
 void ssw_stepper_init(const ssw_coeffs *c, double w0, double v0,
                       ssw_state *s) {
   s->phi = s->x = s->y = 0.0;
+  s->ux = 1.0, s->uy = 0.0;
   s->W1 = c->J * w0 - c->L2 * v0;
   s->W2 = -c->L2 * w0 + c->M * v0;
   s->p = c->L1 * w0 + c->Z * v0;
@@ -107,14 +108,31 @@ static double solve_cubic(double a, double b, double rhs, double p) {
   return p;
 }
 
-/* sin(x)/x, accurate to round-off for all x. */
-static double sinc(double x) {
-  if (fabs(x) < 0.05) {
-    const double x2 = x * x;
-    return 1.0 - x2 / 6.0 * (1.0 - x2 / 20.0 * (1.0 - x2 / 42.0 *
-                                                 (1.0 - x2 / 72.0)));
+/* cos x and sin x. For |x| <= 0.75 (every sub-step of the default
+ * settings: the half-turn per sub-step is at most ~0.3 rad) by Taylor
+ * series in Horner form, truncated after x^18 (remainder < 4e-20), which
+ * is several times cheaper than libm and, using no libm, gives identical
+ * bits on every node; beyond, libm. */
+static void half_turn(double x, double *c, double *s) {
+  if (fabs(x) > 0.75) {
+    *c = cos(x), *s = sin(x);
+    return;
   }
-  return sin(x) / x;
+  /* (-1)^k / (2k+1)! and (-1)^k / (2k)!, folded at compile time. */
+  static const double S1 = -1.0 / 6, S2 = 1.0 / 120, S3 = -1.0 / 5040,
+                      S4 = 1.0 / 362880, S5 = -1.0 / 39916800,
+                      S6 = 1.0 / 6227020800.0, S7 = -1.0 / 1307674368000.0,
+                      S8 = 1.0 / 355687428096000.0;
+  static const double C1 = -1.0 / 2, C2 = 1.0 / 24, C3 = -1.0 / 720,
+                      C4 = 1.0 / 40320, C5 = -1.0 / 3628800,
+                      C6 = 1.0 / 479001600, C7 = -1.0 / 87178291200.0,
+                      C8 = 1.0 / 20922789888000.0,
+                      C9 = -1.0 / 6402373705728000.0;
+  const double x2 = x * x;
+  *s = x + x * x2 * (S1 + x2 * (S2 + x2 * (S3 + x2 * (S4 + x2 * (S5 +
+       x2 * (S6 + x2 * (S7 + x2 * S8)))))));
+  *c = 1.0 + x2 * (C1 + x2 * (C2 + x2 * (C3 + x2 * (C4 + x2 * (C5 +
+       x2 * (C6 + x2 * (C7 + x2 * (C8 + x2 * C9))))))));
 }
 
 void ssw_hamel_step(const ssw_coeffs *c, double h, int recon, ssw_state *s) {
@@ -134,12 +152,19 @@ void ssw_hamel_step(const ssw_coeffs *c, double h, int recon, ssw_state *s) {
   s->W2 = W2 + 2.0 * hc * w;
   s->p = p;
   /* Both reconstructions move along the chord direction phi + h w / 2; the
-   * exponential one shortens it by sinc(h w / 2) to lie on the exact arc. */
+   * exponential one shortens it by sinc(h w / 2) to lie on the exact arc.
+   * The heading's unit vector is turned by two half-turns, so no
+   * trigonometry of phi itself is needed. */
   const double half = 0.5 * h * w;
-  const double len = recon == SSW_RECON_EXP ? h * v * sinc(half) : h * v;
-  const double dir = s->phi + half;
-  s->x += len * cos(dir);
-  s->y += len * sin(dir);
+  double ch, sh;
+  half_turn(half, &ch, &sh);
+  const double dx = s->ux * ch - s->uy * sh, dy = s->ux * sh + s->uy * ch;
+  const double sinc = half != 0.0 ? sh / half : 1.0;
+  const double len = recon == SSW_RECON_EXP ? h * v * sinc : h * v;
+  s->x += len * dx;
+  s->y += len * dy;
+  s->ux = dx * ch - dy * sh;
+  s->uy = dx * sh + dy * ch;
   s->phi += h * w;
 }
 
@@ -167,6 +192,7 @@ static void rk4_step(const ssw_coeffs *c, double h, ssw_state *s) {
   s->W1 = c->J * y[0] - c->L2 * y[1];
   s->W2 = -c->L2 * y[0] + c->M * y[1];
   s->phi = y[2], s->x = y[3], s->y = y[4];
+  s->ux = cos(y[2]), s->uy = sin(y[2]);
   s->p = c->L1 * y[0] + c->Z * y[1];
 }
 
@@ -178,4 +204,8 @@ void ssw_stepper_advance(const ssw_coeffs *c, const ssw_method *m, double h,
   }
   for (int i = 0; i < m->stages; i++)
     ssw_hamel_step(c, m->gamma[i] * h, recon, s);
+  /* Keep the heading vector on the unit circle (one Newton step for
+   * 1/sqrt: rotations only add round-off to its length). */
+  const double r = 1.5 - 0.5 * (s->ux * s->ux + s->uy * s->uy);
+  s->ux *= r, s->uy *= r;
 }

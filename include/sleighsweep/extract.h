@@ -36,9 +36,9 @@ typedef struct {
 } ssw_integrator;
 
 /** Fills the defaults documented in the README: hamel8, exp, eta 0.8,
- * tol 1e-6, 2e6 steps, tail on. On the seed case they give d to ~4e-11
- * relative in ~2600 base steps (1e-7 or better on random bodies); the
- * tail's O(tol^2) error is ~1e-12. */
+ * tol 1e-5, 2e6 steps, tail on. On the seed case they give d to ~5e-11
+ * relative in ~2200 base steps (1e-7 or better on random bodies); the
+ * tail's O(tol^2) error is ~1e-11 (benchmark: 0.3 tol^2). */
 void ssw_integrator_defaults(ssw_integrator *o);
 
 /** Checks integrator settings (method set, 0 < eta <= 2, 0 < tol <= 1e-2,

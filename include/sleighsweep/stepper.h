@@ -39,6 +39,7 @@ typedef struct {
 /** Integrator state at a node: time, configuration and node momenta. */
 typedef struct {
   double phi, x, y; /**< heading (rad) and contact point */
+  double ux, uy;    /**< (cos phi, sin phi), carried by rotations */
   double W1, W2;    /**< projected momenta W = K (w, v) at the node */
   double p;         /**< last L1 w + Z v of the discrete velocity (warm start) */
 } ssw_state;
