@@ -387,7 +387,6 @@ static int sweep(MPI_Comm comm, const run_opts *o, int argc, char **argv) {
     rc = merge_journals(comm, rank, cfg, o->quiet, done, &journals);
   ssw_schedule_stats st = {0};
   if (rc == SSW_SUCCESS) {
-    ssw_schedule_install_signals();
     rc = ssw_schedule_run(comm, cfg, out, done, rank == 0 ? &journals : NULL,
                           o->quiet, &st);
     if (rc != SSW_SUCCESS) abort_job(comm, rank, rc);
@@ -438,6 +437,10 @@ int ssw_cli_run(int argc, char **argv) {
     return 0;
   }
   if (rc != SSW_SUCCESS) return ssw_cli_fail("run", rc);
+  /* Before MPI_Init: a SIGUSR1 (time-limit warning) or SIGTERM arriving
+   * while MPI starts, the config loads or the output opens must not kill
+   * the rank (exit 138) but give the clean interrupted exit 3. */
+  ssw_schedule_install_signals();
   int provided;
   MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
   MPI_Comm comm;

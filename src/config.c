@@ -20,6 +20,10 @@ const char *const ssw_axis_names[SSW_NAXES] = {"theta", "a", "b", "r",
 /* Largest number of values on one axis (80 MB of doubles): far above any
  * sensible sweep, low enough that a typo cannot exhaust memory. */
 #define AXIS_MAX_VALUES 10000000
+/* Largest number of values on all axes together: one axis at the limit
+ * and the others as long as a grid of 2^31 points allows. Without it seven
+ * long axes cost 560 MB and seconds before the grid size is refused. */
+#define GRID_MAX_VALUES (AXIS_MAX_VALUES + 4096)
 /* Largest config file accepted by ssw_config_load. */
 #define MAX_FILE_BYTES (16u << 20)
 
@@ -117,6 +121,7 @@ typedef struct {
   const char *pos;     /* reader position */
   int line;            /* line just returned by the reader */
   int indented;        /* that line starts with a blank */
+  int headers;         /* lines so far that look like a [section] header */
   int err;             /* first error raised (0: none) */
   int err_line;        /* its line */
   ssw_config *cfg;     /* being filled */
@@ -509,10 +514,16 @@ static int parse_linspace(char *s, int angle, ssw_axis *ax, char *why,
                     "%.17g); write a single number instead",
                     x[0], x[1]),
            -1;
-  if (cnt > 1 && !(x[1] > x[0] && isfinite(x[1] - x[0])))
+  if (cnt > 1 && !(x[1] > x[0]))
     return snprintf(why, n,
                     "linspace needs start < stop (got start = %.17g, stop = "
                     "%.17g); ranges must increase",
+                    x[0], x[1]),
+           -1;
+  if (cnt > 1 && !isfinite(x[1] - x[0]))
+    return snprintf(why, n,
+                    "linspace range from %.17g to %.17g is wider than double "
+                    "precision can represent; use a narrower range",
                     x[0], x[1]),
            -1;
   ax->values = malloc((size_t)cnt * sizeof *ax->values);
@@ -629,6 +640,18 @@ static int assign_axis(ssw_config *cfg, const key_spec *k, int line,
                        const char *value, char *why, size_t n) {
   ssw_axis ax;
   if (parse_axis(value, (int)k->offset, &ax, why, n) != 0) return -1;
+  long long total = ax.n;
+  for (int a = 0; a < SSW_NAXES; a++)
+    if (a != (int)k->offset) total += cfg->axes[a].n;
+  if (total > GRID_MAX_VALUES) {
+    free(ax.values);
+    snprintf(why, n,
+             "the axes would hold %lld values in all, more than the %d "
+             "supported (one axis of up to %d values and short others); "
+             "use fewer values",
+             total, GRID_MAX_VALUES, AXIS_MAX_VALUES);
+    return -1;
+  }
   ssw_axis *dst = &cfg->axes[k->offset];
   free(dst->values);
   *dst = ax;
@@ -675,7 +698,10 @@ static int handle_key(void *user, const char *section, const char *name,
   if (st->err) return 1; /* the first error is kept; inih saw it */
   if (!*section)
     return fail(st, st->line, NULL, name,
-                "key '%.40s' comes before any [section] header", name),
+                st->headers ? "key '%.40s' is in a section with an empty "
+                              "name ('[]'); name the section"
+                            : "key '%.40s' comes before any [section] header",
+                name),
            0;
   if (!is_section(section)) return unknown_section(st, section, name), 0;
   if (!*name)
@@ -717,6 +743,7 @@ static char *read_line(char *buf, int size, void *stream) {
   const size_t len = eol ? (size_t)(eol - st->pos) + 1 : strlen(st->pos);
   st->line++;
   st->indented = *st->pos == ' ' || *st->pos == '\t';
+  st->headers += st->pos[strspn(st->pos, " \t")] == '[';
   if (len > (size_t)size - 1) {
     fail(st, st->line, NULL, NULL,
          "the line is longer than %d characters (the limit of libinih); "

@@ -190,6 +190,15 @@ typedef struct {
 } bad_case;
 
 static const bad_case bad_cases[] = {
+    /* Fuzzing finds (tests/fuzz/regressions/): an overflowing range, an
+     * empty section name, and seven long axes refused before allocating. */
+    {"[body]\nm = 1\nI0 = 0.5\nrho = 1\n[grid]\ntheta = linspace(-1e308, "
+     "1e308, 2)\na = 0.2\nA = 0.5\nB = 0.3\n",
+     6, "[grid] theta:", "wider than double precision"},
+    {"[]\nm = 1\n", 2, "key 'm'", "empty name"},
+    {"[body]\nm = 1\nI0 = 0.5\nrho = 1\n[grid]\ntheta = linspace(0, 1, "
+     "10000000)\na = linspace(0, 1, 10000000)\nA = 0.5\nB = 0.3\n",
+     7, "[grid] a:", "values in all"},
     {BODY GRID "[outptu]\nfile = x.h5\n", 11, "[outptu]", "[output]"},
     {BODY GRID "[Body]\nm = 1\n", 11, "[Body]", "[body]"},
     {BODY "mass = 2\n" GRID, 5, "mass", "valid keys"},

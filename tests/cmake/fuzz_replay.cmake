@@ -1,0 +1,11 @@
+# The fuzz target's regression inputs and seed corpus (tests/fuzz), replayed
+# by a plain driver: no libFuzzer, any compiler, ASan under
+# scripts/sanitize.sh. `fuzz_config_replay FILE...` reproduces one input.
+if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/replay.c)
+  add_executable(fuzz_config_replay fuzz/replay.c fuzz/fuzz_config.c)
+  target_link_libraries(fuzz_config_replay PRIVATE sleighsweep_core)
+  ssw_add_test(NAME test_fuzz_replay LABELS config fuzz
+    COMMAND $<TARGET_FILE:fuzz_config_replay>
+            ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/regressions
+            ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/corpus)
+endif()
