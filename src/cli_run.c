@@ -178,18 +178,21 @@ static int load_config(MPI_Comm comm, int rank, const char *path,
   return rc == MPI_SUCCESS ? SSW_SUCCESS : ssw_mpi_error(rc, "MPI_Bcast", __FILE__, __LINE__);
 }
 
+/* The directory part of a path ("." when there is none). */
+static void dir_of(const char *path, char *dir, size_t n) {
+  snprintf(dir, n, "%s", path);
+  char *slash = strrchr(dir, '/');
+  if (slash == dir) slash[1] = '\0';
+  else if (slash) *slash = '\0';
+  else snprintf(dir, n, ".");
+}
+
 /* Parallel HDF5 cannot survive a failed write (the ranks stop in different
  * collective calls inside the library), so a new file must fit before it
  * is created. The journals, which do grow, fail cleanly when the disk
  * fills (plain POSIX writes) and the job is aborted with what is durable
  * kept. */
-static int check_space(const ssw_config *cfg) {
-  char dir[4096];
-  snprintf(dir, sizeof dir, "%s", cfg->file);
-  char *slash = strrchr(dir, '/');
-  if (slash == dir) slash[1] = '\0';
-  else if (slash) *slash = '\0';
-  else snprintf(dir, sizeof dir, ".");
+static int check_space(const ssw_config *cfg, const char *dir) {
   struct statvfs fs;
   if (statvfs(dir, &fs) != 0) return SSW_SUCCESS; /* unknown: let it try */
   const double avail = (double)fs.f_bavail * (double)fs.f_frsize;
@@ -217,17 +220,13 @@ static int output_mode(const ssw_config *cfg, const run_opts *o, int *mode) {
     }
     return SSW_SUCCESS;
   }
-  SSW_CALL(check_space(cfg));
-  /* The directory must be writable before any work starts. */
+  /* The directory must be writable, and the file fit, before any work. */
   char dir[4096];
-  snprintf(dir, sizeof dir, "%s", cfg->file);
-  char *slash = strrchr(dir, '/');
-  if (slash == dir) slash[1] = '\0';
-  else if (slash) *slash = '\0';
-  else snprintf(dir, sizeof dir, ".");
+  dir_of(cfg->file, dir, sizeof dir);
   SSW_CHECK(access(dir, W_OK | X_OK) == 0, SSW_ERR_CONFIG,
             "[output] file '%s': directory '%s' is not writable (%s)",
             cfg->file, dir, strerror(errno));
+  SSW_CALL(check_space(cfg, dir));
   *mode = 1;
   return SSW_SUCCESS;
 }
