@@ -16,19 +16,14 @@ import subprocess
 import sys
 import tempfile
 
-import h5py
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from sswtest import ENV, check, datasets, exit_status  # noqa: E402
 
 EXE, CONFIG = sys.argv[1], sys.argv[2]
 MPIEXEC = sys.argv[3] if len(sys.argv) > 3 else "mpirun"
-ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1",
-           OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1", OMP_NUM_THREADS="1")
-failures = []
 
 
-def check(cond, msg):
-    if not cond:
-        failures.append(msg)
-        print("FAILED:", msg, file=sys.stderr)
 
 
 def run(cfg, out):
@@ -37,12 +32,6 @@ def run(cfg, out):
                           text=True, timeout=300)
 
 
-def datasets(path):
-    d = {}
-    with h5py.File(path, "r") as f:
-        f.visititems(lambda n, o: d.__setitem__(n, o[()].tobytes())
-                     if isinstance(o, h5py.Dataset) else None)
-    return d
 
 
 with tempfile.TemporaryDirectory() as tmp:
@@ -85,4 +74,4 @@ with tempfile.TemporaryDirectory() as tmp:
     a, b = datasets(ref), datasets(out)
     bad = [k for k in a if a[k] != b.get(k)]
     check(not bad, f"resumed file differs: {bad}")
-sys.exit(1 if failures else 0)
+sys.exit(exit_status())

@@ -18,20 +18,16 @@ import tempfile
 import time
 
 import h5py
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from sswtest import ENV, check, datasets, exit_status  # noqa: E402
 import numpy as np
 
 EXE, CONFIG = sys.argv[1], sys.argv[2]
 MPIEXEC = sys.argv[3] if len(sys.argv) > 3 else "mpirun"
 KILLS = int(sys.argv[4]) if len(sys.argv) > 4 else 6
-ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1",
-           OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1", OMP_NUM_THREADS="1")
-failures = []
 
 
-def check(cond, msg):
-    if not cond:
-        failures.append(msg)
-        print("FAILED:", msg, file=sys.stderr)
 
 
 def write_config(tmp, name):
@@ -85,12 +81,6 @@ def durable(out, npts):
     return int(have.sum())
 
 
-def datasets(path):
-    out = {}
-    with h5py.File(path, "r") as f:
-        f.visititems(lambda n, o: out.__setitem__(n, o[()].tobytes())
-                     if isinstance(o, h5py.Dataset) else None)
-    return out
 
 
 with tempfile.TemporaryDirectory() as tmp:
@@ -173,4 +163,4 @@ with tempfile.TemporaryDirectory() as tmp:
     check(kills >= 3, f"only {kills} kills happened: the sweep is too short")
     check(damaged, "the run finished before the damage step")
 
-sys.exit(1 if failures else 0)
+sys.exit(exit_status())

@@ -5,28 +5,22 @@ every grid point, xarray layout, resume, bad configs leave no file.
 Usage: test_sweep.py SLEIGHSWEEP CONFIG [mpiexec]
 """
 import os
-import shutil
 import signal
 import subprocess
 import sys
 import tempfile
-import time
 
 import h5py
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from sswtest import ENV, check, datasets, exit_status  # noqa: E402
 import numpy as np
 
 EXE, CONFIG = sys.argv[1], sys.argv[2]
 MPIEXEC = sys.argv[3] if len(sys.argv) > 3 else "mpirun"
-ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1",
-           OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1", OMP_NUM_THREADS="1")
 DIMS = ("theta", "a", "b", "r", "s", "A", "B")
-failures = []
 
 
-def check(cond, msg):
-    if not cond:
-        failures.append(msg)
-        print("FAILED:", msg, file=sys.stderr)
 
 
 def config_with(tmp, name, extra_output=""):
@@ -60,13 +54,6 @@ def wait_for_progress(p, points):
     raise RuntimeError("the run ended before reaching the signal point")
 
 
-def datasets(path):
-    """Every dataset's raw bytes (NaN-safe, bit-exact comparison)."""
-    out = {}
-    with h5py.File(path, "r") as f:
-        f.visititems(lambda n, o: out.__setitem__(n, o[()].tobytes())
-                     if isinstance(o, h5py.Dataset) else None)
-    return out
 
 
 def same_results(a, b, what):
@@ -83,7 +70,7 @@ with tempfile.TemporaryDirectory() as tmp:
         p = run(ranks, cfg, threads)
         check(p.returncode == 0, f"np {ranks} x {threads}: exit "
               f"{p.returncode}: {p.stderr}")
-        check(p.stdout.strip() == out, f"run must print the output path")
+        check(p.stdout.strip() == out, "run must print the output path")
         check("points/s" in p.stderr and "ETA" in p.stderr,
               "no progress lines on stderr")
         check("\x1b" not in p.stderr and "\r" not in p.stderr,
@@ -229,4 +216,4 @@ with tempfile.TemporaryDirectory() as tmp:
     check(not os.path.exists(os.path.join(tmp, "badcases.h5")),
           "a refused run created its output")
 
-sys.exit(1 if failures else 0)
+sys.exit(exit_status())

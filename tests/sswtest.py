@@ -1,0 +1,38 @@
+"""Shared helpers of the Python end-to-end tests: the MPI environment,
+assertions that record failures, and bit-exact dataset comparison."""
+import os
+import sys
+
+import h5py
+
+# Open MPI refuses root without these; one thread unless a test says so.
+ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1",
+           OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1", OMP_NUM_THREADS="1")
+failures = []
+
+
+def check(cond, msg):
+    """Records a failure (the test goes on, and exits 1 at the end)."""
+    if not cond:
+        failures.append(msg)
+        print("FAILED:", msg, file=sys.stderr)
+
+
+def datasets(path):
+    """Every dataset's raw bytes, for NaN-safe bit-exact comparison."""
+    out = {}
+    with h5py.File(path, "r") as f:
+        f.visititems(lambda n, o: out.__setitem__(n, o[()].tobytes())
+                     if isinstance(o, h5py.Dataset) else None)
+    return out
+
+
+def differing(a, b):
+    """Names of the datasets of file a that differ in file b (or lack)."""
+    da, db = datasets(a), datasets(b)
+    return sorted(set(da) ^ set(db)) + [k for k in da if k in db and
+                                        da[k] != db[k]]
+
+
+def exit_status():
+    return 1 if failures else 0
