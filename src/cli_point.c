@@ -11,6 +11,7 @@
 #include "sleighsweep/error.h"
 #include "sleighsweep/extract.h"
 #include "sleighsweep/model.h"
+#include "sleighsweep/path.h"
 #include "sleighsweep/version.h"
 
 static const char point_usage[] =
@@ -239,42 +240,10 @@ static void print_json(FILE *f, const point_opts *o, const ssw_tensor *t,
   fprintf(f, "}}\n");
 }
 
-/* Samples of both directions, kept in order of time for the CSV. */
-typedef struct {
-  double (*rows)[7];
-  size_t n, cap;
-  int failed;
-} samples;
-
-static void record(void *ctx, int dir, double t, double phi, double x,
-                   double y, double w, double v, double H) {
-  samples *s = ctx;
-  if (s->failed) return;
-  if (s->n == s->cap) {
-    size_t cap = s->cap ? 2 * s->cap : 1024;
-    void *p = realloc(s->rows, cap * sizeof *s->rows);
-    if (!p) {
-      s->failed = 1;
-      return;
-    }
-    s->rows = p, s->cap = cap;
-  }
-  const double row[7] = {t, phi, x, y, w, v, H};
-  memcpy(s->rows[s->n++], row, sizeof row);
-  (void)dir;
-}
-
-static int cmp_time(const void *a, const void *b) {
-  const double ta = ((const double *)a)[0], tb = ((const double *)b)[0];
-  return (ta > tb) - (ta < tb);
-}
-
-static int write_csv(FILE *f, const char *path, samples *s,
+static int write_csv(FILE *f, const char *path, ssw_path *s,
                      const point_opts *o, double H0) {
-  SSW_CHECK(!s->failed, SSW_ERR_MEM, "out of memory recording the path");
-  record(s, 0, 0.0, 0.0, 0.0, 0.0, o->w0, o->v0, H0);
-  SSW_CHECK(!s->failed, SSW_ERR_MEM, "out of memory recording the path");
-  qsort(s->rows, s->n, sizeof *s->rows, cmp_time);
+  ssw_path_record(s, 0, 0.0, 0.0, 0.0, 0.0, o->w0, o->v0, H0);
+  SSW_CALL(ssw_path_sort(s));
   fprintf(f, "t,phi,x,y,omega,v,H\n");
   for (size_t i = 0; i < s->n; i++)
     fprintf(f, "%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n", s->rows[i][0],
@@ -299,12 +268,12 @@ static int run_point(const point_opts *o) {
     SSW_CHECK(csv, SSW_ERR_USAGE, "--trajectory: cannot write '%s': %s",
               o->trajectory, strerror(errno));
   }
-  samples s = {0};
+  ssw_path s = {0};
   ssw_traj r;
   int rc = ssw_extract_run(&t, regime, o->w0, o->v0, &o->integ,
-                           csv ? record : NULL, &s, &r);
+                           csv ? ssw_path_record : NULL, &s, &r);
   if (rc == SSW_SUCCESS && csv) rc = write_csv(csv, o->trajectory, &s, o, r.H0);
-  free(s.rows);
+  ssw_path_free(&s);
   if (csv && fclose(csv) != 0 && rc == SSW_SUCCESS)
     rc = SSW_RAISE(SSW_ERR_IO, "--trajectory: error closing '%s'",
                    o->trajectory);

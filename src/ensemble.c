@@ -10,6 +10,7 @@
 #include "sleighsweep/error.h"
 #include "sleighsweep/grid.h"
 #include "sleighsweep/h5out.h"
+#include "sleighsweep/path.h"
 
 /* Trajectories are processed in blocks: each block in parallel, then
  * reduced sequentially in index order. Memory stays bounded for any
@@ -23,18 +24,14 @@ typedef struct {
   int loops, sense_future, converged, flags;
 } traj_summary;
 
-/* Growable record of one sample trajectory's nodes. */
-typedef struct {
-  double (*rows)[SSW_SAMPLE_NQ];
-  size_t n, cap;
-  int failed;
-} node_buf;
+_Static_assert(SSW_PATH_NQ == SSW_SAMPLE_NQ,
+               "path rows are laid out as the sample datasets");
 
 struct ssw_ensemble {
   const ssw_config *cfg;
   ssw_integrator integ;
   traj_summary *block;
-  node_buf *nodes; /* one per sample trajectory */
+  ssw_path *nodes; /* one per sample trajectory */
 };
 
 void ssw_ensemble_integrator(const ssw_config *cfg, ssw_integrator *o) {
@@ -101,34 +98,11 @@ int ssw_ensemble_create(const ssw_config *cfg, ssw_ensemble **e) {
 void ssw_ensemble_destroy(ssw_ensemble **e) {
   if (!e || !*e) return;
   if ((*e)->nodes)
-    for (int i = 0; i < (*e)->cfg->samples; i++) free((*e)->nodes[i].rows);
+    for (int i = 0; i < (*e)->cfg->samples; i++) ssw_path_free(&(*e)->nodes[i]);
   free((*e)->nodes);
   free((*e)->block);
   free(*e);
   *e = NULL;
-}
-
-static void record_node(void *ctx, int dir, double t, double phi, double x,
-                        double y, double w, double v, double H) {
-  node_buf *b = ctx;
-  if (b->failed) return;
-  if (b->n == b->cap) {
-    const size_t cap = b->cap ? 2 * b->cap : 512;
-    void *p = realloc(b->rows, cap * sizeof *b->rows);
-    if (!p) {
-      b->failed = 1;
-      return;
-    }
-    b->rows = p, b->cap = cap;
-  }
-  const double row[SSW_SAMPLE_NQ] = {t, phi, x, y, w, v, H};
-  memcpy(b->rows[b->n++], row, sizeof row);
-  (void)dir;
-}
-
-static int by_time(const void *a, const void *b) {
-  const double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
 }
 
 /* One trajectory, summarised; sample trajectories also record nodes. */
@@ -137,16 +111,16 @@ static int one_trajectory(const ssw_ensemble *e, const ssw_point_result *res,
   const ssw_config *cfg = e->cfg;
   double w0, v0;
   ssw_ensemble_initial(cfg, &res->tensor, res->index, traj, &w0, &v0);
-  node_buf *nb = traj < cfg->samples ? &e->nodes[traj] : NULL;
+  ssw_path *nb = traj < cfg->samples ? &e->nodes[traj] : NULL;
   if (nb) {
-    nb->n = 0, nb->failed = 0;
-    record_node(nb, 0, 0.0, 0.0, 0.0, 0.0, w0, v0,
-                0.5 * (res->tensor.J * w0 * w0 + res->tensor.M * v0 * v0 -
-                       2.0 * res->tensor.L2 * w0 * v0));
+    ssw_path_clear(nb);
+    ssw_path_record(nb, 0, 0.0, 0.0, 0.0, 0.0, w0, v0,
+                    ssw_model_energy(&res->tensor, w0, v0));
   }
   ssw_traj r;
   const int rc = ssw_extract_run(&res->tensor, res->analytic.regime, w0, v0,
-                                 &e->integ, nb ? record_node : NULL, nb, &r);
+                                 &e->integ, nb ? ssw_path_record : NULL, nb,
+                                 &r);
   if (rc != SSW_SUCCESS) return rc;
   *out = (traj_summary){r.r_future, r.r_past, r.d, fabs(r.dphi),
                         r.energy_error, r.steps, r.loops, r.sense_future,
@@ -246,11 +220,13 @@ static int store_samples(const ssw_ensemble *e, double *out) {
   const ssw_config *cfg = e->cfg;
   const size_t S = (size_t)cfg->samples, N = (size_t)cfg->sample_nodes;
   for (size_t s = 0; s < S; s++) {
-    node_buf *b = &e->nodes[s];
-    SSW_CHECK(!b->failed, SSW_ERR_MEM, "out of memory recording samples");
-    qsort(b->rows, b->n, sizeof *b->rows, by_time);
+    ssw_path *b = &e->nodes[s];
+    SSW_CALL(ssw_path_sort(b));
     for (size_t k = 0; k < N; k++) {
-      size_t src = b->n <= N ? k : (size_t)llround((double)k * (double)(b->n - 1) / (double)(N - 1));
+      const size_t src =
+          b->n <= N ? k
+                    : (size_t)llround((double)k * (double)(b->n - 1) /
+                                      (double)(N - 1));
       for (size_t q = 0; q < SSW_SAMPLE_NQ; q++)
         out[q * S * N + s * N + k] = src < b->n ? b->rows[src][q] : NAN;
     }

@@ -1,0 +1,41 @@
+/* A recorded path: the nodes an extraction reports through its sample
+ * callback, kept as rows (t, phi, x, y, omega, v, H) and put in time order.
+ * Used by `point --trajectory` and by the sweep's sample trajectories. */
+#ifndef SLEIGHSWEEP_PATH_H
+#define SLEIGHSWEEP_PATH_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Quantities of a row: t, phi, x, y, omega, v, H (the order of the sample
+ * datasets of the output file, SSW_SAMPLE_* in h5out.h). */
+#define SSW_PATH_NQ 7
+
+/** A growable list of rows. Zero-initialise; free with ssw_path_free. */
+typedef struct {
+  double (*rows)[SSW_PATH_NQ];
+  size_t n, cap;
+  int failed; /**< an append ran out of memory (rows are then incomplete) */
+} ssw_path;
+
+/** Appends one row; an ssw_sample_fn (extract.h) with ctx = the path.
+ * `dir` is ignored: ssw_path_sort orders both directions by time. */
+void ssw_path_record(void *ctx, int dir, double t, double phi, double x,
+                     double y, double w, double v, double H);
+
+/** Sorts the rows by time. Errors: SSW_ERR_MEM if an append failed. */
+int ssw_path_sort(ssw_path *p);
+
+/** Forgets the rows, keeping the memory for reuse. */
+void ssw_path_clear(ssw_path *p);
+
+/** Frees the rows (NULL-safe) and zeroes the path. */
+void ssw_path_free(ssw_path *p);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
