@@ -310,14 +310,16 @@ static int merge_journals(MPI_Comm comm, int rank, const ssw_config *cfg,
                           int quiet, uint8_t *done, ssw_journal_set *set) {
   const uint64_t n = ssw_grid_size(cfg);
   if (rank == 0) {
+    ssw_result_buf *b = &set->recs;
     size_t m = 0;
-    const size_t sd = ssw_h5out_sample_doubles(cfg);
-    for (size_t k = 0; k < set->n; k++) {
-      const uint64_t i = set->pts[k].index;
+    for (size_t k = 0; k < b->n; k++) {
+      const uint64_t i = b->pts[k].index;
       if (done[i]) continue;
       done[i] = 1;
-      set->pts[m] = set->pts[k];
-      if (sd) memmove(set->samples + m * sd, set->samples + k * sd, sd * 8);
+      b->pts[m] = b->pts[k];
+      if (b->sdoubles)
+        memmove(ssw_result_buf_samples(b, m), ssw_result_buf_samples(b, k),
+                b->sdoubles * sizeof *b->samples);
       m++;
     }
     if (!quiet && (set->files > 0 || set->torn > 0))
@@ -325,7 +327,7 @@ static int merge_journals(MPI_Comm comm, int rank, const ssw_config *cfg,
               "sleighsweep: journals: %zu file(s), %zu point(s) recovered "
               "that the output lacked, %zu torn record(s) skipped\n",
               set->files, m, set->torn);
-    set->n = m;
+    b->n = m;
   }
   for (uint64_t off = 0; off < n; off += (1u << 30)) {
     const int cnt = (int)(n - off < (1u << 30) ? n - off : (1u << 30));

@@ -198,32 +198,17 @@ typedef struct {
   const ssw_config *cfg;
   header want;
   uint64_t npts;
-  size_t sdoubles, rec_bytes;
+  size_t rec_bytes;
   ssw_journal_set *set;
-  size_t cap;
   unsigned char *buf;
 } reader;
 
+/* Keeps the record in r->buf: the point, then its samples. */
 static int keep(reader *r) {
-  ssw_journal_set *s = r->set;
-  if (s->n == r->cap) {
-    const size_t cap = r->cap ? 2 * r->cap : 1024;
-    ssw_point_result *p = realloc(s->pts, cap * sizeof *p);
-    SSW_CHECK(p, SSW_ERR_MEM, "out of memory reading journals");
-    s->pts = p;
-    if (r->sdoubles) {
-      double *q = realloc(s->samples, cap * r->sdoubles * sizeof *q);
-      SSW_CHECK(q, SSW_ERR_MEM, "out of memory reading journals");
-      s->samples = q;
-    }
-    r->cap = cap;
-  }
-  memcpy(&s->pts[s->n], r->buf + 8, sizeof(ssw_point_result));
-  if (r->sdoubles)
-    memcpy(s->samples + s->n * r->sdoubles,
-           r->buf + 8 + sizeof(ssw_point_result), 8 * r->sdoubles);
-  s->n++;
-  return SSW_SUCCESS;
+  ssw_point_result pt;
+  memcpy(&pt, r->buf + 8, sizeof pt);
+  return ssw_result_buf_push(&r->set->recs, &pt,
+                             (const double *)(r->buf + 8 + sizeof pt));
 }
 
 static int read_one(const char *path, void *ctx) {
@@ -267,54 +252,51 @@ static int by_key(const void *a, const void *b) {
 /* Sorts by index (stable: by position within equal indices) and keeps the
  * first record of each index; results are deterministic, so duplicates
  * are identical. Samples move with their records. */
-static int dedupe(reader *r) {
-  ssw_journal_set *s = r->set;
-  if (s->n == 0) return SSW_SUCCESS;
-  const size_t sd = r->sdoubles;
-  uint64_t(*key)[2] = malloc(s->n * sizeof *key);
-  ssw_point_result *pts = malloc(s->n * sizeof *pts);
-  double *smp = sd ? malloc(s->n * sd * sizeof *smp) : NULL;
-  if (!key || !pts || (sd && !smp)) {
-    free(key), free(pts), free(smp);
-    return SSW_RAISE(SSW_ERR_MEM, "out of memory reading journals");
-  }
-  for (size_t i = 0; i < s->n; i++) key[i][0] = s->pts[i].index, key[i][1] = i;
-  qsort(key, s->n, sizeof *key, by_key);
-  size_t m = 0;
-  for (size_t i = 0; i < s->n; i++) {
-    if (m > 0 && pts[m - 1].index == key[i][0]) {
+static int dedupe(ssw_journal_set *s) {
+  const ssw_result_buf *in = &s->recs;
+  if (in->n == 0) return SSW_SUCCESS;
+  uint64_t(*key)[2] = malloc(in->n * sizeof *key);
+  SSW_CHECK(key, SSW_ERR_MEM, "out of memory reading journals");
+  for (size_t i = 0; i < in->n; i++)
+    key[i][0] = in->pts[i].index, key[i][1] = i;
+  qsort(key, in->n, sizeof *key, by_key);
+  ssw_result_buf out = {.sdoubles = in->sdoubles};
+  int rc = ssw_result_buf_reserve(&out, in->n);
+  for (size_t i = 0; i < in->n && rc == SSW_SUCCESS; i++) {
+    if (out.n > 0 && out.pts[out.n - 1].index == key[i][0]) {
       s->duplicates++;
       continue;
     }
-    pts[m] = s->pts[key[i][1]];
-    if (sd) memcpy(smp + m * sd, s->samples + key[i][1] * sd, sd * sizeof *smp);
-    m++;
+    rc = ssw_result_buf_push(&out, &in->pts[key[i][1]],
+                             ssw_result_buf_samples(in, key[i][1]));
   }
-  free(key), free(s->pts), free(s->samples);
-  s->pts = pts, s->samples = smp, s->n = m;
+  free(key);
+  if (rc != SSW_SUCCESS) {
+    ssw_result_buf_free(&out);
+    return rc;
+  }
+  ssw_result_buf_free(&s->recs);
+  s->recs = out;
   return SSW_SUCCESS;
 }
 
 int ssw_journal_read_all(const char *output, const ssw_config *cfg,
                          ssw_journal_set *set) {
   memset(set, 0, sizeof *set);
+  set->recs.sdoubles = ssw_h5out_sample_doubles(cfg);
   reader r = {.cfg = cfg, .want = make_header(cfg), .npts = ssw_grid_size(cfg),
-              .sdoubles = ssw_h5out_sample_doubles(cfg), .set = set};
-  r.rec_bytes = record_bytes(r.sdoubles);
+              .rec_bytes = record_bytes(set->recs.sdoubles), .set = set};
   r.buf = malloc(r.rec_bytes);
   SSW_CHECK(r.buf, SSW_ERR_MEM, "out of memory reading journals");
   int rc = each_journal(output, read_one, &r);
-  if (rc == SSW_SUCCESS) rc = dedupe(&r);
+  if (rc == SSW_SUCCESS) rc = dedupe(set);
   free(r.buf);
   if (rc != SSW_SUCCESS) ssw_journal_set_free(set);
   return rc;
 }
 
 void ssw_journal_set_free(ssw_journal_set *set) {
-  if (!set) return;
-  free(set->pts);
-  free(set->samples);
-  set->pts = NULL, set->samples = NULL, set->n = 0;
+  if (set) ssw_result_buf_free(&set->recs);
 }
 
 static int remove_one(const char *path, void *ctx) {

@@ -84,9 +84,7 @@ typedef struct {
   const uint8_t *done;
   uint64_t npts;
   ssw_ensemble *ens;
-  ssw_point_result *pend;
-  double *pend_samples;
-  size_t npend, cap, sdoubles;
+  ssw_result_buf pend; /* finished points waiting for the next epoch */
   uint64_t computed;      /* points computed by this rank */
   int64_t unreported;     /* computed since the last request (progress) */
   ssw_journal *journal;   /* this rank's durable record of its points */
@@ -96,30 +94,15 @@ typedef struct {
   int epochs;
 } rank_ctx;
 
-static int grow_pending(rank_ctx *c) {
-  if (c->npend < c->cap) return SSW_SUCCESS;
-  const size_t cap = c->cap ? 2 * c->cap : 64;
-  ssw_point_result *p = realloc(c->pend, cap * sizeof *p);
-  SSW_CHECK(p, SSW_ERR_MEM, "out of memory buffering %zu results", cap);
-  c->pend = p;
-  if (c->sdoubles) {
-    double *s = realloc(c->pend_samples, cap * c->sdoubles * sizeof *s);
-    SSW_CHECK(s, SSW_ERR_MEM, "out of memory buffering sample trajectories");
-    c->pend_samples = s;
-  }
-  c->cap = cap;
-  return SSW_SUCCESS;
-}
-
 static int compute_point(rank_ctx *c, uint64_t index) {
-  SSW_CALL(grow_pending(c));
+  ssw_result_buf *b = &c->pend;
+  SSW_CALL(ssw_result_buf_reserve(b, b->n + 1));
   const double t0 = now();
-  double *samples = c->sdoubles ? c->pend_samples + c->npend * c->sdoubles
-                                : NULL;
-  SSW_CALL(ssw_ensemble_run(c->ens, index, &c->pend[c->npend], samples));
-  SSW_CALL(ssw_journal_append(c->journal, &c->pend[c->npend], samples));
+  double *samples = ssw_result_buf_samples(b, b->n);
+  SSW_CALL(ssw_ensemble_run(c->ens, index, &b->pts[b->n], samples));
+  SSW_CALL(ssw_journal_append(c->journal, &b->pts[b->n], samples));
   c->unsynced = 1;
-  c->npend++;
+  b->n++;
   c->computed++;
   c->unreported++;
   c->t_compute += now() - t0;
@@ -152,11 +135,11 @@ static int epoch(rank_ctx *c) {
   c->t_idle += now() - tb;
   const double t0 = now();
   ssw_schedule_watchdog(1);
-  SSW_CALL(ssw_h5out_write_points(c->out, c->pend, c->npend,
-                                  c->sdoubles ? c->pend_samples : NULL));
+  SSW_CALL(ssw_h5out_write_points(c->out, c->pend.pts, c->pend.n,
+                                  c->pend.sdoubles ? c->pend.samples : NULL));
   SSW_CALL(ssw_h5out_flush(c->out));
   ssw_schedule_watchdog(0);
-  c->npend = 0;
+  c->pend.n = 0;
   c->epochs++;
   c->t_io += now() - t0;
   return SSW_SUCCESS;
@@ -378,14 +361,9 @@ static int reduce_stats(rank_ctx *c, const master *m, uint64_t done0,
 
 /* Queues points recovered from journals for the next epoch (rank 0). */
 static int preload(rank_ctx *c, const ssw_journal_set *rec) {
-  for (size_t k = 0; rec && k < rec->n; k++) {
-    SSW_CALL(grow_pending(c));
-    c->pend[c->npend] = rec->pts[k];
-    if (c->sdoubles)
-      memcpy(c->pend_samples + c->npend * c->sdoubles,
-             rec->samples + k * c->sdoubles, c->sdoubles * sizeof(double));
-    c->npend++;
-  }
+  for (size_t k = 0; rec && k < rec->recs.n; k++)
+    SSW_CALL(ssw_result_buf_push(&c->pend, &rec->recs.pts[k],
+                                 ssw_result_buf_samples(&rec->recs, k)));
   return SSW_SUCCESS;
 }
 
@@ -394,7 +372,7 @@ int ssw_schedule_run(MPI_Comm comm, const ssw_config *cfg, ssw_h5out *out,
                      int quiet, ssw_schedule_stats *stats) {
   rank_ctx c = {.comm = comm, .quiet = quiet, .cfg = cfg, .out = out,
                 .done = done, .npts = ssw_grid_size(cfg),
-                .sdoubles = ssw_h5out_sample_doubles(cfg)};
+                .pend = {.sdoubles = ssw_h5out_sample_doubles(cfg)}};
   SSW_MPI_CALL(MPI_Comm_rank(comm, &c.rank));
   SSW_MPI_CALL(MPI_Comm_size(comm, &c.size));
   memset(stats, 0, sizeof *stats);
@@ -424,7 +402,6 @@ int ssw_schedule_run(MPI_Comm comm, const ssw_config *cfg, ssw_h5out *out,
   if (rc == SSW_SUCCESS) rc = jrc;
   ssw_ensemble_destroy(&c.ens);
   free(m.held);
-  free(c.pend);
-  free(c.pend_samples);
+  ssw_result_buf_free(&c.pend);
   return rc;
 }

@@ -41,9 +41,7 @@ int ssw_journal_close(ssw_journal **j);
 
 /** Records recovered from every journal of an output. */
 typedef struct {
-  ssw_point_result *pts; /**< unique by index, in index order */
-  double *samples;       /**< n * ssw_h5out_sample_doubles(cfg), or NULL */
-  size_t n;              /**< records */
+  ssw_result_buf recs;   /**< unique by index, in index order, with samples */
   size_t files;          /**< journal files read */
   size_t torn;           /**< trailing partial/corrupt records skipped */
   size_t duplicates;     /**< records of an index seen before (ignored) */

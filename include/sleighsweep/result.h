@@ -3,6 +3,7 @@
 #ifndef SLEIGHSWEEP_RESULT_H
 #define SLEIGHSWEEP_RESULT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "sleighsweep/analytic.h"
@@ -34,6 +35,33 @@ typedef struct {
   int32_t trajectories;      /**< ensemble size */
   int32_t flags;             /**< OR of the trajectories' SSW_TRAJ_* flags */
 } ssw_point_result;
+
+/** A growable array of point results, each with its sample buffer of
+ * `sdoubles` doubles (0 when the run keeps no samples): a rank's points
+ * waiting for the next flush epoch, or the records read from journals. */
+typedef struct {
+  ssw_point_result *pts;
+  double *samples;  /**< n * sdoubles, in the order of pts */
+  size_t n, cap;
+  size_t sdoubles;  /**< doubles per point's sample buffer */
+} ssw_result_buf;
+
+/** Makes room for at least `need` points. Errors: SSW_ERR_MEM. */
+int ssw_result_buf_reserve(ssw_result_buf *b, size_t need);
+
+/** Appends a copy of a result and of its samples (NULL when sdoubles is 0).
+ * Errors: SSW_ERR_MEM. */
+int ssw_result_buf_push(ssw_result_buf *b, const ssw_point_result *r,
+                        const double *samples);
+
+/** Sample buffer of point k. */
+static inline double *ssw_result_buf_samples(const ssw_result_buf *b,
+                                             size_t k) {
+  return b->sdoubles ? b->samples + k * b->sdoubles : NULL;
+}
+
+/** Frees the arrays (NULL-safe), keeping sdoubles. */
+void ssw_result_buf_free(ssw_result_buf *b);
 
 #ifdef __cplusplus
 }
