@@ -301,7 +301,12 @@ def fixed_title(chosen, attrs=None, angles="deg", skip=()):
         if axis in chosen and axis not in skip:
             sym = "θ" if axis == "theta" else axis
             parts.append((sym, fmt_value(axis, chosen[axis][0], angles)))
-    # group consecutive equal values: b = r = s = 0
+    return head + group_equal(parts)
+
+
+def group_equal(parts):
+    """'b = r = s = 0, A = 0.5' from [(symbol, value text), ...]: runs of
+    neighbours with equal values share one '= value'."""
     out, i = [], 0
     while i < len(parts):
         j = i
@@ -310,7 +315,7 @@ def fixed_title(chosen, attrs=None, angles="deg", skip=()):
         out.append(" = ".join(p[0] for p in parts[i:j + 1]) + " = " +
                    parts[i][1])
         i = j + 1
-    return head + ", ".join(out)
+    return ", ".join(out)
 
 
 # ---- `sleighsweep point` output -------------------------------------------

@@ -32,8 +32,8 @@ from matplotlib.patches import Circle, Ellipse, Polygon  # noqa: E402
 
 import sswplot  # noqa: E402
 from sswfile import (AXES, SAMPLE_QUANTITIES, Sweep, UsageError,  # noqa
-                     fmt_value, normalize_fix, parse_assignments, read_csv,
-                     read_point_json, say)
+                     fmt_value, group_equal, normalize_fix, parse_assignments,
+                     read_csv, read_point_json, say)
 
 TENSOR = ("J", "M", "L1", "L2", "Z")
 PALETTE = ["#1f5fa8", "#c8323c", "#2a9d5c", "#e08a1e", "#7b4ea3", "#555555",
@@ -405,15 +405,7 @@ def param_text(body, keys):
     grouped), wrapped to two lines when long."""
     parts = [(SYMBOLS.get(k, k), param_value(k, body[k])) for k in keys
              if k in body]
-    out, i = [], 0
-    while i < len(parts):
-        j = i
-        while j + 1 < len(parts) and parts[j + 1][1] == parts[i][1]:
-            j += 1
-        out.append(" = ".join(p[0] for p in parts[i:j + 1]) + " = " +
-                   parts[i][1])
-        i = j + 1
-    text = ", ".join(out)
+    text = group_equal(parts)
     if len(text) > 58:
         cut = text.rfind(", ", 0, 58)
         text = text[:cut + 1] + "\n" + text[cut + 2:]
