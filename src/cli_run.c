@@ -348,6 +348,12 @@ static void abort_job(MPI_Comm comm, int rank, int rc) {
   MPI_Abort(comm, ssw_error_exit_status(rc));
 }
 
+/* Config and usage errors are decided identically on every rank (rank 0
+ * decides and broadcasts); anything else may have left ranks apart. */
+static int needs_abort(int rc) {
+  return rc != SSW_SUCCESS && rc != SSW_ERR_CONFIG && rc != SSW_ERR_USAGE;
+}
+
 static int sweep(MPI_Comm comm, const run_opts *o, int argc, char **argv) {
   int rank, size;
   SSW_MPI_CALL(MPI_Comm_rank(comm, &rank));
@@ -376,8 +382,7 @@ static int sweep(MPI_Comm comm, const run_opts *o, int argc, char **argv) {
   if (rc == SSW_SUCCESS) {
     rc = open_output(comm, rank, size, cfg, o,
                      journals.files > 0 || journals.torn > 0, argc, argv, &out);
-    if (rc != SSW_SUCCESS && rc != SSW_ERR_CONFIG && rc != SSW_ERR_USAGE)
-      abort_job(comm, rank, rc);
+    if (needs_abort(rc)) abort_job(comm, rank, rc);
   }
   if (rc == SSW_SUCCESS) {
     done = malloc(ssw_grid_size(cfg));
@@ -417,8 +422,7 @@ static int sweep(MPI_Comm comm, const run_opts *o, int argc, char **argv) {
   }
   const int crc = ssw_h5out_close(&out);
   if (rc == SSW_SUCCESS) rc = crc;
-  if (rc != SSW_SUCCESS && rc != SSW_ERR_CONFIG && rc != SSW_ERR_USAGE)
-    abort_job(comm, rank, rc);
+  if (needs_abort(rc)) abort_job(comm, rank, rc);
   /* The journals go only once the complete file is closed on every rank. */
   if (rc == SSW_SUCCESS && complete) {
     SSW_MPI_CALL(MPI_Barrier(comm));

@@ -339,8 +339,8 @@ static int run_worker(rank_ctx *c) {
   return epoch(c);
 }
 
-static int reduce_stats(rank_ctx *c, const master *m, uint64_t done0,
-                        double start, ssw_schedule_stats *s) {
+static int reduce_stats(rank_ctx *c, uint64_t done0, double start,
+                        ssw_schedule_stats *s) {
   double local[4] = {c->t_compute, c->t_io, c->t_idle, c->t_service};
   double maxv[4];
   uint64_t run = 0, mine = c->computed;
@@ -355,7 +355,6 @@ static int reduce_stats(rank_ctx *c, const master *m, uint64_t done0,
   int sig = stop_signal ? 1 : 0, any = 0;
   SSW_MPI_CALL(MPI_Allreduce(&sig, &any, 1, MPI_INT, MPI_MAX, c->comm));
   s->interrupted = any && s->points_done < c->npts;
-  (void)m;
   return SSW_SUCCESS;
 }
 
@@ -393,7 +392,7 @@ int ssw_schedule_run(MPI_Comm comm, const ssw_config *cfg, ssw_h5out *out,
   }
   if (rc == SSW_SUCCESS)
     rc = c.rank == 0 ? run_master(&c, &m) : run_worker(&c);
-  if (rc == SSW_SUCCESS) rc = reduce_stats(&c, &m, done0, start, stats);
+  if (rc == SSW_SUCCESS) rc = reduce_stats(&c, done0, start, stats);
   if (rc == SSW_SUCCESS && c.rank == 0 && !quiet) {
     m.finished = stats->points_run;
     progress(&m, &c, 1);
