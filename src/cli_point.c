@@ -40,9 +40,15 @@ static const char point_usage[] =
     "  --scheme S    hamel2 hamel4 hamel4s hamel6 hamel8 rk4 [hamel8]\n"
     "                (`sleighsweep methods` lists them)\n"
     "  --reconstruction R  exp (SE(2) exponential) or midpoint [exp]\n"
-    "  --eta X       step h = eta / max(Arate, w_max): Arate = sqrt(2HE)/D,\n"
-    "                w_max = sqrt(2HM/D) the fastest turning rate [0.8]\n"
-    "  --tol X       stop when |L1 w + Z v| <= tol * its maximum [1e-5]\n"
+    "  --rtol X      relative accuracy wanted in every result; the engine\n"
+    "                chooses reversible adaptive steps to meet it [1e-10]\n"
+    "  --eta X       fixed steps instead (for studies of the scheme):\n"
+    "                h = eta / max(Arate, w_max), Arate = sqrt(2HE)/D,\n"
+    "                w_max = sqrt(2HM/D); excludes --rtol\n"
+    "  --tol X       stop when |L1 w + Z v| <= tol * its maximum\n"
+    "                [0.01 sqrt(rtol), or 1e-5 with --eta]\n"
+    "  --no-error-estimate  skip the coarser second run that estimates\n"
+    "                the errors (and lets rtol refine the step)\n"
     "  --max-steps N cap on base steps per direction [2000000]\n"
     "  --no-tail     do not add the exponential tail at the ends\n"
     "Output:\n"
@@ -55,13 +61,14 @@ typedef struct {
   ssw_params p;
   double zero_tol, w0, v0;
   ssw_integrator integ;
+  int rtol_given, eta_given;
   const char *trajectory;
 } point_opts;
 
 enum {
   OPT_THETA = 256, OPT_A, OPT_B, OPT_R, OPT_S, OPT_AA, OPT_BB, OPT_M, OPT_I0,
   OPT_RHO, OPT_KROT, OPT_ZTOL, OPT_W0, OPT_V0, OPT_SCHEME, OPT_RECON, OPT_ETA,
-  OPT_TOL, OPT_MAXSTEPS, OPT_NOTAIL, OPT_TRAJ
+  OPT_TOL, OPT_MAXSTEPS, OPT_NOTAIL, OPT_TRAJ, OPT_RTOL, OPT_NOEST
 };
 
 static const struct option long_opts[] = {
@@ -81,7 +88,9 @@ static const struct option long_opts[] = {
     {"v0", required_argument, 0, OPT_V0},
     {"scheme", required_argument, 0, OPT_SCHEME},
     {"reconstruction", required_argument, 0, OPT_RECON},
+    {"rtol", required_argument, 0, OPT_RTOL},
     {"eta", required_argument, 0, OPT_ETA},
+    {"no-error-estimate", no_argument, 0, OPT_NOEST},
     {"tol", required_argument, 0, OPT_TOL},
     {"max-steps", required_argument, 0, OPT_MAXSTEPS},
     {"no-tail", no_argument, 0, OPT_NOTAIL},
@@ -105,6 +114,7 @@ static double *number_slot(point_opts *o, int c) {
   case OPT_W0: return &o->w0;
   case OPT_V0: return &o->v0;
   case OPT_ETA: return &o->integ.eta;
+  case OPT_RTOL: return &o->integ.rtol;
   case OPT_TOL: return &o->integ.tol;
   default: return NULL;
   }
@@ -113,6 +123,8 @@ static double *number_slot(point_opts *o, int c) {
 static int parse_one(point_opts *o, int c, const char *name,
                      const char *arg) {
   double *slot = number_slot(o, c);
+  o->rtol_given |= c == OPT_RTOL;
+  o->eta_given |= c == OPT_ETA;
   if (slot) return ssw_cli_number(name, arg, c == OPT_THETA, slot);
   long long n;
   switch (c) {
@@ -133,6 +145,7 @@ static int parse_one(point_opts *o, int c, const char *name,
     o->integ.max_steps = n;
     return SSW_SUCCESS;
   case OPT_NOTAIL: o->integ.tail = 0; return SSW_SUCCESS;
+  case OPT_NOEST: o->integ.estimate = 0; return SSW_SUCCESS;
   case OPT_TRAJ: o->trajectory = arg; return SSW_SUCCESS;
   default: return SSW_RAISE(SSW_ERR_INTERNAL, "unhandled option %d", c);
   }
@@ -166,6 +179,21 @@ static int parse(int argc, char **argv, point_opts *o, int *help) {
             argv[optind]);
   SSW_CHECK(o->zero_tol >= 0 && o->zero_tol <= 1e-3, SSW_ERR_USAGE,
             "--zero-tol: %g must be in [0, 1e-3]", o->zero_tol);
+  SSW_CHECK(!(o->rtol_given && o->eta_given), SSW_ERR_USAGE,
+            "--rtol and --eta exclude each other: --rtol asks for an "
+            "accuracy and lets the engine choose the steps, --eta fixes "
+            "the step");
+  if (o->eta_given) o->integ.rtol = 0.0;
+  if (o->rtol_given)
+    SSW_CHECK(o->integ.rtol > SSW_RTOL_MIN && o->integ.rtol <= SSW_RTOL_MAX,
+              SSW_ERR_USAGE, "--rtol: %g must be in (%g, %g]", o->integ.rtol,
+              SSW_RTOL_MIN, SSW_RTOL_MAX);
+  if (o->eta_given)
+    SSW_CHECK(o->integ.eta > 0 && o->integ.eta <= 2, SSW_ERR_USAGE,
+              "--eta: %g must be in (0, 2]", o->integ.eta);
+  if (o->integ.tol != 0.0)
+    SSW_CHECK(o->integ.tol > 0 && o->integ.tol <= 1e-2, SSW_ERR_USAGE,
+              "--tol: %g must be in (0, 1e-2]", o->integ.tol);
   return SSW_SUCCESS;
 }
 
@@ -207,12 +235,17 @@ static void print_json(FILE *f, const point_opts *o, const ssw_tensor *t,
   fprintf(f, "},\n \"tensor\": {");
   jnum(f, "J", t->J, 1), jnum(f, "M", t->M, 1), jnum(f, "N", t->N, 1);
   jnum(f, "L1", t->L1, 1), jnum(f, "L2", t->L2, 1), jnum(f, "Z", t->Z, 0);
+  const ssw_integrator *g = &o->integ;
   fprintf(f, "},\n \"integrator\": {\"scheme\": \"%s\", \"reconstruction\": "
-             "\"%s\", ",
-          o->integ.method->name, ssw_recon_name(o->integ.recon));
-  jnum(f, "eta", o->integ.eta, 1), jnum(f, "tol", o->integ.tol, 1);
-  fprintf(f, "\"max_steps\": %lld, \"tail\": %s},\n",
-          (long long)o->integ.max_steps, o->integ.tail ? "true" : "false");
+             "\"%s\", \"step_control\": \"%s\", ",
+          g->method->name, ssw_recon_name(g->recon),
+          g->rtol > 0 ? "adaptive" : "fixed");
+  jnum(f, "rtol", g->rtol > 0 ? g->rtol : NAN, 1);
+  jnum(f, "eta", g->eta > 0 ? g->eta : NAN, 1);
+  jnum(f, "tol", ssw_integrator_stop_tol(g), 1);
+  fprintf(f, "\"max_steps\": %lld, \"tail\": %s, \"error_estimate\": %s},\n",
+          (long long)g->max_steps, g->tail ? "true" : "false",
+          g->estimate ? "true" : "false");
   fprintf(f, " \"regime\": \"%s\", ", ssw_regime_name(r->regime));
   jnum(f, "r_past", r->r_past, 1), jnum(f, "r_future", r->r_future, 1);
   jpair(f, "center_past", r->center_past, 1);
@@ -222,8 +255,17 @@ static void print_json(FILE *f, const point_opts *o, const ssw_tensor *t,
           r->loops, r->sense_past, r->sense_future);
   jnum(f, "t0", r->t0, 1), jnum(f, "rate", r->rate, 1);
   jnum(f, "energy_error", r->energy_error, 1);
-  fprintf(f, "\"steps\": %lld, \"converged\": %s, \"flags\": %d,\n",
-          (long long)r->steps, r->converged ? "true" : "false", r->flags);
+  fprintf(f, "\"steps\": %lld, \"converged\": %s, \"flags\": %d, "
+             "\"refinements\": %d,\n",
+          (long long)r->steps, r->converged ? "true" : "false", r->flags,
+          r->refinements);
+  /* Absolute error estimates (null: undefined in the regime, or not
+   * estimated); docs/output.md says against what rtol judges each. */
+  fprintf(f, " \"error_estimate\": {");
+  jnum(f, "d", r->err_d, 1), jnum(f, "dphi", r->err_dphi, 1);
+  jnum(f, "r", r->err_r, 1), jnum(f, "t0", r->err_t0, 1);
+  jnum(f, "center", r->err_center, 0);
+  fprintf(f, "},\n");
   fprintf(f, " \"analytic\": {\"regime\": \"%s\", ",
           ssw_regime_name(an->regime));
   const int uni = an->regime == SSW_REGIME_UNIFORM;

@@ -139,8 +139,12 @@ static int dry_run(const ssw_config *cfg) {
   printf(")\n");
   printf("trajectories:        %d per point, %.6g in all\n", cfg->trajectories,
          traj);
-  printf("scheme:              %s, eta %g, tol %g\n", cfg->method->name,
-         cfg->eta, cfg->tol);
+  if (cfg->integ.rtol > 0)
+    printf("scheme:              %s, rtol %g (adaptive steps)\n",
+           cfg->integ.method->name, cfg->integ.rtol);
+  else
+    printf("scheme:              %s, eta %g (fixed steps)\n",
+           cfg->integ.method->name, cfg->integ.eta);
   if (count > 0) {
     printf("steps per traj.:     %.0f (mean of %d probe trajectories)\n",
            steps / count, count);

@@ -83,17 +83,22 @@ static const key_spec keys[] = {
    "initial conditions"},
   {"ensemble", "energy", "0.5", K_REAL, F(energy), 0, INF, 1,
    "energy H of every trajectory"},
-  {"integrator", "scheme", "hamel8", K_SCHEME, F(method), 0, 0, 0, "method"},
-  {"integrator", "reconstruction", "exp", K_RECON, F(recon), 0, 0, 0,
+  {"integrator", "scheme", SSW_SCHEME_DEFAULT, K_SCHEME, F(integ.method), 0,
+   0, 0, "method"},
+  {"integrator", "reconstruction", "exp", K_RECON, F(integ.recon), 0, 0, 0,
    "path reconstruction"},
-  {"integrator", "eta", "0.8", K_REAL, F(eta), 0, 2, 1,
-   "dimensionless step h * Arate"},
-  {"integrator", "tol", "1e-5", K_REAL, F(tol), 0, 1e-2, 1,
+  {"integrator", "rtol", COMPUTED, K_REAL, F(integ.rtol), SSW_RTOL_MIN,
+   SSW_RTOL_MAX, 1, "relative accuracy of every result"},
+  {"integrator", "eta", COMPUTED, K_REAL, F(integ.eta), 0, 2, 1,
+   "fixed dimensionless step (instead of rtol)"},
+  {"integrator", "tol", COMPUTED, K_REAL, F(integ.tol), 0, 1e-2, 1,
    "convergence tolerance"},
-  {"integrator", "max_steps", "2000000", K_INT64, F(max_steps), 100, INF, 0,
-   "cap on steps per direction"},
-  {"integrator", "tail", "true", K_BOOL, F(tail), 0, 0, 0,
+  {"integrator", "max_steps", XSTR(SSW_MAX_STEPS_DEFAULT), K_INT64,
+   F(integ.max_steps), 100, INF, 0, "cap on steps per direction"},
+  {"integrator", "tail", "true", K_BOOL, F(integ.tail), 0, 0, 0,
    "exponential tail correction"},
+  {"integrator", "error_estimate", "true", K_BOOL, F(integ.estimate), 0, 0,
+   0, "error estimate by a second, coarser run"},
   {"output", "file", COMPUTED, K_FILE, F(file), 0, 0, 0, "output HDF5 file"},
   {"output", "samples", "0", K_INT32, F(samples), 0, 64, 0,
    "number of sample trajectories kept per point"},
@@ -314,8 +319,8 @@ static int parse_krot(ssw_config *cfg, const char *v, char *why, size_t n) {
 }
 
 static int parse_scheme(ssw_config *cfg, const char *v, char *why, size_t n) {
-  cfg->method = ssw_method_find(v);
-  if (cfg->method) return 0;
+  cfg->integ.method = ssw_method_find(v);
+  if (cfg->integ.method) return 0;
   int count;
   const ssw_method *t = ssw_method_table(&count);
   size_t used = (size_t)snprintf(why, n,
@@ -671,14 +676,15 @@ static int assign(ssw_config *cfg, const key_spec *k, int line,
   case K_SCHEME: return parse_scheme(cfg, value, why, n);
   case K_BOOL:
     if (parse_word(value, bools, 6, &word, why, n) != 0) return -1;
-    return cfg->tail = word % 2, 0;
+    *(int *)((char *)cfg + k->offset) = word % 2;
+    return 0;
   case K_IC:
     if (parse_word(value, ics, 2, &word, why, n) != 0) return -1;
     return cfg->ic = word, 0;
   case K_RECON:
     if (parse_word(value, recons, 2, &word, why, n) != 0) return -1;
-    cfg->recon = ssw_recon_find(recons[word]);
-    return cfg->recon < 0 ? snprintf(why, n, "not supported"), -1 : 0;
+    cfg->integ.recon = ssw_recon_find(recons[word]);
+    return cfg->integ.recon < 0 ? snprintf(why, n, "not supported"), -1 : 0;
   case K_FILE: {
     char *copy = strdup(value);
     if (!copy) return snprintf(why, n, "out of memory"), -1;
@@ -811,6 +817,20 @@ static int apply_defaults(parse_state *st) {
   return SSW_SUCCESS;
 }
 
+/* rtol (adaptive, default) and eta (fixed step) exclude each other. */
+static int integrator_mode(parse_state *st) {
+  const int kr = find_key("integrator", "rtol");
+  const int ke = find_key("integrator", "eta");
+  if (st->set_line[kr] && st->set_line[ke])
+    return fail(st, st->set_line[ke], "integrator", "eta",
+                "rtol (line %d) and eta exclude each other: rtol asks for "
+                "an accuracy and lets the engine choose the steps, eta "
+                "fixes the step; give one of them",
+                st->set_line[kr]);
+  if (!st->set_line[ke]) st->cfg->integ.rtol = SSW_RTOL_DEFAULT;
+  return SSW_SUCCESS;
+}
+
 /* Checks that need the whole file: syntax, required keys, cross-key. */
 static int finish(parse_state *st, int rc) {
   if (rc == -2) return SSW_RAISE(SSW_ERR_MEM, "libinih: out of memory");
@@ -823,6 +843,7 @@ static int finish(parse_state *st, int rc) {
                   "[%s] section",
                   keys[k].help, keys[k].name, keys[k].section);
   SSW_CALL(apply_defaults(st));
+  SSW_CALL(integrator_mode(st));
   const ssw_config *c = st->cfg;
   if (c->samples > c->trajectories) {
     const int k = find_key("output", "samples");

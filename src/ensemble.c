@@ -20,9 +20,14 @@
 /* What the reduction needs of one trajectory. */
 typedef struct {
   double r_future, r_past, d, dphi_abs, energy_error;
+  double err_d, err_dphi, err_r, err_t0; /* err_t0 relative: see result.h */
   int64_t steps;
   int loops, sense_future, converged, flags;
 } traj_summary;
+
+/* Trajectories handed to the batch kernel at once: a multiple of the SIMD
+ * lanes, small enough that threads share the work evenly. */
+#define BATCH 16
 
 _Static_assert(SSW_PATH_NQ == SSW_SAMPLE_NQ,
                "path rows are laid out as the sample datasets");
@@ -35,12 +40,7 @@ struct ssw_ensemble {
 };
 
 void ssw_ensemble_integrator(const ssw_config *cfg, ssw_integrator *o) {
-  o->method = cfg->method;
-  o->recon = cfg->recon;
-  o->eta = cfg->eta;
-  o->tol = cfg->tol;
-  o->max_steps = cfg->max_steps;
-  o->tail = cfg->tail;
+  *o = cfg->integ;
 }
 
 /* SplitMix64 finaliser (Steele, Lea & Flood 2014): a bijective mix. */
@@ -105,26 +105,37 @@ void ssw_ensemble_destroy(ssw_ensemble **e) {
   *e = NULL;
 }
 
-/* One trajectory, summarised; sample trajectories also record nodes. */
-static int one_trajectory(const ssw_ensemble *e, const ssw_point_result *res,
-                          int64_t traj, traj_summary *out) {
+/* Trajectories [first, first + cnt) of a point, stepped together in the
+ * batch kernel and summarised; sample trajectories also record nodes. */
+static int one_batch(const ssw_ensemble *e, const ssw_point_result *res,
+                     int64_t first, int cnt, traj_summary *out) {
   const ssw_config *cfg = e->cfg;
-  double w0, v0;
-  ssw_ensemble_initial(cfg, &res->tensor, res->index, traj, &w0, &v0);
-  ssw_path *nb = traj < cfg->samples ? &e->nodes[traj] : NULL;
-  if (nb) {
-    ssw_path_clear(nb);
-    ssw_path_record(nb, 0, 0.0, 0.0, 0.0, 0.0, w0, v0,
-                    ssw_model_energy(&res->tensor, w0, v0));
+  double w0[BATCH], v0[BATCH];
+  void *ctx[BATCH];
+  ssw_traj r[BATCH];
+  int any_sample = 0;
+  for (int k = 0; k < cnt; k++) {
+    const int64_t traj = first + k;
+    ssw_ensemble_initial(cfg, &res->tensor, res->index, traj, &w0[k], &v0[k]);
+    ssw_path *nb = traj < cfg->samples ? &e->nodes[traj] : NULL;
+    if (nb) {
+      ssw_path_clear(nb);
+      ssw_path_record(nb, 0, 0.0, 0.0, 0.0, 0.0, w0[k], v0[k],
+                      ssw_model_energy(&res->tensor, w0[k], v0[k]));
+      any_sample = 1;
+    }
+    ctx[k] = nb;
   }
-  ssw_traj r;
-  const int rc = ssw_extract_run(&res->tensor, res->analytic.regime, w0, v0,
-                                 &e->integ, nb ? ssw_path_record : NULL, nb,
-                                 &r);
-  if (rc != SSW_SUCCESS) return rc;
-  *out = (traj_summary){r.r_future, r.r_past, r.d, fabs(r.dphi),
-                        r.energy_error, r.steps, r.loops, r.sense_future,
-                        r.converged, r.flags};
+  SSW_CALL(ssw_extract_batch(&res->tensor, res->analytic.regime, cnt, w0, v0,
+                             &e->integ, any_sample ? ssw_path_record : NULL,
+                             any_sample ? ctx : NULL, r));
+  for (int k = 0; k < cnt; k++)
+    out[k] = (traj_summary){r[k].r_future, r[k].r_past, r[k].d,
+                            fabs(r[k].dphi), r[k].energy_error, r[k].err_d,
+                            r[k].err_dphi, r[k].err_r,
+                            r[k].err_t0 / (fabs(r[k].t0) + 1.0 / r[k].rate),
+                            r[k].steps, r[k].loops, r[k].sense_future,
+                            r[k].converged, r[k].flags};
   return SSW_SUCCESS;
 }
 
@@ -154,6 +165,7 @@ static double stat_spread(const stat *s) {
 
 typedef struct {
   stat rf, rp, d, dphi;
+  double err_d, err_dphi, err_r, err_t0; /* max of the estimates */
   int64_t conv, steps, sense[3];
   int *loops; /* one per counted trajectory, for the mode */
   int64_t nloops;
@@ -168,6 +180,11 @@ static void reduce_one(reduction *a, const traj_summary *s) {
   if (!s->converged) return;
   a->conv++;
   if (s->flags & SSW_TRAJ_EQUILIBRIUM) return;
+  /* fmax ignores NaN (no estimate, or undefined in the regime). */
+  a->err_d = fmax(a->err_d, s->err_d);
+  a->err_dphi = fmax(a->err_dphi, s->err_dphi);
+  a->err_r = fmax(a->err_r, s->err_r);
+  a->err_t0 = fmax(a->err_t0, s->err_t0);
   stat_add(&a->rf, s->r_future);
   stat_add(&a->rp, s->r_past);
   if (!isnan(s->d)) stat_add(&a->d, s->d);
@@ -208,6 +225,10 @@ static void finish(const reduction *a, int64_t n, ssw_point_result *res) {
   res->steps_mean = (double)a->steps / (double)n;
   res->trajectories = (int32_t)n;
   res->flags = a->flags;
+  res->center_spacing_error = a->err_d;
+  res->transition_angle_error = a->err_dphi;
+  res->radius_error = a->err_r;
+  res->t0_error = a->err_t0;
   int s = 1; /* sense 0 when no counted trajectory */
   if (a->sense[0] > a->sense[s]) s = 0;
   if (a->sense[2] > a->sense[s]) s = 2;
@@ -247,6 +268,7 @@ int ssw_ensemble_run(ssw_ensemble *e, uint64_t index, ssw_point_result *res,
   SSW_CALL(ssw_analytic_compute(&res->tensor, regime, &res->analytic));
   const int64_t n = cfg->trajectories;
   reduction acc = {0};
+  acc.err_d = acc.err_dphi = acc.err_r = acc.err_t0 = NAN;
   acc.loops = malloc((size_t)n * sizeof *acc.loops);
   SSW_CHECK(acc.loops, SSW_ERR_MEM, "out of memory for %lld trajectories",
             (long long)n);
@@ -254,11 +276,14 @@ int ssw_ensemble_run(ssw_ensemble *e, uint64_t index, ssw_point_result *res,
   for (int64_t start = 0; start < n && status == SSW_SUCCESS; start += BLOCK) {
     const int cnt = (int)(n - start < BLOCK ? n - start : BLOCK);
     traj_summary *blk = e->block;
+    const int nb = (cnt + BATCH - 1) / BATCH;
     int rc = SSW_SUCCESS;
 #pragma omp parallel for schedule(dynamic, 1) default(none) \
-    shared(e, res, blk, start, cnt) reduction(max : rc)
-    for (int i = 0; i < cnt; i++) {
-      const int r = one_trajectory(e, res, start + i, &blk[i]);
+    shared(e, res, blk, start, cnt, nb) reduction(max : rc)
+    for (int b = 0; b < nb; b++) {
+      const int k0 = b * BATCH;
+      const int m = cnt - k0 < BATCH ? cnt - k0 : BATCH;
+      const int r = one_batch(e, res, start + k0, m, &blk[k0]);
       if (r > rc) rc = r;
     }
     status = rc;

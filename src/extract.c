@@ -1,5 +1,7 @@
-/* Forward/backward integration to the limit motions and extraction of the
- * radii, centres, spacing, senses, t0, transition angle and loops. */
+/* Forward/backward integration to the limit motions, with reversible step
+ * control, in SIMD lanes; extraction of the radii, centres, spacing,
+ * senses, t0, transition angle and loops, and their error estimates.
+ * Theory: docs/theory/step-control.md. */
 #include "sleighsweep/extract.h"
 
 #include <math.h>
@@ -7,25 +9,47 @@
 #include "sleighsweep/error.h"
 
 void ssw_integrator_defaults(ssw_integrator *o) {
-  o->method = ssw_method_find("hamel8");
+  o->method = ssw_method_find(SSW_SCHEME_DEFAULT);
   o->recon = SSW_RECON_EXP;
-  o->eta = 0.8;
-  o->tol = 1e-5;
-  o->max_steps = 2000000;
+  o->rtol = SSW_RTOL_DEFAULT;
+  o->eta = 0.0;
+  o->tol = 0.0;
+  o->max_steps = SSW_MAX_STEPS_DEFAULT;
   o->tail = 1;
+  o->estimate = 1;
 }
 
 int ssw_integrator_check(const ssw_integrator *o) {
   SSW_CHECK(o->method != NULL, SSW_ERR_ARG, "no integration scheme selected");
   SSW_CHECK(o->recon >= 0 && o->recon < SSW_RECON_COUNT, SSW_ERR_ARG,
             "unknown reconstruction %d", o->recon);
-  SSW_CHECK(isfinite(o->eta) && o->eta > 0 && o->eta <= 2, SSW_ERR_ARG,
-            "eta = %g must be in (0, 2]", o->eta);
-  SSW_CHECK(isfinite(o->tol) && o->tol > 0 && o->tol <= 1e-2, SSW_ERR_ARG,
-            "tol = %g must be in (0, 1e-2]", o->tol);
+  SSW_CHECK(!(o->rtol > 0 && o->eta > 0), SSW_ERR_ARG,
+            "rtol and eta exclude each other: rtol asks for an accuracy, "
+            "eta fixes the step (give one of them)");
+  SSW_CHECK(o->rtol > 0 || o->eta > 0, SSW_ERR_ARG,
+            "neither rtol nor eta is set: one of them chooses the step");
+  if (o->eta > 0)
+    SSW_CHECK(isfinite(o->eta) && o->eta <= 2, SSW_ERR_ARG,
+              "eta = %g must be in (0, 2]", o->eta);
+  else
+    SSW_CHECK(o->rtol > SSW_RTOL_MIN && o->rtol <= SSW_RTOL_MAX, SSW_ERR_ARG,
+              "rtol = %g must be in (%g, %g]", o->rtol, SSW_RTOL_MIN,
+              SSW_RTOL_MAX);
+  SSW_CHECK(o->tol == 0.0 || (isfinite(o->tol) && o->tol > 0 &&
+                              o->tol <= 1e-2),
+            SSW_ERR_ARG, "tol = %g must be in (0, 1e-2] (0: derived)",
+            o->tol);
   SSW_CHECK(o->max_steps >= 100, SSW_ERR_ARG,
             "max_steps = %lld must be >= 100", (long long)o->max_steps);
   return SSW_SUCCESS;
+}
+
+double ssw_integrator_stop_tol(const ssw_integrator *o) {
+  if (o->tol > 0) return o->tol;
+  /* The first-order tail leaves O(tol^2): 0.3 tol^2 in d on the seed
+   * case, up to ~1e3 tol^2 on the wide batch; tol = sqrt(rtol) / 100
+   * keeps that below rtol / 10, and growing steps make it cheap. */
+  return o->rtol > 0 ? 0.01 * sqrt(o->rtol) : SSW_TOL_FIXED_DEFAULT;
 }
 
 /* g = L1 w + Z v vanishes on the equilibria; g' = g ht / D exactly, with
@@ -41,6 +65,42 @@ static double energy(const ssw_coeffs *c, double w, double v) {
   return 0.5 * (c->J * w * w + c->M * v * v - 2.0 * c->L2 * w * v);
 }
 
+/* ---- Step density (docs/theory/step-control.md) ------------------------
+ * rho = kappa A^(1/16):  kappa^4 = (nu^2 + w^2)^2 + w'^2 resolves the
+ * transition (nu^2 = (ht^2 + D g^2) / D^2, constant along the motion),
+ * the rotation and the rotation's chirp; A = (g/G)^2 + delta^2 (G the
+ * largest |g| on the energy level) lets steps grow as (G/|g|)^(1/8), up to
+ * SSW_GROWTH_MAX, while the motion settles on a limit circle, where the
+ * exponential reconstruction is exact for a constant velocity. Square
+ * roots only (exact IEEE operations): no libm. */
+typedef struct {
+  double nu2, G2, delta2;
+} clock_par;
+
+static void density(const ssw_coeffs *c, const clock_par *k, double w,
+                    double v, double *rho, double *dlog) {
+  const double g = gfun(c, w, v), ht = htfun(c, w, v);
+  const double a1 = c->L2 * w - c->M * v, a2 = c->J * w - c->L2 * v;
+  const double wd = g * a1 / c->D, vd = g * a2 / c->D, gd = g * ht / c->D;
+  const double wdd = (gd * a1 + g * (c->L2 * wd - c->M * vd)) / c->D;
+  const double s2 = k->nu2 + w * w;
+  const double k4 = s2 * s2 + wd * wd;
+  const double A = g * g / k->G2 + k->delta2;
+  *rho = sqrt(sqrt(k4)) * sqrt(sqrt(sqrt(sqrt(A))));
+  /* d ln rho / dt with w' = g a1 / D, v' = g a2 / D, g' = g ht / D. */
+  *dlog = (s2 * 2.0 * w * wd + wd * wdd) / (2.0 * k4) +
+          g * gd / (8.0 * k->G2 * A);
+}
+
+/* Cayley factor (1 + x/2)/(1 - x/2): C(x) C(-x) = 1 keeps the density
+ * update reversible, and clamping |x| <= 1 (an odd map) keeps it positive. */
+static double cayley(double x) {
+  x = fmin(1.0, fmax(-1.0, x));
+  return (1.0 + 0.5 * x) / (1.0 - 0.5 * x);
+}
+
+/* ---- Legs: one direction of one trajectory ---------------------------- */
+
 /* End state of one direction of integration. */
 typedef struct {
   double t, phi, x, y, w, v, g, ht;
@@ -51,92 +111,210 @@ typedef struct {
   double t_peak;
 } leg;
 
+/* One leg to integrate: initial state, direction, step, trajectory. */
+typedef struct {
+  double w0, v0;
+  int dir;
+  double step; /* eps (adaptive) or the fixed macro step h (time units) */
+  double H0, gstop;
+  clock_par clock;
+  void *ctx; /* sample callback context, NULL for none */
+  leg out;
+} leg_job;
+
+/* Shared by every leg of a batch: the tensor and the settings. */
 typedef struct {
   const ssw_coeffs *c;
   const ssw_integrator *o;
-  double H0, gmax, h;
+  int adaptive, stages;
   ssw_sample_fn sample;
-  void *ctx;
-} leg_ctx;
+} leg_run;
 
-static int stages_of(const ssw_method *m) { return m->stages > 0 ? m->stages : 1; }
+enum { LANE_IDLE, LANE_STEP, LANE_REFINE };
 
-/* Locates the zero of dir * ht in one macro step from `prev` (where it is
- * > 0) to `prev + dir h` (where it is <= 0) by the Illinois variant of
- * regula falsi, each evaluation being one macro step of the same method from
- * the node `prev`; the result carries the integrator's own accuracy. */
-static double refine_peak(const leg_ctx *L, const ssw_state *prev, int dir,
-                          double f0, double f1, int64_t *steps) {
-  double a = 0.0, b = L->h, fa = f0, fb = f1;
-  int side = 0;
-  for (int it = 0; it < 60 && fb != 0.0; it++) {
-    double tau = (a * fb - b * fa) / (fb - fa);
-    if (!(tau > a && tau < b)) tau = 0.5 * (a + b);
-    if (b - a <= 4.0 * 0x1p-52 * L->h) break;
-    ssw_state s = *prev;
-    ssw_stepper_advance(L->c, L->o->method, dir * tau, L->o->recon, &s);
-    *steps += stages_of(L->o->method);
-    double w, v;
-    ssw_stepper_velocity(L->c, &s, &w, &v);
-    const double f = dir * htfun(L->c, w, v);
-    if (f > 0) {
-      a = tau, fa = f;
-      if (side == -1) fb *= 0.5;
-      side = -1;
-    } else {
-      b = tau, fb = f;
-      if (side == 1) fa *= 0.5;
-      side = 1;
-      if (f == 0.0) break;
-    }
+/* What a lane carries between kernel calls. */
+typedef struct {
+  int mode;
+  leg_job *job;
+  double h; /* signed size of the lane's next kernel step */
+  double t, z, w, v, g, ht;
+  ssw_state prev, cur; /* before and after the step that crossed the peak */
+  double t_prev, hpeak;
+  double ra, rb, rfa, rfb; /* Illinois bracket in (0, |hpeak|) */
+  int rside, rit;
+} lane;
+
+static void lane_start(const leg_run *R, leg_job *j, lane *L, ssw_state *s) {
+  const ssw_coeffs *c = R->c;
+  *L = (lane){.mode = LANE_STEP, .job = j};
+  ssw_stepper_init(c, j->w0, j->v0, s);
+  L->w = j->w0, L->v = j->v0;
+  L->g = gfun(c, L->w, L->v), L->ht = htfun(c, L->w, L->v);
+  j->out = (leg){0};
+  j->out.found_peak = L->ht == 0.0;
+  if (R->adaptive) {
+    /* z_{+-1/2} = rho_0 C(+-x_0)^(1/2): the forward and the backward leg
+     * are the two halves of one reversible sequence through y_0. */
+    double rho, dlog;
+    density(c, &j->clock, L->w, L->v, &rho, &dlog);
+    L->z = rho * sqrt(cayley(j->dir * j->step * dlog / rho));
   }
-  return fb == 0.0 ? b : (a * fb - b * fa) / (fb - fa);
 }
 
-static void run_leg(const leg_ctx *L, double w0, double v0, int dir,
-                    leg *r) {
-  const ssw_coeffs *c = L->c;
-  const ssw_method *m = L->o->method;
-  const int st = stages_of(m);
-  const double step = dir * L->h;
-  ssw_state s;
-  ssw_stepper_init(c, w0, v0, &s);
-  double w = w0, v = v0, g = gfun(c, w, v), ht = htfun(c, w, v);
-  int64_t n = 0;
-  *r = (leg){0};
-  r->found_peak = ht == 0.0;
-  while (fabs(g) > L->o->tol * L->gmax) {
-    if (r->steps + st > L->o->max_steps) break;
-    const ssw_state prev = s;
-    const double ht_prev = ht;
-    ssw_stepper_advance(c, m, step, L->o->recon, &s);
-    n++;
-    r->steps += st;
-    ssw_stepper_velocity(c, &s, &w, &v);
-    g = gfun(c, w, v);
-    ht = htfun(c, w, v);
-    if (!isfinite(g) || !isfinite(s.x) || !isfinite(s.y) ||
-        !isfinite(s.phi)) {
-      r->nonfinite = 1;
-      break;
-    }
-    const double H = energy(c, w, v);
-    const double e = fabs(H - L->H0) / L->H0;
-    if (e > r->emax) r->emax = e;
-    if (!r->found_peak && dir * ht_prev > 0 && dir * ht <= 0) {
-      const double tau = refine_peak(L, &prev, dir, dir * ht_prev, dir * ht,
-                                     &r->steps);
-      r->t_peak = (double)(n - 1) * step + dir * tau;
-      r->found_peak = 1;
-    }
-    if (L->sample)
-      L->sample(L->ctx, dir, (double)n * step, s.phi, s.x, s.y, w, v, H);
-  }
-  r->converged = !r->nonfinite && fabs(g) <= L->o->tol * L->gmax;
-  r->t = (double)n * step;
-  r->phi = s.phi, r->x = s.x, r->y = s.y;
-  r->w = w, r->v = v, r->g = g, r->ht = ht;
+static void lane_finish(lane *L, const ssw_state *s) {
+  leg *r = &L->job->out;
+  r->converged = !r->nonfinite && fabs(L->g) <= L->job->gstop;
+  r->t = L->t;
+  r->phi = s->phi, r->x = s->x, r->y = s->y;
+  r->w = L->w, r->v = L->v, r->g = L->g, r->ht = L->ht;
+  L->mode = LANE_IDLE;
 }
+
+/* After a normal step or a finished refinement: stop, or size the next
+ * step. Returns 1 when the lane goes on. */
+static int lane_next(const leg_run *R, lane *L, const ssw_state *s) {
+  leg_job *j = L->job;
+  if (j->out.nonfinite || fabs(L->g) <= j->gstop ||
+      j->out.steps + R->stages > R->o->max_steps) {
+    lane_finish(L, s);
+    return 0;
+  }
+  L->h = j->dir * (R->adaptive ? j->step / L->z : j->step);
+  return 1;
+}
+
+/* Next evaluation of the Illinois regula falsi for the zero of dir * ht in
+ * one macro step from `prev`; each evaluation is one macro step of the
+ * same method, so t0 carries the integrator's own accuracy. Returns 0 when
+ * the bracket is resolved. */
+static int refine_next(lane *L) {
+  if (L->rit >= 60 || L->rfb == 0.0) return 0;
+  const double a = L->ra, b = L->rb, fa = L->rfa, fb = L->rfb;
+  double tau = (a * fb - b * fa) / (fb - fa);
+  if (!(tau > a && tau < b)) tau = 0.5 * (a + b);
+  if (b - a <= 4.0 * 0x1p-52 * fabs(L->hpeak)) return 0;
+  L->rit++;
+  L->h = L->job->dir * tau;
+  return 1;
+}
+
+static void refine_done(const leg_run *R, lane *L, ssw_state *s) {
+  const double a = L->ra, b = L->rb, fa = L->rfa, fb = L->rfb;
+  const double tau = fb == 0.0 ? b : (a * fb - b * fa) / (fb - fa);
+  L->job->out.t_peak = L->t_prev + L->job->dir * tau;
+  L->job->out.found_peak = 1;
+  *s = L->cur;
+  L->mode = LANE_STEP;
+  /* The state after the crossing step: w, v, g, ht are still its own. */
+  lane_next(R, L, s);
+}
+
+static void after_refine_step(const leg_run *R, lane *L, ssw_state *s) {
+  const leg_job *j = L->job;
+  double w, v;
+  ssw_stepper_velocity(R->c, s, &w, &v);
+  const double f = j->dir * htfun(R->c, w, v);
+  const double tau = fabs(L->h);
+  if (f > 0) {
+    L->ra = tau, L->rfa = f;
+    if (L->rside == -1) L->rfb *= 0.5;
+    L->rside = -1;
+  } else {
+    L->rb = tau, L->rfb = f;
+    if (L->rside == 1) L->rfa *= 0.5;
+    L->rside = 1;
+  }
+  if (refine_next(L)) {
+    *s = L->prev;
+    return;
+  }
+  refine_done(R, L, s);
+}
+
+static void after_step(const leg_run *R, lane *L, ssw_state *s) {
+  const ssw_coeffs *c = R->c;
+  leg_job *j = L->job;
+  const double ht_prev = L->ht;
+  L->t_prev = L->t;
+  L->t += L->h;
+  ssw_stepper_velocity(c, s, &L->w, &L->v);
+  L->g = gfun(c, L->w, L->v);
+  L->ht = htfun(c, L->w, L->v);
+  if (!isfinite(L->g) || !isfinite(s->x) || !isfinite(s->y) ||
+      !isfinite(s->phi)) {
+    j->out.nonfinite = 1;
+    lane_finish(L, s);
+    return;
+  }
+  if (R->adaptive) {
+    double rho, dlog;
+    density(c, &j->clock, L->w, L->v, &rho, &dlog);
+    L->z *= cayley(j->dir * j->step * dlog / rho);
+  }
+  const double H = energy(c, L->w, L->v);
+  const double e = fabs(H - j->H0) / j->H0;
+  if (e > j->out.emax) j->out.emax = e;
+  if (j->ctx)
+    R->sample(j->ctx, j->dir, L->t, s->phi, s->x, s->y, L->w, L->v, H);
+  if (!j->out.found_peak && j->dir * ht_prev > 0 && j->dir * L->ht <= 0) {
+    L->cur = *s;
+    L->hpeak = L->h;
+    L->ra = 0.0, L->rb = fabs(L->h);
+    L->rfa = j->dir * ht_prev, L->rfb = j->dir * L->ht;
+    L->rside = 0, L->rit = 0;
+    if (refine_next(L)) {
+      L->mode = LANE_REFINE;
+      *s = L->prev;
+      return;
+    }
+    refine_done(R, L, s);
+    return;
+  }
+  lane_next(R, L, s);
+}
+
+/* Integrates every job, SSW_LANES at a time: a lane that finishes its leg
+ * takes the next job. Lanes never interact, so a leg's result does not
+ * depend on which lane ran it or alongside which other legs. */
+static void run_legs(const leg_run *R, leg_job *jobs, int njobs) {
+  lane L[SSW_LANES];
+  ssw_state s[SSW_LANES];
+  double h[SSW_LANES];
+  int next = 0, active = 0;
+  for (int l = 0; l < SSW_LANES; l++) {
+    L[l].mode = LANE_IDLE;
+    while (L[l].mode == LANE_IDLE && next < njobs) {
+      lane_start(R, &jobs[next++], &L[l], &s[l]);
+      if (!lane_next(R, &L[l], &s[l])) continue;
+    }
+    active += L[l].mode != LANE_IDLE;
+  }
+  while (active > 0) {
+    int any = -1;
+    for (int l = 0; l < SSW_LANES; l++)
+      if (L[l].mode != LANE_IDLE) any = l;
+    for (int l = 0; l < SSW_LANES; l++) {
+      if (L[l].mode == LANE_IDLE) s[l] = s[any], h[l] = L[any].h; /* pad */
+      else h[l] = L[l].h;
+      if (L[l].mode == LANE_STEP) L[l].prev = s[l];
+    }
+    ssw_stepper_advance_batch(R->c, R->o->method, h, R->o->recon, s);
+    active = 0;
+    for (int l = 0; l < SSW_LANES; l++) {
+      if (L[l].mode == LANE_IDLE) continue;
+      L[l].job->out.steps += R->stages;
+      if (L[l].mode == LANE_REFINE) after_refine_step(R, &L[l], &s[l]);
+      else after_step(R, &L[l], &s[l]);
+      while (L[l].mode == LANE_IDLE && next < njobs) {
+        lane_start(R, &jobs[next++], &L[l], &s[l]);
+        lane_next(R, &L[l], &s[l]);
+      }
+      active += L[l].mode != LANE_IDLE;
+    }
+  }
+}
+
+/* ---- Limits and combination ------------------------------------------- */
 
 /* Limit of one end: velocity, asymptotic heading line and circle centre. */
 typedef struct {
@@ -177,9 +355,8 @@ static void limit_of(const ssw_coeffs *c, const leg *r, int tail,
 static int sign_of(double x) { return x > 0 ? 1 : (x < 0 ? -1 : 0); }
 
 /* Every state is an equilibrium (uniform regime) or the start lies on the
- * line of equilibria: the motion is one circle (or line) forever. */
-static void stationary(const ssw_coeffs *c, double w0, double v0,
-                       ssw_traj *out) {
+ * line of equilibria: the motion is one circle (or line) forever, exactly. */
+static void stationary(double w0, double v0, ssw_traj *out) {
   const double r = w0 != 0.0 ? fabs(v0 / w0) : INFINITY;
   out->w_past = out->w_future = w0;
   out->v_past = out->v_future = v0;
@@ -193,18 +370,18 @@ static void stationary(const ssw_coeffs *c, double w0, double v0,
   out->dphi = 0.0;
   out->loops = 0;
   out->converged = 1;
-  (void)c;
+  out->err_d = out->err_dphi = out->err_r = out->err_t0 = 0.0;
+  out->err_center = 0.0;
 }
 
 static void combine(const ssw_coeffs *c, const ssw_integrator *o,
-                    const leg *fwd, const leg *bwd, int regime,
-                    ssw_traj *out) {
+                    const leg *fwd, const leg *bwd, ssw_traj *out) {
   limit lf, lp;
   limit_of(c, fwd, o->tail, &lf);
   limit_of(c, bwd, o->tail, &lp);
   out->w_future = lf.w, out->v_future = lf.v;
   out->w_past = lp.w, out->v_past = lp.v;
-  const int line = regime == SSW_REGIME_LINE_TO_LINE;
+  const int line = out->regime == SSW_REGIME_LINE_TO_LINE;
   out->r_future = line ? INFINITY : fabs(lf.v / lf.w);
   out->r_past = line ? INFINITY : fabs(lp.v / lp.w);
   out->sense_future = line ? 0 : sign_of(lf.w);
@@ -212,8 +389,8 @@ static void combine(const ssw_coeffs *c, const ssw_integrator *o,
   out->center_future[0] = lf.cx, out->center_future[1] = lf.cy;
   out->center_past[0] = lp.cx, out->center_past[1] = lp.cy;
   out->d = line ? NAN : hypot(lf.cx - lp.cx, lf.cy - lp.cy);
-  out->t0 = fwd->found_peak ? fwd->t_peak : (bwd->found_peak ? bwd->t_peak
-                                                               : NAN);
+  out->t0 = fwd->found_peak ? fwd->t_peak
+                            : (bwd->found_peak ? bwd->t_peak : NAN);
   /* Difference at t0 of the two asymptotic heading lines. */
   const double phf = lf.Phi + lf.w * (out->t0 - fwd->t);
   const double php = lp.Phi + lp.w * (out->t0 - bwd->t);
@@ -224,54 +401,264 @@ static void combine(const ssw_coeffs *c, const ssw_integrator *o,
   out->energy_error = fmax(fwd->emax, bwd->emax);
   out->steps = fwd->steps + bwd->steps;
   out->t_future = fwd->t, out->t_past = bwd->t;
+  out->flags &= ~(SSW_TRAJ_FWD_CAP | SSW_TRAJ_BWD_CAP | SSW_TRAJ_NONFINITE |
+                  SSW_TRAJ_NO_PEAK);
   out->flags |= (fwd->converged ? 0 : SSW_TRAJ_FWD_CAP) |
                 (bwd->converged ? 0 : SSW_TRAJ_BWD_CAP) |
                 ((fwd->nonfinite || bwd->nonfinite) ? SSW_TRAJ_NONFINITE : 0) |
                 (isfinite(out->t0) ? 0 : SSW_TRAJ_NO_PEAK);
-  out->converged = out->flags == 0;
+  out->converged = (out->flags & (SSW_TRAJ_FWD_CAP | SSW_TRAJ_BWD_CAP |
+                                  SSW_TRAJ_NONFINITE | SSW_TRAJ_NO_PEAK)) == 0;
+}
+
+/* ---- Error estimate ----------------------------------------------------
+ * Every run is repeated at a coarser step (the fictive step eps, or the
+ * fixed h, times `ratio`). For a method of order q the fine result's error
+ * is then about |fine - coarse| / (ratio^q - 1); SSW_EST_SAFETY covers the
+ * pre-asymptotic spread, and a round-off floor (a few ulps of the
+ * quantity's scale per sqrt of the macro steps) keeps the estimate honest
+ * where the difference vanishes in round-off. */
+static double est_of(double fine, double coarse, double div, double scale,
+                     double nmacro) {
+  if (!isfinite(fine) || !isfinite(coarse)) return NAN;
+  return SSW_EST_SAFETY * fabs(fine - coarse) / div +
+         8.0 * 0x1p-52 * scale * sqrt(nmacro);
+}
+
+/* Round-off in locating t0: ht = kw2 w - kw1 v is known to a few ulps of
+ * |kw2| w_max + |kw1| v_max and crosses zero with slope |ht'| = g^2 = G^2;
+ * dphi inherits it through the slopes of its two heading lines. */
+static double t0_floor(const ssw_coeffs *c, const ssw_traj *r) {
+  const double wmax = sqrt(2.0 * r->H0 * c->M / c->D);
+  const double vmax = sqrt(2.0 * r->H0 * c->J / c->D);
+  const double G2 = r->rate * r->rate * c->D;
+  return 16.0 * 0x1p-52 *
+         ((fabs(c->kw2) * wmax + fabs(c->kw1) * vmax) / G2 + fabs(r->h));
+}
+
+static void estimate(const ssw_coeffs *c, const ssw_traj *fine,
+                     const ssw_traj *coarse, double ratio, int order,
+                     int stages, ssw_traj *out) {
+  const double div = pow(ratio, order) - 1.0;
+  const double n = (double)fine->steps / stages + 1.0;
+  const double ft0 = t0_floor(c, fine);
+  const double len = fmax(fabs(fine->r_future), fabs(fine->d));
+  out->err_d = est_of(fine->d, coarse->d, div, fabs(fine->d) + len, n);
+  out->err_dphi = est_of(fine->dphi, coarse->dphi, div,
+                         fabs(fine->dphi) + 1.0, n) +
+                  fabs(fine->w_future - fine->w_past) * ft0;
+  const double er_f = est_of(fine->r_future, coarse->r_future, div,
+                             fabs(fine->r_future), n);
+  const double er_p = est_of(fine->r_past, coarse->r_past, div,
+                             fabs(fine->r_past), n);
+  out->err_r = fmax(er_f, er_p);
+  if (fine->regime == SSW_REGIME_LINE_TO_LINE) out->err_r = NAN;
+  out->err_t0 = est_of(fine->t0, coarse->t0, div,
+                       fabs(fine->t0) + 1.0 / fine->rate, n) + ft0;
+  double ec = 0.0;
+  for (int e = 0; e < 2; e++) {
+    const double *a = e ? fine->center_future : fine->center_past;
+    const double *b = e ? coarse->center_future : coarse->center_past;
+    const double dc = hypot(a[0] - b[0], a[1] - b[1]);
+    ec = fmax(ec, est_of(dc, 0.0, div, hypot(a[0], a[1]) + len, n));
+  }
+  out->err_center = fine->regime == SSW_REGIME_LINE_TO_LINE ? NAN : ec;
+}
+
+/* The largest of the estimates relative to what rtol promises (1: exactly
+ * at rtol); see ssw_traj's err_* fields for the scales. */
+static double rel_estimate(const ssw_traj *r, double rtol) {
+  double q = 0.0;
+  const double len = fmax(fabs(r->r_future), fabs(r->d));
+  if (isfinite(r->err_d)) q = fmax(q, r->err_d / fabs(r->d));
+  if (isfinite(r->err_dphi))
+    q = fmax(q, r->err_dphi / fmax(fabs(r->dphi), SSW_DPHI_FLOOR));
+  if (isfinite(r->err_r) && len > 0) q = fmax(q, r->err_r / len);
+  if (isfinite(r->err_t0))
+    q = fmax(q, r->err_t0 / (fabs(r->t0) + 1.0 / r->rate));
+  if (isfinite(r->err_center) && len > 0) q = fmax(q, r->err_center / len);
+  return q / rtol;
+}
+
+/* ---- Trajectories ------------------------------------------------------ */
+
+/* Per-trajectory set-up; returns 1 when legs must be integrated. */
+static int setup(const ssw_coeffs *c, const ssw_tensor *t, int regime,
+                 double w0, double v0, const ssw_integrator *o, double tol,
+                 ssw_traj *out, double *gmax) {
+  *out = (ssw_traj){0};
+  out->regime = regime;
+  out->H0 = energy(c, w0, v0);
+  out->rtol = o->rtol;
+  out->err_d = out->err_dphi = out->err_r = out->err_t0 = NAN;
+  out->err_center = NAN;
+  if (regime == SSW_REGIME_UNIFORM) {
+    stationary(w0, v0, out);
+    return 0;
+  }
+  out->rate = sqrt(2.0 * out->H0 * ssw_model_E(t)) / c->D;
+  /* Largest |g| on the energy ellipse: sqrt(2 H E / D) = Arate sqrt(D). */
+  *gmax = out->rate * sqrt(c->D);
+  if (fabs(gfun(c, w0, v0)) <= tol * *gmax) {
+    stationary(w0, v0, out);
+    if (regime == SSW_REGIME_LINE_TO_LINE)
+      out->r_past = out->r_future = INFINITY;
+    out->center_past[1] = out->center_future[1] = -c->L1 / c->Z;
+    out->d = (c->Z != 0.0) ? 0.0 : NAN;
+    out->flags = SSW_TRAJ_EQUILIBRIUM;
+    return 0;
+  }
+  if (o->rtol > 0) {
+    /* Capped so that the estimate's coarse run (twice the step) stays in
+     * the asymptotic range: rtol above ~1e-7 costs what 1e-7 costs. */
+    out->eps = fmin(SSW_EPS_MAX, o->method->eps_scale *
+                                     pow(o->rtol, 1.0 / o->method->order));
+    out->h = out->eps / out->rate; /* nominal: the step at the transition */
+  } else {
+    /* Fixed step: the fastest rate on the energy level, max(Arate, w_max)
+     * with w_max = sqrt(2 H M / D) the largest |omega| on the ellipse. */
+    const double wmax = sqrt(2.0 * out->H0 * c->M / c->D);
+    out->h = o->eta / fmax(out->rate, wmax);
+  }
+  return 1;
+}
+
+/* At most this many trajectories per pass: stack-sized job tables, no
+ * allocation, and lanes stay full. */
+#define CHUNK 16
+
+/* The legs of m trajectories (set up in `base`) at `factor` times their
+ * step: job 2k is trajectory k forward, 2k + 1 backward. */
+static void make_jobs(const leg_run *R, const ssw_traj *base, int m,
+                      const double *w0, const double *v0, void *const *ctx,
+                      double factor, double tol, leg_job *jobs) {
+  for (int k = 0; k < m; k++) {
+    const ssw_traj *r = &base[k];
+    const double G = r->rate * sqrt(R->c->D);
+    for (int d = 0; d < 2; d++) {
+      leg_job *j = &jobs[2 * k + d];
+      *j = (leg_job){.w0 = w0[k], .v0 = v0[k], .dir = d ? -1 : 1,
+                     .H0 = r->H0, .gstop = tol * G,
+                     .ctx = ctx ? ctx[k] : NULL};
+      j->step = factor * (R->adaptive ? r->eps : r->h);
+      j->clock.nu2 = r->rate * r->rate;
+      j->clock.G2 = G * G;
+      j->clock.delta2 = SSW_GROWTH_DELTA2;
+    }
+  }
+}
+
+/* One pass over m trajectories; res[k] starts from base[k]. */
+static void pass(const leg_run *R, const ssw_traj *base, int m,
+                 const double *w0, const double *v0, void *const *ctx,
+                 double factor, double tol, ssw_traj *res) {
+  leg_job jobs[2 * CHUNK];
+  make_jobs(R, base, m, w0, v0, ctx, factor, tol, jobs);
+  run_legs(R, jobs, 2 * m);
+  for (int k = 0; k < m; k++) {
+    res[k] = base[k];
+    res[k].eps = factor * base[k].eps, res[k].h = factor * base[k].h;
+    combine(R->c, R->o, &jobs[2 * k].out, &jobs[2 * k + 1].out, &res[k]);
+  }
+}
+
+/* Adaptive runs meet rtol by themselves: a trajectory whose estimate
+ * exceeds it runs again at a step chosen from the estimate, and the
+ * previous run becomes the coarse one of the new estimate. */
+static void refine(const leg_run *R, double tol, int m, const double *w0,
+                   const double *v0, ssw_traj *fine) {
+  const int q = R->o->method->order;
+  for (int round = 0; round < SSW_REFINE_MAX; round++) {
+    int redo[CHUNK], nr = 0;
+    ssw_traj base[CHUNK], again[CHUNK];
+    double rw0[CHUNK], rv0[CHUNK], ratio[CHUNK];
+    for (int k = 0; k < m; k++) {
+      const double e = rel_estimate(&fine[k], R->o->rtol);
+      if (!(e > 1.0) || !fine[k].converged) continue;
+      /* The error scales as eps^q: aim at half of rtol. */
+      ratio[nr] = fmin(4.0, fmax(1.25, pow(2.0 * e, 1.0 / q)));
+      base[nr] = fine[k];
+      base[nr].eps = fine[k].eps / ratio[nr];
+      base[nr].h = fine[k].h / ratio[nr];
+      rw0[nr] = w0[k], rv0[nr] = v0[k];
+      redo[nr++] = k;
+    }
+    if (nr == 0) return;
+    pass(R, base, nr, rw0, rv0, NULL, 1.0, tol, again);
+    for (int k = 0; k < nr; k++) {
+      ssw_traj *f = &fine[redo[k]];
+      const int64_t steps = f->steps + again[k].steps;
+      estimate(R->c, &again[k], f, ratio[k], q, R->stages, &again[k]);
+      again[k].refinements = f->refinements + 1;
+      *f = again[k];
+      f->steps = steps;
+    }
+  }
+  for (int k = 0; k < m; k++)
+    if (rel_estimate(&fine[k], R->o->rtol) > 1.0)
+      fine[k].flags |= SSW_TRAJ_RTOL;
+}
+
+static void chunk(const leg_run *R, double tol, int n, const double *w0,
+                  const double *v0, void *const *ctx, ssw_traj *out) {
+  int idx[CHUNK], m = 0;
+  ssw_traj base[CHUNK], fine[CHUNK], coarse[CHUNK];
+  double cw0[CHUNK], cv0[CHUNK];
+  void *cctx[CHUNK];
+  for (int i = 0; i < n; i++)
+    if (out[i].rate > 0 && !(out[i].flags & SSW_TRAJ_EQUILIBRIUM)) {
+      base[m] = out[i], cw0[m] = w0[i], cv0[m] = v0[i];
+      cctx[m] = ctx ? ctx[i] : NULL;
+      idx[m++] = i;
+    }
+  if (m == 0) return;
+  pass(R, base, m, cw0, cv0, cctx, 1.0, tol, fine);
+  if (R->o->estimate) {
+    pass(R, base, m, cw0, cv0, NULL, SSW_EST_RATIO, tol, coarse);
+    for (int k = 0; k < m; k++) {
+      const int64_t steps = fine[k].steps + coarse[k].steps;
+      estimate(R->c, &fine[k], &coarse[k], SSW_EST_RATIO,
+               R->o->method->order, R->stages, &fine[k]);
+      fine[k].steps = steps;
+    }
+    if (R->adaptive) refine(R, tol, m, cw0, cv0, fine);
+  }
+  for (int k = 0; k < m; k++) out[idx[k]] = fine[k];
+}
+
+int ssw_extract_batch(const ssw_tensor *t, int regime, int n,
+                      const double *w0, const double *v0,
+                      const ssw_integrator *o, ssw_sample_fn sample,
+                      void *const *ctx, ssw_traj *out) {
+  SSW_CALL(ssw_integrator_check(o));
+  for (int i = 0; i < n; i++)
+    SSW_CHECK(isfinite(w0[i]) && isfinite(v0[i]) &&
+                  (w0[i] != 0.0 || v0[i] != 0.0),
+              SSW_ERR_ARG,
+              "initial velocity (omega0, v0) = (%g, %g) must be finite and "
+              "non-zero",
+              w0[i], v0[i]);
+  ssw_coeffs c;
+  ssw_stepper_coeffs(t, &c);
+  const double tol = ssw_integrator_stop_tol(o);
+  const leg_run R = {&c, o, o->rtol > 0,
+                     o->method->stages > 0 ? o->method->stages : 1, sample};
+  for (int start = 0; start < n; start += CHUNK) {
+    const int m = n - start < CHUNK ? n - start : CHUNK;
+    for (int i = start; i < start + m; i++) {
+      double gmax;
+      setup(&c, t, regime, w0[i], v0[i], o, tol, &out[i], &gmax);
+    }
+    chunk(&R, tol, m, w0 + start, v0 + start, ctx ? ctx + start : NULL,
+          out + start);
+  }
+  return SSW_SUCCESS;
 }
 
 int ssw_extract_run(const ssw_tensor *t, int regime, double w0, double v0,
                     const ssw_integrator *o, ssw_sample_fn sample, void *ctx,
                     ssw_traj *out) {
-  SSW_CALL(ssw_integrator_check(o));
-  SSW_CHECK(isfinite(w0) && isfinite(v0) && (w0 != 0.0 || v0 != 0.0),
-            SSW_ERR_ARG,
-            "initial velocity (omega0, v0) = (%g, %g) must be finite and "
-            "non-zero",
-            w0, v0);
-  ssw_coeffs c;
-  ssw_stepper_coeffs(t, &c);
-  *out = (ssw_traj){0};
-  out->regime = regime;
-  out->H0 = energy(&c, w0, v0);
-  if (regime == SSW_REGIME_UNIFORM) {
-    out->rate = 0.0;
-    stationary(&c, w0, v0, out);
-    return SSW_SUCCESS;
-  }
-  out->rate = sqrt(2.0 * out->H0 * ssw_model_E(t)) / c.D;
-  /* Largest |g| on the energy ellipse: sqrt(2 H E / D) = Arate sqrt(D). */
-  const double gmax = out->rate * sqrt(c.D);
-  if (fabs(gfun(&c, w0, v0)) <= o->tol * gmax) {
-    stationary(&c, w0, v0, out);
-    if (regime == SSW_REGIME_LINE_TO_LINE) out->r_past = out->r_future = INFINITY;
-    out->center_past[1] = out->center_future[1] = -c.L1 / c.Z;
-    out->d = (c.Z != 0.0) ? 0.0 : NAN;
-    out->flags = SSW_TRAJ_EQUILIBRIUM;
-    return SSW_SUCCESS;
-  }
-  /* Step scale: the fastest rate on the energy level, max(Arate, w_max)
-   * with w_max = sqrt(2 H M / D) the largest |omega| on the energy ellipse
-   * (reached on the trajectory). DESIGN.md scales by Arate alone, which
-   * under-resolves bodies whose heading turns many times per transition
-   * (|omega| / Arate = 47 on random bodies of the tests). */
-  const double wmax = sqrt(2.0 * out->H0 * c.M / c.D);
-  out->h = o->eta / fmax(out->rate, wmax);
-  const leg_ctx L = {&c, o, out->H0, gmax, out->h, sample, ctx};
-  leg fwd, bwd;
-  run_leg(&L, w0, v0, +1, &fwd);
-  run_leg(&L, w0, v0, -1, &bwd);
-  combine(&c, o, &fwd, &bwd, regime, out);
-  return SSW_SUCCESS;
+  void *const ctxs[1] = {ctx};
+  return ssw_extract_batch(t, regime, 1, &w0, &v0, o, sample,
+                           sample ? ctxs : NULL, out);
 }

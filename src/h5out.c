@@ -17,7 +17,7 @@
 
 /* Layout version stored as `format_version`; bump on any layout change so
  * that a resume refuses files of another layout. */
-#define FORMAT_VERSION 1
+#define FORMAT_VERSION 2
 /* Target chunk size. Chunks are blocks of contiguous flat indices along the
  * fastest axes; 64 KiB keeps the chunk index small for 10^9-point grids
  * while a flush epoch touches few chunks per work unit. */
@@ -182,6 +182,15 @@ static const column columns[] = {
     F64("energy_error_max", energy_error_max, "1",
         "max relative energy error |H - H0| / H0"),
     F64("steps_mean", steps_mean, "1", "mean base steps per trajectory"),
+    F64("center_spacing_error", center_spacing_error, "length",
+        "largest estimated error of center_spacing over the ensemble"),
+    F64("transition_angle_error", transition_angle_error, "rad",
+        "largest estimated error of transition_angle over the ensemble"),
+    F64("radius_error", radius_error, "length",
+        "largest estimated error of the limit radii over the ensemble"),
+    F64("t0_error", t0_error, "1",
+        "largest estimated error of t0 over the ensemble, relative to the "
+        "transition time |t0| + 1/Arate"),
     {"analytic_loops", T_I32, SRC_INT, OFF(analytic.loops), FILL_MASKED,
      CAT_NONE, "1", "closed-form loop count floor(|dphi| / 2 pi)"},
     {"loops", T_I32, SRC_INT32, OFF(loops), FILL_MASKED, CAT_NONE, "1",
@@ -641,7 +650,7 @@ static int write_config_attrs(ssw_h5out *h, const ssw_config *cfg) {
   const char *w = "/";
   unsigned maj = 0, min = 0, rel = 0;
   char hdf5[32];
-  const char *recon = ssw_recon_name(cfg->recon);
+  const char *recon = ssw_recon_name(cfg->integ.recon);
   H5TRY(H5get_libversion(&maj, &min, &rel), "the library version");
   snprintf(hdf5, sizeof hdf5, "%u.%u.%u", maj, min, rel);
   TRY(attr_str(f, w, "title", "hydrodynamic Chaplygin sleigh parameter sweep"));
@@ -658,13 +667,18 @@ static int write_config_attrs(ssw_h5out *h, const ssw_config *cfg) {
   TRY(attr_f64(f, w, "k_rot", cfg->body.k_rot));
   TRY(attr_str(f, w, "k_rot_convention", cfg->k_rot_name));
   TRY(attr_f64(f, w, "zero_tol", cfg->zero_tol));
-  TRY(attr_str(f, w, "scheme", cfg->method ? cfg->method->name : "unknown"));
+  const ssw_integrator *o = &cfg->integ;
+  TRY(attr_str(f, w, "scheme", o->method ? o->method->name : "unknown"));
   TRY(attr_str(f, w, "reconstruction", recon ? recon : "unknown"));
-  TRY(attr_f64(f, w, "eta", cfg->eta));
-  TRY(attr_f64(f, w, "tol", cfg->tol));
+  /* Which step rule made the numbers: adaptive (rtol) or fixed (eta). */
+  TRY(attr_str(f, w, "step_control", o->rtol > 0 ? "adaptive" : "fixed"));
+  TRY(attr_f64(f, w, "rtol", o->rtol));
+  TRY(attr_f64(f, w, "eta", o->eta));
+  TRY(attr_f64(f, w, "tol", ssw_integrator_stop_tol(o)));
   TRY(attr_num(f, w, "max_steps", H5T_STD_I64LE, H5T_NATIVE_INT64, 1,
-               &cfg->max_steps));
-  TRY(attr_i32(f, w, "tail", cfg->tail));
+               &o->max_steps));
+  TRY(attr_i32(f, w, "tail", o->tail));
+  TRY(attr_i32(f, w, "error_estimate", o->estimate));
   TRY(attr_i32(f, w, "trajectories", cfg->trajectories));
   TRY(attr_u64(f, w, "seed", cfg->seed));
   TRY(attr_str(f, w, "initial_conditions", ic_name(cfg->ic)));
@@ -833,7 +847,10 @@ static int check_identity(ssw_h5out *h, const ssw_config *cfg) {
   if (version != FORMAT_VERSION) {
     status = SSW_RAISE(SSW_ERR_IO,
                        "'%s' has output format %d, this program "
-                       "writes %d",
+                       "writes %d (format 2 added adaptive steps and error "
+                       "estimates; points of both kinds cannot share a "
+                       "file): finish it with the version that started it "
+                       "(its git_revision attribute), or write a new file",
                        h->path, version, FORMAT_VERSION);
     goto done;
   }

@@ -4,6 +4,8 @@
 #include <math.h>
 #include <string.h>
 
+#pragma GCC diagnostic ignored "-Wpsabi" /* vectors stay inside this file */
+
 /* Composition weights. Each sequence is symmetric and sums to 1, so the
  * macro step stays symmetric (time-reversible) and variational.
  * - hamel4: Yoshida's triple jump, Phys. Lett. A 150 (1990) 262.
@@ -31,15 +33,17 @@ static const double w_kl8[] = {
 
 static const ssw_method methods[] = {
     {"hamel2", "base discrete Hamel step (Xia & Zhang 2025), order 2", 2, 1,
-     w_base},
-    {"hamel4", "triple-jump composition (Yoshida 1990), order 4", 4, 3, w_tj},
-    {"hamel4s", "5-stage composition (Suzuki 1990), order 4", 4, 5, w_suzuki},
+     w_base, 1.0},
+    {"hamel4", "triple-jump composition (Yoshida 1990), order 4", 4, 3, w_tj,
+     1.0},
+    {"hamel4s", "5-stage composition (Suzuki 1990), order 4", 4, 5, w_suzuki,
+     1.0},
     {"hamel6", "9-stage composition (Kahan & Li 1997, s9odr6a), order 6", 6, 9,
-     w_kl6},
+     w_kl6, 3.0},
     {"hamel8", "17-stage composition (Kahan & Li 1997, s17odr8a), order 8", 8,
-     17, w_kl8},
+     17, w_kl8, 4.0},
     {"rk4", "classical explicit Runge-Kutta, order 4 (comparison only)", 4, 0,
-     NULL},
+     NULL, 1.0},
 };
 
 const ssw_method *ssw_method_table(int *count) {
@@ -93,30 +97,58 @@ void ssw_stepper_velocity(const ssw_coeffs *c, const ssw_state *s, double *w,
   *v = (c->L2 * s->W1 + c->J * s->W2) / c->D;
 }
 
+/* The batch kernel. SSW_LANES states advance together in SIMD lanes
+ * (GCC vector extensions: AVX2 when the CPU has it, chosen at run time by
+ * target_clones, SSE2 otherwise). Every lane performs exactly the scalar
+ * sequence of IEEE operations of its own state: no lane reads another, the
+ * data-dependent loops (Newton, angle halving) stop per lane through masks,
+ * and the build forbids contraction into FMA, so a state's result does not
+ * depend on its lane, its neighbours or the instruction set. */
+typedef double vd __attribute__((vector_size(SSW_LANES * sizeof(double))));
+typedef long long vm __attribute__((vector_size(SSW_LANES * sizeof(double))));
+
+static inline vd vsel(vm m, vd a, vd b) {
+  return (vd)(((vm)a & m) | ((vm)b & ~m));
+}
+static inline vd vabs(vd x) {
+  const vd neg0 = -((vd){0}); /* -0.0 in every lane */
+  return (vd)((vm)x & ~(vm)neg0);
+}
+static inline int vany(vm m) {
+  long long r = 0;
+  for (int l = 0; l < SSW_LANES; l++) r |= m[l];
+  return r != 0;
+}
+
 /* Root of (h^2/4) p^3 + b p - rhs = 0 nearest the warm start. For the step
  * sizes in use b > 0, so the cubic is monotone with one real root and Newton
  * converges from any start; quadratic convergence from the previous step's p
- * takes 2-3 iterations. The loop stops once the correction is below the
+ * takes 2-3 iterations. A lane stops once its correction is below the
  * round-off of p (then one more would not change it). */
-static double solve_cubic(double a, double b, double rhs, double p) {
-  for (int it = 0; it < 50; it++) {
-    const double f = (a * p * p + b) * p - rhs;
-    const double dp = f / (3.0 * a * p * p + b);
-    p -= dp;
-    if (fabs(dp) <= 0x1p-52 * fabs(p)) break;
+static inline __attribute__((always_inline)) vd solve_cubic(vd a, vd b, vd rhs, vd p) {
+  vm active = (vm)(p == p) | (vm)(p != p); /* all lanes */
+  for (int it = 0; it < 50 && vany(active); it++) {
+    const vd f = (a * p * p + b) * p - rhs;
+    const vd dp = f / (3.0 * a * p * p + b);
+    const vd pn = p - dp;
+    p = vsel(active, pn, p);
+    active &= (vm)(vabs(dp) > 0x1p-52 * vabs(pn));
   }
   return p;
 }
 
-/* cos x and sin x. For |x| <= 0.75 (every sub-step of the default
- * settings: the half-turn per sub-step is at most ~0.3 rad) by Taylor
- * series in Horner form, truncated after x^18 (remainder < 4e-20), which
- * is several times cheaper than libm and, using no libm, gives identical
- * bits on every node; beyond, libm. */
-static void half_turn(double x, double *c, double *s) {
-  if (fabs(x) > 0.75) {
-    *c = cos(x), *s = sin(x);
-    return;
+/* cos x, sin x and sinc x = sin x / x without libm and without division:
+ * Taylor series in Horner form on |x| <= 0.75 (remainder < 4e-20), after
+ * halving x (exactly, by powers of two) as often as the lane needs, then
+ * doubling back: cos 2y = c^2 - s^2, sin 2y = 2 s c, sinc 2y = sinc y c. */
+static inline __attribute__((always_inline)) void half_turn(vd x, vd *c, vd *s, vd *sinc) {
+  vd y = x;
+  vd halvings = x - x;
+  for (int k = 0; k < 60; k++) {
+    const vm big = (vm)(vabs(y) > 0.75);
+    if (!vany(big)) break;
+    y = vsel(big, 0.5 * y, y);
+    halvings = vsel(big, halvings + 1.0, halvings);
   }
   /* (-1)^k / (2k+1)! and (-1)^k / (2k)!, folded at compile time. */
   static const double S1 = -1.0 / 6, S2 = 1.0 / 120, S3 = -1.0 / 5040,
@@ -128,23 +160,55 @@ static void half_turn(double x, double *c, double *s) {
                       C6 = 1.0 / 479001600, C7 = -1.0 / 87178291200.0,
                       C8 = 1.0 / 20922789888000.0,
                       C9 = -1.0 / 6402373705728000.0;
-  const double x2 = x * x;
-  *s = x + x * x2 * (S1 + x2 * (S2 + x2 * (S3 + x2 * (S4 + x2 * (S5 +
-       x2 * (S6 + x2 * (S7 + x2 * S8)))))));
-  *c = 1.0 + x2 * (C1 + x2 * (C2 + x2 * (C3 + x2 * (C4 + x2 * (C5 +
-       x2 * (C6 + x2 * (C7 + x2 * (C8 + x2 * C9))))))));
+  const vd y2 = y * y;
+  vd sc = 1.0 + y2 * (S1 + y2 * (S2 + y2 * (S3 + y2 * (S4 + y2 * (S5 +
+          y2 * (S6 + y2 * (S7 + y2 * S8)))))));
+  vd cc = 1.0 + y2 * (C1 + y2 * (C2 + y2 * (C3 + y2 * (C4 + y2 * (C5 +
+          y2 * (C6 + y2 * (C7 + y2 * (C8 + y2 * C9))))))));
+  vd ss = y * sc;
+  for (int k = 0; k < 60; k++) {
+    const vm more = (vm)(halvings > 0.0);
+    if (!vany(more)) break;
+    const vd c2 = cc * cc - ss * ss, s2 = 2.0 * ss * cc, sc2 = sc * cc;
+    cc = vsel(more, c2, cc), ss = vsel(more, s2, ss), sc = vsel(more, sc2, sc);
+    halvings = vsel(more, halvings - 1.0, halvings);
+  }
+  *c = cc, *s = ss, *sinc = sc;
 }
 
-void ssw_hamel_step(const ssw_coeffs *c, double h, int recon, ssw_state *s) {
-  const double W1 = s->W1, W2 = s->W2;
-  const double a = 0.25 * h * h;
-  const double b = c->D - 0.5 * h * (c->Z * W1 - c->L1 * W2);
-  const double p = solve_cubic(a, b, c->kw1 * W1 + c->kw2 * W2, s->p);
+/* The lanes' states as vectors. */
+typedef struct {
+  vd phi, x, y, ux, uy, W1, W2, p;
+} vstate;
+
+static void load(const ssw_state s[SSW_LANES], vstate *v) {
+  for (int l = 0; l < SSW_LANES; l++) {
+    v->phi[l] = s[l].phi, v->x[l] = s[l].x, v->y[l] = s[l].y;
+    v->ux[l] = s[l].ux, v->uy[l] = s[l].uy;
+    v->W1[l] = s[l].W1, v->W2[l] = s[l].W2, v->p[l] = s[l].p;
+  }
+}
+
+static void store(const vstate *v, ssw_state s[SSW_LANES]) {
+  for (int l = 0; l < SSW_LANES; l++) {
+    s[l].phi = v->phi[l], s[l].x = v->x[l], s[l].y = v->y[l];
+    s[l].ux = v->ux[l], s[l].uy = v->uy[l];
+    s[l].W1 = v->W1[l], s[l].W2 = v->W2[l], s[l].p = v->p[l];
+  }
+}
+
+/* One base Hamel step of size h (per lane) on every lane. */
+static inline __attribute__((always_inline)) void base_step(const ssw_coeffs *c, vd h, int recon,
+                             vstate *s) {
+  const vd W1 = s->W1, W2 = s->W2;
+  const vd a = 0.25 * h * h;
+  const vd b = c->D - 0.5 * h * (c->Z * W1 - c->L1 * W2);
+  const vd p = solve_cubic(a, b, c->kw1 * W1 + c->kw2 * W2, s->p);
   /* zeta = (K + (h/2) p R)^-1 W; the determinant D + (h p / 2)^2 > 0. */
-  const double hc = 0.5 * h * p;
-  const double det = c->D + hc * hc;
-  const double w = (c->M * W1 + (c->L2 - hc) * W2) / det;
-  const double v = ((c->L2 + hc) * W1 + c->J * W2) / det;
+  const vd hc = 0.5 * h * p;
+  const vd det = c->D + hc * hc;
+  const vd w = (c->M * W1 + (c->L2 - hc) * W2) / det;
+  const vd v = ((c->L2 + hc) * W1 + c->J * W2) / det;
   /* W_{k+1} = K zeta - hc R zeta = W_k - 2 hc R zeta. The node energy
    * W^T K^-1 W / 2 is then conserved exactly: both W_k and W_{k+1} give
    * zeta^T K zeta + hc^2 (R zeta)^T K^-1 (R zeta) since zeta^T R zeta = 0. */
@@ -155,17 +219,40 @@ void ssw_hamel_step(const ssw_coeffs *c, double h, int recon, ssw_state *s) {
    * exponential one shortens it by sinc(h w / 2) to lie on the exact arc.
    * The heading's unit vector is turned by two half-turns, so no
    * trigonometry of phi itself is needed. */
-  const double half = 0.5 * h * w;
-  double ch, sh;
-  half_turn(half, &ch, &sh);
-  const double dx = s->ux * ch - s->uy * sh, dy = s->ux * sh + s->uy * ch;
-  const double sinc = half != 0.0 ? sh / half : 1.0;
-  const double len = recon == SSW_RECON_EXP ? h * v * sinc : h * v;
+  vd ch, sh, sinc;
+  half_turn(0.5 * h * w, &ch, &sh, &sinc);
+  const vd dx = s->ux * ch - s->uy * sh, dy = s->ux * sh + s->uy * ch;
+  const vd len = recon == SSW_RECON_EXP ? h * v * sinc : h * v;
   s->x += len * dx;
   s->y += len * dy;
   s->ux = dx * ch - dy * sh;
   s->uy = dx * sh + dy * ch;
   s->phi += h * w;
+}
+
+__attribute__((target_clones("avx2", "default"))) static void
+compose(const ssw_coeffs *c, const ssw_method *m, const double h[SSW_LANES],
+        int recon, ssw_state s[SSW_LANES]) {
+  vstate v;
+  vd hv;
+  load(s, &v);
+  for (int l = 0; l < SSW_LANES; l++) hv[l] = h[l];
+  for (int i = 0; i < m->stages; i++) base_step(c, m->gamma[i] * hv, recon, &v);
+  /* Keep the heading vector on the unit circle (one Newton step for
+   * 1/sqrt: rotations only add round-off to its length). */
+  const vd r = 1.5 - 0.5 * (v.ux * v.ux + v.uy * v.uy);
+  v.ux *= r, v.uy *= r;
+  store(&v, s);
+}
+
+void ssw_hamel_step(const ssw_coeffs *c, double h, int recon, ssw_state *s) {
+  vstate v;
+  ssw_state lanes[SSW_LANES];
+  for (int l = 0; l < SSW_LANES; l++) lanes[l] = *s;
+  load(lanes, &v);
+  base_step(c, (vd){0} + h, recon, &v);
+  store(&v, lanes);
+  *s = lanes[0];
 }
 
 /* RK4 on (w, v, phi, x, y); the state keeps W = K (w, v) for uniformity. */
@@ -196,16 +283,21 @@ static void rk4_step(const ssw_coeffs *c, double h, ssw_state *s) {
   s->p = c->L1 * y[0] + c->Z * y[1];
 }
 
-void ssw_stepper_advance(const ssw_coeffs *c, const ssw_method *m, double h,
-                         int recon, ssw_state *s) {
+void ssw_stepper_advance_batch(const ssw_coeffs *c, const ssw_method *m,
+                                const double h[SSW_LANES], int recon,
+                                ssw_state s[SSW_LANES]) {
   if (m->stages == 0) {
-    rk4_step(c, h, s);
+    for (int l = 0; l < SSW_LANES; l++) rk4_step(c, h[l], &s[l]);
     return;
   }
-  for (int i = 0; i < m->stages; i++)
-    ssw_hamel_step(c, m->gamma[i] * h, recon, s);
-  /* Keep the heading vector on the unit circle (one Newton step for
-   * 1/sqrt: rotations only add round-off to its length). */
-  const double r = 1.5 - 0.5 * (s->ux * s->ux + s->uy * s->uy);
-  s->ux *= r, s->uy *= r;
+  compose(c, m, h, recon, s);
+}
+
+void ssw_stepper_advance(const ssw_coeffs *c, const ssw_method *m, double h,
+                         int recon, ssw_state *s) {
+  ssw_state lanes[SSW_LANES];
+  double hl[SSW_LANES];
+  for (int l = 0; l < SSW_LANES; l++) lanes[l] = *s, hl[l] = h;
+  ssw_stepper_advance_batch(c, m, hl, recon, lanes);
+  *s = lanes[0];
 }

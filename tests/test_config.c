@@ -105,11 +105,16 @@ static void test_defaults(void) {
   EXPECT(c->trajectories == 16 && c->seed == 1 && c->ic == SSW_IC_RANDOM &&
              c->energy == 0.5,
          "ensemble defaults");
-  EXPECT(c->method == ssw_method_find("hamel8"), "scheme %s",
-         c->method ? c->method->name : "NULL");
-  EXPECT(c->recon == SSW_RECON_EXP && c->eta == 0.8 && c->tol == 1e-5 &&
-             c->max_steps == 2000000 && c->tail == 1,
-         "integrator defaults");
+  /* The config's integrator defaults are the library's own. */
+  ssw_integrator def;
+  ssw_integrator_defaults(&def);
+  EXPECT(c->integ.method == def.method && c->integ.recon == def.recon &&
+             c->integ.rtol == def.rtol && c->integ.eta == def.eta &&
+             c->integ.tol == def.tol && c->integ.max_steps == def.max_steps &&
+             c->integ.tail == def.tail && c->integ.estimate == def.estimate,
+         "integrator defaults differ from ssw_integrator_defaults");
+  EXPECT(c->integ.rtol == 1e-10 && c->integ.eta == 0,
+         "default step control: rtol %g eta %g", c->integ.rtol, c->integ.eta);
   EXPECT(strcmp(c->file, "runs/study.v2/first.h5") == 0, "file %s", c->file);
   EXPECT(c->samples == 0 && c->sample_nodes == 256 && c->flush_interval == 120,
          "output defaults");
@@ -170,8 +175,8 @@ static void test_units_and_syntax(void) {
     EXPECT(c->body.k_rot == SSW_KROT_LAMB && !strcmp(c->k_rot_name, "lamb"),
            "lamb");
     EXPECT(c->seed == UINT64_MAX && c->ic == SSW_IC_LATTICE, "seed/ic");
-    EXPECT(c->method == ssw_method_find("hamel4") &&
-               c->recon == SSW_RECON_MIDPOINT && c->tail == 0,
+    EXPECT(c->integ.method == ssw_method_find("hamel4") &&
+               c->integ.recon == SSW_RECON_MIDPOINT && c->integ.tail == 0,
            "integrator");
   }
   ssw_config_destroy(&c);

@@ -128,7 +128,7 @@ static char *copy(const char *s) {
 }
 
 static ssw_config *make_config(const char *text) {
-  static const ssw_method method = {"hamel6", "test", 6, 0, NULL};
+  static const ssw_method method = {"hamel6", "test", 6, 0, NULL, 1.0};
   ssw_config *c = calloc(1, sizeof *c);
   c->body = (ssw_body){1.0, 0.5, 1.0, SSW_KROT_PAPERS};
   snprintf(c->k_rot_name, sizeof c->k_rot_name, "papers");
@@ -140,8 +140,9 @@ static ssw_config *make_config(const char *text) {
       c->axes[i].values[k] = i == 0 ? k * M_PI / 4 : 0.1 * (i + 1) + 0.1 * k;
   }
   c->trajectories = 16, c->seed = 42, c->ic = SSW_IC_LATTICE;
-  c->energy = 0.5, c->method = &method, c->recon = SSW_RECON_EXP;
-  c->eta = 0.25, c->tol = 1e-7, c->max_steps = 2000000, c->tail = 1;
+  c->energy = 0.5;
+  ssw_integrator_defaults(&c->integ);
+  c->integ.method = &method;
   c->samples = NS, c->sample_nodes = NN;
   c->path = copy("cases/test.ini");
   c->text = copy(text);

@@ -24,6 +24,7 @@ static double d_error(const ssw_tensor *t, const ssw_method *m, int recon,
   ssw_integrator o;
   ssw_integrator_defaults(&o);
   o.method = m, o.recon = recon, o.eta = eta, o.tol = 1e-8;
+  o.rtol = 0, o.estimate = 0; /* fixed steps: the scheme's own order */
   ssw_traj r;
   ssw_extract_run(t, SSW_REGIME_CIRCLE_TO_CIRCLE, 1.5, 1.0, &o, NULL, NULL,
                   &r);

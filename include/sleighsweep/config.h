@@ -4,6 +4,7 @@
 
 #include <stdint.h>
 
+#include "sleighsweep/extract.h"
 #include "sleighsweep/model.h"
 #include "sleighsweep/stepper.h"
 
@@ -45,13 +46,8 @@ typedef struct {
   uint64_t seed;        /**< RNG key (default 1) */
   int ic;               /**< ssw_ic_kind (default random) */
   double energy;        /**< energy H of every trajectory (default 0.5) */
-  /* [integrator] */
-  const ssw_method *method; /**< scheme (default: see README) */
-  int recon;                /**< ssw_recon (default exp) */
-  double eta;               /**< dimensionless step: h = eta / Arate */
-  double tol;               /**< convergence: |L1 w + Z v| <= tol g_max */
-  int64_t max_steps;        /**< cap on base steps per direction */
-  int tail;                 /**< 1: add the exponential tail correction */
+  /* [integrator]: the extraction's own settings (defaults in extract.h) */
+  ssw_integrator integ;
   /* [output] */
   char *file;            /**< output path (default: config name .h5) */
   int32_t samples;       /**< sample trajectories kept per point (0) */

@@ -14,36 +14,70 @@
 extern "C" {
 #endif
 
-/** Per-trajectory flags (OR-ed). Any flag but EQUILIBRIUM means the
- * trajectory is not converged and is excluded from ensemble statistics. */
+/** Per-trajectory flags (OR-ed). FWD_CAP, BWD_CAP, NONFINITE and NO_PEAK
+ * mean the trajectory is not converged and is excluded from ensemble
+ * statistics; EQUILIBRIUM and RTOL are information. */
 enum {
   SSW_TRAJ_FWD_CAP = 1,     /**< forward integration hit the step cap */
   SSW_TRAJ_BWD_CAP = 2,     /**< backward integration hit the step cap */
   SSW_TRAJ_NONFINITE = 4,   /**< a NaN or infinity appeared */
   SSW_TRAJ_EQUILIBRIUM = 8, /**< initial state already on the equilibria */
   SSW_TRAJ_NO_PEAK = 16,    /**< the time of max |L1 w + Z v| was not found */
+  SSW_TRAJ_RTOL = 32,       /**< error estimate above rtol after refinement */
 };
 
-/** Integrator settings of an extraction. */
+/** Integrator defaults (config keys and `point` options derive from these;
+ * docs/config.md lists them). */
+#define SSW_SCHEME_DEFAULT "hamel8"
+#define SSW_RTOL_DEFAULT 1e-10
+#define SSW_RTOL_MIN 1e-14 /**< excluded: below, round-off dominates */
+#define SSW_RTOL_MAX 1e-2
+#define SSW_TOL_FIXED_DEFAULT 1e-5 /**< stopping tolerance of fixed steps */
+#define SSW_MAX_STEPS_DEFAULT 2000000
+
+/** Step control constants (docs/theory/step-control.md). Steps grow by at
+ * most SSW_GROWTH_MAX as the motion settles: delta^2 = GROWTH_MAX^-16. */
+#define SSW_GROWTH_MAX 4.0
+#define SSW_GROWTH_DELTA2 (1.0 / 4294967296.0)
+/** Largest fictive step (rotation of the fastest rate per macro step). */
+#define SSW_EPS_MAX 0.5
+/** The estimate's coarse run uses this many times the step. */
+#define SSW_EST_RATIO 2.0
+/** Factor on the asymptotic estimate |fine - coarse| / (ratio^q - 1). */
+#define SSW_EST_SAFETY 2.0
+/** Reruns at a finer step when the estimate exceeds rtol. */
+#define SSW_REFINE_MAX 3
+/** Transition angles are judged relative to max(|dphi|, this) (rad):
+ * below one radian, rtol is an absolute accuracy in radians. */
+#define SSW_DPHI_FLOOR 1.0
+
+/** Integrator settings of an extraction. Exactly one of rtol (adaptive,
+ * the default) and eta (fixed step, for studies of the scheme) is > 0. */
 typedef struct {
   const ssw_method *method; /**< composition (or RK4) */
   int recon;                /**< ssw_recon */
-  double eta;               /**< dimensionless step: h = eta / max(Arate,
-                                 w_max), w_max = sqrt(2 H M / D) */
-  double tol;               /**< stop when |g| <= tol g_max */
+  double rtol;              /**< wanted relative accuracy of every result:
+                                 reversible step-density control */
+  double eta;               /**< fixed step h = eta / max(Arate, w_max),
+                                 w_max = sqrt(2 H M / D); 0 when adaptive */
+  double tol;               /**< stop when |g| <= tol g_max; 0: derived
+                                 (0.1 sqrt(rtol), or 1e-5 with eta) */
   int64_t max_steps;        /**< cap on base steps per direction */
   int tail;                 /**< add the first-order exponential tail */
+  int estimate;             /**< estimate errors by a coarser second run */
 } ssw_integrator;
 
-/** Fills the defaults documented in the README: hamel8, exp, eta 0.8,
- * tol 1e-5, 2e6 steps, tail on. On the seed case they give d to ~5e-11
- * relative in ~2200 base steps (1e-7 or better on random bodies); the
- * tail's O(tol^2) error is ~1e-11 (benchmark: 0.3 tol^2). */
+/** Fills the defaults: hamel8, exp, rtol 1e-10, tol derived, 2e6 steps,
+ * tail on, error estimate on. */
 void ssw_integrator_defaults(ssw_integrator *o);
 
-/** Checks integrator settings (method set, 0 < eta <= 2, 0 < tol <= 1e-2,
- * max_steps >= 100). Errors: SSW_ERR_ARG naming the setting. */
+/** Checks integrator settings (method set; exactly one of rtol in
+ * (1e-14, 1e-2] and eta in (0, 2]; tol 0 or in (0, 1e-2]; max_steps >=
+ * 100). Errors: SSW_ERR_ARG naming the setting. */
 int ssw_integrator_check(const ssw_integrator *o);
+
+/** The stopping tolerance in use: tol, or the one derived from rtol. */
+double ssw_integrator_stop_tol(const ssw_integrator *o);
 
 /** Called at every macro node with the direction (+1 forward, -1 backward),
  * the time, the configuration (phi, x, y), the node velocity and energy. */
@@ -57,7 +91,10 @@ typedef void (*ssw_sample_fn)(void *ctx, int dir, double t, double phi,
 typedef struct {
   int regime;                   /**< ssw_regime of the tensor used */
   double H0, rate;              /**< energy and Arate = sqrt(2 H E) / D */
-  double h;                     /**< macro step used (time units) */
+  double h;                     /**< fixed macro step; adaptive: eps / Arate,
+                                     the step at the transition */
+  double eps;                   /**< adaptive: fictive step (0 fixed) */
+  double rtol;                  /**< accuracy asked for (0 fixed step) */
   double t0;                    /**< time of max |L1 w + Z v| */
   double w_past, v_past;        /**< limit velocity at t -> -inf */
   double w_future, v_future;    /**< limit velocity at t -> +inf */
@@ -73,7 +110,24 @@ typedef struct {
   double t_past, t_future;      /**< times at which integration stopped */
   int converged;                /**< 1 when both directions converged */
   int flags;                    /**< SSW_TRAJ_* */
+  /** Estimated absolute errors (NaN where the quantity is undefined or no
+   * estimate was asked for): of d, of dphi (rad), of the larger radius
+   * error, of t0 (time), of the farther centre (length). rtol is met when
+   * err_d <= rtol d, err_dphi <= rtol max(|dphi|, SSW_DPHI_FLOOR),
+   * err_r <= rtol max(r, d), err_t0 <= rtol (|t0| + 1 / Arate) and err_center <= rtol
+   * max(r, d). */
+  double err_d, err_dphi, err_r, err_t0, err_center;
+  int refinements; /**< reruns needed to meet rtol */
 } ssw_traj;
+
+/** Extracts n trajectories of one tensor from the initial states (w0[i],
+ * v0[i]), stepping them together in SIMD lanes; out[i] is bit-identical to
+ * what ssw_extract_run gives for trajectory i alone. ctx[i] (ctx may be
+ * NULL) is the sample context of trajectory i, NULL for none. */
+int ssw_extract_batch(const ssw_tensor *t, int regime, int n,
+                      const double *w0, const double *v0,
+                      const ssw_integrator *o, ssw_sample_fn sample,
+                      void *const *ctx, ssw_traj *out);
 
 /** Extracts one trajectory of the (snapped, classified) tensor from the
  * initial reduced state (w0, v0) at t = 0, heading 0, contact point at the

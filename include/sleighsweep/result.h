@@ -34,6 +34,11 @@ typedef struct {
   double steps_mean;         /**< mean base steps per trajectory */
   int32_t trajectories;      /**< ensemble size */
   int32_t flags;             /**< OR of the trajectories' SSW_TRAJ_* flags */
+  /** Largest estimated absolute error over the converged trajectories
+   * (NaN: undefined in the regime, or no estimate asked for). t0_error is
+   * relative to the transition time |t0| + 1 / Arate. */
+  double center_spacing_error, transition_angle_error, radius_error;
+  double t0_error;
 } ssw_point_result;
 
 /** A growable array of point results, each with its sample buffer of

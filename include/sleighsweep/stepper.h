@@ -52,6 +52,9 @@ typedef struct {
   int order;               /**< classical order of the macro step */
   int stages;              /**< number of base steps per macro step */
   const double *gamma;     /**< sub-step weights, `stages` of them */
+  double eps_scale;        /**< adaptive: fictive step eps = eps_scale
+                                rtol^(1/order) (calibrated, see the
+                                benchmark) */
 } ssw_method;
 
 /** The method table; `count` receives its length. */
@@ -74,6 +77,17 @@ void ssw_stepper_velocity(const ssw_coeffs *c, const ssw_state *s, double *w,
  * is symmetric). The implicit half is the scalar depressed cubic in p,
  * solved by Newton from the previous p to full double precision. */
 void ssw_hamel_step(const ssw_coeffs *c, double h, int recon, ssw_state *s);
+
+/** Lanes of the batch kernel (one AVX2 register of doubles). */
+#define SSW_LANES 4
+
+/** One macro step of a method for SSW_LANES independent states of the same
+ * tensor, lane l with its own size h[l]. A lane's result is bit-identical
+ * to the same state advanced in any other lane, with any neighbours, on any
+ * instruction set (the scalar entry below is this kernel with one state). */
+void ssw_stepper_advance_batch(const ssw_coeffs *c, const ssw_method *m,
+                                const double h[SSW_LANES], int recon,
+                                ssw_state s[SSW_LANES]);
 
 /** One macro step of size h with a method (composition or RK4). */
 void ssw_stepper_advance(const ssw_coeffs *c, const ssw_method *m, double h,

@@ -279,8 +279,8 @@ int bench_sweep(const bench_opts *o, sbuf *json) {
   double eta = NAN, tol = NAN;
   if (write_config(probe, "probe.h5", 1, 1) == 0 &&
       ssw_config_load(probe, &cfg) == 0) {
-    snprintf(scheme, sizeof scheme, "%s", cfg->method->name);
-    eta = cfg->eta, tol = cfg->tol;
+    snprintf(scheme, sizeof scheme, "%s", cfg->integ.method->name);
+    eta = cfg->integ.eta, tol = ssw_integrator_stop_tol(&cfg->integ);
     ssw_config_destroy(&cfg);
   }
   remove(probe);

@@ -60,7 +60,7 @@ static void check_config(const ssw_config *c, const char *text) {
   PROMISE(c->text && strcmp(c->text, text) == 0, "text not kept");
   PROMISE(c->path && strcmp(c->path, FUZZ_NAME) == 0, "path not kept");
   PROMISE(c->file && *c->file, "no output file");
-  PROMISE(c->method, "no method");
+  PROMISE(c->integ.method, "no method");
   PROMISE(c->trajectories >= 1 && c->samples <= c->trajectories,
           "trajectories %d samples %d", (int)c->trajectories, (int)c->samples);
 }
