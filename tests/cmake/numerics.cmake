@@ -5,3 +5,10 @@ ssw_add_test(NAME test_extract SOURCES test_extract.c)
 ssw_add_test(NAME test_cli_point
   COMMAND ${SSW_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/test_cli_point.py
           $<TARGET_FILE:sleighsweep>)
+# The exact path and the blade force against GSL's rk8pd (the reference
+# integration); GSL is already required by the benchmark.
+find_package(GSL QUIET)
+if(GSL_FOUND)
+  ssw_add_test(NAME test_path_exact SOURCES test_path_exact.c)
+  target_link_libraries(test_path_exact PRIVATE GSL::gsl)
+endif()
