@@ -8,7 +8,7 @@
 #include "sleighsweep/model.h"
 #include "test_util.h"
 
-/* Full equations on (w, v, phi, x, y), written out from DESIGN.md sec. 2
+/* Full equations on (w, v, phi, x, y), written out from docs/theory/exact-path.md
  * independently of the library's steppers. */
 static int rhs(double t, const double y[], double f[], void *p) {
   const ssw_tensor *T = p;

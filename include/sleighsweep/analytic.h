@@ -1,4 +1,4 @@
-/* Closed-form asymptotics of the sleigh (2010 paper sec. 4; DESIGN.md sec. 5):
+/* Closed-form asymptotics of the sleigh (2010 paper sec. 4; docs/theory/exact-path.md):
  * the test oracle stored beside every measurement. */
 #ifndef SLEIGHSWEEP_ANALYTIC_H
 #define SLEIGHSWEEP_ANALYTIC_H
@@ -17,7 +17,7 @@ typedef struct {
   double radius;      /**< |L1/Z|, both ends; +inf when Z = 0 */
   double d;           /**< distance of the two limit-circle centres */
   double dphi_abs;    /**< |transition angle| = pi |c1| (rad) */
-  int loops;          /**< floor(|dphi| / 2 pi) (DESIGN.md sec. 4) */
+  int loops;          /**< floor(|dphi| / 2 pi) */
   int sense_future;   /**< sign of omega at t -> +inf: sign(-Z), 0 if Z = 0 */
   double D, E;        /**< M J - L2^2 and J Z^2 + 2 Z L1 L2 + M L1^2 */
   double alpha, beta; /**< -D Z / E and D L1 / E */
@@ -33,7 +33,7 @@ int ssw_analytic_compute(const ssw_tensor *t, int regime, ssw_analytic *out);
 double ssw_analytic_rate(const ssw_analytic *an, double H);
 
 /** Exact reduced state at time t of the trajectory with energy H, sign
- * sigma (+1/-1) and midpoint t0 (DESIGN.md sec. 5). */
+ * sigma (+1/-1) and midpoint t0 (2010 paper sec. 4). */
 void ssw_analytic_state(const ssw_analytic *an, double H, int sigma, double t0,
                         double t, double *w, double *v);
 

@@ -1,5 +1,5 @@
 /* The body-plus-fluid inertia tensor of the hydrodynamic Chaplygin sleigh,
- * its regime classification and derived constants (DESIGN.md sections 1-2). */
+ * its regime classification and derived constants (2010 paper sec. 3; docs/theory/). */
 #ifndef SLEIGHSWEEP_MODEL_H
 #define SLEIGHSWEEP_MODEL_H
 
@@ -44,7 +44,7 @@ typedef struct {
   double J, M, N, L1, L2, Z;
 } ssw_tensor;
 
-/** Asymptotic regime of a tensor (DESIGN.md section 4). */
+/** Asymptotic regime of a tensor. */
 typedef enum {
   SSW_REGIME_UNIFORM = 0,          /**< L1 = Z = 0: every state an equilibrium */
   SSW_REGIME_LINE_TO_LINE = 1,     /**< Z = 0: classical sleigh, with loops */
@@ -60,7 +60,7 @@ const char *ssw_regime_name(int regime);
  * finite). Errors: SSW_ERR_BODY naming the offending constant. */
 int ssw_model_check_body(const ssw_body *body);
 
-/** Builds the total tensor from DESIGN.md section 1 (Model II by the rigid
+/** Builds the total tensor (2010 paper eq. 3.2; Model II by the rigid
  * change of reference point; (r, s) = (0, 0) is Model I exactly).
  * Accepts every body whose reduced dynamics are regular
  * (ssw_model_regular), e.g. I0 = 0 on a dry plane with a != 0, whose 3x3
