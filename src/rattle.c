@@ -8,14 +8,21 @@
 #include "sleighsweep/error.h"
 
 int ssw_rattle_setup(const ssw_tensor *t, ssw_rattle *r) {
-  SSW_CHECK(ssw_model_positive_definite(t), SSW_ERR_ARG,
-            "rattle needs a positive definite 3x3 tensor (J=%g M=%g N=%g "
-            "L1=%g L2=%g Z=%g); with I0 = 0 on a dry plane it is singular",
-            t->J, t->M, t->N, t->L1, t->L2, t->Z);
-  /* I = [[J, -L2, L1], [-L2, M, Z], [L1, Z, N]], inverse by cofactors. */
-  const double a[3][3] = {
+  SSW_CHECK(t->J > 0 && t->M > 0 && t->N > 0 && isfinite(t->J) &&
+                isfinite(t->M) && isfinite(t->N),
+            SSW_ERR_ARG, "rattle: J=%g M=%g N=%g must be positive", t->J,
+            t->M, t->N);
+  /* I = [[J, -L2, L1], [-L2, M, Z], [L1, Z, N]] scaled to unit diagonal,
+   * n = S^-1 I S^-1 with S = diag(sqrt(J), sqrt(M), sqrt(N)): its
+   * determinant is det I / (J M N) (<= 1 by Hadamard), a scale-free
+   * measure; a singular tensor (I0 = 0 on a dry plane) leaves a round-off
+   * determinant of either sign, which an absolute test would take. */
+  const double sc[3] = {sqrt(t->J), sqrt(t->M), sqrt(t->N)};
+  const double raw[3][3] = {
       {t->J, -t->L2, t->L1}, {-t->L2, t->M, t->Z}, {t->L1, t->Z, t->N}};
-  double cof[3][3];
+  double a[3][3], cof[3][3];
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++) a[i][j] = raw[i][j] / sc[i] / sc[j];
   for (int i = 0; i < 3; i++)
     for (int j = 0; j < 3; j++) {
       const int i1 = (i + 1) % 3, i2 = (i + 2) % 3;
@@ -24,11 +31,15 @@ int ssw_rattle_setup(const ssw_tensor *t, ssw_rattle *r) {
     }
   const double det = a[0][0] * cof[0][0] + a[0][1] * cof[0][1] +
                      a[0][2] * cof[0][2];
-  SSW_CHECK(det > 0 && isfinite(det), SSW_ERR_ARG,
-            "rattle: the 3x3 tensor's determinant %g is not positive", det);
+  SSW_CHECK(ssw_model_regular(t, NULL) && det > 1e-12, SSW_ERR_ARG,
+            "rattle needs a positive definite 3x3 tensor, det / (J M N) = "
+            "%.3g (J=%g M=%g N=%g L1=%g L2=%g Z=%g); with I0 = 0 on a dry "
+            "plane it is singular",
+            det, t->J, t->M, t->N, t->L1, t->L2, t->Z);
   r->t = *t;
   for (int i = 0; i < 3; i++)
-    for (int j = 0; j < 3; j++) r->Iinv[i][j] = cof[j][i] / det;
+    for (int j = 0; j < 3; j++)
+      r->Iinv[i][j] = cof[j][i] / det / sc[i] / sc[j];
   r->tol = 1e-14;
   r->max_iter = 30;
   return SSW_SUCCESS;
