@@ -124,12 +124,13 @@ int ssw_analytic_orbit(const ssw_tensor *t, int regime, double w0, double v0,
   o->H = ssw_model_energy(t, w0, v0);
   const double D = o->an.D;
   const double g0 = t->L1 * w0 + t->Z * v0;
-  const double ht0 = (t->L1 * t->L2 + t->Z * t->J) * w0 -
-                     (t->L1 * t->M + t->Z * t->L2) * v0;
+  const double ht0 =
+      (t->L1 * t->L2 + t->Z * t->J) * w0 - (t->L1 * t->M + t->Z * t->L2) * v0;
   if (regime == SSW_REGIME_UNIFORM || g0 == 0.0) {
     /* Uniform motion on a circle (or line) for all time. */
     o->sigma = 0;
-    o->rate = regime == SSW_REGIME_UNIFORM ? 0.0 : ssw_analytic_rate(&o->an, o->H);
+    o->rate =
+        regime == SSW_REGIME_UNIFORM ? 0.0 : ssw_analytic_rate(&o->an, o->H);
     o->t0 = NAN;
     return SSW_SUCCESS;
   }

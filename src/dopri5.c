@@ -37,8 +37,10 @@ int ssw_dopri5_check(const ssw_dopri5_opts *o) {
   SSW_CHECK(o->safe > 0 && o->safe < 1, SSW_ERR_ARG,
             "dopri5 safe = %g must be in (0, 1)", o->safe);
   SSW_CHECK(o->fac1 > 0 && o->fac1 <= 1 && o->fac2 >= 1 && isfinite(o->fac2),
-            SSW_ERR_ARG, "dopri5 fac1 = %g, fac2 = %g must satisfy 0 < fac1 "
-            "<= 1 <= fac2", o->fac1, o->fac2);
+            SSW_ERR_ARG,
+            "dopri5 fac1 = %g, fac2 = %g must satisfy 0 < fac1 "
+            "<= 1 <= fac2",
+            o->fac1, o->fac2);
   SSW_CHECK(o->beta >= 0 && o->beta <= 0.2, SSW_ERR_ARG,
             "dopri5 beta = %g must be in [0, 0.2]", o->beta);
   SSW_CHECK(isfinite(o->hmax) && o->hmax >= 0, SSW_ERR_ARG,
@@ -74,24 +76,26 @@ void ssw_dopri5_step(const ssw_tensor *t, const ssw_dopri5_opts *o,
   double y0[5], k1[5], k2[5], k3[5], k4[5], k5[5], k6[5], k7[5], y[5];
   pack(s, y0);
   if (f0) {
-    for (int i = 0; i < 5; i++) k1[i] = f0[i];
+    for (int i = 0; i < 5; i++)
+      k1[i] = f0[i];
   } else {
     ssw_ode_rhs(t, D, y0, k1);
   }
-  for (int i = 0; i < 5; i++) y[i] = y0[i] + h * A21 * k1[i];
+  for (int i = 0; i < 5; i++)
+    y[i] = y0[i] + h * A21 * k1[i];
   ssw_ode_rhs(t, D, y, k2);
-  for (int i = 0; i < 5; i++) y[i] = y0[i] + h * (A31 * k1[i] + A32 * k2[i]);
+  for (int i = 0; i < 5; i++)
+    y[i] = y0[i] + h * (A31 * k1[i] + A32 * k2[i]);
   ssw_ode_rhs(t, D, y, k3);
   for (int i = 0; i < 5; i++)
     y[i] = y0[i] + h * (A41 * k1[i] + A42 * k2[i] + A43 * k3[i]);
   ssw_ode_rhs(t, D, y, k4);
   for (int i = 0; i < 5; i++)
-    y[i] = y0[i] + h * (A51 * k1[i] + A52 * k2[i] + A53 * k3[i] +
-                        A54 * k4[i]);
+    y[i] = y0[i] + h * (A51 * k1[i] + A52 * k2[i] + A53 * k3[i] + A54 * k4[i]);
   ssw_ode_rhs(t, D, y, k5);
   for (int i = 0; i < 5; i++)
-    y[i] = y0[i] + h * (A61 * k1[i] + A62 * k2[i] + A63 * k3[i] +
-                        A64 * k4[i] + A65 * k5[i]);
+    y[i] = y0[i] + h * (A61 * k1[i] + A62 * k2[i] + A63 * k3[i] + A64 * k4[i] +
+                        A65 * k5[i]);
   ssw_ode_rhs(t, D, y, k6);
   double y1[5];
   for (int i = 0; i < 5; i++)
@@ -100,11 +104,12 @@ void ssw_dopri5_step(const ssw_tensor *t, const ssw_dopri5_opts *o,
   ssw_ode_rhs(t, D, y1, k7);
   double e[5];
   for (int i = 0; i < 5; i++)
-    e[i] = h * (E1 * k1[i] + E3 * k3[i] + E4 * k4[i] + E5 * k5[i] +
-                E6 * k6[i] + E7 * k7[i]);
+    e[i] = h * (E1 * k1[i] + E3 * k3[i] + E4 * k4[i] + E5 * k5[i] + E6 * k6[i] +
+                E7 * k7[i]);
   *err = norm(o, e, y0, y1);
   if (f1)
-    for (int i = 0; i < 5; i++) f1[i] = k7[i];
+    for (int i = 0; i < 5; i++)
+      f1[i] = k7[i];
   out->w = y1[0], out->v = y1[1], out->phi = y1[2], out->x = y1[3];
   out->y = y1[4];
   out->t = s->t + h;
@@ -147,10 +152,12 @@ double ssw_dopri5_initial_step(const ssw_tensor *t, const ssw_dopri5_opts *o,
   const double d0 = norm(o, y0, y0, zero), d1 = norm(o, f0, y0, zero);
   double h0 = (d0 < 1e-10 || d1 < 1e-10) ? 1e-6 : 0.01 * d0 / d1;
   if (o->hmax > 0) h0 = fmin(h0, o->hmax);
-  for (int i = 0; i < 5; i++) y1[i] = y0[i] + dir * h0 * f0[i];
+  for (int i = 0; i < 5; i++)
+    y1[i] = y0[i] + dir * h0 * f0[i];
   ssw_ode_rhs(t, D, y1, f1);
   double df[5];
-  for (int i = 0; i < 5; i++) df[i] = f1[i] - f0[i];
+  for (int i = 0; i < 5; i++)
+    df[i] = f1[i] - f0[i];
   const double d2 = norm(o, df, y0, zero) / h0;
   const double dm = fmax(d1, d2);
   const double h1 = dm <= 1e-15 ? fmax(1e-6, h0 * 1e-3) : pow(0.01 / dm, 0.2);
@@ -172,16 +179,20 @@ int ssw_dopri5_integrate(const ssw_tensor *t, const ssw_dopri5_opts *o,
   int status = SSW_SUCCESS;
   while (dir * (t_end - s->t) > 0) {
     if (na + nr >= max_steps) {
-      status = SSW_RAISE(SSW_ERR_NUMERIC, "dopri5: %ld steps did not reach "
-                         "t = %g (at %g)", max_steps, t_end, s->t);
+      status = SSW_RAISE(SSW_ERR_NUMERIC,
+                         "dopri5: %ld steps did not reach "
+                         "t = %g (at %g)",
+                         max_steps, t_end, s->t);
       break;
     }
     /* Land on t_end exactly; a nearly full last step is not split. */
     const int last = dir * (s->t + 1.01 * h - t_end) >= 0;
     const double hs = last ? t_end - s->t : h;
     if (fabs(hs) <= 0x1p-52 * fabs(s->t)) {
-      status = SSW_RAISE(SSW_ERR_NUMERIC, "dopri5: step size underflow at "
-                         "t = %g", s->t);
+      status = SSW_RAISE(SSW_ERR_NUMERIC,
+                         "dopri5: step size underflow at "
+                         "t = %g",
+                         s->t);
       break;
     }
     ssw_ode_state next;
@@ -190,7 +201,8 @@ int ssw_dopri5_integrate(const ssw_tensor *t, const ssw_dopri5_opts *o,
     if (ssw_dopri5_propose(&c, o, hs, err, &hn)) {
       *s = next;
       if (last) s->t = t_end;
-      for (int i = 0; i < 5; i++) f[i] = fn[i]; /* first same as last */
+      for (int i = 0; i < 5; i++)
+        f[i] = fn[i]; /* first same as last */
       have_f = 1;
       na++;
     } else {

@@ -54,8 +54,8 @@ double ssw_model_blade_force(const ssw_tensor *t, double w, double v) {
   /* Lateral momentum balance p2' + w p1 = F with p2 = g = L1 w + Z v and
    * p1 = -L2 w + M v; along the motion g' = g ht / D. */
   const double g = t->L1 * w + t->Z * v;
-  const double ht = (t->L1 * t->L2 + t->Z * t->J) * w -
-                    (t->L1 * t->M + t->Z * t->L2) * v;
+  const double ht =
+      (t->L1 * t->L2 + t->Z * t->J) * w - (t->L1 * t->M + t->Z * t->L2) * v;
   return g * ht / ssw_model_D(t) + w * (t->M * v - t->L2 * w);
 }
 
@@ -115,8 +115,8 @@ int ssw_model_tensor(const ssw_body *body, const ssw_params *p,
             "point of the blade's normal line costs no energy (e.g. I0 = 0 "
             "with the centre of mass on that line, a = 0, on a dry plane); "
             "increase I0 or move the centre of mass off that line",
-            p->theta, p->a, p->b, p->r, p->s, p->A, p->B, d_rel,
-            SSW_D_REL_MIN, out->J, out->M, out->L2);
+            p->theta, p->a, p->b, p->r, p->s, p->A, p->B, d_rel, SSW_D_REL_MIN,
+            out->J, out->M, out->L2);
   return SSW_SUCCESS;
 }
 

@@ -10,8 +10,8 @@
 int ssw_rattle_setup(const ssw_tensor *t, ssw_rattle *r) {
   SSW_CHECK(t->J > 0 && t->M > 0 && t->N > 0 && isfinite(t->J) &&
                 isfinite(t->M) && isfinite(t->N),
-            SSW_ERR_ARG, "rattle: J=%g M=%g N=%g must be positive", t->J,
-            t->M, t->N);
+            SSW_ERR_ARG, "rattle: J=%g M=%g N=%g must be positive", t->J, t->M,
+            t->N);
   /* I = [[J, -L2, L1], [-L2, M, Z], [L1, Z, N]] scaled to unit diagonal,
    * n = S^-1 I S^-1 with S = diag(sqrt(J), sqrt(M), sqrt(N)): its
    * determinant is det I / (J M N) (<= 1 by Hadamard), a scale-free
@@ -22,15 +22,16 @@ int ssw_rattle_setup(const ssw_tensor *t, ssw_rattle *r) {
       {t->J, -t->L2, t->L1}, {-t->L2, t->M, t->Z}, {t->L1, t->Z, t->N}};
   double a[3][3], cof[3][3];
   for (int i = 0; i < 3; i++)
-    for (int j = 0; j < 3; j++) a[i][j] = raw[i][j] / sc[i] / sc[j];
+    for (int j = 0; j < 3; j++)
+      a[i][j] = raw[i][j] / sc[i] / sc[j];
   for (int i = 0; i < 3; i++)
     for (int j = 0; j < 3; j++) {
       const int i1 = (i + 1) % 3, i2 = (i + 2) % 3;
       const int j1 = (j + 1) % 3, j2 = (j + 2) % 3;
       cof[i][j] = a[i1][j1] * a[i2][j2] - a[i1][j2] * a[i2][j1];
     }
-  const double det = a[0][0] * cof[0][0] + a[0][1] * cof[0][1] +
-                     a[0][2] * cof[0][2];
+  const double det =
+      a[0][0] * cof[0][0] + a[0][1] * cof[0][1] + a[0][2] * cof[0][2];
   SSW_CHECK(ssw_model_regular(t, NULL) && det > 1e-12, SSW_ERR_ARG,
             "rattle needs a positive definite 3x3 tensor, det / (J M N) = "
             "%.3g (J=%g M=%g N=%g L1=%g L2=%g Z=%g); with I0 = 0 on a dry "
@@ -57,8 +58,8 @@ static void eval(const ssw_rattle *r, double phi, const double p[3],
   const double mu[3] = {p[2], c * p[0] + s * p[1], -s * p[0] + c * p[1]};
   double xi[3];
   for (int i = 0; i < 3; i++)
-    xi[i] = r->Iinv[i][0] * mu[0] + r->Iinv[i][1] * mu[1] +
-            r->Iinv[i][2] * mu[2];
+    xi[i] =
+        r->Iinv[i][0] * mu[0] + r->Iinv[i][1] * mu[1] + r->Iinv[i][2] * mu[2];
   e->u[0] = c * xi[1] - s * xi[2];
   e->u[1] = s * xi[1] + c * xi[2];
   e->u[2] = xi[0];
@@ -83,7 +84,8 @@ static void residual(const stage *S, const double z[5], double res[5],
   res[0] = z[0] - S->p0[0] + z[3] * S->s0;
   res[1] = z[1] - S->p0[1] - z[3] * S->c0;
   res[2] = z[2] - S->p0[2] + hh * e0.Hphi;
-  for (int i = 0; i < 3; i++) dq[i] = hh * (e0.u[i] + e1.u[i]);
+  for (int i = 0; i < 3; i++)
+    dq[i] = hh * (e0.u[i] + e1.u[i]);
   res[3] = z[4] - S->phi0 - dq[2];
   const double pm = 0.5 * (S->phi0 + z[4]);
   res[4] = (-sin(pm) * dq[0] + cos(pm) * dq[1]) / S->h;
@@ -106,13 +108,15 @@ static int solve5(double A[5][5], double b[5]) {
     }
     for (int i = k + 1; i < 5; i++) {
       const double f = A[i][k] / A[k][k];
-      for (int j = k; j < 5; j++) A[i][j] -= f * A[k][j];
+      for (int j = k; j < 5; j++)
+        A[i][j] -= f * A[k][j];
       b[i] -= f * b[k];
     }
   }
   for (int k = 4; k >= 0; k--) {
     double s = b[k];
-    for (int j = k + 1; j < 5; j++) s -= A[k][j] * b[j];
+    for (int j = k + 1; j < 5; j++)
+      s -= A[k][j] * b[j];
     b[k] = s / A[k][k];
   }
   return 1;
@@ -133,12 +137,14 @@ static int newton(const stage *S, double z[5], double pscale, int *iters) {
       const double d = 0x1p-26 * fmax(fabs(z[j]), scale[j]);
       zp[j] += d;
       residual(S, zp, rp, dqp);
-      for (int i = 0; i < 5; i++) J[i][j] = (rp[i] - res[i]) / d;
+      for (int i = 0; i < 5; i++)
+        J[i][j] = (rp[i] - res[i]) / d;
     }
     double dz[5];
-    for (int i = 0; i < 5; i++) dz[i] = -res[i];
-    if (!solve5(J, dz)) return SSW_RAISE(SSW_ERR_NUMERIC,
-                                         "rattle: singular Newton matrix");
+    for (int i = 0; i < 5; i++)
+      dz[i] = -res[i];
+    if (!solve5(J, dz))
+      return SSW_RAISE(SSW_ERR_NUMERIC, "rattle: singular Newton matrix");
     double upd = 0.0;
     for (int i = 0; i < 5; i++) {
       z[i] += dz[i];
@@ -183,18 +189,18 @@ int ssw_rattle_step(const ssw_rattle *r, const ssw_ode_state *s, double h,
   const double c1 = cos(phi1), s1 = sin(phi1);
   const double mu[3] = {p1[2], c1 * p1[0] + s1 * p1[1],
                         -s1 * p1[0] + c1 * p1[1]};
-  const double v2 = r->Iinv[2][0] * mu[0] + r->Iinv[2][1] * mu[1] +
-                    r->Iinv[2][2] * mu[2];
+  const double v2 =
+      r->Iinv[2][0] * mu[0] + r->Iinv[2][1] * mu[1] + r->Iinv[2][2] * mu[2];
   const double dmu2 = -v2 / r->Iinv[2][2];
   const double mub[3] = {mu[0], mu[1], mu[2] + dmu2};
   if (mult) {
     mult[0] = z[3] / hh;
     mult[1] = dmu2 / hh;
   }
-  const double w1 = r->Iinv[0][0] * mub[0] + r->Iinv[0][1] * mub[1] +
-                    r->Iinv[0][2] * mub[2];
-  const double v1 = r->Iinv[1][0] * mub[0] + r->Iinv[1][1] * mub[1] +
-                    r->Iinv[1][2] * mub[2];
+  const double w1 =
+      r->Iinv[0][0] * mub[0] + r->Iinv[0][1] * mub[1] + r->Iinv[0][2] * mub[2];
+  const double v1 =
+      r->Iinv[1][0] * mub[0] + r->Iinv[1][1] * mub[1] + r->Iinv[1][2] * mub[2];
   out->x = s->x + dq[0];
   out->y = s->y + dq[1];
   out->phi = phi1;

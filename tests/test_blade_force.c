@@ -30,9 +30,9 @@ static int random_body(unsigned long long *seed, body *b) {
   const double A = test_uniform(seed, 0.1, 5);
   ssw_body bd = {test_uniform(seed, 0.1, 10), test_uniform(seed, 0.01, 5),
                  test_uniform(seed, 0, 10), SSW_KROT_PAPERS};
-  ssw_params p = {test_uniform(seed, 0, M_PI), test_uniform(seed, -3, 3),
-                  test_uniform(seed, -3, 3), test_uniform(seed, -2, 2),
-                  test_uniform(seed, -2, 2), A,
+  ssw_params p = {test_uniform(seed, 0, M_PI),       test_uniform(seed, -3, 3),
+                  test_uniform(seed, -3, 3),         test_uniform(seed, -2, 2),
+                  test_uniform(seed, -2, 2),         A,
                   A * test_uniform(seed, 0.02, 0.99)};
   const double ang = test_uniform(seed, 0, 2 * M_PI);
   if (ssw_model_tensor(&bd, &p, &b->t) != 0) return 0;
@@ -75,10 +75,10 @@ static void test_momentum_balance(void) {
       const double off[4] = {-2, -1, 1, 2};
       for (int j = 0; j < 4; j++)
         lab_momentum(&o, &b.t, t + off[j] * dt, &P[j][0], &P[j][1]);
-      const double dPx = (P[0][0] - 8 * P[1][0] + 8 * P[2][0] - P[3][0]) /
-                         (12 * dt);
-      const double dPy = (P[0][1] - 8 * P[1][1] + 8 * P[2][1] - P[3][1]) /
-                         (12 * dt);
+      const double dPx =
+          (P[0][0] - 8 * P[1][0] + 8 * P[2][0] - P[3][0]) / (12 * dt);
+      const double dPy =
+          (P[0][1] - 8 * P[1][1] + 8 * P[2][1] - P[3][1]) / (12 * dt);
       double w, v;
       ssw_analytic_orbit_state(&o, t, &w, &v);
       const double ph = ssw_analytic_orbit_heading(&o, t);
@@ -90,8 +90,8 @@ static void test_momentum_balance(void) {
                                  fabs(b.t.L1 * w) + fabs(b.t.Z * v));
       const double e = fmax(fabs(normal - F), fabs(along)) / scale;
       worst = fmax(worst, e);
-      EXPECT(e <= 1e-8, "body %d t-t0=%g: F %.12g vs dP.n %.12g, dP.e1 %.3g",
-             i, t - o.t0, F, normal, along);
+      EXPECT(e <= 1e-8, "body %d t-t0=%g: F %.12g vs dP.n %.12g, dP.e1 %.3g", i,
+             t - o.t0, F, normal, along);
     }
   }
   printf("momentum balance: worst |dP/dt - F n| %.2e of the scale\n", worst);
@@ -195,15 +195,17 @@ static void test_max_random(void) {
       const double meas = measured_max(&b, 0.5);
       const double e = fabs(meas - fp) / fp;
       worst = fmax(worst, e);
-      EXPECT(e <= 1e-9, "body %d (%s): measured max |F|/H %.15g vs closed "
-             "form %.15g (rel. %.3g)", i, ssw_regime_name(b.regime), meas, fp,
-             e);
+      EXPECT(e <= 1e-9,
+             "body %d (%s): measured max |F|/H %.15g vs closed "
+             "form %.15g (rel. %.3g)",
+             i, ssw_regime_name(b.regime), meas, fp, e);
     }
     n++;
   }
   EXPECT(n >= 100, "only %d random bodies", n);
   printf("max |F|/H: %d bodies, measured (rk8pd, 1e-14) vs closed form "
-         "worst %.2e\n", n < 60 ? n : 60, worst);
+         "worst %.2e\n",
+         n < 60 ? n : 60, worst);
 }
 
 /* Classical sleigh (rho = 0, b = 0): F = m I0 / (I0 + m a^2) w v (2014
@@ -214,8 +216,13 @@ static void test_classical(void) {
   for (int i = 0; i < 200; i++) {
     ssw_body bd = {test_uniform(&seed, 0.1, 10), test_uniform(&seed, 0.01, 5),
                    0.0, SSW_KROT_PAPERS};
-    ssw_params p = {test_uniform(&seed, 0, M_PI), test_uniform(&seed, -3, 3),
-                    0, 0, 0, 0.5, 0.3};
+    ssw_params p = {test_uniform(&seed, 0, M_PI),
+                    test_uniform(&seed, -3, 3),
+                    0,
+                    0,
+                    0,
+                    0.5,
+                    0.3};
     if (fabs(p.a) < 1e-3) continue;
     ssw_tensor t;
     int regime;
@@ -237,8 +244,8 @@ static void test_classical(void) {
     ssw_model_classify(&t, SSW_ZERO_TOL_DEFAULT, &t, &regime);
     ssw_analytic_blade_force_max(&t, regime, -1, &f);
     /* |F| / H has units 1/length; the body's length here is |a|. */
-    EXPECT(fabs(f) <= 1e-14 / fabs(a),
-           "I0 = 0: max |F|/H = %.3g, expected 0", f);
+    EXPECT(fabs(f) <= 1e-14 / fabs(a), "I0 = 0: max |F|/H = %.3g, expected 0",
+           f);
   }
   ssw_tensor t = {1, 1, 1, 0, 0, 0};
   double f;

@@ -146,7 +146,7 @@ static void test_acceptance(void) {
   EXPECT(ssw_model_tensor(&bd, &p, &t) == SSW_SUCCESS, "tractrix refused: %s",
          ssw_error_user_message());
   EXPECT(!ssw_model_positive_definite(&t), "I0 = 0, rho = 0: 3x3 should be "
-         "singular");
+                                           "singular");
   double rel;
   EXPECT(ssw_model_regular(&t, &rel), "tractrix not regular");
   /* D / (M J) = m a^2 / (a^2 + b^2) / m for I0 = 0, rho = 0. */

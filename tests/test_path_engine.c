@@ -48,7 +48,8 @@ static tracker track(const ssw_tensor *t, int regime, double w0, double v0,
 /* 3-point least-squares slope of log error against log eta. */
 static double slope(const double eta[3], const double e[3]) {
   double sx = 0, sy = 0, num = 0, den = 0;
-  for (int k = 0; k < 3; k++) sx += log(eta[k]), sy += log(e[k]);
+  for (int k = 0; k < 3; k++)
+    sx += log(eta[k]), sy += log(e[k]);
   for (int k = 0; k < 3; k++) {
     num += (log(eta[k]) - sx / 3) * (log(e[k]) - sy / 3);
     den += (log(eta[k]) - sx / 3) * (log(eta[k]) - sx / 3);
@@ -88,17 +89,21 @@ static void check(const char *what, ssw_body bd, ssw_params p, double w0,
         e[j] = track(&t, regime, w0, v0, recon, ms[m].m, eta[j]).pos;
       }
       const double q = slope(eta, e);
-      EXPECT(q >= ms[m].q - 0.5, "%s/%s/%s: path error order %.2f (errors "
-             "%.2e %.2e %.2e)", what, rn, ms[m].m, q, e[0], e[1], e[2]);
+      EXPECT(q >= ms[m].q - 0.5,
+             "%s/%s/%s: path error order %.2f (errors "
+             "%.2e %.2e %.2e)",
+             what, rn, ms[m].m, q, e[0], e[1], e[2]);
     }
     const double e1 = track(&t, regime, w0, v0, recon, "hamel8", 0.8).pos;
     const double e2 = track(&t, regime, w0, v0, recon, "hamel8", 0.4).pos;
-    EXPECT(e1 / e2 >= pow(2, 7.5), "%s/%s/hamel8: path errors %.2e, %.2e "
-           "(ratio %.1f)", what, rn, e1, e2, e1 / e2);
+    EXPECT(e1 / e2 >= pow(2, 7.5),
+           "%s/%s/hamel8: path errors %.2e, %.2e "
+           "(ratio %.1f)",
+           what, rn, e1, e2, e1 / e2);
     const tracker f = track(&t, regime, w0, v0, recon, "hamel8", 0.1);
     EXPECT(f.pos <= 1e-11 * fmax(1, f.extent) && f.head <= 1e-11,
-           "%s/%s: hamel8 at eta 0.1: path error %.3g, heading %.3g", what,
-           rn, f.pos, f.head);
+           "%s/%s: hamel8 at eta 0.1: path error %.3g, heading %.3g", what, rn,
+           f.pos, f.head);
   }
 }
 

@@ -8,8 +8,8 @@
 #include "sleighsweep/model.h"
 #include "test_util.h"
 
-/* Full equations on (w, v, phi, x, y), written out from docs/theory/exact-path.md
- * independently of the library's steppers. */
+/* Full equations on (w, v, phi, x, y), written out from
+ * docs/theory/exact-path.md independently of the library's steppers. */
 static int rhs(double t, const double y[], double f[], void *p) {
   const ssw_tensor *T = p;
   const double D = T->M * T->J - T->L2 * T->L2;
@@ -37,7 +37,8 @@ static void ref_start(ref_run *r, ssw_tensor *T, double w0, double v0,
                                          1e-14, 1e-14);
   r->t = 0.0;
   const double y0[5] = {w0, v0, 0.0, 0.0, 0.0};
-  for (int i = 0; i < 5; i++) r->y[i] = y0[i];
+  for (int i = 0; i < 5; i++)
+    r->y[i] = y0[i];
 }
 
 static int ref_to(ref_run *r, double t) {
@@ -108,8 +109,8 @@ static void check_case(const char *what, ssw_body bd, ssw_params p,
   EXPECT(e.phi <= TOL_PHI && e.pos <= TOL_POS * fmax(1, e.scale),
          "%s: heading error %.3g, position error %.3g (extent %.3g)", what,
          e.phi, e.pos, e.scale);
-  printf("%-22s heading err %.2e  path err %.2e  (extent %.3g)\n", what,
-         e.phi, e.pos, e.scale);
+  printf("%-22s heading err %.2e  path err %.2e  (extent %.3g)\n", what, e.phi,
+         e.pos, e.scale);
 }
 
 static void test_regimes(void) {
@@ -150,8 +151,13 @@ static void test_tractrix(void) {
   unsigned long long seed = 23;
   for (int i = 0; i < 40; i++) {
     ssw_body bd = {test_uniform(&seed, 0.1, 10), 0.0, 0.0, SSW_KROT_PAPERS};
-    ssw_params p = {test_uniform(&seed, 0, M_PI), test_uniform(&seed, -3, 3),
-                    test_uniform(&seed, -3, 3), 0, 0, 0.5, 0.3};
+    ssw_params p = {test_uniform(&seed, 0, M_PI),
+                    test_uniform(&seed, -3, 3),
+                    test_uniform(&seed, -3, 3),
+                    0,
+                    0,
+                    0.5,
+                    0.3};
     if (fabs(p.a) < 0.05) continue;
     int regime;
     ssw_tensor t = tensor_of(bd, p, &regime);
@@ -171,9 +177,9 @@ static void test_tractrix(void) {
       const double tk = tscale * k / 10.0;
       double ph, xe, ye;
       ssw_analytic_path(&t, regime, w0, v0, tk, &ph, &xe, &ye);
-      const double phe =
-          o.sigma * an.c1 *
-          (2 * atan(tanh(0.5 * (o.u0 + o.rate * tk))) - 2 * atan(tanh(0.5 * o.u0)));
+      const double phe = o.sigma * an.c1 *
+                         (2 * atan(tanh(0.5 * (o.u0 + o.rate * tk))) -
+                          2 * atan(tanh(0.5 * o.u0)));
       const double zx = p.a + vcx * tk - (p.a * cos(phe) - p.b * sin(phe));
       const double zy = p.b + vcy * tk - (p.a * sin(phe) + p.b * cos(phe));
       const double sc = 1 + hypot(vcx, vcy) * fabs(tk) + hypot(p.a, p.b);
@@ -203,10 +209,11 @@ static void test_random(void) {
     const double A = test_uniform(&seed, 0.1, 5);
     ssw_body bd = {test_uniform(&seed, 0.1, 10), test_uniform(&seed, 0.01, 5),
                    test_uniform(&seed, 0, 10), SSW_KROT_PAPERS};
-    ssw_params p = {test_uniform(&seed, 0, M_PI), test_uniform(&seed, -3, 3),
-                    test_uniform(&seed, -3, 3), test_uniform(&seed, -2, 2),
-                    test_uniform(&seed, -2, 2), A,
-                    A * test_uniform(&seed, 0.02, 0.99)};
+    ssw_params p = {
+        test_uniform(&seed, 0, M_PI),       test_uniform(&seed, -3, 3),
+        test_uniform(&seed, -3, 3),         test_uniform(&seed, -2, 2),
+        test_uniform(&seed, -2, 2),         A,
+        A * test_uniform(&seed, 0.02, 0.99)};
     if (i % 10 == 0) bd.I0 = 0.0, bd.rho = 0.0; /* tractrix family */
     ssw_tensor t;
     int regime;
@@ -218,8 +225,7 @@ static void test_random(void) {
     const double h = ssw_model_energy(&t, cw, cv);
     const double w0 = cw / sqrt(2 * h), v0 = cv / sqrt(2 * h);
     const path_err e = compare(t, regime, w0, v0, 12.0, 8);
-    EXPECT(e.phi <= TOL_PHI &&
-               e.pos <= TOL_POS * fmax(1, e.scale),
+    EXPECT(e.phi <= TOL_PHI && e.pos <= TOL_POS * fmax(1, e.scale),
            "random body %d (%s): heading %.3g, position %.3g, extent %.3g", i,
            ssw_regime_name(regime), e.phi, e.pos, e.scale);
     worst_phi = fmax(worst_phi, e.phi);

@@ -59,7 +59,8 @@ static double state_error(const ssw_orbit *o, const ssw_tensor *t,
 /* Least-squares slope of log error against log h, 3 points. */
 static double slope(const double h[3], const double e[3]) {
   double sx = 0, sy = 0, num = 0, den = 0;
-  for (int k = 0; k < 3; k++) sx += log(h[k]), sy += log(e[k]);
+  for (int k = 0; k < 3; k++)
+    sx += log(h[k]), sy += log(e[k]);
   for (int k = 0; k < 3; k++) {
     num += (log(h[k]) - sx / 3) * (log(e[k]) - sy / 3);
     den += (log(h[k]) - sx / 3) * (log(h[k]) - sx / 3);
@@ -158,8 +159,8 @@ static void test_dopri5_tight(void) {
     for (int dir = -1; dir <= 1; dir += 2) {
       ssw_ode_state s = {b->w0, b->v0, 0, 0, 0, 0};
       long a, r;
-      EXPECT(ssw_dopri5_integrate(&b->t, &opt, &s, dir * 30.0 / o.rate,
-                                  1000000, &a, &r) == 0,
+      EXPECT(ssw_dopri5_integrate(&b->t, &opt, &s, dir * 30.0 / o.rate, 1000000,
+                                  &a, &r) == 0,
              "dopri5 integrate: %s", ssw_error_message());
       EXPECT(s.t == dir * 30.0 / o.rate, "did not land on t_end");
       acc += a, rej += r;
@@ -298,12 +299,14 @@ static void test_rattle_reversible(void) {
     const ssw_ode_state s0 = {bs[j].w0, bs[j].v0, 0, 0, 0, 0};
     ssw_ode_state s = s0;
     const double h = 4.0 / o.rate / 200;
-    for (int k = 0; k < 200; k++) ssw_rattle_step(&r, &s, h, &s, NULL, NULL);
-    for (int k = 0; k < 200; k++) ssw_rattle_step(&r, &s, -h, &s, NULL, NULL);
+    for (int k = 0; k < 200; k++)
+      ssw_rattle_step(&r, &s, h, &s, NULL, NULL);
+    for (int k = 0; k < 200; k++)
+      ssw_rattle_step(&r, &s, -h, &s, NULL, NULL);
     const double e = fabs(s.w - s0.w) + fabs(s.v - s0.v) + fabs(s.phi) +
                      fabs(s.x) + fabs(s.y);
-    EXPECT(e <= 2e-10, "%s: rattle back to start with error %.3g",
-           bs[j].name, e);
+    EXPECT(e <= 2e-10, "%s: rattle back to start with error %.3g", bs[j].name,
+           e);
   }
 }
 
@@ -311,9 +314,9 @@ static int random_body(unsigned long long *seed, body *b) {
   const double A = test_uniform(seed, 0.1, 5);
   ssw_body bd = {test_uniform(seed, 0.1, 10), test_uniform(seed, 0.01, 5),
                  test_uniform(seed, 0, 10), SSW_KROT_PAPERS};
-  ssw_params p = {test_uniform(seed, 0, M_PI), test_uniform(seed, -3, 3),
-                  test_uniform(seed, -3, 3), test_uniform(seed, -2, 2),
-                  test_uniform(seed, -2, 2), A,
+  ssw_params p = {test_uniform(seed, 0, M_PI),       test_uniform(seed, -3, 3),
+                  test_uniform(seed, -3, 3),         test_uniform(seed, -2, 2),
+                  test_uniform(seed, -2, 2),         A,
                   A * test_uniform(seed, 0.02, 0.99)};
   const double ang = test_uniform(seed, 0, 2 * M_PI);
   b->name = "random";
@@ -339,8 +342,13 @@ static void test_random(void) {
     if (!random_body(&seed, &b)) continue;
     if (i % 6 == 0) { /* I0 = 0 on a dry plane: the tractrix */
       ssw_body bd = {test_uniform(&seed, 0.1, 10), 0, 0, SSW_KROT_PAPERS};
-      ssw_params p = {0, test_uniform(&seed, 0.2, 3), test_uniform(&seed, -3, 3),
-                      0, 0, 0.5, 0.3};
+      ssw_params p = {0,
+                      test_uniform(&seed, 0.2, 3),
+                      test_uniform(&seed, -3, 3),
+                      0,
+                      0,
+                      0.5,
+                      0.3};
       b = make("tractrix", bd, p, b.w0, b.v0);
     }
     ssw_orbit o;
@@ -351,7 +359,8 @@ static void test_random(void) {
     for (int dir = -1; dir <= 1; dir += 2) {
       ssw_ode_state s = {b.w0, b.v0, 0, 0, 0, 0};
       EXPECT(ssw_dopri5_integrate(&b.t, &opt, &s, dir * 8.0 / o.rate, 1000000,
-                                  NULL, NULL) == 0, "dopri5 random %d", i);
+                                  NULL, NULL) == 0,
+             "dopri5 random %d", i);
       const double e = state_error(&o, &b.t, &s);
       worst = fmax(worst, e);
       EXPECT(e <= 1e-8, "random body %d (%s): dopri5 error %.3g", i, b.name, e);
@@ -371,13 +380,16 @@ static void test_random(void) {
       e[k] = state_error(&o, &b.t, &s);
     }
     const double q = slope(h, e);
-    EXPECT(q >= 1.5 && q <= 3.5, "random body %d: rattle order %.2f (errors "
-           "%.2e %.2e %.2e)", i, q, e[0], e[1], e[2]);
+    EXPECT(q >= 1.5 && q <= 3.5,
+           "random body %d: rattle order %.2f (errors "
+           "%.2e %.2e %.2e)",
+           i, q, e[0], e[1], e[2]);
     nr++;
   }
   EXPECT(n >= 40 && nr >= 15, "only %d / %d random bodies", n, nr);
   printf("random bodies: dopri5 (1e-12) worst error %.2e on %d; rattle order "
-         "checked on %d\n", worst, n, nr);
+         "checked on %d\n",
+         worst, n, nr);
 }
 
 int main(void) {

@@ -1,5 +1,6 @@
-/* Closed-form asymptotics of the sleigh (2010 paper sec. 4; docs/theory/exact-path.md):
- * the test oracle stored beside every measurement. */
+/* Closed-form asymptotics of the sleigh (2010 paper sec. 4;
+ * docs/theory/exact-path.md): the test oracle stored beside every measurement.
+ */
 #ifndef SLEIGHSWEEP_ANALYTIC_H
 #define SLEIGHSWEEP_ANALYTIC_H
 

@@ -1,5 +1,6 @@
 /* The body-plus-fluid inertia tensor of the hydrodynamic Chaplygin sleigh,
- * its regime classification and derived constants (2010 paper sec. 3; docs/theory/). */
+ * its regime classification and derived constants (2010 paper sec. 3;
+ * docs/theory/). */
 #ifndef SLEIGHSWEEP_MODEL_H
 #define SLEIGHSWEEP_MODEL_H
 
