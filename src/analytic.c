@@ -148,7 +148,7 @@ int ssw_analytic_orbit(const ssw_tensor *t, int regime, double w0, double v0,
    * heading turns by at most 4 rad (|dphi/du| <= sqrt(alpha^2 + c1^2)); a
    * 20-point rule resolves e^{i theta} over ~12 rad to double precision.
    * On 300 random bodies the result differs from panels 8x shorter by
-   * <= 1.5e-13 relative, the summation's round-off. */
+   * <= 5e-13 relative, the summation's round-off. */
   const double om = hypot(o->an.alpha, o->an.c1);
   o->panel = fmin(2.0, 4.0 / fmax(om, 1e-300));
   return SSW_SUCCESS;
