@@ -392,7 +392,90 @@ static void test_random(void) {
          worst, n, nr);
 }
 
+/* Driving dopri5 as an extraction loop would: controlled steps forward
+ * until ht = (L1 L2 + Z J) w - (L1 M + Z L2) v changes sign (the peak of
+ * |L1 w + Z v|), then regula falsi (Illinois) on steps of exactly chosen
+ * size from the saved node. t0 must match the closed form's to 1e-10 /
+ * Arate (tolerance 1e-13: the located zero carries the scheme's error, and
+ * ht's slope at t0 turns 1e-13 errors in (w, v) into ~1e-13 / Arate). The
+ * global error growth in tol is also checked: error proportional to tol
+ * (slope of log error against log tol in [0.7, 1.3]; the controller keeps
+ * the local error per step ~ tol, and the step count grows as tol^-1/5). */
+static double ht(const ssw_tensor *t, double w, double v) {
+  return (t->L1 * t->L2 + t->Z * t->J) * w - (t->L1 * t->M + t->Z * t->L2) * v;
+}
+
+static void test_dopri5_driver(void) {
+  body bs[4];
+  n_bodies(bs);
+  for (int j = 0; j < 3; j++) {
+    const body *b = &bs[j];
+    ssw_orbit o;
+    ssw_analytic_orbit(&b->t, b->regime, b->w0, b->v0, &o);
+    ssw_dopri5_opts opt;
+    ssw_dopri5_defaults(&opt);
+    opt.rtol = opt.atol = 1e-13;
+    ssw_dopri5_ctl c;
+    ssw_dopri5_ctl_init(&c);
+    const int dir = o.t0 > 0 ? 1 : -1;
+    ssw_ode_state s = {b->w0, b->v0, 0, 0, 0, 0}, nx;
+    double h = ssw_dopri5_initial_step(&b->t, &opt, &s, dir), err, hn;
+    double f0 = dir * ht(&b->t, s.w, s.v), f1 = f0;
+    int steps = 0;
+    while (f1 > 0 && steps < 100000) {
+      ssw_dopri5_step(&b->t, &opt, &s, h, NULL, NULL, &nx, &err);
+      const int acc = ssw_dopri5_propose(&c, &opt, h, err, &hn);
+      if (acc) {
+        f1 = dir * ht(&b->t, nx.w, nx.v);
+        if (f1 > 0) s = nx, f0 = f1;
+      }
+      steps++;
+      if (f1 > 0) h = hn;
+    }
+    /* The zero lies in (s.t, s.t + h): Illinois on exact-size steps. */
+    double a = 0, bb = h, fa = f0, fb = f1;
+    int side = 0;
+    for (int it = 0; it < 100 && fb != 0 && fabs(bb - a) > 1e-15 * fabs(h);
+         it++) {
+      const double tau = (a * fb - bb * fa) / (fb - fa);
+      ssw_dopri5_step(&b->t, &opt, &s, tau, NULL, NULL, &nx, &err);
+      const double f = dir * ht(&b->t, nx.w, nx.v);
+      if (f > 0) {
+        a = tau, fa = f;
+        if (side == -1) fb *= 0.5;
+        side = -1;
+      } else {
+        bb = tau, fb = f;
+        if (side == 1) fa *= 0.5;
+        side = 1;
+      }
+    }
+    const double t0 = s.t + (fb == 0 ? bb : (a * fb - bb * fa) / (fb - fa));
+    EXPECT(fabs(t0 - o.t0) * o.rate <= 1e-10, "%s: t0 %.15g vs %.15g",
+           b->name, t0, o.t0);
+  }
+  /* Tolerance proportionality on the seed case. */
+  const body *b = &bs[0];
+  ssw_orbit o;
+  ssw_analytic_orbit(&b->t, b->regime, b->w0, b->v0, &o);
+  double tl[3], e[3];
+  for (int k = 0; k < 3; k++) {
+    ssw_dopri5_opts opt;
+    ssw_dopri5_defaults(&opt);
+    opt.rtol = opt.atol = tl[k] = 1e-7 / pow(100, k);
+    ssw_ode_state s = {b->w0, b->v0, 0, 0, 0, 0};
+    ssw_dopri5_integrate(&b->t, &opt, &s, 6.0 / o.rate, 100000, NULL, NULL);
+    e[k] = state_error(&o, &b->t, &s);
+  }
+  const double q = slope(tl, e);
+  EXPECT(q >= 0.7 && q <= 1.3, "dopri5 error vs tol slope %.2f (%.2e %.2e "
+         "%.2e)", q, e[0], e[1], e[2]);
+  printf("dopri5 error at tol 1e-7, 1e-9, 1e-11: %.2e %.2e %.2e (slope "
+         "%.2f)\n", e[0], e[1], e[2], q);
+}
+
 int main(void) {
+  test_dopri5_driver();
   test_random();
   test_rattle_reversible();
   test_orders();
