@@ -37,6 +37,28 @@ int ssw_model_positive_definite(const ssw_tensor *t) {
   return d1 > 0 && d2 > 0 && d3 > 0;
 }
 
+int ssw_model_regular(const ssw_tensor *t, double *d_rel) {
+  /* D / (M J) = 1 - q^2 with q = L2 / (sqrt(M) sqrt(J)): no product of two
+   * tensor entries is formed, so a uniformly scaled body (m = I0 = 1e300)
+   * gives the same answer as the unscaled one. */
+  double rel = 0.0;
+  if (t->J > 0 && t->M > 0 && isfinite(t->J) && isfinite(t->M)) {
+    const double q = t->L2 / sqrt(t->M) / sqrt(t->J);
+    rel = (1.0 - q) * (1.0 + q);
+  }
+  if (d_rel) *d_rel = rel;
+  return rel > SSW_D_REL_MIN;
+}
+
+double ssw_model_blade_force(const ssw_tensor *t, double w, double v) {
+  /* Lateral momentum balance p2' + w p1 = F with p2 = g = L1 w + Z v and
+   * p1 = -L2 w + M v; along the motion g' = g ht / D. */
+  const double g = t->L1 * w + t->Z * v;
+  const double ht =
+      (t->L1 * t->L2 + t->Z * t->J) * w - (t->L1 * t->M + t->Z * t->L2) * v;
+  return g * ht / ssw_model_D(t) + w * (t->M * v - t->L2 * w);
+}
+
 static int check_params(const ssw_params *p) {
   const double v[7] = {p->theta, p->a, p->b, p->r, p->s, p->A, p->B};
   const char *names[7] = {"theta", "a", "b", "r", "s", "A", "B"};
@@ -75,19 +97,34 @@ int ssw_model_tensor(const ssw_body *body, const ssw_params *p,
   out->L1 = m * p->a + row2;
   out->L2 = m * p->b - row1;
   out->Z = ZF;
-  SSW_CHECK(ssw_model_positive_definite(out), SSW_ERR_BODY,
-            "inertia tensor is not positive definite at theta=%g a=%g b=%g "
-            "r=%g s=%g A=%g B=%g (J=%g M=%g N=%g L1=%g L2=%g Z=%g); increase "
-            "I0 or m",
+  /* The reduced dynamics need only K = [[J, -L2], [-L2, M]] positive
+   * definite (N never enters): a body with I0 = 0 on a dry plane has a
+   * singular 3x3 tensor but regular motion (the tractrix). */
+  SSW_CHECK(isfinite(out->J) && isfinite(out->M) && isfinite(out->N) &&
+                isfinite(out->L1) && isfinite(out->L2) && isfinite(out->Z),
+            SSW_ERR_BODY,
+            "inertia tensor overflows at theta=%g a=%g b=%g r=%g s=%g A=%g "
+            "B=%g (J=%g M=%g L1=%g L2=%g Z=%g)",
             p->theta, p->a, p->b, p->r, p->s, p->A, p->B, out->J, out->M,
-            out->N, out->L1, out->L2, out->Z);
+            out->L1, out->L2, out->Z);
+  double d_rel;
+  SSW_CHECK(ssw_model_regular(out, &d_rel), SSW_ERR_BODY,
+            "reduced inertia [[J, -L2], [-L2, M]] is not positive definite "
+            "at theta=%g a=%g b=%g r=%g s=%g A=%g B=%g: D = M J - L2^2 is "
+            "%.3g of M J (needs > %g; J=%g M=%g L2=%g): a rotation about a "
+            "point of the blade's normal line costs no energy (e.g. I0 = 0 "
+            "with the centre of mass on that line, a = 0, on a dry plane); "
+            "increase I0 or move the centre of mass off that line",
+            p->theta, p->a, p->b, p->r, p->s, p->A, p->B, d_rel, SSW_D_REL_MIN,
+            out->J, out->M, out->L2);
   return SSW_SUCCESS;
 }
 
 void ssw_model_classify(const ssw_tensor *t, double tol, ssw_tensor *snapped,
                         int *regime) {
   ssw_tensor u = *t;
-  const int l1_zero = fabs(u.L1) <= tol * sqrt(u.J * u.M);
+  /* sqrt(J) sqrt(M), not sqrt(J M): J M overflows for m ~ 1e300. */
+  const int l1_zero = fabs(u.L1) <= tol * sqrt(u.J) * sqrt(u.M);
   const int z_zero = fabs(u.Z) <= tol * u.M;
   if (l1_zero) u.L1 = 0.0;
   if (z_zero) u.Z = 0.0;

@@ -126,9 +126,49 @@ static void test_rejections(void) {
   expect_reject(b2, p, "rho");
   b2 = bd, b2.k_rot = -1;
   expect_reject(b2, p, "k_rot");
-  /* Classical sleigh with I0 = 0: the body tensor is singular. */
+  /* Classical sleigh with I0 = 0 and the centre of mass on the blade's
+   * normal line (a = 0): D = M J - L2^2 = 0, the reduced dynamics are
+   * singular, and the message says so. */
   b2 = bd, b2.I0 = 0, b2.rho = 0;
-  expect_reject(b2, p, "positive definite");
+  q = p, q.a = 0.0, q.b = 0.3;
+  expect_reject(b2, q, "D = M J - L2^2");
+  expect_reject(b2, q, "not positive definite");
+}
+
+/* Regular reduced dynamics (D > 0) are accepted although the 3x3 tensor
+ * may be singular: I0 = 0 on a dry plane (the tractrix), and a uniformly
+ * scaled body, whose M J (1e600) is not representable. */
+static void test_acceptance(void) {
+  ssw_body bd = SEED_BODY;
+  ssw_params p = SEED_PARAMS(0.1);
+  bd.I0 = 0, bd.rho = 0;
+  ssw_tensor t;
+  EXPECT(ssw_model_tensor(&bd, &p, &t) == SSW_SUCCESS, "tractrix refused: %s",
+         ssw_error_user_message());
+  EXPECT(!ssw_model_positive_definite(&t), "I0 = 0, rho = 0: 3x3 should be "
+                                           "singular");
+  double rel;
+  EXPECT(ssw_model_regular(&t, &rel), "tractrix not regular");
+  /* D / (M J) = m a^2 / (a^2 + b^2) / m for I0 = 0, rho = 0. */
+  EXPECT_REL(rel, p.a * p.a / (p.a * p.a + p.b * p.b), 1e-14, "D / (M J)");
+  const ssw_params q = SEED_PARAMS(0.1);
+  ssw_body big = SEED_BODY, unit = SEED_BODY;
+  big.m = 1e300, big.I0 = 1e300, big.rho = 0;
+  unit.m = 1, unit.I0 = 1, unit.rho = 0;
+  ssw_tensor tb, tu;
+  EXPECT(ssw_model_tensor(&big, &q, &tb) == SSW_SUCCESS,
+         "m = I0 = 1e300 refused: %s", ssw_error_user_message());
+  ssw_model_tensor(&unit, &q, &tu);
+  double rb, ru;
+  ssw_model_regular(&tb, &rb), ssw_model_regular(&tu, &ru);
+  EXPECT_REL(rb, ru, 1e-15, "scaled D / (M J)");
+  /* The scaled body keeps its regime (L1 = 0.2e300 is not a zero). */
+  int rg, ru_;
+  ssw_tensor s;
+  ssw_model_classify(&tb, SSW_ZERO_TOL_DEFAULT, &s, &rg);
+  ssw_model_classify(&tu, SSW_ZERO_TOL_DEFAULT, &s, &ru_);
+  EXPECT(rg == ru_, "scaled body regime %s vs %s", ssw_regime_name(rg),
+         ssw_regime_name(ru_));
 }
 
 static void classify_case(ssw_params p, double rho, int want, const char *w) {
@@ -172,6 +212,7 @@ int main(void) {
   test_model_two_congruence();
   test_positive_definite_sample();
   test_rejections();
+  test_acceptance();
   test_regimes();
   return TEST_RESULT();
 }

@@ -1,5 +1,6 @@
 /* The body-plus-fluid inertia tensor of the hydrodynamic Chaplygin sleigh,
- * its regime classification and derived constants (DESIGN.md sections 1-2). */
+ * its regime classification and derived constants (2010 paper sec. 3;
+ * docs/theory/). */
 #ifndef SLEIGHSWEEP_MODEL_H
 #define SLEIGHSWEEP_MODEL_H
 
@@ -18,6 +19,11 @@ extern "C" {
  * below any physically distinct body (a circle of radius 1e12 body
  * lengths). */
 #define SSW_ZERO_TOL_DEFAULT 1e-12
+
+/** Smallest accepted D / (M J), D = M J - L2^2. M J - L2^2 is formed with
+ * a rounding error of a few ulp of M J; at 1e-12 it still has ~4 correct
+ * digits, below that the reduced velocities are numerically undetermined. */
+#define SSW_D_REL_MIN 1e-12
 
 /** Constants fixed for a whole run. */
 typedef struct {
@@ -39,7 +45,7 @@ typedef struct {
   double J, M, N, L1, L2, Z;
 } ssw_tensor;
 
-/** Asymptotic regime of a tensor (DESIGN.md section 4). */
+/** Asymptotic regime of a tensor. */
 typedef enum {
   SSW_REGIME_UNIFORM = 0,          /**< L1 = Z = 0: every state an equilibrium */
   SSW_REGIME_LINE_TO_LINE = 1,     /**< Z = 0: classical sleigh, with loops */
@@ -55,15 +61,32 @@ const char *ssw_regime_name(int regime);
  * finite). Errors: SSW_ERR_BODY naming the offending constant. */
 int ssw_model_check_body(const ssw_body *body);
 
-/** Builds the total tensor from DESIGN.md section 1 (Model II by the rigid
+/** Builds the total tensor (2010 paper eq. 3.2; Model II by the rigid
  * change of reference point; (r, s) = (0, 0) is Model I exactly).
- * Errors: SSW_ERR_BODY if a parameter is not finite, A <= B, B <= 0, or the
- * tensor is not positive definite; the message names the parameter. */
+ * Accepts every body whose reduced dynamics are regular
+ * (ssw_model_regular), e.g. I0 = 0 on a dry plane with a != 0, whose 3x3
+ * tensor is singular. Errors: SSW_ERR_BODY if a parameter is not finite,
+ * A <= B, B <= 0, an entry overflows, or the reduced inertia is singular;
+ * the message names the parameter or the reason. */
 int ssw_model_tensor(const ssw_body *body, const ssw_params *p,
                      ssw_tensor *out);
 
-/** True (1) when the 3x3 tensor is positive definite (Sylvester). */
+/** True (1) when the 3x3 tensor is positive definite (Sylvester). Not
+ * required by the reduced dynamics (see ssw_model_regular); the lab-frame
+ * RATTLE scheme needs it. */
 int ssw_model_positive_definite(const ssw_tensor *t);
+
+/** True (1) when the reduced inertia K = [[J, -L2], [-L2, M]] is positive
+ * definite relative to its scale: J > 0, M > 0, D / (M J) > SSW_D_REL_MIN,
+ * computed without forming M J (scale-free). `d_rel` (may be NULL)
+ * receives D / (M J) (0 when J or M is not positive). */
+int ssw_model_regular(const ssw_tensor *t, double *d_rel);
+
+/** Lateral force F (body axis E2, newtons in the tensor's units) that the
+ * blade exerts on the body at the reduced state (w, v), from the momentum
+ * balance across the blade: F = g ht / D + w (M v - L2 w), g = L1 w + Z v,
+ * ht = (L1 L2 + Z J) w - (L1 M + Z L2) v (docs/theory/blade-force.md). */
+double ssw_model_blade_force(const ssw_tensor *t, double w, double v);
 
 /** Classifies the regime. L1 counts as zero when |L1| <= tol sqrt(J M) and
  * Z when |Z| <= tol M (dimensionally natural scales); `snapped` (may alias

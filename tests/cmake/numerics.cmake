@@ -2,6 +2,17 @@
 ssw_add_test(NAME test_model SOURCES test_model.c)
 ssw_add_test(NAME test_stepper SOURCES test_stepper.c)
 ssw_add_test(NAME test_extract SOURCES test_extract.c)
+ssw_add_test(NAME test_schemes SOURCES test_schemes.c)
+ssw_add_test(NAME test_path_engine SOURCES test_path_engine.c)
 ssw_add_test(NAME test_cli_point
   COMMAND ${SSW_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/test_cli_point.py
           $<TARGET_FILE:sleighsweep>)
+# The exact path and the blade force against GSL's rk8pd (the reference
+# integration); GSL is already required by the benchmark.
+find_package(GSL QUIET)
+if(GSL_FOUND)
+  ssw_add_test(NAME test_path_exact SOURCES test_path_exact.c)
+  target_link_libraries(test_path_exact PRIVATE GSL::gsl)
+  ssw_add_test(NAME test_blade_force SOURCES test_blade_force.c)
+  target_link_libraries(test_blade_force PRIVATE GSL::gsl)
+endif()
