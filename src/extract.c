@@ -523,6 +523,30 @@ static int setup(const ssw_coeffs *c, const ssw_tensor *t, int regime,
   return 1;
 }
 
+void ssw_extract_finish(const ssw_tensor *t, int regime, double w0,
+                        double v0, const ssw_integrator *o,
+                        const ssw_leg_end *fwd, const ssw_leg_end *bwd,
+                        ssw_traj *out) {
+  ssw_coeffs c;
+  ssw_stepper_coeffs(t, &c);
+  double gmax;
+  setup(&c, t, regime, w0, v0, o, ssw_integrator_stop_tol(o), out, &gmax);
+  const ssw_leg_end *e[2] = {fwd, bwd};
+  leg L[2];
+  for (int k = 0; k < 2; k++)
+    L[k] = (leg){e[k]->t, e[k]->phi, e[k]->x, e[k]->y, e[k]->w, e[k]->v,
+                 gfun(&c, e[k]->w, e[k]->v), htfun(&c, e[k]->w, e[k]->v),
+                 e[k]->steps, e[k]->emax, e[k]->converged, !e[k]->converged,
+                 e[k]->found_peak, e[k]->t_peak};
+  combine(&c, o, &L[0], &L[1], out);
+}
+
+double ssw_extract_gstop(const ssw_tensor *t, double H,
+                         const ssw_integrator *o) {
+  return ssw_integrator_stop_tol(o) *
+         sqrt(2.0 * H * ssw_model_E(t) / ssw_model_D(t));
+}
+
 /* At most this many trajectories per pass: stack-sized job tables, no
  * allocation, and lanes stay full. */
 #define CHUNK 16

@@ -16,45 +16,9 @@
 #define NTRAJ 8   /* initial states per body */
 #define PROMISE 1e-9 /* README: every quantity within 10 rtol */
 
-/* NTRAJ initial states on the energy ellipse of draw d (the first is the
- * draw's own), as the ensemble spreads them. */
-static void states(const wb_draw *d, double *w0, double *v0) {
-  const double J = d->t.J, L2 = d->t.L2, D = ssw_model_D(&d->t);
-  const double r = sqrt(2.0 * d->H), l11 = sqrt(J), l21 = -L2 / l11;
-  const double l22 = sqrt(D / J);
-  for (int k = 0; k < NTRAJ; k++) {
-    const double psi = 2.0 * M_PI * (k + 0.37) / NTRAJ;
-    v0[k] = r * sin(psi) / l22;
-    w0[k] = (r * cos(psi) - l21 * v0[k]) / l11;
-  }
-  w0[0] = d->w0, v0[0] = d->v0;
-}
-
 static int cmp_double(const void *a, const void *b) {
   const double x = *(const double *)a, y = *(const double *)b;
   return (x > y) - (x < y);
-}
-
-/* Errors of one trajectory against the closed form, each relative to the
- * scale rtol promises it against (extract.h, ssw_traj), and the estimates
- * on the same scales; NaN where the quantity does not exist. */
-static void errors(const wb_draw *d, double w0, double v0, const ssw_traj *r,
-                   double err[4], double est[4]) {
-  const int sigma = ssw_analytic_sigma(&d->t, w0, v0);
-  const double t0 = wb_exact_t0(&d->an, d->H, sigma, w0, v0);
-  const double dphi = ssw_analytic_dphi(&d->an, sigma);
-  const int circles = d->regime != SSW_REGIME_LINE_TO_LINE;
-  const double len = circles ? fmax(d->an.d, d->an.radius) : NAN;
-  err[0] = circles ? fabs(r->d - d->an.d) / d->an.d : NAN;
-  est[0] = r->err_d / d->an.d;
-  err[1] = fabs(r->dphi - dphi) / fmax(fabs(dphi), SSW_DPHI_FLOOR);
-  est[1] = r->err_dphi / fmax(fabs(dphi), SSW_DPHI_FLOOR);
-  err[2] = circles ? fmax(fabs(r->r_future - d->an.radius),
-                          fabs(r->r_past - d->an.radius)) / len
-                   : NAN;
-  est[2] = r->err_r / len;
-  err[3] = fabs(r->t0 - t0) / (fabs(t0) + 1.0 / r->rate);
-  est[3] = r->err_t0 / (fabs(t0) + 1.0 / r->rate);
 }
 
 static void test_wide_batch(void) {
@@ -70,7 +34,7 @@ static void test_wide_batch(void) {
     bodies++;
     double w0[NTRAJ], v0[NTRAJ];
     ssw_traj r[NTRAJ];
-    states(&d, w0, v0);
+    wb_states(&d, NTRAJ, w0, v0);
     EXPECT(ssw_extract_batch(&d.t, d.regime, NTRAJ, w0, v0, &o, NULL, NULL,
                              r) == 0,
            "draw %d: extraction failed", i);
@@ -80,7 +44,7 @@ static void test_wide_batch(void) {
              "draw %d traj %d: flags %d", i, k, r[k].flags);
       energy = fmax(energy, r[k].energy_error);
       double err[4], est[4];
-      errors(&d, w0[k], v0[k], &r[k], err, est);
+      wb_errors(&d, w0[k], v0[k], &r[k], err, est);
       for (int q = 0; q < 4; q++) {
         if (isnan(err[q])) continue;
         all[q][n[q]++] = err[q];

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "sleighsweep/analytic.h"
+#include "sleighsweep/extract.h"
 #include "sleighsweep/model.h"
 
 /* One draw: body, tensor, regime, closed form and an initial state. */
@@ -93,6 +94,48 @@ static inline int wb_draw_one(uint64_t seed, int i, wb_draw *d) {
   d->t0 = wb_exact_t0(&d->an, d->H, d->sigma, d->w0, d->v0);
   d->dphi = ssw_analytic_dphi(&d->an, d->sigma);
   return 0;
+}
+
+/* n initial states on the energy ellipse of draw d, evenly spread in
+ * angle as an ensemble spreads them; the first is the draw's own. */
+static inline void wb_states(const wb_draw *d, int n, double *w0,
+                             double *v0) {
+  const double J = d->t.J, L2 = d->t.L2, D = ssw_model_D(&d->t);
+  const double r = sqrt(2.0 * d->H), l11 = sqrt(J), l21 = -L2 / l11;
+  const double l22 = sqrt(D / J);
+  for (int k = 0; k < n; k++) {
+    const double psi = 2.0 * M_PI * (k + 0.37) / n;
+    v0[k] = r * sin(psi) / l22;
+    w0[k] = (r * cos(psi) - l21 * v0[k]) / l11;
+  }
+  w0[0] = d->w0, v0[0] = d->v0;
+}
+
+/* Errors of d, dphi, r and t0 of one trajectory against the closed form,
+ * each relative to the scale rtol promises it against (extract.h,
+ * ssw_traj: d; max(|dphi|, SSW_DPHI_FLOOR); max(r, d); |t0| + 1/Arate),
+ * and the engine's estimates on the same scales; NaN where the quantity
+ * does not exist in the regime. */
+static inline void wb_errors(const wb_draw *d, double w0, double v0,
+                             const ssw_traj *r, double err[4],
+                             double est[4]) {
+  const int sigma = ssw_analytic_sigma(&d->t, w0, v0);
+  const double t0 = wb_exact_t0(&d->an, d->H, sigma, w0, v0);
+  const double dphi = ssw_analytic_dphi(&d->an, sigma);
+  const int circles = d->regime != SSW_REGIME_LINE_TO_LINE;
+  const double len = circles ? fmax(d->an.d, d->an.radius) : NAN;
+  const double as = fmax(fabs(dphi), SSW_DPHI_FLOOR);
+  const double ts = fabs(t0) + 1.0 / r->rate;
+  err[0] = circles ? fabs(r->d - d->an.d) / d->an.d : NAN;
+  est[0] = r->err_d / d->an.d;
+  err[1] = fabs(r->dphi - dphi) / as;
+  est[1] = r->err_dphi / as;
+  err[2] = circles ? fmax(fabs(r->r_future - d->an.radius),
+                          fabs(r->r_past - d->an.radius)) / len
+                   : NAN;
+  est[2] = r->err_r / len;
+  err[3] = fabs(r->t0 - t0) / ts;
+  est[3] = r->err_t0 / ts;
 }
 
 #endif

@@ -129,6 +129,31 @@ int ssw_extract_batch(const ssw_tensor *t, int regime, int n,
                       const ssw_integrator *o, ssw_sample_fn sample,
                       void *const *ctx, ssw_traj *out);
 
+/** Where one direction of some integration stopped (for
+ * ssw_extract_finish). */
+typedef struct {
+  double t, phi, x, y, w, v; /**< time, configuration and velocity */
+  int converged;             /**< stopped by the stopping rule */
+  int found_peak;            /**< the leg crossed the peak of |g| ... */
+  double t_peak;             /**< ... at this time */
+  int64_t steps;             /**< work, reported as ssw_traj.steps */
+  double emax;               /**< largest relative energy error */
+} ssw_leg_end;
+
+/** Completes a trajectory's result from the ends of its two legs with the
+ * engine's own limits, exponential tail and combination, so that other
+ * integrators (the benchmark's GSL runs) are judged on the same
+ * extraction. No error estimate (err_* NaN). */
+void ssw_extract_finish(const ssw_tensor *t, int regime, double w0,
+                        double v0, const ssw_integrator *o,
+                        const ssw_leg_end *fwd, const ssw_leg_end *bwd,
+                        ssw_traj *out);
+
+/** The stopping threshold: |L1 w + Z v| <= ssw_extract_gstop(...), the
+ * largest |g| on the energy level sqrt(2 H E / D) times the stop tol. */
+double ssw_extract_gstop(const ssw_tensor *t, double H,
+                         const ssw_integrator *o);
+
 /** Extracts one trajectory of the (snapped, classified) tensor from the
  * initial reduced state (w0, v0) at t = 0, heading 0, contact point at the
  * origin. `sample` may be NULL. Errors: SSW_ERR_ARG for a zero initial

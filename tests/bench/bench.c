@@ -3,6 +3,8 @@
  *   ssw_bench            full mode (minutes): cost to accuracy on the seed
  *                        case and a batch of random bodies, GSL comparison,
  *                        sweep scaling and the 10^4-point headline sweep
+ *   ssw_bench --quick    under a minute: accuracy at the defaults, error
+ *                        estimates, batch kernel, time against rk8pd
  *   ssw_bench --smoke    seconds; registered as the CTest bench_smoke
  *
  * Human-readable tables on stdout, then one JSON object as the last line. */
@@ -99,7 +101,7 @@ double bench_max(const double *x, int n) {
 }
 
 static const char usage[] =
-    "Usage: ssw_bench [--smoke] [OPTIONS]\n"
+    "Usage: ssw_bench [--quick | --smoke] [OPTIONS]\n"
     "\n"
     "Benchmark of sleighsweep (docs/benchmark.md): cost to accuracy of the\n"
     "Hamel integrators and RK4 against GSL rk8pd/rkf45 on the seed case and\n"
@@ -107,6 +109,10 @@ static const char usage[] =
     "x 1-2 threads with the HDF5 and scheduling shares and peak memory.\n"
     "Tables on stdout; the last line is one JSON object.\n"
     "\n"
+    "  --quick          under a minute: accuracy of the defaults on the wide\n"
+    "                   random batch, error-estimate bound fraction, batch\n"
+    "                   kernel ns per base step, time per trajectory vs\n"
+    "                   rk8pd (one batch-wide setting meeting 1e-10 in d)\n"
     "  --smoke          seconds-long mode (the CTest bench_smoke)\n"
     "  --no-kernels     skip the per-trajectory part\n"
     "  --no-sweep       skip the sweep part (no MPI needed)\n"
@@ -167,6 +173,7 @@ int main(int argc, char **argv) {
     const char *a = argv[i];
     const int more = i + 1 < argc;
     if (!strcmp(a, "--smoke")) o.smoke = 1;
+    else if (!strcmp(a, "--quick")) o.quick = 1;
     else if (!strcmp(a, "--no-kernels")) o.kernels = 0;
     else if (!strcmp(a, "--no-sweep")) o.sweep = 0;
     else if (!strcmp(a, "--no-headline")) headline = 0;
@@ -203,11 +210,15 @@ int main(int argc, char **argv) {
 
   setvbuf(stdout, NULL, _IOLBF, 0);
   sbuf json = {0};
-  sb_printf(&json, "{\"bench\": \"sleighsweep\", \"mode\": \"%s\", ",
-            o.smoke ? "smoke" : "full");
+  const char *mode = o.quick ? "quick" : (o.smoke ? "smoke" : "full");
+  sb_printf(&json, "{\"bench\": \"sleighsweep\", \"mode\": \"%s\", ", mode);
   machine_info(&json);
   const double t0 = bench_now();
   int rc = 0;
+  printf("\n");
+  rc |= bench_quick(&o, &json);
+  sb_printf(&json, ", ");
+  if (o.quick) o.kernels = o.sweep = 0;
   if (o.kernels) {
     printf("\n");
     rc |= bench_kernels(&o, &json);
@@ -220,7 +231,7 @@ int main(int argc, char **argv) {
   }
   const double total = bench_now() - t0;
   printf("\nbenchmark %s in %.1f s (%s mode)\n", rc ? "FAILED" : "done", total,
-         o.smoke ? "smoke" : "full");
+         mode);
   sb_printf(&json, "\"ok\": %s, \"total_s\": %.3g}", rc ? "false" : "true",
             total);
   printf("%s\n", json.s);

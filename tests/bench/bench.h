@@ -11,6 +11,7 @@
 /* Settings of one benchmark run (smoke or full). */
 typedef struct {
   int smoke;            /* 1: seconds-long CTest mode */
+  int quick;            /* 1: accuracy-and-cost summary only (< 60 s) */
   int kernels, sweep;   /* which parts run */
   int batch;            /* random bodies in the batch */
   int rounds;           /* timing rounds (median over them) */
@@ -54,6 +55,10 @@ double bench_max(const double *x, int n);
  * member(s) (`"kernels": {...}` / `"sweep": {...}`) to `json`.
  * Return 0 on success. */
 int bench_kernels(const bench_opts *o, sbuf *json);
+/* Accuracy at the defaults, error-estimate bound fraction, batch-kernel
+ * cost and time against rk8pd (bench_quick.c); appends its top-level
+ * keys (docs/benchmark.md). */
+int bench_quick(const bench_opts *o, sbuf *json);
 int bench_sweep(const bench_opts *o, sbuf *json);
 
 #endif

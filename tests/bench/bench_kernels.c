@@ -160,7 +160,7 @@ static eres eval_engine(const bcase *c, const mdef *m, double eta) {
   ssw_integrator_defaults(&o);
   o.method = m->m;
   o.recon = m->recon;
-  o.eta = eta;
+  o.rtol = 0, o.eta = eta, o.estimate = 0; /* fixed steps, one run */
   o.tol = STOP_TOL;
   o.max_steps = (int64_t)step_cap_per_dir;
   o.tail = 1;
@@ -469,6 +469,7 @@ static double kernel_ns(const bcase *c, const mdef *m, double eta, int rounds,
   ssw_integrator o;
   ssw_integrator_defaults(&o);
   o.method = m->m, o.recon = m->recon, o.eta = eta, o.tol = STOP_TOL;
+  o.rtol = 0, o.estimate = 0;
   ssw_traj tr;
   if (ssw_extract_run(&c->t, c->regime, c->w0, c->v0, &o, NULL, NULL, &tr) !=
           0 ||

@@ -1,0 +1,310 @@
+/* The accuracy-and-cost summary (ssw_bench --quick, and part of the full
+ * mode): the default settings' errors on the wide random batch against the
+ * closed form, how often the error estimates bound them, the batch
+ * kernel's cost per base step, and the time per trajectory against GSL's
+ * rk8pd on the same equations, stopping rule and extraction
+ * (ssw_extract_finish), each with one batch-wide setting that meets 1e-10
+ * in d on every body. docs/benchmark.md explains every figure. */
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_odeiv2.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "sleighsweep/extract.h"
+#include "sleighsweep/stepper.h"
+#include "wide_batch.h"
+
+#define TARGET 1e-10 /* relative error in d every body must meet */
+#define K 8          /* trajectories per body (as an ensemble) */
+#define NACC 100     /* bodies of the accuracy part */
+
+/* One body of the cost comparison: the draw and its K initial states. */
+typedef struct {
+  wb_draw d;
+  double w0[K], v0[K];
+} body;
+
+static void seed_body(body *b) {
+  wb_draw *d = &b->d;
+  memset(d, 0, sizeof *d);
+  d->body = (ssw_body){1.0, 0.5, 1.0, SSW_KROT_PAPERS};
+  d->p = (ssw_params){M_PI / 3, 0.2, 0.0, 0.0, 0.0, 0.5, 0.3};
+  ssw_model_tensor(&d->body, &d->p, &d->t);
+  ssw_model_classify(&d->t, SSW_ZERO_TOL_DEFAULT, &d->t, &d->regime);
+  ssw_analytic_compute(&d->t, d->regime, &d->an);
+  d->w0 = 1.5, d->v0 = 1.0;
+  d->H = ssw_model_energy(&d->t, d->w0, d->v0);
+  wb_states(d, K, b->w0, b->v0);
+}
+
+/* ---- GSL rk8pd on (w, v, phi, x, y), legs ended by the engine's rule -- */
+
+static int rhs(double t, const double y[], double f[], void *params) {
+  const ssw_coeffs *c = params;
+  ssw_stepper_rhs(c, y[0], y[1], &f[0], &f[1]);
+  f[2] = y[0];
+  f[3] = y[1] * cos(y[2]);
+  f[4] = y[1] * sin(y[2]);
+  (void)t;
+  return GSL_SUCCESS;
+}
+
+typedef struct {
+  gsl_odeiv2_step *s;
+  gsl_odeiv2_control *c;
+  gsl_odeiv2_evolve *e;
+} gsl_ws;
+
+static void gsl_leg(gsl_ws *ws, const ssw_coeffs *c, double w0, double v0,
+                    int dir, double eps, double gstop, double scale,
+                    ssw_leg_end *r) {
+  gsl_odeiv2_system sys = {rhs, NULL, 5, (void *)c};
+  gsl_odeiv2_step_reset(ws->s);
+  gsl_odeiv2_evolve_reset(ws->e);
+  gsl_odeiv2_control_init(ws->c, eps, eps, 1.0, 0.0);
+  double y[5] = {w0, v0, 0, 0, 0}, t = 0, h = dir * 0.1 / scale;
+  double ht = c->kw2 * w0 - c->kw1 * v0;
+  memset(r, 0, sizeof *r);
+  r->converged = 1;
+  while (fabs(c->L1 * y[0] + c->Z * y[1]) > gstop) {
+    const double tp = t, htp = ht;
+    if (r->steps >= 100000 ||
+        gsl_odeiv2_evolve_apply(ws->e, ws->c, ws->s, &sys, &t, dir * 1e30, &h,
+                                y) != GSL_SUCCESS ||
+        !isfinite(y[3])) {
+      r->converged = 0;
+      break;
+    }
+    r->steps++;
+    ht = c->kw2 * y[0] - c->kw1 * y[1];
+    if (!r->found_peak && dir * htp > 0 && dir * ht <= 0) {
+      r->found_peak = 1; /* linear: d does not depend on it */
+      r->t_peak = tp + (t - tp) * htp / (htp - ht);
+    }
+  }
+  r->t = t, r->w = y[0], r->v = y[1], r->phi = y[2], r->x = y[3];
+  r->y = y[4];
+}
+
+static void gsl_run(gsl_ws *ws, const body *b, double eps, ssw_traj *out) {
+  ssw_integrator o;
+  ssw_integrator_defaults(&o);
+  ssw_coeffs c;
+  ssw_stepper_coeffs(&b->d.t, &c);
+  for (int k = 0; k < K; k++) {
+    const double H = ssw_model_energy(&b->d.t, b->w0[k], b->v0[k]);
+    const double gstop = ssw_extract_gstop(&b->d.t, H, &o);
+    const double scale = sqrt(2.0 * H * c.M / c.D) + 1e-300;
+    ssw_leg_end f, g;
+    gsl_leg(ws, &c, b->w0[k], b->v0[k], 1, eps, gstop, scale, &f);
+    gsl_leg(ws, &c, b->w0[k], b->v0[k], -1, eps, gstop, scale, &g);
+    ssw_extract_finish(&b->d.t, b->d.regime, b->w0[k], b->v0[k], &o, &f, &g,
+                       &out[k]);
+  }
+}
+
+static void ours_run(const body *b, double rtol, ssw_traj *out) {
+  ssw_integrator o;
+  ssw_integrator_defaults(&o);
+  o.rtol = rtol;
+  ssw_extract_batch(&b->d.t, b->d.regime, K, b->w0, b->v0, &o, NULL, NULL,
+                    out);
+}
+
+/* Largest relative error in d over the bodies' trajectories; steps mean. */
+static double worst_d(const body *bs, int n, int gsl, double x, gsl_ws *ws,
+                      double *steps) {
+  double worst = 0, st = 0;
+  for (int i = 0; i < n; i++) {
+    ssw_traj r[K];
+    if (gsl) gsl_run(ws, &bs[i], x, r);
+    else ours_run(&bs[i], x, r);
+    for (int k = 0; k < K; k++) {
+      const double e = fabs(r[k].d - bs[i].d.an.d) / bs[i].d.an.d;
+      worst = fmax(worst, isfinite(e) && r[k].converged ? e : INFINITY);
+      st += (double)r[k].steps;
+    }
+  }
+  *steps = st / (n * K);
+  return worst;
+}
+
+/* The largest setting of a geometric ladder meeting TARGET everywhere. */
+static double batch_setting(const body *bs, int n, int gsl, gsl_ws *ws,
+                            double *steps, double *err) {
+  const double top = gsl ? 1e-6 : 1e-7, ratio = gsl ? 0.5 : 0.5;
+  for (double x = top; x > 1e-14; x *= ratio) {
+    *err = worst_d(bs, n, gsl, x, ws, steps);
+    if (*err <= TARGET) return x;
+  }
+  return NAN;
+}
+
+/* Seconds per trajectory: calls repeated until min_time has passed. */
+static double time_body(const body *b, int gsl, double x, gsl_ws *ws,
+                        double min_time) {
+  ssw_traj r[K];
+  long calls = 0;
+  const double t0 = bench_now();
+  double t = t0;
+  do {
+    if (gsl) gsl_run(ws, b, x, r);
+    else ours_run(b, x, r);
+    calls++;
+    t = bench_now();
+  } while (t - t0 < min_time);
+  return (t - t0) / ((double)calls * K);
+}
+
+/* The batch kernel alone: hamel8 macro steps on SSW_LANES lanes. */
+static double kernel_ns(int rounds) {
+  body b;
+  seed_body(&b);
+  ssw_coeffs c;
+  ssw_stepper_coeffs(&b.d.t, &c);
+  const ssw_method *m = ssw_method_find(SSW_SCHEME_DEFAULT);
+  double best = INFINITY;
+  for (int r = 0; r < rounds; r++) {
+    ssw_state s[SSW_LANES];
+    double h[SSW_LANES];
+    for (int l = 0; l < SSW_LANES; l++) {
+      ssw_stepper_init(&c, b.w0[l], b.v0[l], &s[l]);
+      h[l] = 0.01 * (1 + 0.1 * l);
+    }
+    const long n = 20000;
+    const double t0 = bench_now();
+    for (long i = 0; i < n; i++) {
+      ssw_stepper_advance_batch(&c, m, h, SSW_RECON_EXP, s);
+      if ((i & 1023) == 1023)
+        for (int l = 0; l < SSW_LANES; l++) h[l] = -h[l]; /* stay near */
+    }
+    const double ns = (bench_now() - t0) * 1e9 /
+                      ((double)n * m->stages * SSW_LANES);
+    if (s[0].x == 12345.678) puts(""); /* keep the loop */
+    best = fmin(best, ns);
+  }
+  return best;
+}
+
+/* Default settings on the wide batch: largest errors of d and dphi and
+ * the share of results (d, dphi, r, t0) whose estimate bounds the error. */
+static void default_accuracy(double *emax_d, double *emax_dphi,
+                             double *bound) {
+  ssw_integrator o;
+  ssw_integrator_defaults(&o);
+  int nb = 0, nt = 0, bodies = 0;
+  *emax_d = *emax_dphi = 0;
+  for (int i = 0; bodies < NACC; i++) {
+    wb_draw d;
+    if (wb_draw_one(31337, i, &d) != 0) continue;
+    bodies++;
+    double w0[K], v0[K];
+    ssw_traj r[K];
+    wb_states(&d, K, w0, v0);
+    ssw_extract_batch(&d.t, d.regime, K, w0, v0, &o, NULL, NULL, r);
+    for (int k = 0; k < K; k++) {
+      if (r[k].flags & SSW_TRAJ_EQUILIBRIUM) continue;
+      double err[4], est[4];
+      wb_errors(&d, w0[k], v0[k], &r[k], err, est);
+      if (isfinite(err[0])) *emax_d = fmax(*emax_d, err[0]);
+      *emax_dphi = fmax(*emax_dphi, err[1]);
+      for (int q = 0; q < 4; q++)
+        if (!isnan(err[q])) nt++, nb += est[q] >= err[q];
+    }
+  }
+  *bound = (double)nb / nt;
+}
+
+int bench_quick(const bench_opts *o, sbuf *json) {
+  const int nb = o->smoke ? 4 : 24;
+  body *bs = calloc((size_t)nb + 1, sizeof *bs);
+  if (!bs) return 1;
+  seed_body(&bs[0]);
+  for (int i = 0, n = 1; n <= nb; i++) {
+    if (wb_draw_one(4242, i, &bs[n].d) != 0 ||
+        bs[n].d.regime != SSW_REGIME_CIRCLE_TO_CIRCLE)
+      continue;
+    wb_states(&bs[n].d, K, bs[n].w0, bs[n].v0);
+    n++;
+  }
+  gsl_ws ws = {gsl_odeiv2_step_alloc(gsl_odeiv2_step_rk8pd, 5),
+               gsl_odeiv2_control_standard_new(1e-6, 1e-6, 1, 0),
+               gsl_odeiv2_evolve_alloc(5)};
+  printf("Accuracy and cost (%d random bodies of the wide domain + the seed "
+         "case, %d trajectories each; target %.0e in d on every one)\n",
+         nb, K, TARGET);
+  double emax_d, emax_dphi, bound;
+  default_accuracy(&emax_d, &emax_dphi, &bound);
+  printf("  defaults (%s, rtol %.0e) on %d bodies x %d: max rel. error d "
+         "%.2e, dphi %.2e; estimates bound %.1f%% of the errors\n",
+         SSW_SCHEME_DEFAULT, SSW_RTOL_DEFAULT, NACC, K, emax_d, emax_dphi,
+         100 * bound);
+  double st_o, st_g, e_o, e_g;
+  const double rtol = batch_setting(bs, nb + 1, 0, &ws, &st_o, &e_o);
+  const double eps = batch_setting(bs, nb + 1, 1, &ws, &st_g, &e_g);
+  printf("  batch-wide settings meeting %.0e in d: hamel8 rtol %.3g (max "
+         "error %.2e, %.0f base steps/trajectory incl. the estimate); "
+         "rk8pd eps %.3g (max error %.2e, %.0f steps/trajectory)\n",
+         TARGET, rtol, e_o, st_o, eps, e_g, st_g);
+  double *to = calloc((size_t)nb + 1, sizeof *to);
+  double *tg = calloc((size_t)nb + 1, sizeof *tg);
+  double *ratio = calloc((size_t)nb, sizeof *ratio);
+  const double min_time = o->smoke ? 0.5e-3 : 5e-3;
+  for (int r = 0; r < (o->smoke ? 1 : 3); r++)
+    for (int i = 0; i <= nb; i++) { /* alternate: paired under load */
+      const double a = time_body(&bs[i], 0, rtol, &ws, min_time);
+      const double b = time_body(&bs[i], 1, eps, &ws, min_time);
+      if (r == 0 || a < to[i]) to[i] = a;
+      if (r == 0 || b < tg[i]) tg[i] = b;
+    }
+  for (int i = 1; i <= nb; i++) ratio[i - 1] = to[i] / tg[i];
+  const double med_o = bench_median(to + 1, nb);
+  const double med_g = bench_median(tg + 1, nb);
+  const double r_seed = to[0] / tg[0], r_rand = med_o / med_g;
+  const double kns = kernel_ns(o->smoke ? 2 : 5);
+  printf("  time per trajectory: seed %.1f us (hamel8) vs %.1f us (rk8pd), "
+         "ratio %.2f; random median %.1f vs %.1f us, ratio %.2f (median of "
+         "per-body ratios %.2f)\n",
+         1e6 * to[0], 1e6 * tg[0], r_seed, 1e6 * med_o, 1e6 * med_g, r_rand,
+         bench_median(ratio, nb));
+  printf("  batch kernel: %.2f ns per base step per lane (hamel8, %d "
+         "lanes)\n",
+         kns, SSW_LANES);
+  sb_printf(json, "\"kernel_ns_per_base_step\": ");
+  sb_num(json, kns);
+  sb_printf(json, ", \"time_ratio_vs_rk8pd_seed_1e-10\": ");
+  sb_num(json, r_seed);
+  sb_printf(json, ", \"time_ratio_vs_rk8pd_random_median_1e-10\": ");
+  sb_num(json, r_rand);
+  sb_printf(json, ", \"default_max_rel_err_d\": ");
+  sb_num(json, emax_d);
+  sb_printf(json, ", \"default_max_rel_err_dphi\": ");
+  sb_num(json, emax_dphi);
+  sb_printf(json, ", \"error_estimate_bound_fraction\": ");
+  sb_num(json, bound);
+  sb_printf(json, ", \"quick\": {\"batch_rtol\": ");
+  sb_num(json, rtol);
+  sb_printf(json, ", \"rk8pd_eps\": ");
+  sb_num(json, eps);
+  sb_printf(json, ", \"us_per_traj_seed\": ");
+  sb_num(json, 1e6 * to[0]);
+  sb_printf(json, ", \"rk8pd_us_per_traj_seed\": ");
+  sb_num(json, 1e6 * tg[0]);
+  sb_printf(json, ", \"us_per_traj_random_median\": ");
+  sb_num(json, 1e6 * med_o);
+  sb_printf(json, ", \"rk8pd_us_per_traj_random_median\": ");
+  sb_num(json, 1e6 * med_g);
+  sb_printf(json, ", \"steps_per_traj\": ");
+  sb_num(json, st_o);
+  sb_printf(json, ", \"rk8pd_steps_per_traj\": ");
+  sb_num(json, st_g);
+  sb_printf(json, "}");
+  gsl_odeiv2_evolve_free(ws.e);
+  gsl_odeiv2_control_free(ws.c);
+  gsl_odeiv2_step_free(ws.s);
+  free(to), free(tg), free(ratio), free(bs);
+  return !(rtol > 0 && eps > 0);
+}
