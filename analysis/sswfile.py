@@ -54,30 +54,59 @@ def note(*args):
 
 # ---- values typed by the user -------------------------------------------
 
-_PI_RE = re.compile(r"^([+-]?(?:\d+(?:\.\d*)?|\.\d+)?(?:[eE][+-]?\d+)?)\s*\*?"
-                    r"\s*pi\s*(?:/\s*((?:\d+(?:\.\d*)?|\.\d+)))?$")
+# The angle grammar of the engine (src/angle.c, docs/config.md "Angles"):
+# bare radians within [-2pi, 2pi], NUMBER deg, NUMBER rad, [k][*]pi[/n].
+# tests/test_angle.py checks that parse_angle and the C parser agree.
+_DEC = r"(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?"
+_UNIT_RE = re.compile(rf"([+-]?{_DEC})[ \t]*(deg|rad)?", re.ASCII)
+_PI_RE = re.compile(rf"([+-]?)(?:({_DEC})[ \t]*(?:\*[ \t]*)?)?pi"
+                    rf"(?:[ \t]*/[ \t]*({_DEC}))?")
+ANGLE_BARE_MAX = 2.0 * math.pi
+
+
+def parse_angle(text):
+    """An angle as typed by a user -> radians (float). Raises ValueError
+    with the engine's message: '180' -> 'did you mean 180deg?'."""
+    t = str(text).strip(" \t")
+    if not t:
+        raise ValueError("empty angle")
+    if len(t) >= 128:
+        raise ValueError(f"angle '{t[:40]}...' is too long")
+    if "pi" in t:
+        m = _PI_RE.fullmatch(t)
+        k = float(m.group(2)) if m and m.group(2) else 1.0
+        den = float(m.group(3)) if m and m.group(3) else 1.0
+        if not m or not math.isfinite(k) or not math.isfinite(den) or \
+                den == 0 or not math.isfinite(k * math.pi / den):
+            raise ValueError(f"'{t[:40]}' is not an angle; multiples of pi are"
+                             " written pi, -pi/2, 2pi/3 or 0.5*pi")
+        return (-k if m.group(1) == "-" else k) * math.pi / den + 0.0
+    m = _UNIT_RE.fullmatch(t)
+    x = float(m.group(1)) + 0.0 if m else math.nan
+    if not math.isfinite(x):
+        raise ValueError(f"'{t[:40]}' is not an angle (a finite decimal number"
+                         " in radians, or e.g. 60deg, 1.2rad, pi/3, 2pi/3)")
+    if m.group(2) == "deg":
+        return (x / 180.0) * math.pi
+    if m.group(2) is None and abs(x) > ANGLE_BARE_MAX:
+        raise ValueError(f"{t[:40]} is outside [-2pi, 2pi] as radians; did "
+                         f"you mean {t[:40]}deg? (write deg for degrees, or "
+                         "rad for a large angle in radians)")
+    return x
 
 
 def parse_value(axis, text):
-    """A value typed for `axis`: a number; for theta also `60deg`, `1.2rad`,
-    `pi/3`, `2pi/3`, `2*pi/3`, `-0.5pi` (radians otherwise)."""
-    t = str(text).strip().lower()
+    """A value typed for `axis`: a number; theta takes parse_angle's
+    grammar (60deg, pi/3, 2pi/3, 1.2rad, bare radians within 2 pi)."""
+    if axis == "theta":
+        try:
+            return parse_angle(text)
+        except ValueError as e:
+            raise UsageError(f"{axis}={text}: {e}") from None
     try:
-        if axis == "theta":
-            if t.endswith("deg"):
-                return math.radians(float(t[:-3]))
-            if t.endswith("rad"):
-                t = t[:-3].strip()
-            m = _PI_RE.match(t)
-            if m:
-                k = m.group(1)
-                k = 1.0 if k in ("", "+") else -1.0 if k == "-" else float(k)
-                return k * math.pi / (float(m.group(2)) if m.group(2) else 1.0)
-        v = float(t)
+        v = float(str(text).strip())
     except ValueError:
-        extra = (" (theta also takes e.g. 60deg or pi/3)"
-                 if axis == "theta" else "")
-        raise UsageError(f"{axis}={text}: not a number{extra}") from None
+        raise UsageError(f"{axis}={text}: not a number") from None
     if not math.isfinite(v):
         raise UsageError(f"{axis}={text}: not a finite number")
     return v

@@ -10,6 +10,7 @@
 
 #include "cli_internal.h"
 #include "sleighsweep/analytic.h"
+#include "sleighsweep/angle.h"
 #include "sleighsweep/error.h"
 #include "sleighsweep/extract.h"
 #include "sleighsweep/model.h"
@@ -17,17 +18,18 @@
 
 int ssw_cli_number(const char *opt, const char *text, int angle,
                    double *out) {
+  if (angle) {
+    char why[256];
+    SSW_CHECK(ssw_angle_parse(text, out, NULL, NULL, why, sizeof why) ==
+                  SSW_SUCCESS,
+              SSW_ERR_USAGE, "%s: %s", opt, why);
+    return SSW_SUCCESS;
+  }
   char *end = NULL;
   errno = 0;
   double x = strtod(text, &end);
-  int ok = end != text && errno == 0;
-  if (ok && angle && strcmp(end, "deg") == 0) {
-    x = x / 180.0 * M_PI;
-    end += 3;
-  }
-  ok = ok && *end == '\0' && isfinite(x);
-  SSW_CHECK(ok, SSW_ERR_USAGE, "%s: '%s' is not a finite number%s", opt, text,
-            angle ? " (radians, or degrees with a 'deg' suffix)" : "");
+  SSW_CHECK(end != text && errno == 0 && *end == '\0' && isfinite(x),
+            SSW_ERR_USAGE, "%s: '%s' is not a finite number", opt, text);
   *out = x;
   return SSW_SUCCESS;
 }

@@ -2,7 +2,8 @@
 #ifndef SLEIGHSWEEP_CLI_INTERNAL_H
 #define SLEIGHSWEEP_CLI_INTERNAL_H
 
-/** Strict number of an option value; `angle` accepts a "deg" suffix.
+/** Strict number of an option value; `angle`: the angle grammar of
+ * include/sleighsweep/angle.h (60deg, pi/3, bare radians up to 2 pi).
  * Errors: SSW_ERR_USAGE naming the option. */
 int ssw_cli_number(const char *opt, const char *text, int angle, double *out);
 /** Strict decimal integer in [lo, hi]. Errors: SSW_ERR_USAGE. */
