@@ -71,6 +71,7 @@ static void print_usage(FILE *f) {
           "  point    integrate one trajectory and print a JSON object with\n"
           "           the measured quantities beside the closed form\n"
           "  run      run a sweep described by an INI config (under MPI)\n"
+          "  status   progress of a sweep from its output file and journals\n"
           "  methods  list the integration schemes\n"
           "\n"
           "Options:\n"
@@ -79,7 +80,18 @@ static void print_usage(FILE *f) {
           "  -V, --version  version and git revision\n");
 }
 
-static int cmd_methods(void) {
+static int cmd_methods(int argc, char **argv) {
+  if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+    puts("Usage: sleighsweep methods\n\nLists the integration schemes "
+         "(the names --scheme and [integrator] scheme take), with their "
+         "order and stages.");
+    return 0;
+  }
+  if (argc > 1) {
+    fprintf(stderr, "sleighsweep methods: unexpected argument '%s' (see "
+                    "--help)\n", argv[1]);
+    return 2;
+  }
   int n;
   const ssw_method *t = ssw_method_table(&n);
   for (int i = 0; i < n; i++)
@@ -111,10 +123,11 @@ int ssw_cli_main(int argc, char **argv) {
   }
   if (strcmp(cmd, "point") == 0) return ssw_cli_point(argc - 1, argv + 1);
   if (strcmp(cmd, "run") == 0) return ssw_cli_run(argc - 1, argv + 1);
-  if (strcmp(cmd, "methods") == 0) return cmd_methods();
+  if (strcmp(cmd, "status") == 0) return ssw_cli_status(argc - 1, argv + 1);
+  if (strcmp(cmd, "methods") == 0) return cmd_methods(argc - 1, argv + 1);
   fprintf(stderr,
-          "sleighsweep: unknown command '%s' (expected point, run or "
-          "methods; see --help)\n",
+          "sleighsweep: unknown command '%s' (expected point, run, status "
+          "or methods; see --help)\n",
           cmd);
   return 2;
 }

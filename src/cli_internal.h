@@ -18,5 +18,7 @@ int ssw_cli_fail(const char *cmd, int code);
 int ssw_cli_point(int argc, char **argv);
 /** `sleighsweep run` (argv[0] == "run"). Returns the exit status. */
 int ssw_cli_run(int argc, char **argv);
+/** `sleighsweep status` (argv[0] == "status"). Returns the exit status. */
+int ssw_cli_status(int argc, char **argv);
 
 #endif

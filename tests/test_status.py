@@ -1,0 +1,157 @@
+"""`sleighsweep status FILE [--json]` on a running 2-rank sweep and on one
+killed with SIGKILL: points done/total from the file and the journals
+together (checked exactly against what the resume then computes), status,
+rate and ETA while running, and the lock probe (an fcntl lock taken here).
+Usage: test_status.py SLEIGHSWEEP MPIEXEC"""
+import fcntl
+import glob
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from sswtest import ENV, check, exit_status  # noqa: E402
+
+EXE, MPIEXEC = sys.argv[1], sys.argv[2]
+CONFIG = """[body]
+m = 1
+I0 = 0.5
+rho = 1
+[grid]
+theta = linspace(5deg, 175deg, 60)
+a = 0.1, 0.2, 0.3, 0.4, 0.5
+A = 0.5
+B = 0.3
+[ensemble]
+trajectories = 512
+[output]
+file = {out}
+flush_interval = 0.5
+[run]
+work_unit = 4
+progress_interval = 0.5
+"""
+TOTAL = 300
+
+
+def status(out):
+    """(exit status, parsed JSON or None, stderr)."""
+    r = subprocess.run([EXE, "status", "--json", out], capture_output=True,
+                       text=True, env=ENV)
+    try:
+        js = json.loads(r.stdout) if r.returncode == 0 else None
+    except ValueError:
+        js = None
+        check(False, f"status --json printed no JSON: {r.stdout!r}")
+    return r.returncode, js, r.stderr
+
+
+def ranks_of(cfg):
+    """PIDs of the sleighsweep processes running this config (Open MPI puts
+    each rank in its own process group)."""
+    pids = []
+    for d in glob.glob("/proc/[0-9]*"):
+        try:
+            cmd = open(d + "/cmdline", "rb").read().split(b"\0")
+        except OSError:
+            continue
+        if cmd and cmd[0].endswith(b"sleighsweep") and cfg.encode() in cmd:
+            pids.append(int(d[6:]))
+    return pids
+
+
+def run_and_kill(tmp, attempt):
+    """Starts the sweep, checks status while it runs, kills it; returns the
+    status JSON after the kill (None if the file no longer opens)."""
+    out = os.path.join(tmp, f"s{attempt}.h5")
+    cfg = os.path.join(tmp, f"s{attempt}.ini")
+    with open(cfg, "w") as f:
+        f.write(CONFIG.format(out=out))
+    proc = subprocess.Popen([MPIEXEC, "--oversubscribe", "-np", "2", EXE,
+                             "run", cfg], env=ENV, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, start_new_session=True)
+    seen = None
+    t_end = time.time() + 60
+    while time.time() < t_end and proc.poll() is None:
+        time.sleep(0.3)
+        if not os.path.exists(out):
+            continue
+        rc, js, _ = status(out)
+        if rc == 0 and js and 0 < js["points_in_file"] and \
+                js["points_done"] < TOTAL * 0.7 and \
+                js["rate_points_per_s"] is not None:
+            seen = js
+            break
+    check(seen is not None, "status never showed a running sweep with a rate")
+    if seen:
+        check(seen["status"] == "running", f"running: {seen['status']}")
+        check(seen["points_total"] == TOTAL, f"total {seen['points_total']}")
+        check(seen["points_done"] == seen["points_in_file"] +
+              seen["points_in_journals_only"], "done = file + journals")
+        check(seen["rate_points_per_s"] > 0 and seen["eta_s"] > 0,
+              f"rate/ETA {seen['rate_points_per_s']} {seen['eta_s']}")
+        check(seen["journals"] == 2, f"journals {seen['journals']}")
+        # text form, same numbers
+        r = subprocess.run([EXE, "status", out], capture_output=True,
+                           text=True, env=ENV)
+        check(r.returncode == 0 and "/300 done" in r.stdout and "ETA" in
+              r.stdout, f"text status: {r.returncode} {r.stdout!r}")
+    for pid in ranks_of(cfg):  # kill -9 every rank, as a node failure would
+        os.kill(pid, signal.SIGKILL)
+    proc.communicate(timeout=60)
+    check(not ranks_of(cfg), "a rank survived SIGKILL")
+    rc, js, err = status(out)
+    if rc != 0:
+        check("does not open" in err, f"status after kill: {rc} {err!r}")
+        return None, out, cfg
+    return js, out, cfg
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    # usage
+    r = subprocess.run([EXE, "status"], capture_output=True, text=True,
+                       env=ENV)
+    check(r.returncode == 2 and "FILE" in r.stderr, f"no FILE: {r.stderr!r}")
+    r = subprocess.run([EXE, "status", os.path.join(tmp, "none.h5")],
+                       capture_output=True, text=True, env=ENV)
+    check(r.returncode == 1, f"missing file: {r.returncode} {r.stderr!r}")
+    killed = None
+    for attempt in range(3):  # a kill inside an HDF5 write may break the file
+        killed, out, cfg = run_and_kill(tmp, attempt)
+        if killed:
+            break
+    check(killed is not None, "no killed run left a readable file")
+    if killed:
+        check(killed["status"] == "running", "killed: status attribute")
+        check(killed["lock"]["held"] is False, "killed run still locked")
+        check(0 < killed["points_done"] < TOTAL, f"killed {killed}")
+        check(killed["points_in_journals_only"] >= 0, "journal points")
+        # the resume computes exactly the points status did not count
+        p = subprocess.run([MPIEXEC, "--oversubscribe", "-np", "2", EXE,
+                            "run", cfg], env=ENV, capture_output=True,
+                           text=True)
+        m = re.search(r"\((\d+) computed now", p.stderr)
+        check(p.returncode == 0 and m, f"resume: {p.returncode} {p.stderr}")
+        if m:
+            check(TOTAL - int(m.group(1)) == killed["points_done"],
+                  f"status said {killed['points_done']} done; the resume "
+                  f"computed {m.group(1)} of {TOTAL}")
+        rc, js, _ = status(out)
+        check(rc == 0 and js["status"] == "complete" and
+              js["points_done"] == TOTAL and js["rate_points_per_s"] is None,
+              f"complete: {js}")
+        # the lock probe sees an fcntl lock on the output
+        with open(out, "rb+") as f:
+            fcntl.lockf(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            rc, js, _ = status(out)
+            check(js and js["lock"]["held"] is True and
+                  js["lock"]["pid"] == os.getpid(),
+                  f"lock not seen: {js and js['lock']}")
+        rc, js, _ = status(out)
+        check(js and js["lock"]["held"] is False, "lock seen after release")
+sys.exit(exit_status())
