@@ -41,6 +41,7 @@ enum kind {
   K_RECON,  /* ssw_recon_find */
   K_IC,     /* random | lattice */
   K_FILE,   /* non-empty path */
+  K_UNIT,   /* a unit symbol (letters), into a char[32] field */
 };
 
 /* One key: where it lives, its default written as the user would write it
@@ -70,6 +71,10 @@ static const key_spec keys[] = {
    "rotational added-inertia constant k_rot"},
   {"body", "zero_tol", XSTR(SSW_ZERO_TOL_DEFAULT), K_REAL, F(zero_tol), 0,
    1e-3, 0, "relative tolerance for exact zeros of L1 and Z"},
+  {"body", "length_unit", COMPUTED, K_UNIT, F(length_unit), 0, 0, 0,
+   "unit of every length, for the file's units attributes (e.g. m)"},
+  {"body", "mass_unit", COMPUTED, K_UNIT, F(mass_unit), 0, 0, 0,
+   "unit of every mass, for the file's units attributes (e.g. kg)"},
   {"grid", "theta", REQUIRED, K_AXIS, 0, 0, 0, 0, "blade angle"},
   {"grid", "a", REQUIRED, K_AXIS, 1, 0, 0, 0, "centre of mass along the blade"},
   {"grid", "b", "0", K_AXIS, 2, 0, 0, 0, "centre of mass across the blade"},
@@ -676,6 +681,18 @@ static int assign(ssw_config *cfg, const key_spec *k, int line,
     if (parse_word(value, recons, 2, &word, why, n) != 0) return -1;
     cfg->recon = ssw_recon_find(recons[word]);
     return cfg->recon < 0 ? snprintf(why, n, "not supported"), -1 : 0;
+  case K_UNIT: {
+    const size_t len = strlen(value);
+    if (len >= 32 || strspn(value, "abcdefghijklmnopqrstuvwxyz"
+                                   "ABCDEFGHIJKLMNOPQRSTUVWXYZ") != len)
+      return snprintf(why, n,
+                      "'%.40s' is not a unit symbol; write one UDUNITS "
+                      "symbol or name of letters only, e.g. m, cm, kg, g",
+                      value),
+             -1;
+    strcpy((char *)cfg + k->offset, value);
+    return 0;
+  }
   case K_FILE: {
     char *copy = strdup(value);
     if (!copy) return snprintf(why, n, "out of memory"), -1;

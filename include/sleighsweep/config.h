@@ -38,6 +38,8 @@ typedef struct {
   ssw_body body;        /**< m, I0, rho (required), k_rot */
   char k_rot_name[16];  /**< "papers" (1/4), "lamb" (1/8) or "custom" */
   double zero_tol;      /**< regime zero tolerance (SSW_ZERO_TOL_DEFAULT) */
+  char length_unit[32]; /**< UDUNITS symbol of lengths, "" if not given */
+  char mass_unit[32];   /**< UDUNITS symbol of masses, "" if not given */
   /* [grid] */
   ssw_axis axes[SSW_NAXES];
   /* [ensemble] */

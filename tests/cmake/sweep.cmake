@@ -24,3 +24,7 @@ set_tests_properties(test_diskfull PROPERTIES SKIP_RETURN_CODE 77)
 ssw_add_test(NAME test_status TIMEOUT 300
   COMMAND ${SSW_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/test_status.py
           $<TARGET_FILE:sleighsweep> ${MPIEXEC_EXECUTABLE})
+# [body] length_unit / mass_unit in the units attributes, CF Conventions.
+ssw_add_test(NAME test_units TIMEOUT 120
+  COMMAND ${SSW_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/test_units.py
+          $<TARGET_FILE:sleighsweep> ${MPIEXEC_EXECUTABLE})
