@@ -112,8 +112,10 @@ def parse_value(axis, text):
     return v
 
 
-def parse_assignments(items, what="--fix"):
-    """['b=0', 'theta=60deg'] -> {'b': 0.0, 'theta': 1.047...}."""
+def parse_assignments(items, what="--fix", multi=False):
+    """['b=0', 'theta=60deg'] -> {'b': 0.0, 'theta': 1.047...}. With multi,
+    an axis given again collects a list ('B=0.2 B=0.3' -> {'B': [0.2,
+    0.3]}: one value per panel or per file)."""
     out = {}
     for item in items or ():
         for part in str(item).replace(",", " ").split():
@@ -125,26 +127,38 @@ def parse_assignments(items, what="--fix"):
             if name not in AXES:
                 raise UsageError(f"{what} {part}: unknown axis '{name}'; "
                                  f"the axes are {', '.join(AXES)}")
-            if name in out:
+            v = parse_value(name, value)
+            if name not in out:
+                out[name] = v
+            elif not multi:
                 raise UsageError(f"{what}: axis {name} given twice")
-            out[name] = parse_value(name, value)
+            else:
+                old = out[name]
+                out[name] = (old if isinstance(old, list) else [old]) + [v]
     return out
 
 
-def normalize_fix(fix, what="--fix"):
+def normalize_fix(fix, what="--fix", multi=False):
     """None, {'b': 0, 'theta': '60deg'} or ['b=0', 'theta=60deg'] ->
-    {axis: float}; unknown axes and bad values raise UsageError."""
+    {axis: float} (with multi, a value may be a list: {'B': [0.2, 0.3]});
+    unknown axes and bad values raise UsageError."""
     if fix is None:
         return {}
     if not isinstance(fix, dict):
-        return parse_assignments(fix, what)
+        return parse_assignments(fix, what, multi)
     out = {}
     for name, value in fix.items():
         if name not in AXES:
             raise UsageError(f"{what} {name}: unknown axis '{name}'; the "
                              f"axes are {', '.join(AXES)}")
-        out[name] = (parse_value(name, value) if isinstance(value, str)
-                     else float(value))
+        if isinstance(value, (list, tuple)):
+            if not multi:
+                raise UsageError(f"{what} {name}: one value expected")
+            out[name] = [parse_value(name, v) if isinstance(v, str)
+                         else float(v) for v in value]
+        else:
+            out[name] = (parse_value(name, value) if isinstance(value, str)
+                         else float(value))
     return out
 
 
@@ -315,22 +329,41 @@ class Sweep:
     def done(self, index):
         return np.asarray(self.f["done"][index]) == 1
 
+    def units(self, name, generic="length"):
+        """The `units` attribute of a dataset or coordinate ('m', 'kg m2',
+        or the generic word when the run gave no units)."""
+        return self.dataset_attr(name, "units", generic) if name in self.f \
+            else generic
+
     def body(self):
         """Fixed body/fluid parameters stored as root attributes."""
         return {k: self.attr(k) for k in ("m", "I0", "rho", "k_rot")
                 if self.attr(k) is not None}
 
 
+def body_title(attrs):
+    """'m = 1, I₀ = 0.5, ρ = 1' (and k_rot when it is not the papers' 1/4)
+    from a file's root attributes."""
+    parts = [(sym, f"{attrs[k]:.4g}") for k, sym in
+             (("m", "m"), ("I0", "I₀"), ("rho", "ρ"))
+             if attrs and attrs.get(k) is not None]
+    if attrs and attrs.get("k_rot") is not None and attrs.get("rho") and \
+            abs(attrs["k_rot"] - 0.25) > 1e-15:
+        parts.append(("k_rot", f"{attrs['k_rot']:.4g}"))
+    return ", ".join(f"{a} = {b}" for a, b in parts)
+
+
 def fixed_title(chosen, attrs=None, angles="deg", skip=()):
-    """'ρ = 1, b = r = s = 0, A = 0.5, B = 0.3' for a slice's fixed axes."""
-    parts, head = [], ""
-    if attrs and attrs.get("rho") is not None:
-        head = f"ρ = {attrs['rho']:.4g}; "
+    """'m = 1, I₀ = 0.5, ρ = 1; b = r = s = 0, A = 0.5, B = 0.3': every
+    fixed parameter of a slice (the body constants, then its fixed axes)."""
+    head = body_title(attrs)
+    parts = []
     for axis in AXES:
         if axis in chosen and axis not in skip:
             sym = "θ" if axis == "theta" else axis
             parts.append((sym, fmt_value(axis, chosen[axis][0], angles)))
-    return head + group_equal(parts)
+    tail = group_equal(parts)
+    return f"{head}; {tail}" if head and tail else head or tail
 
 
 def group_equal(parts):
