@@ -11,6 +11,7 @@
 #include "cli_internal.h"
 #include "sleighsweep/analytic.h"
 #include "sleighsweep/angle.h"
+#include "sleighsweep/config.h"
 #include "sleighsweep/error.h"
 #include "sleighsweep/extract.h"
 #include "sleighsweep/model.h"
@@ -32,6 +33,19 @@ int ssw_cli_number(const char *opt, const char *text, int angle,
             SSW_ERR_USAGE, "%s: '%s' is not a finite number", opt, text);
   *out = x;
   return SSW_SUCCESS;
+}
+
+int ssw_cli_bad_option(const char *arg, int c, const struct option *opts) {
+  char name[64];
+  const char *dashes = strncmp(arg, "--", 2) == 0 ? arg + 2 : arg + 1;
+  snprintf(name, sizeof name, "%.*s", (int)strcspn(dashes, "="), dashes);
+  SSW_CHECK(c != ':', SSW_ERR_USAGE, "--%s needs a value (see --help)",
+            name);
+  for (const struct option *o = opts; o->name; o++)
+    SSW_CHECK(!ssw_config_near_miss(name, o->name), SSW_ERR_USAGE,
+              "%s: unknown option; did you mean --%s? (see --help)", arg,
+              o->name);
+  return SSW_RAISE(SSW_ERR_USAGE, "%s: unknown option (see --help)", arg);
 }
 
 int ssw_cli_integer(const char *opt, const char *text, long long lo,

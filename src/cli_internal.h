@@ -6,6 +6,11 @@
  * include/sleighsweep/angle.h (60deg, pi/3, bare radians up to 2 pi).
  * Errors: SSW_ERR_USAGE naming the option. */
 int ssw_cli_number(const char *opt, const char *text, int angle, double *out);
+struct option;
+/** The error for an option getopt_long refused (c == ':' a missing value,
+ * with ":" leading the optstring; else unknown, with a did-you-mean among
+ * `opts`). Always returns SSW_ERR_USAGE. */
+int ssw_cli_bad_option(const char *arg, int c, const struct option *opts);
 /** Strict decimal integer in [lo, hi]. Errors: SSW_ERR_USAGE. */
 int ssw_cli_integer(const char *opt, const char *text, long long lo,
                     long long hi, long long *out);

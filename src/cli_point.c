@@ -149,15 +149,14 @@ static int parse(int argc, char **argv, point_opts *o, int *help) {
   optind = 1;
   for (;;) {
     int idx = -1;
-    const int c = getopt_long(argc, argv, "h", long_opts, &idx);
+    const int c = getopt_long(argc, argv, ":h", long_opts, &idx);
     if (c == -1) break;
     if (c == 'h') {
       *help = 1;
       return SSW_SUCCESS;
     }
-    SSW_CHECK(c != '?' && c != ':', SSW_ERR_USAGE,
-              "%s: unknown option or missing value (see --help)",
-              argv[optind - 1]);
+    if (c == '?' || c == ':')
+      return ssw_cli_bad_option(argv[optind - 1], c, long_opts);
     char name[64];
     snprintf(name, sizeof name, "--%s", long_opts[idx].name);
     SSW_CALL(parse_one(o, c, name, optarg));

@@ -62,7 +62,7 @@ static int parse(int argc, char **argv, run_opts *o) {
   memset(o, 0, sizeof *o);
   opterr = 0;
   optind = 1;
-  for (int c; (c = getopt_long(argc, argv, "h", opts, NULL)) != -1;) {
+  for (int c; (c = getopt_long(argc, argv, ":h", opts, NULL)) != -1;) {
     switch (c) {
     case 'n': o->dry_run = 1; break;
     case 'r': o->resume = 1; break;
@@ -70,9 +70,7 @@ static int parse(int argc, char **argv, run_opts *o) {
     case 'q': o->quiet = 1; break;
     case 'O': o->output = optarg; break;
     case 'h': o->help = 1; return SSW_SUCCESS;
-    default:
-      return SSW_RAISE(SSW_ERR_USAGE, "%s: unknown option (see --help)",
-                       argv[optind - 1]);
+    default: return ssw_cli_bad_option(argv[optind - 1], c, opts);
     }
   }
   SSW_CHECK(optind < argc, SSW_ERR_USAGE,

@@ -370,12 +370,10 @@ static int parse(int argc, char **argv, const char **path, int *json) {
   opterr = 0;
   optind = 1;
   *json = 0;
-  for (int c; (c = getopt_long(argc, argv, "h", opts, NULL)) != -1;) {
+  for (int c; (c = getopt_long(argc, argv, ":h", opts, NULL)) != -1;) {
     if (c == 'h') return fputs(status_usage, stdout), -1;
-    if (c == 'j') *json = 1;
-    else
-      SSW_CHECK(0, SSW_ERR_USAGE, "%s: unknown option (see --help)",
-                argv[optind - 1]);
+    if (c != 'j') return ssw_cli_bad_option(argv[optind - 1], c, opts);
+    *json = 1;
   }
   SSW_CHECK(optind + 1 == argc, SSW_ERR_USAGE,
             "expected one output FILE (see --help)");

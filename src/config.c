@@ -198,6 +198,10 @@ static int near_miss(const char *typed, const char *candidate) {
   return d <= 2 && d < (int)strlen(candidate);
 }
 
+int ssw_config_near_miss(const char *typed, const char *candidate) {
+  return typed && candidate && near_miss(typed, candidate);
+}
+
 /* Comma-separated list of the keys of a section into buf. */
 static void section_keys(const char *section, char *buf, size_t size) {
   size_t used = 0;

@@ -76,6 +76,11 @@ int ssw_config_load(const char *path, ssw_config **cfg);
 /** As ssw_config_load, from text in memory; `name` labels messages. */
 int ssw_config_parse(const char *text, const char *name, ssw_config **cfg);
 
+/** 1 when `typed` is a near miss of `candidate` (the same letters in
+ * another case, or at most two edits), for "did you mean" hints of the
+ * config and the command line. */
+int ssw_config_near_miss(const char *typed, const char *candidate);
+
 /** Frees a config; NULL-safe, sets *cfg to NULL. */
 void ssw_config_destroy(ssw_config **cfg);
 
