@@ -135,6 +135,7 @@ static int dry_run(const ssw_config *cfg) {
   for (int a = 0; a < SSW_NAXES; a++)
     printf("%s%s %d", a ? " x " : "", ssw_axis_names[a], cfg->axes[a].n);
   printf(")\n");
+  ssw_config_print_axes(cfg, stdout);
   printf("trajectories:        %d per point, %.6g in all\n", cfg->trajectories,
          traj);
   printf("scheme:              %s, eta %g, tol %g\n", cfg->method->name,

@@ -938,6 +938,25 @@ int ssw_config_load(const char *path, ssw_config **cfg) {
   return status;
 }
 
+void ssw_config_print_axes(const ssw_config *cfg, FILE *f) {
+  for (int a = 0; a < SSW_NAXES; a++) {
+    const ssw_axis *ax = &cfg->axes[a];
+    const double lo = ax->values[0], hi = ax->values[ax->n - 1];
+    fprintf(f, "  %-6s %7d value%s  ", ssw_axis_names[a], ax->n,
+            ax->n == 1 ? " " : "s");
+    if (ax->n == 1)
+      fprintf(f, "%.10g", lo);
+    else
+      fprintf(f, "%.10g to %.10g", lo, hi);
+    if (a == 0) /* radians, and the degrees the user most likely meant */
+      fprintf(f, ax->n == 1 ? " rad (%.10g deg)" : " rad (%.10g to %.10g deg)",
+              lo * (180.0 / M_PI), hi * (180.0 / M_PI));
+    else if (cfg->length_unit[0])
+      fprintf(f, " %s", cfg->length_unit);
+    fputc('\n', f);
+  }
+}
+
 void ssw_config_destroy(ssw_config **cfg) {
   if (!cfg || !*cfg) return;
   ssw_config *c = *cfg;

@@ -90,6 +90,17 @@ def main():
               f"bare 180 config: status {r.returncode}, {r.stderr!r}")
         check(not os.path.exists(os.path.join(d, "bare.h5")),
               "bare 180 config wrote a file")
+        # --dry-run shows every axis's range, theta also in degrees
+        with open(ini, "w") as f:
+            f.write("[body]\nm = 1\nI0 = 0.5\nrho = 1\n[grid]\n"
+                    "theta = linspace(0, 180deg, 7)\na = 0.2, 0.5\n"
+                    "A = 0.5\nB = 0.3\n")
+        r = subprocess.run([exe, "run", "--dry-run", ini],
+                           capture_output=True, text=True, env=ENV)
+        check(r.returncode == 0 and "  theta        7 values  0 to "
+              "3.141592654 rad (0 to 180 deg)\n" in r.stdout and
+              "  a            2 values  0.2 to 0.5\n" in r.stdout,
+              f"dry-run axes: {r.returncode} {r.stdout!r} {r.stderr!r}")
     return exit_status()
 
 

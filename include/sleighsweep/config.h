@@ -3,6 +3,7 @@
 #define SLEIGHSWEEP_CONFIG_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "sleighsweep/model.h"
 #include "sleighsweep/stepper.h"
@@ -80,6 +81,10 @@ int ssw_config_parse(const char *text, const char *name, ssw_config **cfg);
  * another case, or at most two edits), for "did you mean" hints of the
  * config and the command line. */
 int ssw_config_near_miss(const char *typed, const char *candidate);
+
+/** Prints one line per axis: its name, number of values and range (theta
+ * in radians and in degrees), for `run --dry-run`. */
+void ssw_config_print_axes(const ssw_config *cfg, FILE *f);
 
 /** Frees a config; NULL-safe, sets *cfg to NULL. */
 void ssw_config_destroy(ssw_config **cfg);
