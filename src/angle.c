@@ -108,9 +108,12 @@ int ssw_angle_parse(const char *text, double *rad, double *in_unit, int *unit,
   } else {
     size_t len = decimal_length(tok);
     const char *rest = skip_blanks(tok + len);
-    if (len && strcmp(rest, "deg") == 0) u = SSW_ANGLE_DEG;
-    else if (len && strcmp(rest, "rad") == 0) u = SSW_ANGLE_RAD;
-    else if (len && *rest) len = 0; /* trailing text: not an angle */
+    if (len && strcmp(rest, "deg") == 0)
+      u = SSW_ANGLE_DEG;
+    else if (len && strcmp(rest, "rad") == 0)
+      u = SSW_ANGLE_RAD;
+    else if (len && *rest)
+      len = 0; /* trailing text: not an angle */
     if (!len || decimal_value(tok, len, &x) != 0) {
       snprintf(why, n,
                "'%.40s' is not an angle (a finite decimal number in radians, "

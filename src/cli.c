@@ -17,8 +17,7 @@
 #include "sleighsweep/model.h"
 #include "sleighsweep/version.h"
 
-int ssw_cli_number(const char *opt, const char *text, int angle,
-                   double *out) {
+int ssw_cli_number(const char *opt, const char *text, int angle, double *out) {
   if (angle) {
     char why[256];
     SSW_CHECK(ssw_angle_parse(text, out, NULL, NULL, why, sizeof why) ==
@@ -39,8 +38,7 @@ int ssw_cli_bad_option(const char *arg, int c, const struct option *opts) {
   char name[64];
   const char *dashes = strncmp(arg, "--", 2) == 0 ? arg + 2 : arg + 1;
   snprintf(name, sizeof name, "%.*s", (int)strcspn(dashes, "="), dashes);
-  SSW_CHECK(c != ':', SSW_ERR_USAGE, "--%s needs a value (see --help)",
-            name);
+  SSW_CHECK(c != ':', SSW_ERR_USAGE, "--%s needs a value (see --help)", name);
   for (const struct option *o = opts; o->name; o++)
     SSW_CHECK(!ssw_config_near_miss(name, o->name), SSW_ERR_USAGE,
               "%s: unknown option; did you mean --%s? (see --help)", arg,
@@ -102,8 +100,10 @@ static int cmd_methods(int argc, char **argv) {
     return 0;
   }
   if (argc > 1) {
-    fprintf(stderr, "sleighsweep methods: unexpected argument '%s' (see "
-                    "--help)\n", argv[1]);
+    fprintf(stderr,
+            "sleighsweep methods: unexpected argument '%s' (see "
+            "--help)\n",
+            argv[1]);
     return 2;
   }
   int n;

@@ -42,13 +42,13 @@ typedef struct {
   char *config, *history;
   uint64_t total, in_file, in_journals, done;
   size_t journals, torn;
-  int journals_read;     /* 0: the stored config does not parse */
+  int journals_read; /* 0: the stored config does not parse */
   char journal_note[256];
-  double prev_done;      /* points_done attribute of an earlier segment, -1 */
+  double prev_done; /* points_done attribute of an earlier segment, -1 */
   double elapsed, rate, eta, idle; /* NAN when unknown */
-  long segments;         /* rows of a /segments table, -1: none */
-  int lock_held;         /* 1 held, 0 not, -1 not probed */
-  long lock_pid;         /* -1: unknown (OFD lock) */
+  long segments;                   /* rows of a /segments table, -1: none */
+  int lock_held;                   /* 1 held, 0 not, -1 not probed */
+  long lock_pid;                   /* -1: unknown (OFD lock) */
   char lock_path[4200];
 } report;
 
@@ -134,7 +134,8 @@ static int read_file(report *r, uint8_t **done) {
   }
   d = H5Dopen2(f, "done", H5P_DEFAULT);
   hssize_t n = -1;
-  if (d >= 0 && (sp = H5Dget_space(d)) >= 0) n = H5Sget_simple_extent_npoints(sp);
+  if (d >= 0 && (sp = H5Dget_space(d)) >= 0)
+    n = H5Sget_simple_extent_npoints(sp);
   if (!r->config || n <= 0 || (uint64_t)n != r->total) {
     status = SSW_RAISE(SSW_ERR_IO,
                        "'%s' is not a sleighsweep output (no config, "
@@ -144,13 +145,13 @@ static int read_file(report *r, uint8_t **done) {
   }
   *done = malloc((size_t)n);
   if (!*done) {
-    status = SSW_RAISE(SSW_ERR_MEM, "out of memory for %lld points",
-                       (long long)n);
+    status =
+        SSW_RAISE(SSW_ERR_MEM, "out of memory for %lld points", (long long)n);
     goto done;
   }
   if (H5Dread(d, H5T_NATIVE_UINT8, H5S_ALL, H5S_ALL, H5P_DEFAULT, *done) < 0)
-    status = SSW_RAISE(SSW_ERR_HDF5, "H5Dread failed on 'done' of '%s'",
-                       r->path);
+    status =
+        SSW_RAISE(SSW_ERR_HDF5, "H5Dread failed on 'done' of '%s'", r->path);
   for (hssize_t i = 0; status == SSW_SUCCESS && i < n; i++)
     r->in_file += (*done)[i] != 0;
 done:
@@ -265,27 +266,37 @@ static void rate_eta(report *r) {
 /* ---- printing ------------------------------------------------------- */
 
 static void duration(char *buf, size_t n, double s) {
-  if (!isfinite(s)) snprintf(buf, n, "unknown");
-  else if (s < 60) snprintf(buf, n, "%.0fs", s);
-  else if (s < 3600) snprintf(buf, n, "%dm%02ds", (int)(s / 60), (int)s % 60);
-  else snprintf(buf, n, "%dh%02dm", (int)(s / 3600), (int)(s / 60) % 60);
+  if (!isfinite(s))
+    snprintf(buf, n, "unknown");
+  else if (s < 60)
+    snprintf(buf, n, "%.0fs", s);
+  else if (s < 3600)
+    snprintf(buf, n, "%dm%02ds", (int)(s / 60), (int)s % 60);
+  else
+    snprintf(buf, n, "%dh%02dm", (int)(s / 3600), (int)(s / 60) % 60);
 }
 
 /* A JSON string (the few characters that need escaping in our texts). */
 static void jstr(const char *key, const char *s, int comma) {
   printf("\"%s\": \"", key);
   for (; *s; s++) {
-    if (*s == '"' || *s == '\\') printf("\\%c", *s);
-    else if (*s == '\n') printf("\\n");
-    else if ((unsigned char)*s < 0x20) printf("\\u%04x", *s);
-    else putchar(*s);
+    if (*s == '"' || *s == '\\')
+      printf("\\%c", *s);
+    else if (*s == '\n')
+      printf("\\n");
+    else if ((unsigned char)*s < 0x20)
+      printf("\\u%04x", *s);
+    else
+      putchar(*s);
   }
   printf("\"%s", comma ? ", " : "");
 }
 
 static void jnum(const char *key, double x, int comma) {
-  if (isfinite(x)) printf("\"%s\": %.6g%s", key, x, comma ? ", " : "");
-  else printf("\"%s\": null%s", key, comma ? ", " : "");
+  if (isfinite(x))
+    printf("\"%s\": %.6g%s", key, x, comma ? ", " : "");
+  else
+    printf("\"%s\": null%s", key, comma ? ", " : "");
 }
 
 /* One line of the state, for people. */
@@ -320,12 +331,16 @@ static void print_json(const report *r) {
   printf("\"lock\": {\"probed\": %s, \"held\": %s, \"pid\": ",
          r->lock_held >= 0 ? "true" : "false",
          r->lock_held == 1 ? "true" : "false");
-  if (r->lock_held == 1 && r->lock_pid > 0) printf("%ld, ", r->lock_pid);
-  else printf("null, ");
+  if (r->lock_held == 1 && r->lock_pid > 0)
+    printf("%ld, ", r->lock_pid);
+  else
+    printf("null, ");
   jstr("path", r->lock_path, 0);
   printf("}, \"segments\": ");
-  if (r->segments >= 0) printf("%ld, ", r->segments);
-  else printf("null, ");
+  if (r->segments >= 0)
+    printf("%ld, ", r->segments);
+  else
+    printf("null, ");
   jstr("history", r->history ? r->history : "", 0);
   printf("}\n");
 }
@@ -345,19 +360,20 @@ static void print_text(const report *r) {
          r->journals, r->torn ? " (torn records skipped)" : "");
   if (!r->journals_read) printf("  note      %s\n", r->journal_note);
   printf("  started   %s on %s\n", r->start_time, r->host);
-  if (r->end_time[0]) printf("  ended     %s (last finished segment)\n",
-                             r->end_time);
+  if (r->end_time[0])
+    printf("  ended     %s (last finished segment)\n", r->end_time);
   if (isfinite(r->rate))
     printf("  rate      %.3g points/s over %s, ETA %s\n", r->rate, el, eta);
   printf("  last write %s ago (file or journals)\n", idle);
   if (r->lock_held == 1)
     printf("  lock      held on %s%s%ld\n", r->lock_path,
-           r->lock_pid > 0 ? " by pid " : "", r->lock_pid > 0 ? r->lock_pid : 0);
+           r->lock_pid > 0 ? " by pid " : "",
+           r->lock_pid > 0 ? r->lock_pid : 0);
   else
     printf("  lock      none found (fcntl probe of the output and "
            "<output>.lock)\n");
-  if (r->segments >= 0) printf("  segments  %ld recorded (/segments)\n",
-                               r->segments);
+  if (r->segments >= 0)
+    printf("  segments  %ld recorded (/segments)\n", r->segments);
   if (r->history && *r->history) printf("  history\n    %s\n", r->history);
 }
 

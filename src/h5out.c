@@ -516,9 +516,8 @@ static void udunits(const ssw_h5out *h, const char *generic, char *buf,
       word = h->mass_unit, skip = 4;
     else if (!strncmp(p, "time", 4) && both)
       word = "s", skip = 4;
-    used += (size_t)snprintf(buf + used, n - used, "%s%s%.*s",
-                             used ? " " : "", word ? word : "",
-                             (int)(len - skip), p + skip);
+    used += (size_t)snprintf(buf + used, n - used, "%s%s%.*s", used ? " " : "",
+                             word ? word : "", (int)(len - skip), p + skip);
     p += len + (p[len] == ' ');
   }
 }

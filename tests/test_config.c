@@ -156,8 +156,7 @@ static void test_units_and_syntax(void) {
   expect_theta("linspace( 0.1 , 0.1 , 1 )", 1, (double[]){0.1});
   /* The angle grammar (src/angle.c): multiples of pi, bare radians up to
    * 2 pi, explicit rad beyond. */
-  expect_theta("pi/3, 2pi/3, pi", 3,
-               (double[]){M_PI / 3, 2 * M_PI / 3, M_PI});
+  expect_theta("pi/3, 2pi/3, pi", 3, (double[]){M_PI / 3, 2 * M_PI / 3, M_PI});
   expect_theta("linspace(0, pi, 3)", 3, (double[]){0, M_PI / 2, M_PI});
   expect_theta("-2*pi/4, 6.28", 2, (double[]){-2 * M_PI / 4, 6.28});
   expect_theta("7rad", 1, (double[]){7});
@@ -266,8 +265,8 @@ static const bad_case bad_cases[] = {
     {BODY "[grid]\ntheta = linspace(0deg, pi, 3)\na = 0.2\nA = 0.5\n"
           "B = 0.3\n",
      6, "theta", "mixes"},
-    {BODY "[grid]\ntheta = 0\na = pi/4\nA = 0.5\nB = 0.3\n", 7, "[grid] a:",
-     "only allowed on theta"},
+    {BODY "[grid]\ntheta = 0\na = pi/4\nA = 0.5\nB = 0.3\n", 7,
+     "[grid] a:", "only allowed on theta"},
     {BODY "[grid]\ntheta = linspace(0.6, 0.6, 2)\na = 0.2\nA = 0.5\n"
           "B = 0.3\n",
      6, "theta", "start = 0.6, stop = 0.6)"},
