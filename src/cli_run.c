@@ -101,7 +101,7 @@ static double output_bytes(const ssw_config *cfg) {
 }
 
 /* Steps and time per trajectory measured on a few grid points (rank 0). */
-static int dry_run(const ssw_config *cfg) {
+static int dry_run(const ssw_config *cfg, int overwrite) {
   const uint64_t n = ssw_grid_size(cfg);
   const int probes = n < 8 ? (int)n : 8;
   ssw_integrator o;
@@ -130,7 +130,7 @@ static int dry_run(const ssw_config *cfg) {
   const double traj = (double)n * cfg->trajectories;
   const double bytes = output_bytes(cfg);
   printf("config:              %s\n", cfg->path);
-  printf("output:              %s\n", cfg->file);
+  ssw_cli_print_output_plan(cfg, overwrite, stdout);
   printf("grid points:         %llu (", (unsigned long long)n);
   for (int a = 0; a < SSW_NAXES; a++)
     printf("%s%s %d", a ? " x " : "", ssw_axis_names[a], cfg->axes[a].n);
@@ -368,7 +368,7 @@ static int sweep(MPI_Comm comm, const run_opts *o, int argc, char **argv) {
     else rc = SSW_RAISE(SSW_ERR_MEM, "out of memory");
   }
   if (rc == SSW_SUCCESS && o->dry_run) {
-    if (rank == 0) rc = dry_run(cfg);
+    if (rank == 0) rc = dry_run(cfg, o->overwrite);
     ssw_config_destroy(&cfg);
     return rc;
   }

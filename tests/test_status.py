@@ -131,6 +131,14 @@ with tempfile.TemporaryDirectory() as tmp:
         check(killed["lock"]["held"] is False, "killed run still locked")
         check(0 < killed["points_done"] < TOTAL, f"killed {killed}")
         check(killed["points_in_journals_only"] >= 0, "journal points")
+        # run --dry-run tells what the run would do, with the same count
+        r = subprocess.run([EXE, "run", "--dry-run", cfg], env=ENV,
+                           capture_output=True, text=True)
+        want = (f"the run would:       resume it: {killed['points_done']} of "
+                f"{TOTAL} points done")
+        check(r.returncode == 0 and want in r.stdout and
+              f"output:              {out}\n" in r.stdout,
+              f"dry-run of a killed sweep: {r.stdout!r} {r.stderr!r}")
         # the resume computes exactly the points status did not count
         p = subprocess.run([MPIEXEC, "--oversubscribe", "-np", "2", EXE,
                             "run", cfg], env=ENV, capture_output=True,
@@ -145,6 +153,19 @@ with tempfile.TemporaryDirectory() as tmp:
         check(rc == 0 and js["status"] == "complete" and
               js["points_done"] == TOTAL and js["rate_points_per_s"] is None,
               f"complete: {js}")
+        r = subprocess.run([EXE, "run", "--dry-run", cfg], env=ENV,
+                           capture_output=True, text=True)
+        check("the run would:       find it complete (300 points): nothing "
+              "to compute" in r.stdout, f"dry-run, complete: {r.stdout!r}")
+        # a relative output path is shown absolute; a new file is created
+        fresh = os.path.join(tmp, "fresh.ini")
+        with open(fresh, "w") as f:
+            f.write(CONFIG.format(out="fresh.h5"))
+        r = subprocess.run([EXE, "run", "--dry-run", "fresh.ini"], env=ENV,
+                           capture_output=True, text=True, cwd=tmp)
+        here = os.path.realpath(tmp)
+        check(f"output:              {here}/fresh.h5\nthe run would:       "
+              "create it\n" in r.stdout, f"dry-run, new file: {r.stdout!r}")
         # the lock probe sees an fcntl lock on the output
         with open(out, "rb+") as f:
             fcntl.lockf(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
