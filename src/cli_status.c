@@ -50,6 +50,7 @@ typedef struct {
   int lock_held;                   /* 1 held, 0 not, -1 not probed */
   long lock_pid;                   /* -1: unknown (OFD lock) */
   char lock_path[4200];
+  char lock_holder[256]; /* the lock file's "host H, PID P", if any */
 } report;
 
 /* ---- reading the file --------------------------------------------- */
@@ -212,16 +213,22 @@ static int probe_one(const char *path, long *pid) {
   return held;
 }
 
+/* The run lock is "<output>.lock", an fcntl write lock whose file names
+ * the holder ("host H, PID P"; src/journal.c ssw_journal_lock); a lock on
+ * the output itself is reported too. */
 static void probe_lock(report *r) {
   char lockfile[4200];
   snprintf(lockfile, sizeof lockfile, "%s.lock", r->path);
   r->lock_pid = -1;
   r->lock_held = probe_one(r->path, &r->lock_pid);
   snprintf(r->lock_path, sizeof r->lock_path, "%s", r->path);
-  if (r->lock_held != 1 && access(lockfile, F_OK) == 0) {
-    r->lock_held = probe_one(lockfile, &r->lock_pid);
-    snprintf(r->lock_path, sizeof r->lock_path, "%s", lockfile);
-  }
+  if (r->lock_held == 1 || access(lockfile, F_OK) != 0) return;
+  r->lock_held = probe_one(lockfile, &r->lock_pid);
+  snprintf(r->lock_path, sizeof r->lock_path, "%s", lockfile);
+  FILE *f = r->lock_held == 1 ? fopen(lockfile, "r") : NULL;
+  if (f && fgets(r->lock_holder, sizeof r->lock_holder, f))
+    r->lock_holder[strcspn(r->lock_holder, "\r\n")] = '\0';
+  if (f) fclose(f);
 }
 
 /* ISO 8601 UTC ("2025-01-31T12:00:00Z") to seconds since the epoch. */
@@ -304,10 +311,11 @@ static const char *verdict(const report *r) {
   if (strcmp(r->status, "complete") == 0) return "complete";
   if (strcmp(r->status, "interrupted") == 0)
     return "interrupted: run the same command again to resume";
-  if (r->lock_held == 1) return "running (a process holds the lock)";
-  return "status says running, but no process holds a lock on the output: "
-         "the run is still going (if its build takes no lock) or it was "
-         "killed; run the same command again to resume";
+  if (r->lock_held == 1) return "running (a process holds the run lock)";
+  return "not running: the file says running, but no process holds the "
+         "run lock (<output>.lock), so the run was killed or crashed (or "
+         "is a build without the lock); run the same command again to "
+         "resume";
 }
 
 static void print_json(const report *r) {
@@ -335,6 +343,7 @@ static void print_json(const report *r) {
     printf("%ld, ", r->lock_pid);
   else
     printf("null, ");
+  jstr("holder", r->lock_holder, 1);
   jstr("path", r->lock_path, 0);
   printf("}, \"segments\": ");
   if (r->segments >= 0)
@@ -365,10 +374,12 @@ static void print_text(const report *r) {
   if (isfinite(r->rate))
     printf("  rate      %.3g points/s over %s, ETA %s\n", r->rate, el, eta);
   printf("  last write %s ago (file or journals)\n", idle);
-  if (r->lock_held == 1)
-    printf("  lock      held on %s%s%ld\n", r->lock_path,
-           r->lock_pid > 0 ? " by pid " : "",
-           r->lock_pid > 0 ? r->lock_pid : 0);
+  if (r->lock_held == 1 && r->lock_holder[0])
+    printf("  lock      held (%s) on %s\n", r->lock_holder, r->lock_path);
+  else if (r->lock_held == 1 && r->lock_pid > 0)
+    printf("  lock      held by PID %ld on %s\n", r->lock_pid, r->lock_path);
+  else if (r->lock_held == 1)
+    printf("  lock      held on %s\n", r->lock_path);
   else
     printf("  lock      none found (fcntl probe of the output and "
            "<output>.lock)\n");

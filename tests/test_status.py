@@ -132,6 +132,8 @@ with tempfile.TemporaryDirectory() as tmp:
     if killed:
         check(killed["status"] == "running", "killed: status attribute")
         check(killed["lock"]["held"] is False, "killed run still locked")
+        check(killed["state"].startswith("not running"),
+              f"killed: state {killed['state']!r}")
         check(0 < killed["points_done"] < TOTAL, f"killed {killed}")
         check(killed["points_in_journals_only"] >= 0, "journal points")
         # run --dry-run tells what the run would do, with the same count
@@ -178,4 +180,22 @@ with tempfile.TemporaryDirectory() as tmp:
                   f"lock not seen: {js and js['lock']}")
         rc, js, _ = status(out)
         check(js and js["lock"]["held"] is False, "lock seen after release")
+        # the run lock: an fcntl lock on <output>.lock naming its holder
+        # (src/journal.c ssw_journal_lock writes "host H, PID P")
+        with open(out + ".lock", "w+") as f:
+            f.write("host node7, PID 4242\n")
+            f.flush()
+            fcntl.lockf(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            rc, js, _ = status(out)
+            check(js and js["lock"]["held"] is True and
+                  js["lock"]["holder"] == "host node7, PID 4242" and
+                  js["lock"]["path"] == out + ".lock",
+                  f"run lock not seen: {js and js['lock']}")
+            r = subprocess.run([EXE, "status", out], capture_output=True,
+                               text=True, env=ENV)
+            check("  lock      held (host node7, PID 4242) on " in r.stdout,
+                  f"text status of the lock: {r.stdout!r}")
+        rc, js, _ = status(out)  # a lock file left by a killed run: no lock
+        check(js and js["lock"]["held"] is False, "stale lock file reported "
+              "as held")
 sys.exit(exit_status())
