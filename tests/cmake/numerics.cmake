@@ -9,4 +9,5 @@ ssw_add_test(NAME test_cli_point
 # --help of methods and figures.sh, numbers as the user wrote them.
 ssw_add_test(NAME test_cli_messages
   COMMAND ${SSW_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/test_cli_messages.py
-          $<TARGET_FILE:sleighsweep> ${CMAKE_SOURCE_DIR})
+          $<TARGET_FILE:sleighsweep> ${CMAKE_SOURCE_DIR}
+          ${MPIEXEC_EXECUTABLE})
