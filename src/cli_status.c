@@ -385,7 +385,13 @@ static void print_text(const report *r) {
            "<output>.lock)\n");
   if (r->segments >= 0)
     printf("  segments  %ld recorded (/segments)\n", r->segments);
-  if (r->history && *r->history) printf("  history\n    %s\n", r->history);
+  if (!r->history || !*r->history) return;
+  printf("  history   (the file's CF history, one run segment a line)\n");
+  for (const char *p = r->history; *p;) { /* each line indented */
+    const size_t n = strcspn(p, "\n");
+    if (n) printf("    %.*s\n", (int)n, p);
+    p += n + (p[n] == '\n');
+  }
 }
 
 /* ---- what a run would do (run --dry-run) ---------------------------- */

@@ -171,6 +171,22 @@ with tempfile.TemporaryDirectory() as tmp:
         here = os.path.realpath(tmp)
         check(f"output:              {here}/fresh.h5\nthe run would:       "
               "create it\n" in r.stdout, f"dry-run, new file: {r.stdout!r}")
+        # run segments, when the file records them (CF history, /segments)
+        import h5py
+        import numpy as np
+        hist = "2026-01-01T00:00:00Z run: interrupted\n2026-01-01T01:00:00Z " \
+            "run: complete"
+        with h5py.File(out, "r+") as f:
+            f.attrs["history"] = hist
+            f["segments"] = np.zeros(2, dtype=[("start", "f8"), ("end", "f8")])
+        rc, js, _ = status(out)
+        check(js and js["history"] == hist and js["segments"] == 2,
+              f"history/segments: {js and (js['history'], js['segments'])}")
+        r = subprocess.run([EXE, "status", out], capture_output=True,
+                           text=True, env=ENV)
+        check("\n    2026-01-01T01:00:00Z run: complete\n" in r.stdout and
+              "  segments  2 recorded" in r.stdout,
+              f"text history: {r.stdout!r}")
         # the lock probe sees an fcntl lock on the output
         with open(out, "rb+") as f:
             fcntl.lockf(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
