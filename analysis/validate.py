@@ -74,6 +74,7 @@ class Report:
     nonconverged: list = field(default_factory=list)  # (index, frac, flags)
     flag_names: dict = field(default_factory=dict)
     equilibrium_starts: int = 0  # points with the flag equilibrium_start
+    length_unit: str = "length"  # the file's units of lengths ('m')
     mismatches: dict = field(default_factory=dict)
     ok: bool = True
     fig: object = None
@@ -143,7 +144,8 @@ def validate(path, tol=1e-6, allow_nonconverged=False, plot=None,
         rep = Report(path=path, tol=tol, total=int(done.size),
                      done=int(np.count_nonzero(done)), comparisons=comps,
                      nonconverged=noncon, flag_names=flag_names,
-                     mismatches=mism, equilibrium_starts=eq_starts)
+                     mismatches=mism, equilibrium_starts=eq_starts,
+                     length_unit=s.units("analytic_radius"))
     rep.ok = all(c.above == 0 for c in comps) and (
         allow_nonconverged or not noncon)
     if not quiet:
@@ -212,7 +214,8 @@ def plot_report(rep, out):
                "center_spacing": ("o", None), "transition_angle": ("o", None)}
     for col, (label, comps) in enumerate(groups.items()):
         top, bot = axes[0][col], axes[1][col]
-        unit = "length" if comps[0].kind == "length" else "rad"
+        unit = (sswplot.unit_text(rep.length_unit) or "length"
+                if comps[0].kind == "length" else "rad")
         lo, hi = np.inf, -np.inf
         for c in comps:
             mk, lab = markers[c.measured_name]

@@ -234,4 +234,11 @@ with tempfile.TemporaryDirectory() as tmp:
     check(p.returncode == 0, f"sweep: {p.stderr}")
     test_phase(out, tmp)
     test_trajectory(out, tmp)
+    # validate's plot labels lengths with the file's units too
+    import validate  # noqa: E402
+    rep = quiet(validate.validate, out, plot=os.path.join(tmp, "v.png"),
+                allow_nonconverged=True)
+    labels = [a.get_xlabel() for a in rep.fig.axes]
+    check(labels[:3] == ["closed form (m)", "closed form (m)",
+                         "closed form (rad)"], f"validate labels {labels}")
 sys.exit(exit_status())
