@@ -1,9 +1,11 @@
 """The quick start and the README's first plotting commands, against the
 built engine: seed.json lands beside seed.csv (so trajectory.py pairs them
 and draws the limit circles from the tensor), and nothing is written into
-the repository root or the current directory.
+the repository root or the current directory; the README's package list
+is the one scripts/setup.sh installs.
 Usage: test_quickstart.py SLEIGHSWEEP SOURCE_DIR"""
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -46,4 +48,21 @@ with tempfile.TemporaryDirectory() as build, \
           f"{sorted(set(listing()) - set(before))}")
     check(os.listdir(cwd) == before_cwd, "files appeared in the current "
           f"directory: {os.listdir(cwd)}")
+# The README's package list is the one scripts/setup.sh installs (both name
+# netcdf-bin for the ncdump the docs use), and it says how to test without
+# SLURM.
+readme = open(os.path.join(ROOT, "README.md")).read()
+para = readme[readme.index("Packages: "):readme.index("Analysis scripts run")]
+listed = {w for chunk in re.findall(r"`([^`]*)`", para.replace("\n", " "))
+          for w in chunk.split() if re.fullmatch(r"[a-z0-9.+-]+", w)}
+listed.discard("ncdump")
+setup = open(os.path.join(ROOT, "scripts", "setup.sh")).read()
+pkgs = set(re.search(r'PKGS="([^"]*)"', setup).group(1).replace("$*", "")
+           .split())
+check("netcdf-bin" in listed and listed <= pkgs,
+      f"README packages not installed by setup.sh: {sorted(listed - pkgs)}")
+check(pkgs - listed <= {"make", "git"},
+      f"setup.sh packages the README does not list: {sorted(pkgs - listed)}")
+check("ctest -LE slurm" in readme, "README does not say how to test without "
+      "SLURM")
 sys.exit(exit_status())
