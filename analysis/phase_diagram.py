@@ -32,7 +32,7 @@ from matplotlib.patches import Patch  # noqa: E402
 
 import sswplot  # noqa: E402
 from sswfile import (AXES, Sweep, UsageError, fixed_title,  # noqa: E402
-                     normalize_fix, say)
+                     join_title, normalize_fix, say, title_parts)
 
 # Integer quantities drawn as categories although they have no flag_values.
 INTEGER_CATEGORIES = ("loops", "analytic_loops")
@@ -458,23 +458,25 @@ def panel_specs(sweeps, x, y, fix, panels):
     return specs
 
 
-def panel_titles(panels, sweeps_body, angles, shared):
-    """Per-panel titles and a common title: every fixed parameter is named
-    once, the common ones above the panels (`shared`), the others on each
-    panel."""
+def panel_titles(panels, bodies, angles, shared):
+    """Per-panel titles and a common title: every fixed parameter (body
+    constants and fixed axes) is named once, those equal on all panels
+    above them (when `shared`), the others on each panel."""
     if len(panels) == 1 or not shared:
         return [p.title for p in panels], None
-    keys = [a for a in AXES if a in panels[0].fixed]
-    same = [a for a in keys if len({p.fixed[a][0] for p in panels}) == 1]
-    bodies = {tuple(sorted(b.items())) for b in sweeps_body}
-    common = fixed_title({a: panels[0].fixed[a] for a in same},
-                         sweeps_body[0] if len(bodies) == 1 else None, angles)
-    own = []
-    for p, b in zip(panels, sweeps_body):
-        t = fixed_title({a: p.fixed[a] for a in keys if a not in same},
-                        b if len(bodies) > 1 else None, angles)
-        own.append(t)
-    return own, common
+    parts = [title_parts(p.fixed, b, angles) for p, b in zip(panels, bodies)]
+    common, own = ([], []), [([], []) for _ in panels]
+    for g in (0, 1):  # body constants, then axes
+        n = max(len(pp[g]) for pp in parts)
+        for k in range(n):
+            items = [pp[g][k] if k < len(pp[g]) else None for pp in parts]
+            if all(it == items[0] for it in items):
+                common[g].append(items[0])
+                continue
+            for o, it in zip(own, items):
+                if it:
+                    o[g].append(it)
+    return [join_title(*o) for o in own], join_title(*common)
 
 
 def plot_phase_diagram(paths, x="theta", y="a", quantity="regime", fix=None,

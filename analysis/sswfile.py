@@ -341,29 +341,32 @@ class Sweep:
                 if self.attr(k) is not None}
 
 
-def body_title(attrs):
-    """'m = 1, I₀ = 0.5, ρ = 1' (and k_rot when it is not the papers' 1/4)
-    from a file's root attributes."""
-    parts = [(sym, f"{attrs[k]:.4g}") for k, sym in
-             (("m", "m"), ("I0", "I₀"), ("rho", "ρ"))
-             if attrs and attrs.get(k) is not None]
+def title_parts(chosen, attrs=None, angles="deg", skip=()):
+    """([(symbol, text)] of the body constants, [(symbol, text)] of the
+    fixed axes): every fixed parameter of a slice. k_rot is named when it
+    is not the papers' 1/4."""
+    body = [(sym, f"{attrs[k]:.4g}") for k, sym in
+            (("m", "m"), ("I0", "I₀"), ("rho", "ρ"))
+            if attrs and attrs.get(k) is not None]
     if attrs and attrs.get("k_rot") is not None and attrs.get("rho") and \
             abs(attrs["k_rot"] - 0.25) > 1e-15:
-        parts.append(("k_rot", f"{attrs['k_rot']:.4g}"))
-    return ", ".join(f"{a} = {b}" for a, b in parts)
+        body.append(("k_rot", f"{attrs['k_rot']:.4g}"))
+    axes = [("θ" if a == "theta" else a, fmt_value(a, chosen[a][0], angles))
+            for a in AXES if a in chosen and a not in skip]
+    return body, axes
+
+
+def join_title(body, axes):
+    """'m = 1, I₀ = 0.5, ρ = 1; b = r = s = 0, A = 0.5'."""
+    head = ", ".join(f"{a} = {b}" for a, b in body)
+    tail = group_equal(axes)
+    return f"{head}; {tail}" if head and tail else head or tail
 
 
 def fixed_title(chosen, attrs=None, angles="deg", skip=()):
     """'m = 1, I₀ = 0.5, ρ = 1; b = r = s = 0, A = 0.5, B = 0.3': every
     fixed parameter of a slice (the body constants, then its fixed axes)."""
-    head = body_title(attrs)
-    parts = []
-    for axis in AXES:
-        if axis in chosen and axis not in skip:
-            sym = "θ" if axis == "theta" else axis
-            parts.append((sym, fmt_value(axis, chosen[axis][0], angles)))
-    tail = group_equal(parts)
-    return f"{head}; {tail}" if head and tail else head or tail
+    return join_title(*title_parts(chosen, attrs, angles, skip))
 
 
 def group_equal(parts):

@@ -134,6 +134,11 @@ def test_phase(path, tmp):
                 quantity="center_spacing", fix={"B": [0.2, 0.3]})
     check([p.fixed["B"][0] for p in res.panels] == [0.2, 0.3],
           "--fix with one value per FILE")
+    check([a.get_title(loc="left") for a in res.axes] ==
+          ["(a) B = 0.2", "(b) B = 0.3"] and res.fig._suptitle.get_text() ==
+          "m = 1, I₀ = 0.5, ρ = 1; b = r = s = 0, A = 0.5",
+          "two FILEs: every fixed parameter named once, the common ones "
+          f"above: {[a.get_title(loc='left') for a in res.axes]}")
     check_row(res.axes, "two FILEs, continuous")
 
     # ax=: the user's own layout
