@@ -11,6 +11,17 @@
 # every figure from those files alone. About 15 s on 2 cores.
 set -eu
 
+usage() {
+  sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'
+}
+case "${1:-}" in
+  -h | --help) usage; exit 0 ;;
+  -*) echo "figures.sh: unknown option '$1'" >&2; usage >&2; exit 2 ;;
+esac
+if [ $# -gt 1 ]; then
+  echo "figures.sh: one OUT directory expected, got $#" >&2; usage >&2; exit 2
+fi
+
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 OUT=${1:-$ROOT/build/gallery}
 EXE=${SSW_EXE:-$ROOT/build/sleighsweep}

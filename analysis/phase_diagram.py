@@ -7,9 +7,11 @@ for loop counts and transition angles, the level sets
 analytic_transition_angle = 2 pi k. Reads the file only.
 
 Usage: phase_diagram.py FILE [FILE ...] --x theta --y a --quantity Q
-           [--fix b=0 r=0 ...] [--out fig.pdf|png|svg] [options]
-Several FILEs (same grid slice, e.g. rho = 0 and rho = 1) become panels side
-by side sharing one colour scale or legend. Exit status 0, 2 on bad
+           [--panels AXIS] [--fix b=0 r=0 ...] [--out fig.pdf|png|svg]
+           [options]
+Several FILEs (same grid slice, e.g. rho = 0 and rho = 1), or --panels AXIS
+(one panel per value of AXIS), become panels side by side sharing one
+colour scale or legend. Exit status 0, 2 on bad
 arguments or an unusable file.
 """
 import argparse
@@ -30,7 +32,7 @@ from matplotlib.patches import Patch  # noqa: E402
 
 import sswplot  # noqa: E402
 from sswfile import (AXES, Sweep, UsageError, fixed_title,  # noqa: E402
-                     normalize_fix, say)
+                     join_title, normalize_fix, say, title_parts)
 
 # Integer quantities drawn as categories although they have no flag_values.
 INTEGER_CATEGORIES = ("loops", "analytic_loops")
@@ -38,6 +40,8 @@ INTEGER_CATEGORIES = ("loops", "analytic_loops")
 LOOP_QUANTITIES = ("loops", "analytic_loops", "transition_angle",
                    "analytic_transition_angle")
 MAX_LEVELS = 12  # loop level sets drawn at most
+LOG_SPAN = 100.0  # --scale auto: log when max/min of the positive values
+# reaches two decades
 
 # Colour-bar / legend labels: (text, display scale, unit text override).
 LABELS = {
@@ -103,6 +107,7 @@ class Panel:
     title: str
     boundaries: dict = field(default_factory=dict)
     categories: list = None
+    units: dict = field(default_factory=dict)  # axis -> file units
 
 
 @dataclass
@@ -114,6 +119,9 @@ class PhaseDiagram:
     norm: object = None
     display_scale: float = 1.0
     out: str = None
+    axes: list = None  # the panels' Axes, in panel order
+    scale: str = None  # 'linear', 'log' or 'diverging' (continuous maps)
+    label: str = None  # colour-bar (continuous) or legend title
 
 
 # ---- reading ------------------------------------------------------------
@@ -158,7 +166,8 @@ def load_panel(sweep, x, y, quantity, fix, angles, boundaries, quiet):
     panel = Panel(path=sweep.path, x_name=x, y_name=y,
                   x=sweep.coords[x].copy(), y=sweep.coords[y].copy(), z=z,
                   done=done, fixed=chosen, blank=blank, total=int(done.size),
-                  title=fixed_title(chosen, sweep.body(), angles))
+                  title=fixed_title(chosen, sweep.body(), angles),
+                  units={a: sweep.units(a) for a in (x, y)})
     if boundaries:
         zf = slice2d(sweep, "Z", index, (x, y), done_xy)
         l1 = slice2d(sweep, "L1", index, (x, y), done_xy)
@@ -297,7 +306,12 @@ def continuous_norm(panels, scale, vmin, vmax, display):
     lo = vmin if vmin is not None else float(vals.min())
     hi = vmax if vmax is not None else float(vals.max())
     if scale == "auto":
-        scale = ("log" if lo > 0 and hi / lo >= 100 else "linear")
+        # log once the positive values span two decades and none is
+        # negative (zeros, e.g. the spacing at spin reversal, get the
+        # '<= 0' colour): spacing near Z = 0 grows without bound
+        pos = vals[vals > 0]
+        scale = ("log" if vmin is None and lo >= 0 and pos.size and
+                 pos.max() / pos.min() >= LOG_SPAN else "linear")
     if scale == "log":
         pos = vals[vals > 0]
         if pos.size == 0:
@@ -394,26 +408,93 @@ def draw_boundaries(ax, panel):
     return handles
 
 
-def format_axes(ax, panel, angles, first):
+def format_axes(ax, panel, angles, first, labels):
     for name, axis, vals in ((panel.x_name, ax.xaxis, panel.x),
                              (panel.y_name, ax.yaxis, panel.y)):
         e = edges(vals)
         (ax.set_xlim if axis is ax.xaxis else ax.set_ylim)(e[0], e[-1])
         if name == "theta":
             sswplot.angle_axis(axis, vals[0], vals[-1], angles)
-    ax.set_xlabel(sswplot.axis_label(panel.x_name, angles))
+    ax.set_xlabel(labels.get("x") or sswplot.axis_label(
+        panel.x_name, angles, units=panel.units.get(panel.x_name)))
     if first:
-        ax.set_ylabel(sswplot.axis_label(panel.y_name, angles))
+        ax.set_ylabel(labels.get("y") or sswplot.axis_label(
+            panel.y_name, angles, units=panel.units.get(panel.y_name)))
+
+
+# ---- panels -------------------------------------------------------------
+
+def panel_specs(sweeps, x, y, fix, panels):
+    """[(sweep, fix dict)] in panel order. `fix` maps an axis to a value or
+    to a list of values: one per panel of the --panels axis, or one per
+    FILE. With `panels`, every grid value of that axis (or the listed ones)
+    of every file is a panel."""
+    if panels is not None:
+        if panels not in AXES:
+            raise UsageError(f"--panels {panels}: not an axis; the axes are "
+                             f"{', '.join(AXES)}")
+        if panels in (x, y):
+            raise UsageError(f"--panels {panels}: {panels} is a plotted axis")
+    common = {k: v for k, v in fix.items() if not isinstance(v, list)}
+    lists = {k: v for k, v in fix.items() if isinstance(v, list)}
+    for k, v in lists.items():
+        if k != panels and len(v) != len(sweeps):
+            raise UsageError(
+                f"--fix {k}: {len(v)} values for {len(sweeps)} FILE(s); give "
+                f"one value, one per FILE, or use --panels {k}")
+    specs = []
+    for n, s in enumerate(sweeps):
+        mine = dict(common)
+        mine.update({k: v[n] for k, v in lists.items() if k != panels})
+        if panels is None:
+            specs.append((s, mine))
+            continue
+        values = lists.get(panels)
+        if values is None:
+            values = [common[panels]] if panels in common else \
+                [float(v) for v in s.coords[panels]]
+        for v in values:
+            specs.append((s, dict(mine, **{panels: v})))
+    return specs
+
+
+def panel_titles(panels, bodies, angles, shared):
+    """Per-panel titles and a common title: every fixed parameter (body
+    constants and fixed axes) is named once, those equal on all panels
+    above them (when `shared`), the others on each panel."""
+    if len(panels) == 1 or not shared:
+        return [p.title for p in panels], None
+    parts = [title_parts(p.fixed, b, angles) for p, b in zip(panels, bodies)]
+    common, own = ([], []), [([], []) for _ in panels]
+    for g in (0, 1):  # body constants, then axes
+        n = max(len(pp[g]) for pp in parts)
+        for k in range(n):
+            items = [pp[g][k] if k < len(pp[g]) else None for pp in parts]
+            if all(it == items[0] for it in items):
+                common[g].append(items[0])
+                continue
+            for o, it in zip(own, items):
+                if it:
+                    o[g].append(it)
+    return [join_title(*o) for o in own], join_title(*common)
 
 
 def plot_phase_diagram(paths, x="theta", y="a", quantity="regime", fix=None,
                        out=None, angles="pi", scale="auto", vmin=None,
                        vmax=None, cmap="viridis", boundaries=True,
-                       width=None, height=None, title=True, quiet=False):
-    """Draws one panel per file and returns a PhaseDiagram whose panels hold
-    the arrays plotted (z: the file's values, NaN where not done; for
-    transition angles the colour scale shows z / pi). `fix` maps axis names
-    to values; it may also be a list of 'name=value' strings."""
+                       width=None, height=None, title=True, quiet=False,
+                       panels=None, ax=None, labels=None):
+    """Draws one panel per file (or, with `panels=AXIS`, per value of that
+    axis in each file) and returns a PhaseDiagram whose panels hold the
+    arrays plotted (z: the file's values, NaN where not done; for
+    transition angles the colour scale shows z / pi).
+
+    fix: {axis: value} (or 'name=value' strings); a value may be a list:
+    one value per panel of the `panels` axis, or one per file. ax: an Axes,
+    or a sequence of one Axes per panel, to draw into (your own layout; no
+    figure is made). labels: {'x', 'y', 'colorbar', 'title'} overrides
+    ('title' a string for every panel or a list, one per panel). title:
+    False for no titles."""
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
     if x not in AXES or y not in AXES:
@@ -422,49 +503,74 @@ def plot_phase_diagram(paths, x="theta", y="a", quantity="regime", fix=None,
         raise UsageError(f"--x and --y are both {x}")
     if angles not in ("pi", "deg"):
         raise UsageError("--angles must be pi or deg")
-    fix = normalize_fix(fix)
+    fix = normalize_fix(fix, multi=True)
     sswplot.check_out(out)
     sweeps = []
     try:
         for p in paths:
             s = Sweep(p)
             sweeps.append(s)
-            if quantity not in s.f and quantity in LABELS:
-                raise UsageError(f"{p}: required dataset missing: {quantity} "
-                                 "(not a complete sleighsweep output file)")
-            if quantity not in s.f or s.f[quantity].shape != s.shape:
-                raise UsageError(
-                    f"--quantity {quantity}: no such quantity in {p}; "
-                    f"choose one of {', '.join(s.quantities())}")
-            missing = [d for d in required_datasets(quantity, boundaries)
-                       if d not in s.f]
-            if missing:
-                raise UsageError(f"{p}: required dataset(s) missing: "
-                                 f"{', '.join(missing)}")
-            for ax_name in (x, y):
-                n = len(s.coords[ax_name])
-                if n < 2:
-                    raise UsageError(f"{p}: axis {ax_name} has {n} value; a "
-                                     "plotted axis needs at least 2")
+            check_sweep(s, p, x, y, quantity, boundaries)
         kind = kind_of(sweeps[0], quantity)
-        panels = [load_panel(s, x, y, quantity, fix, angles, boundaries,
-                             quiet) for s in sweeps]
-        return draw(sweeps, panels, quantity, kind, out, angles, scale, vmin,
-                    vmax, cmap, width, height, title, quiet)
+        specs = panel_specs(sweeps, x, y, fix, panels)
+        loaded = [load_panel(s, x, y, quantity, f, angles, boundaries,
+                             quiet) for s, f in specs]
+        bodies = [s.body() for s, _ in specs]
+        return draw(sweeps, loaded, quantity, kind, out, angles, scale, vmin,
+                    vmax, cmap, width, height, title, quiet, ax,
+                    dict(labels or {}), bodies)
     finally:
         for s in sweeps:
             s.close()
 
 
-def draw(sweeps, panels, quantity, kind, out, angles, scale, vmin, vmax,
-         cmap, width, height, title, quiet):
-    n = len(panels)
+def check_sweep(s, p, x, y, quantity, boundaries):
+    if quantity not in s.f and quantity in LABELS:
+        raise UsageError(f"{p}: required dataset missing: {quantity} "
+                         "(not a complete sleighsweep output file)")
+    if quantity not in s.f or s.f[quantity].shape != s.shape:
+        raise UsageError(f"--quantity {quantity}: no such quantity in {p}; "
+                         f"choose one of {', '.join(s.quantities())}")
+    missing = [d for d in required_datasets(quantity, boundaries)
+               if d not in s.f]
+    if missing:
+        raise UsageError(f"{p}: required dataset(s) missing: "
+                         f"{', '.join(missing)}")
+    for ax_name in (x, y):
+        n = len(s.coords[ax_name])
+        if n < 2:
+            raise UsageError(f"{p}: axis {ax_name} has {n} value; a plotted "
+                             "axis needs at least 2")
+
+
+def make_figure(n, width, height, kind):
+    """Panels side by side with no gap but the tick labels (they share y),
+    and for continuous maps a thin row below them for the legend, so that
+    the legend never pushes the panels apart."""
     if width is None:
-        width = sswplot.SINGLE if n == 1 else sswplot.DOUBLE
+        width = sswplot.SINGLE if n == 1 else min(sswplot.DOUBLE,
+                                                  1.2 + 2.9 * n)
     if height is None:
         height = 2.55 if n == 1 else 2.6
-    fig, axes = sswplot.figure(width, height, ncols=n, sharey=True)
-    axes = list(axes[0])
+    sswplot.setup()
+    fig = sswplot.plt.figure(figsize=(width, height))
+    rows = 2 if kind == "continuous" else 1
+    gs = fig.add_gridspec(rows, n, height_ratios=[1, 0.02][:rows],
+                          wspace=0.0)
+    axes = []
+    for k in range(n):
+        axes.append(fig.add_subplot(gs[0, k],
+                                    sharey=axes[0] if axes else None))
+        if k:
+            axes[-1].tick_params(labelleft=False)
+    legend_ax = None
+    if rows == 2:
+        legend_ax = fig.add_subplot(gs[1, :])
+        legend_ax.axis("off")
+    return fig, axes, legend_ax
+
+
+def colour_label(sweeps, quantity, labels):
     text, display, unit_override = LABELS.get(
         quantity, (sweeps[0].dataset_attr(quantity, "long_name", quantity),
                    1.0, None))
@@ -472,92 +578,136 @@ def draw(sweeps, panels, quantity, kind, out, angles, scale, vmin, vmax,
     if unit_override is not None:
         units = unit_override
     label = f"{text} ({units})" if units else text
+    return labels.get("colorbar") or label, text, display
+
+
+def draw(sweeps, panels, quantity, kind, out, angles, scale, vmin, vmax,
+         cmap, width, height, title, quiet, ax, labels, bodies):
+    n = len(panels)
+    legend_ax = None
+    if ax is None:
+        fig, axes, legend_ax = make_figure(n, width, height, kind)
+    else:
+        axes = list(ax) if isinstance(ax, (list, tuple, np.ndarray)) \
+            else [ax]
+        if len(axes) != n:
+            raise UsageError(f"ax: {len(axes)} Axes for {n} panel(s)")
+        fig = axes[0].figure
+    label, text, display = colour_label(sweeps, quantity, labels)
     result = PhaseDiagram(quantity=quantity, kind=kind, panels=panels,
-                          fig=fig, display_scale=display, out=out)
+                          fig=fig, display_scale=display, out=out, axes=axes)
     handles, extra = [], {}
     if kind == "categorical":
         table = category_table(sweeps, quantity, panels)
         for p in panels:
             p.categories = [(v, lab) for v, _, lab in table]
-        for p, ax in zip(panels, axes):
+        for p, a in zip(panels, axes):
             extra["undefined"] = extra.get("undefined", 0) + \
-                draw_categorical(ax, p, table)
+                draw_categorical(a, p, table)
         handles += [Patch(fc=c, ec="#808080", lw=0.4, label=lab)
                     for _, c, lab in table]
     else:
         norm, how = continuous_norm(panels, scale, vmin, vmax, display)
+        if how == "log" and "colorbar" not in labels:
+            label += ", log scale"
+        result.scale = how
         cm = "RdBu_r" if how == "diverging" else cmap
         result.norm = norm
-        for p, ax in zip(panels, axes):
-            u, i, z = draw_continuous(ax, p, norm, cm, display)
+        for p, a in zip(panels, axes):
+            u, i, z = draw_continuous(a, p, norm, cm, display)
             extra["undefined"] = extra.get("undefined", 0) + u
             extra["infinite"] = extra.get("infinite", 0) + i
             extra["nonpositive"] = extra.get("nonpositive", 0) + z
-        import matplotlib.cm as mcm
-        sm = mcm.ScalarMappable(norm=norm, cmap=cm)
-        vals = np.concatenate([(p.z[np.isfinite(p.z)] / display).ravel()
-                               for p in panels])
-        vals = vals[vals > 0] if isinstance(norm, LogNorm) else vals
-        below = vals.size and vals.min() < norm.vmin * (1 - 1e-12)
-        above = vals.size and vals.max() > norm.vmax * (1 + 1e-12)
-        extend = ("both" if below and above else "min" if below else
-                  "max" if above else "neither")
-        cb = fig.colorbar(sm, ax=axes, shrink=1.0, aspect=25, pad=0.02,
-                          extend=extend)
-        if isinstance(norm, LogNorm):
-            log_ticks(cb, norm)
-        cb.set_label(label)
-        cb.outline.set_linewidth(0.5)
-    if extra.get("undefined"):
-        handles.append(Patch(fc=UNDEFINED[0], ec="#808080", lw=0.4,
-                             label=UNDEFINED[1]))
-    if extra.get("infinite"):
-        handles.append(Patch(fc=INFINITE[0], ec="#808080", lw=0.4,
-                             label=INFINITE[1]))
-    if extra.get("nonpositive"):
-        handles.append(Patch(fc=NONPOSITIVE[0], ec="#808080", lw=0.4,
-                             label=NONPOSITIVE[1]))
-    blank = sum(p.blank for p in panels)
-    if blank:
-        handles.append(Patch(fc=NOT_DONE[0], ec="#808080", lw=0.4,
-                             label=f"{NOT_DONE[1]} ({blank})"))
+        colour_bar(fig, axes, panels, norm, cm, display, label)
+    result.label = label
+    handles += special_handles(extra, sum(p.blank for p in panels))
     bhandles = {}
-    for k, (p, ax) in enumerate(zip(panels, axes)):
-        for h in draw_boundaries(ax, p):
+    titles, common = panel_titles(panels, bodies, angles, ax is None)
+    given = labels.get("title")
+    if given is not None:
+        titles = given if isinstance(given, list) else [given] * n
+        if len(titles) != n:
+            raise UsageError(f"--title: {len(titles)} titles for {n} panels")
+        common = None
+    for k, (p, a) in enumerate(zip(panels, axes)):
+        for h in draw_boundaries(a, p):
             bhandles.setdefault(h.get_label(), h)
-        format_axes(ax, p, angles, k == 0)
+        format_axes(a, p, angles, k == 0 or ax is not None, labels)
         if title:
             tag = f"({chr(ord('a') + k)}) " if n > 1 else ""
-            ax.set_title(tag + p.title, fontsize=7, loc="left")
-        if not quiet:
-            total = p.total
-            say(f"{p.path}: {quantity} over {p.x_name} x {p.y_name}: "
-                f"{total - p.blank} of {total} points done, {p.blank} not "
-                "done (blank)")
-            zs = p.boundaries.get("Z=0")
-            if zs == "everywhere":
-                say(f"{p.path}: Z = 0 at every point of the slice (limit "
-                    "lines everywhere): no Z = 0 boundary drawn")
+            a.set_title(tag + titles[k], fontsize=7, loc="left")
+        report(p, quantity, quiet)
+    if title and common:
+        fig.suptitle(common, fontsize=7)
     order = [r"$Z = 0$", r"$L_1 = 0$", r"$|\Delta\phi| = 2\pi k$"]
     handles += [bhandles[k] for k in order if k in bhandles]
-    if handles:
-        if kind == "categorical":
-            title_txt = text if len(text) < 28 else None
-            axes[-1].legend(handles=handles, loc="upper left",
-                            bbox_to_anchor=(1.02, 1.0), borderaxespad=0,
-                            title=title_txt, title_fontsize=7)
-        else:
-            axes[-1].legend(handles=handles, loc="upper center",
-                            bbox_to_anchor=(0.5 if n == 1 else 0.0, -0.22),
-                            ncol=(min(len(handles), 4) if n > 1 else
-                                  3 if len(handles) == 3 else 2),
-                            borderaxespad=0,
-                            columnspacing=1.0)
+    place_legend(handles, kind, text, axes, legend_ax, n)
     if out:
         sswplot.save(fig, out)
         if not quiet:
             say(f"wrote {out}")
     return result
+
+
+def colour_bar(fig, axes, panels, norm, cm, display, label):
+    import matplotlib.cm as mcm
+    sm = mcm.ScalarMappable(norm=norm, cmap=cm)
+    vals = np.concatenate([(p.z[np.isfinite(p.z)] / display).ravel()
+                           for p in panels])
+    vals = vals[vals > 0] if isinstance(norm, LogNorm) else vals
+    below = vals.size and vals.min() < norm.vmin * (1 - 1e-12)
+    above = vals.size and vals.max() > norm.vmax * (1 + 1e-12)
+    extend = ("both" if below and above else "min" if below else
+              "max" if above else "neither")
+    cb = fig.colorbar(sm, ax=axes, shrink=1.0, aspect=25, pad=0.02,
+                      extend=extend)
+    if isinstance(norm, LogNorm):
+        log_ticks(cb, norm)
+    cb.set_label(label)
+    cb.outline.set_linewidth(0.5)
+
+
+def special_handles(extra, blank):
+    out = []
+    for key, (colour, text) in (("undefined", UNDEFINED),
+                                ("infinite", INFINITE),
+                                ("nonpositive", NONPOSITIVE)):
+        if extra.get(key):
+            out.append(Patch(fc=colour, ec="#808080", lw=0.4, label=text))
+    if blank:
+        out.append(Patch(fc=NOT_DONE[0], ec="#808080", lw=0.4,
+                         label=f"{NOT_DONE[1]} ({blank})"))
+    return out
+
+
+def report(p, quantity, quiet):
+    if quiet:
+        return
+    say(f"{p.path}: {quantity} over {p.x_name} x {p.y_name}: "
+        f"{p.total - p.blank} of {p.total} points done, {p.blank} not done "
+        "(blank)")
+    if p.boundaries.get("Z=0") == "everywhere":
+        say(f"{p.path}: Z = 0 at every point of the slice (limit lines "
+            "everywhere): no Z = 0 boundary drawn")
+
+
+def place_legend(handles, kind, text, axes, legend_ax, n):
+    if not handles:
+        return
+    if kind == "categorical":
+        title_txt = text if len(text) < 28 else None
+        axes[-1].legend(handles=handles, loc="upper left",
+                        bbox_to_anchor=(1.02, 1.0), borderaxespad=0,
+                        title=title_txt, title_fontsize=7)
+    elif legend_ax is not None:
+        legend_ax.legend(handles=handles, loc="upper center",
+                         bbox_to_anchor=(0.5, 1.0),
+                         ncol=min(len(handles), 4 if n > 1 else 2),
+                         borderaxespad=0, columnspacing=1.0)
+    else:  # the caller's axes: below the last one
+        axes[-1].legend(handles=handles, loc="upper center",
+                        bbox_to_anchor=(0.5, -0.22), ncol=2,
+                        borderaxespad=0, columnspacing=1.0)
 
 
 # ---- command line -------------------------------------------------------
@@ -585,9 +735,24 @@ def parser():
                    "radius_past, transition_angle, loops, regime, "
                    "sense_future, analytic_*, converged_fraction, "
                    "energy_error_max, flags, J, M, L1, L2, Z, ... [regime]")
-    p.add_argument("--fix", nargs="+", default=[], metavar="AXIS=VALUE",
+    p.add_argument("--fix", nargs="+", action="extend", default=[],
+                   metavar="AXIS=VALUE",
                    help="values of axes not plotted, e.g. b=0 r=0.1 "
-                   "theta=60deg (theta also takes pi/3; nearest grid value)")
+                   "theta=60deg (theta takes the engine's angle grammar: "
+                   "60deg, pi/3; nearest grid value). An axis given again "
+                   "lists one value per panel (--panels) or per FILE, e.g. "
+                   "--fix A=0.5 A=0.7 for two FILEs")
+    p.add_argument("--panels", metavar="AXIS", choices=AXES,
+                   help="one panel per grid value of AXIS (or per value "
+                   "listed with --fix AXIS=V1 AXIS=V2 ...), side by side "
+                   "with one colour scale or legend")
+    p.add_argument("--xlabel", help="horizontal axis label [name, symbol "
+                   "and the file's units]")
+    p.add_argument("--ylabel", help="vertical axis label")
+    p.add_argument("--clabel", help="colour-bar label [the quantity and "
+                   "its units]")
+    p.add_argument("--title", nargs="+", help="panel title(s): one for "
+                   "every panel, or one per panel [every fixed parameter]")
     p.add_argument("--out", "-o", help="output .pdf, .png or .svg "
                    "[QUANTITY_X_Y.pdf]")
     p.add_argument("--angles", choices=("pi", "deg"), default="pi",
@@ -608,6 +773,15 @@ def parser():
     return p
 
 
+def cli_labels(args):
+    labels = {k: v for k, v in (("x", args.xlabel), ("y", args.ylabel),
+                                ("colorbar", args.clabel)) if v}
+    if args.title:
+        labels["title"] = args.title[0] if len(args.title) == 1 \
+            else list(args.title)
+    return labels
+
+
 def main(argv=None):
     ap = parser()
     try:
@@ -619,13 +793,16 @@ def main(argv=None):
             if v is not None and not (0.5 <= v <= 30):
                 raise UsageError(f"{name} {v}: expected 0.5 to 30 inches")
         out = args.out or f"{args.quantity}_{args.x}_{args.y}.pdf"
+        if args.out is None:
+            say(f"no --out: writing {os.path.abspath(out)}")
         plot_phase_diagram(args.files, x=args.x, y=args.y,
                            quantity=args.quantity, fix=args.fix, out=out,
                            angles=args.angles, scale=args.scale,
                            vmin=args.vmin, vmax=args.vmax, cmap=args.cmap,
                            boundaries=not args.no_boundaries,
                            width=args.width, height=args.height,
-                           title=not args.no_title)
+                           title=not args.no_title, panels=args.panels,
+                           labels=cli_labels(args))
     except UsageError as e:
         print(f"phase_diagram.py: error: {e}", file=sys.stderr)
         return 2

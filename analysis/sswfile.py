@@ -54,37 +54,68 @@ def note(*args):
 
 # ---- values typed by the user -------------------------------------------
 
-_PI_RE = re.compile(r"^([+-]?(?:\d+(?:\.\d*)?|\.\d+)?(?:[eE][+-]?\d+)?)\s*\*?"
-                    r"\s*pi\s*(?:/\s*((?:\d+(?:\.\d*)?|\.\d+)))?$")
+# The angle grammar of the engine (src/angle.c, docs/config.md "Angles"):
+# bare radians within [-2pi, 2pi], NUMBER deg, NUMBER rad, [k][*]pi[/n].
+# tests/test_angle.py checks that parse_angle and the C parser agree.
+_DEC = r"(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?"
+_UNIT_RE = re.compile(rf"([+-]?{_DEC})[ \t]*(deg|rad)?", re.ASCII)
+_PI_RE = re.compile(rf"([+-]?)(?:({_DEC})[ \t]*(?:\*[ \t]*)?)?pi"
+                    rf"(?:[ \t]*/[ \t]*({_DEC}))?")
+ANGLE_BARE_MAX = 2.0 * math.pi
+
+
+def parse_angle(text):
+    """An angle as typed by a user -> radians (float). Raises ValueError
+    with the engine's message: '180' -> 'did you mean 180deg?'."""
+    t = str(text).strip(" \t")
+    if not t:
+        raise ValueError("empty angle")
+    if len(t) >= 128:
+        raise ValueError(f"angle '{t[:40]}...' is too long")
+    if "pi" in t:
+        m = _PI_RE.fullmatch(t)
+        k = float(m.group(2)) if m and m.group(2) else 1.0
+        den = float(m.group(3)) if m and m.group(3) else 1.0
+        if not m or not math.isfinite(k) or not math.isfinite(den) or \
+                den == 0 or not math.isfinite(k * math.pi / den):
+            raise ValueError(f"'{t[:40]}' is not an angle; multiples of pi are"
+                             " written pi, -pi/2, 2pi/3 or 0.5*pi")
+        return (-k if m.group(1) == "-" else k) * math.pi / den + 0.0
+    m = _UNIT_RE.fullmatch(t)
+    x = float(m.group(1)) + 0.0 if m else math.nan
+    if not math.isfinite(x):
+        raise ValueError(f"'{t[:40]}' is not an angle (a finite decimal number"
+                         " in radians, or e.g. 60deg, 1.2rad, pi/3, 2pi/3)")
+    if m.group(2) == "deg":
+        return (x / 180.0) * math.pi
+    if m.group(2) is None and abs(x) > ANGLE_BARE_MAX:
+        raise ValueError(f"{t[:40]} is outside [-2pi, 2pi] as radians; did "
+                         f"you mean {t[:40]}deg? (write deg for degrees, or "
+                         "rad for a large angle in radians)")
+    return x
 
 
 def parse_value(axis, text):
-    """A value typed for `axis`: a number; for theta also `60deg`, `1.2rad`,
-    `pi/3`, `2pi/3`, `2*pi/3`, `-0.5pi` (radians otherwise)."""
-    t = str(text).strip().lower()
+    """A value typed for `axis`: a number; theta takes parse_angle's
+    grammar (60deg, pi/3, 2pi/3, 1.2rad, bare radians within 2 pi)."""
+    if axis == "theta":
+        try:
+            return parse_angle(text)
+        except ValueError as e:
+            raise UsageError(f"{axis}={text}: {e}") from None
     try:
-        if axis == "theta":
-            if t.endswith("deg"):
-                return math.radians(float(t[:-3]))
-            if t.endswith("rad"):
-                t = t[:-3].strip()
-            m = _PI_RE.match(t)
-            if m:
-                k = m.group(1)
-                k = 1.0 if k in ("", "+") else -1.0 if k == "-" else float(k)
-                return k * math.pi / (float(m.group(2)) if m.group(2) else 1.0)
-        v = float(t)
+        v = float(str(text).strip())
     except ValueError:
-        extra = (" (theta also takes e.g. 60deg or pi/3)"
-                 if axis == "theta" else "")
-        raise UsageError(f"{axis}={text}: not a number{extra}") from None
+        raise UsageError(f"{axis}={text}: not a number") from None
     if not math.isfinite(v):
         raise UsageError(f"{axis}={text}: not a finite number")
     return v
 
 
-def parse_assignments(items, what="--fix"):
-    """['b=0', 'theta=60deg'] -> {'b': 0.0, 'theta': 1.047...}."""
+def parse_assignments(items, what="--fix", multi=False):
+    """['b=0', 'theta=60deg'] -> {'b': 0.0, 'theta': 1.047...}. With multi,
+    an axis given again collects a list ('B=0.2 B=0.3' -> {'B': [0.2,
+    0.3]}: one value per panel or per file)."""
     out = {}
     for item in items or ():
         for part in str(item).replace(",", " ").split():
@@ -96,26 +127,38 @@ def parse_assignments(items, what="--fix"):
             if name not in AXES:
                 raise UsageError(f"{what} {part}: unknown axis '{name}'; "
                                  f"the axes are {', '.join(AXES)}")
-            if name in out:
+            v = parse_value(name, value)
+            if name not in out:
+                out[name] = v
+            elif not multi:
                 raise UsageError(f"{what}: axis {name} given twice")
-            out[name] = parse_value(name, value)
+            else:
+                old = out[name]
+                out[name] = (old if isinstance(old, list) else [old]) + [v]
     return out
 
 
-def normalize_fix(fix, what="--fix"):
+def normalize_fix(fix, what="--fix", multi=False):
     """None, {'b': 0, 'theta': '60deg'} or ['b=0', 'theta=60deg'] ->
-    {axis: float}; unknown axes and bad values raise UsageError."""
+    {axis: float} (with multi, a value may be a list: {'B': [0.2, 0.3]});
+    unknown axes and bad values raise UsageError."""
     if fix is None:
         return {}
     if not isinstance(fix, dict):
-        return parse_assignments(fix, what)
+        return parse_assignments(fix, what, multi)
     out = {}
     for name, value in fix.items():
         if name not in AXES:
             raise UsageError(f"{what} {name}: unknown axis '{name}'; the "
                              f"axes are {', '.join(AXES)}")
-        out[name] = (parse_value(name, value) if isinstance(value, str)
-                     else float(value))
+        if isinstance(value, (list, tuple)):
+            if not multi:
+                raise UsageError(f"{what} {name}: one value expected")
+            out[name] = [parse_value(name, v) if isinstance(v, str)
+                         else float(v) for v in value]
+        else:
+            out[name] = (parse_value(name, value) if isinstance(value, str)
+                         else float(value))
     return out
 
 
@@ -286,22 +329,44 @@ class Sweep:
     def done(self, index):
         return np.asarray(self.f["done"][index]) == 1
 
+    def units(self, name, generic="length"):
+        """The `units` attribute of a dataset or coordinate ('m', 'kg m2',
+        or the generic word when the run gave no units)."""
+        return self.dataset_attr(name, "units", generic) if name in self.f \
+            else generic
+
     def body(self):
         """Fixed body/fluid parameters stored as root attributes."""
         return {k: self.attr(k) for k in ("m", "I0", "rho", "k_rot")
                 if self.attr(k) is not None}
 
 
+def title_parts(chosen, attrs=None, angles="deg", skip=()):
+    """([(symbol, text)] of the body constants, [(symbol, text)] of the
+    fixed axes): every fixed parameter of a slice. k_rot is named when it
+    is not the papers' 1/4."""
+    body = [(sym, f"{attrs[k]:.4g}") for k, sym in
+            (("m", "m"), ("I0", "I₀"), ("rho", "ρ"))
+            if attrs and attrs.get(k) is not None]
+    if attrs and attrs.get("k_rot") is not None and attrs.get("rho") and \
+            abs(attrs["k_rot"] - 0.25) > 1e-15:
+        body.append(("k_rot", f"{attrs['k_rot']:.4g}"))
+    axes = [("θ" if a == "theta" else a, fmt_value(a, chosen[a][0], angles))
+            for a in AXES if a in chosen and a not in skip]
+    return body, axes
+
+
+def join_title(body, axes):
+    """'m = 1, I₀ = 0.5, ρ = 1; b = r = s = 0, A = 0.5'."""
+    head = ", ".join(f"{a} = {b}" for a, b in body)
+    tail = group_equal(axes)
+    return f"{head}; {tail}" if head and tail else head or tail
+
+
 def fixed_title(chosen, attrs=None, angles="deg", skip=()):
-    """'ρ = 1, b = r = s = 0, A = 0.5, B = 0.3' for a slice's fixed axes."""
-    parts, head = [], ""
-    if attrs and attrs.get("rho") is not None:
-        head = f"ρ = {attrs['rho']:.4g}; "
-    for axis in AXES:
-        if axis in chosen and axis not in skip:
-            sym = "θ" if axis == "theta" else axis
-            parts.append((sym, fmt_value(axis, chosen[axis][0], angles)))
-    return head + group_equal(parts)
+    """'m = 1, I₀ = 0.5, ρ = 1; b = r = s = 0, A = 0.5, B = 0.3': every
+    fixed parameter of a slice (the body constants, then its fixed axes)."""
+    return join_title(*title_parts(chosen, attrs, angles, skip))
 
 
 def group_equal(parts):

@@ -127,12 +127,13 @@ LABEL_NAMES = {"theta": "blade angle", "a": "centre of mass",
                "B": "minor semi-axis"}
 
 
-def axis_label(axis, angles="pi", short=False):
+def axis_label(axis, angles="pi", short=False, units=None):
+    """'centre of mass $a$ (m)': the axis name, its symbol and the file's
+    units of the coordinate ('length' when the run gave none)."""
     from sswfile import AXIS_SYMBOLS
-    AXIS_NAMES = LABEL_NAMES
     sym = f"${AXIS_SYMBOLS[axis]}$"
     if axis == "theta":
         # the ticks carry the unit (π/4 or 45°)
-        return f"{AXIS_NAMES[axis]} {sym}" if not short else sym
-    return (f"{AXIS_NAMES[axis]} {sym} (length)" if not short
-            else f"{sym} (length)")
+        return f"{LABEL_NAMES[axis]} {sym}" if not short else sym
+    u = unit_text(units) if units else "length"
+    return f"{LABEL_NAMES[axis]} {sym} ({u})" if not short else f"{sym} ({u})"

@@ -36,6 +36,10 @@ from sswfile import (AXES, SAMPLE_QUANTITIES, Sweep, UsageError,  # noqa
                      read_csv, read_point_json, say)
 
 TENSOR = ("J", "M", "L1", "L2", "Z")
+UNIFORM = ("uniform motion (L1 = Z = 0): every state turns on one circle of "
+           "radius |v/omega| forever, with no transition between limit "
+           "motions, so the engine stores only the initial state; nothing "
+           "to draw")
 PALETTE = ["#1f5fa8", "#c8323c", "#2a9d5c", "#e08a1e", "#7b4ea3", "#555555",
            "#1aa3b8", "#b5546b"]
 
@@ -67,6 +71,7 @@ class Trajectory:
     arrows: list = field(default_factory=list)  # (x, y, dx, dy) drawn
     body_scale: float = 1.0
     sample: int = None  # index of a sweep file's stored sample
+    units: str = None  # the file's length units of x and y ('m'), if known
 
 
 @dataclass
@@ -76,6 +81,8 @@ class TrajectoryPlot:
     trajectories: list
     blank: int = 0  # requested sweep points not done (nothing drawn)
     out: str = None
+    axes: list = None  # one per panel (plot_panels), else [ax]
+    skipped: list = field(default_factory=list)  # (source, why) not drawn
 
 
 # ---- loading --------------------------------------------------------------
@@ -86,16 +93,23 @@ def _trim(cols):
     return {q: np.asarray(cols[q])[keep] for q in SAMPLE_QUANTITIES}
 
 
+class Skip(Exception):
+    """An input with nothing to draw (uniform motion): said, not fatal."""
+
+
 def load_csv(path, json_path=None):
     """A `sleighsweep point --trajectory` CSV with its JSON (given, or the
-    file beside it with suffix .json, if any)."""
-    cols = read_csv(path)
+    file beside it with suffix .json, if any). A uniform-motion point
+    raises Skip (there is no path to draw)."""
     if json_path is None:
         guess = os.path.splitext(path)[0] + ".json"
         json_path = guess if os.path.exists(guess) else None
+    j = read_point_json(json_path) if json_path else None
+    if j and j.get("regime") == "uniform":
+        raise Skip(f"{path}: {UNIFORM}")
+    cols = read_csv(path)
     tensor = body = None
-    if json_path:
-        j = read_point_json(json_path)
+    if j:
         tensor = {k: float(j["tensor"][k]) for k in TENSOR}
         body = {k: float(v) for k, v in j["params"].items()
                 if isinstance(v, (int, float))}
@@ -126,7 +140,10 @@ def load_samples(path, at=None, samples=(0,), angles="deg", quiet=False):
             if not 0 <= k < n:
                 raise UsageError(f"--sample {k}: {path} keeps samples 0 to "
                                  f"{n - 1}")
+        if "regime" in s.f and int(s.f["regime"][index]) == 0:
+            raise Skip(f"{path}: point {fixed_text(chosen)}: {UNIFORM}")
         tensor = {k: float(s.f[k][index]) for k in TENSOR}
+        units = s.units("samples/x")
         body = {a: v for a, (v, _) in chosen.items()}
         body.update(s.body())
         out = []
@@ -139,7 +156,8 @@ def load_samples(path, at=None, samples=(0,), angles="deg", quiet=False):
                     f"{len(cols['t'])} node(s): skipped")
                 continue
             out.append(Trajectory(source=f"{path}[sample {k}]",
-                                  tensor=tensor, body=dict(body), **cols))
+                                  tensor=tensor, body=dict(body),
+                                  units=units, **cols))
             out[-1].sample = k
         return out, 0
 
@@ -272,7 +290,8 @@ def draw_arrow(ax, curve, i, color):
 def plot_trajectories(trajs, ax=None, out=None, outlines=None, arrows=3,
                       smooth=8, circles=True, spacing=True, legend=True,
                       title=None, width=sswplot.SINGLE, height=None,
-                      body_scale=None, blank=0, tspan=None):
+                      body_scale=None, blank=0, tspan=None, xlabel=None,
+                      ylabel=None):
     """Draws the trajectories on `ax` (a new single-column figure when None)
     and returns a TrajectoryPlot; each Trajectory then also holds the
     circle radius and centres, the drawn curve and the marked nodes.
@@ -364,8 +383,10 @@ def plot_trajectories(trajs, ax=None, out=None, outlines=None, arrows=3,
         ax.set_xlim(allp[:, 0].min() - margin, allp[:, 0].max() + margin)
         ax.set_ylim(allp[:, 1].min() - margin, allp[:, 1].max() + margin)
     ax.set_aspect("equal", adjustable="datalim")
-    ax.set_xlabel("$x$ (length)")
-    ax.set_ylabel("$y$ (length)")
+    units = {t.units for t in trajs if t.units}
+    u = sswplot.unit_text(units.pop()) if len(units) == 1 else "length"
+    ax.set_xlabel(xlabel or f"$x$ ({u})")
+    ax.set_ylabel(ylabel or f"$y$ ({u})")
     handles = [Line2D([], [], ls="none", marker="o", mfc="white", mec="0.3",
                       ms=3.5, label="past centre (unstable)"),
                Line2D([], [], ls="none", marker="o", mfc="0.3", mec="0.3",
@@ -386,14 +407,49 @@ def plot_trajectories(trajs, ax=None, out=None, outlines=None, arrows=3,
         ax.text(0.02, 0.02, f"{blank} requested point(s) not done",
                 transform=ax.transAxes, fontsize=6, color="0.3")
     result = TrajectoryPlot(fig=fig, ax=ax, trajectories=trajs, blank=blank,
-                            out=out)
+                            out=out, axes=[ax])
     if out:
         sswplot.save(fig, out)
     return result
 
 
-SYMBOLS = {"theta": "θ", "rho": "ρ", "omega0": "ω₀", "v0": "v₀"}
-DESCRIBED = AXES + ("rho", "omega0", "v0")
+def plot_panels(trajs, ncols=None, out=None, width=sswplot.DOUBLE,
+                height=None, title=None, blank=0, **kw):
+    """One panel per trajectory, each on its own scale (paths of very
+    different sizes stay readable), titled by its label; `title` goes above
+    them all. Keyword arguments as plot_trajectories. Returns a
+    TrajectoryPlot with one Axes per panel in `axes`."""
+    sswplot.check_out(out)
+    n = max(len(trajs), 1)  # blank points only: one empty panel, counted
+    ncols = ncols or min(n, 3)
+    nrows = math.ceil(n / ncols)
+    panel_w = width / ncols
+    fig, grid = sswplot.figure(width, height or nrows * (0.9 * panel_w) +
+                               (0.25 if title else 0), ncols=ncols,
+                               nrows=nrows)
+    axes = [a for row in grid for a in row]
+    for a in axes[n:]:
+        a.axis("off")
+    for k, (tr, a) in enumerate(zip(trajs, axes)):
+        label, tr.label = tr.label, ""
+        tag = f"({chr(ord('a') + k)}) " if n > 1 else ""
+        plot_trajectories([tr], ax=a, title=tag + label, legend=(k == 0),
+                          **kw)
+        tr.label = label
+    if title:
+        fig.suptitle(title, fontsize=7)
+    if blank:
+        fig.text(0.01, 0.01, f"{blank} requested point(s) not done",
+                 fontsize=6, color="0.3")
+    res = TrajectoryPlot(fig=fig, ax=axes[0], trajectories=trajs,
+                         blank=blank, out=out, axes=axes[:n])
+    if out:
+        sswplot.save(fig, out)
+    return res
+
+
+SYMBOLS = {"theta": "θ", "rho": "ρ", "omega0": "ω₀", "v0": "v₀", "I0": "I₀"}
+DESCRIBED = ("m", "I0", "rho") + AXES + ("omega0", "v0")
 
 
 def param_value(k, v):
@@ -479,10 +535,18 @@ def parser():
     p.add_argument("--no-circles", action="store_true",
                    help="do not draw the limit circles and centres")
     p.add_argument("--title", help="title [the common parameters]")
+    p.add_argument("--panels", action="store_true",
+                   help="one panel per trajectory, each on its own scale "
+                   "(paths of very different sizes), titled by its label")
+    p.add_argument("--ncols", type=int, help="panels per row with --panels "
+                   "[up to 3]")
+    p.add_argument("--xlabel", help="x axis label [$x$ (units of the "
+                   "file)]")
+    p.add_argument("--ylabel", help="y axis label")
     p.add_argument("--out", "-o", default="trajectory.pdf",
                    help="output .pdf, .png or .svg [trajectory.pdf]")
-    p.add_argument("--width", type=float, default=sswplot.SINGLE,
-                   help="figure width in inches [3.4]")
+    p.add_argument("--width", type=float,
+                   help="figure width in inches [3.4; 7 with --panels]")
     p.add_argument("--height", type=float, help="figure height in inches")
     return p
 
@@ -501,17 +565,29 @@ def load_inputs(args):
             raise UsageError(f"--sample {' '.join(args.sample)}: expected "
                              "indices or 'all'") from None
     points = [parse_assignments(a, "--at") for a in (args.at or [[]])]
-    trajs, blank, nj = [], 0, 0
+    trajs, blank, nj, skipped = [], 0, 0, []
     for path in args.inputs:
         if path.lower().endswith(".csv"):
             js = args.json[nj] if nj < len(args.json) else None
             nj += 1
-            trajs.append(load_csv(path, js))
+            try:
+                trajs.append(load_csv(path, js))
+            except Skip as e:
+                say(str(e))
+                skipped.append(str(e))
         else:
             for at in points:
-                got, b = load_samples(path, at, samples)
+                try:
+                    got, b = load_samples(path, at, samples)
+                except Skip as e:
+                    say(str(e))
+                    skipped.append(str(e))
+                    continue
                 trajs += got
                 blank += b
+    if not trajs and not blank:  # a point not done is drawn blank, counted
+        raise UsageError("nothing to draw" + (": " + "; ".join(skipped)
+                                              if skipped else ""))
     return trajs, blank
 
 
@@ -522,6 +598,9 @@ def main(argv=None):
     except SystemExit as e:
         return int(e.code or 0)
     try:
+        if args.ncols is not None and not args.panels or \
+                (args.ncols or 1) < 1:
+            raise UsageError("--ncols takes a number >= 1, with --panels")
         if args.arrows < 0 or args.smooth < 1 or (args.outlines or 0) < 0:
             raise UsageError("--arrows and --outlines must be >= 0, --smooth "
                              ">= 1")
@@ -536,12 +615,20 @@ def main(argv=None):
         for t, c in zip(trajs, args.color):
             t.color = c
         title = args.title if args.title is not None else auto_labels(trajs)
-        res = plot_trajectories(trajs, out=args.out, outlines=args.outlines,
-                                arrows=args.arrows, smooth=args.smooth,
-                                circles=not args.no_circles, title=title,
-                                width=args.width, height=args.height,
-                                body_scale=args.body_scale, blank=blank,
-                                tspan=args.tspan)
+        common = dict(outlines=args.outlines, arrows=args.arrows,
+                      smooth=args.smooth, circles=not args.no_circles,
+                      body_scale=args.body_scale, tspan=args.tspan,
+                      xlabel=args.xlabel, ylabel=args.ylabel)
+        if args.panels:
+            res = plot_panels(trajs, ncols=args.ncols, out=args.out,
+                              width=args.width or sswplot.DOUBLE,
+                              height=args.height, title=title, blank=blank,
+                              **common)
+        else:
+            res = plot_trajectories(trajs, out=args.out, title=title,
+                                    width=args.width or sswplot.SINGLE,
+                                    height=args.height,
+                                    blank=blank, **common)
         for t in res.trajectories:
             msg = f"{t.source}: {len(t.t)} nodes"
             if t.radius is not None:

@@ -4,8 +4,12 @@
 (center_spacing vs analytic_center_spacing) and transition angle
 (transition_angle vs analytic_transition_angle). Prints a table with the
 maximum relative error of each and where it occurs, lists the non-converged
-points (converged_fraction < 1 or flags != 0) and optionally draws a scatter
-plot (--plot). Reads the file only.
+points (converged_fraction < 1 or a failure flag: forward_step_cap,
+backward_step_cap, nonfinite, no_peak) and optionally draws a scatter plot
+(--plot). Reads the file only. The flag equilibrium_start is not a failure:
+a trajectory whose initial state lies on the line of equilibria L1 omega +
+Z v = 0 is a steady motion, converged, and left out of the ensemble's
+means; such points are counted in a note.
 
 Relative error |measured - closed| / |closed|; where the closed form is
 exactly 0 (spin-reversal radius, uniform-motion spacing and angle) the
@@ -69,9 +73,16 @@ class Report:
     comparisons: list
     nonconverged: list = field(default_factory=list)  # (index, frac, flags)
     flag_names: dict = field(default_factory=dict)
+    equilibrium_starts: int = 0  # points with the flag equilibrium_start
+    length_unit: str = "length"  # the file's units of lengths ('m')
     mismatches: dict = field(default_factory=dict)
     ok: bool = True
     fig: object = None
+
+
+# Flags that report a fact about the initial states, not a failure
+# (docs/output.md lists every flag).
+BENIGN_FLAGS = ("equilibrium_start",)
 
 
 def relative_error(measured, analytic, scale):
@@ -114,10 +125,12 @@ def validate(path, tol=1e-6, allow_nonconverged=False, plot=None,
             comps.append(c)
         frac = np.asarray(s.f["converged_fraction"][()], dtype=float)
         flags = np.asarray(s.f["flags"][()])
-        bad = done & (~(frac >= 1) | (flags != 0))
+        flag_names = dict(s.categories("flags") or [])
+        benign = sum(b for b, m in flag_names.items() if m in BENIGN_FLAGS)
+        bad = done & (~(frac >= 1) | ((flags & ~benign) != 0))
         noncon = [(tuple(int(i) for i in w), float(frac[tuple(w)]),
                    int(flags[tuple(w)])) for w in np.argwhere(bad)]
-        flag_names = dict(s.categories("flags") or [])
+        eq_starts = int(np.count_nonzero(done & ((flags & benign) != 0)))
         mism = {}
         for meas, ana in (("loops", "analytic_loops"),
                           ("sense_future", "analytic_sense")):
@@ -131,7 +144,8 @@ def validate(path, tol=1e-6, allow_nonconverged=False, plot=None,
         rep = Report(path=path, tol=tol, total=int(done.size),
                      done=int(np.count_nonzero(done)), comparisons=comps,
                      nonconverged=noncon, flag_names=flag_names,
-                     mismatches=mism)
+                     mismatches=mism, equilibrium_starts=eq_starts,
+                     length_unit=s.units("analytic_radius"))
     rep.ok = all(c.above == 0 for c in comps) and (
         allow_nonconverged or not noncon)
     if not quiet:
@@ -173,7 +187,12 @@ def print_report(rep, coords):
         if n:
             say(f"note: {name} differs from its closed form at {n} point(s) "
                 "(outside uniform motion)")
-    say(f"non-converged points (converged_fraction < 1 or flags != 0): "
+    if rep.equilibrium_starts:
+        say(f"note: {rep.equilibrium_starts} point(s) have trajectories that "
+            "started on the line of equilibria (flag equilibrium_start: "
+            "steady motions, converged, left out of the means; not an "
+            "error)")
+    say(f"non-converged points (converged_fraction < 1 or a failure flag): "
         f"{len(rep.nonconverged)}")
     for idx, frac, flags in rep.nonconverged[:20]:
         names = [m for b, m in rep.flag_names.items() if b and flags & b]
@@ -195,7 +214,8 @@ def plot_report(rep, out):
                "center_spacing": ("o", None), "transition_angle": ("o", None)}
     for col, (label, comps) in enumerate(groups.items()):
         top, bot = axes[0][col], axes[1][col]
-        unit = "length" if comps[0].kind == "length" else "rad"
+        unit = (sswplot.unit_text(rep.length_unit) or "length"
+                if comps[0].kind == "length" else "rad")
         lo, hi = np.inf, -np.inf
         for c in comps:
             mk, lab = markers[c.measured_name]

@@ -10,26 +10,40 @@
 
 #include "cli_internal.h"
 #include "sleighsweep/analytic.h"
+#include "sleighsweep/angle.h"
+#include "sleighsweep/config.h"
 #include "sleighsweep/error.h"
 #include "sleighsweep/extract.h"
 #include "sleighsweep/model.h"
 #include "sleighsweep/version.h"
 
-int ssw_cli_number(const char *opt, const char *text, int angle,
-                   double *out) {
+int ssw_cli_number(const char *opt, const char *text, int angle, double *out) {
+  if (angle) {
+    char why[256];
+    SSW_CHECK(ssw_angle_parse(text, out, NULL, NULL, why, sizeof why) ==
+                  SSW_SUCCESS,
+              SSW_ERR_USAGE, "%s: %s", opt, why);
+    return SSW_SUCCESS;
+  }
   char *end = NULL;
   errno = 0;
   double x = strtod(text, &end);
-  int ok = end != text && errno == 0;
-  if (ok && angle && strcmp(end, "deg") == 0) {
-    x = x / 180.0 * M_PI;
-    end += 3;
-  }
-  ok = ok && *end == '\0' && isfinite(x);
-  SSW_CHECK(ok, SSW_ERR_USAGE, "%s: '%s' is not a finite number%s", opt, text,
-            angle ? " (radians, or degrees with a 'deg' suffix)" : "");
+  SSW_CHECK(end != text && errno == 0 && *end == '\0' && isfinite(x),
+            SSW_ERR_USAGE, "%s: '%s' is not a finite number", opt, text);
   *out = x;
   return SSW_SUCCESS;
+}
+
+int ssw_cli_bad_option(const char *arg, int c, const struct option *opts) {
+  char name[64];
+  const char *dashes = strncmp(arg, "--", 2) == 0 ? arg + 2 : arg + 1;
+  snprintf(name, sizeof name, "%.*s", (int)strcspn(dashes, "="), dashes);
+  SSW_CHECK(c != ':', SSW_ERR_USAGE, "--%s needs a value (see --help)", name);
+  for (const struct option *o = opts; o->name; o++)
+    SSW_CHECK(!ssw_config_near_miss(name, o->name), SSW_ERR_USAGE,
+              "%s: unknown option; did you mean --%s? (see --help)", arg,
+              o->name);
+  return SSW_RAISE(SSW_ERR_USAGE, "%s: unknown option (see --help)", arg);
 }
 
 int ssw_cli_integer(const char *opt, const char *text, long long lo,
@@ -69,6 +83,7 @@ static void print_usage(FILE *f) {
           "  point    integrate one trajectory and print a JSON object with\n"
           "           the measured quantities beside the closed form\n"
           "  run      run a sweep described by an INI config (under MPI)\n"
+          "  status   progress of a sweep from its output file and journals\n"
           "  methods  list the integration schemes\n"
           "\n"
           "Options:\n"
@@ -77,7 +92,20 @@ static void print_usage(FILE *f) {
           "  -V, --version  version and git revision\n");
 }
 
-static int cmd_methods(void) {
+static int cmd_methods(int argc, char **argv) {
+  if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+    puts("Usage: sleighsweep methods\n\nLists the integration schemes "
+         "(the names --scheme and [integrator] scheme take), with their "
+         "order and stages.");
+    return 0;
+  }
+  if (argc > 1) {
+    fprintf(stderr,
+            "sleighsweep methods: unexpected argument '%s' (see "
+            "--help)\n",
+            argv[1]);
+    return 2;
+  }
   int n;
   const ssw_method *t = ssw_method_table(&n);
   for (int i = 0; i < n; i++)
@@ -109,10 +137,11 @@ int ssw_cli_main(int argc, char **argv) {
   }
   if (strcmp(cmd, "point") == 0) return ssw_cli_point(argc - 1, argv + 1);
   if (strcmp(cmd, "run") == 0) return ssw_cli_run(argc - 1, argv + 1);
-  if (strcmp(cmd, "methods") == 0) return cmd_methods();
+  if (strcmp(cmd, "status") == 0) return ssw_cli_status(argc - 1, argv + 1);
+  if (strcmp(cmd, "methods") == 0) return cmd_methods(argc - 1, argv + 1);
   fprintf(stderr,
-          "sleighsweep: unknown command '%s' (expected point, run or "
-          "methods; see --help)\n",
+          "sleighsweep: unknown command '%s' (expected point, run, status "
+          "or methods; see --help)\n",
           cmd);
   return 2;
 }

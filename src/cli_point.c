@@ -23,8 +23,8 @@ static const char point_usage[] =
     "case. Infinite or undefined values print as null (see \"regime\").\n"
     "\n"
     "Body and fluid (lengths in any unit, consistently):\n"
-    "  --theta X     blade angle from the major axis, rad or e.g. 60deg "
-    "[60deg]\n"
+    "  --theta X     blade angle from the major axis: 60deg, pi/3, 2pi/3,\n"
+    "                1.2rad, or bare radians within [-2pi, 2pi] [60deg]\n"
     "  --a X --b X   centre of mass in body coordinates [0.2, 0]\n"
     "  --r X --s X   ellipse centre in body coordinates (Model II) [0, 0]\n"
     "  --A X --B X   ellipse semi-axes, A > B > 0 [0.5, 0.3]\n"
@@ -162,15 +162,14 @@ static int parse(int argc, char **argv, point_opts *o, int *help) {
   optind = 1;
   for (;;) {
     int idx = -1;
-    const int c = getopt_long(argc, argv, "h", long_opts, &idx);
+    const int c = getopt_long(argc, argv, ":h", long_opts, &idx);
     if (c == -1) break;
     if (c == 'h') {
       *help = 1;
       return SSW_SUCCESS;
     }
-    SSW_CHECK(c != '?' && c != ':', SSW_ERR_USAGE,
-              "%s: unknown option or missing value (see --help)",
-              argv[optind - 1]);
+    if (c == '?' || c == ':')
+      return ssw_cli_bad_option(argv[optind - 1], c, long_opts);
     char name[64];
     snprintf(name, sizeof name, "--%s", long_opts[idx].name);
     SSW_CALL(parse_one(o, c, name, optarg));

@@ -62,7 +62,7 @@ static int parse(int argc, char **argv, run_opts *o) {
   memset(o, 0, sizeof *o);
   opterr = 0;
   optind = 1;
-  for (int c; (c = getopt_long(argc, argv, "h", opts, NULL)) != -1;) {
+  for (int c; (c = getopt_long(argc, argv, ":h", opts, NULL)) != -1;) {
     switch (c) {
     case 'n': o->dry_run = 1; break;
     case 'r': o->resume = 1; break;
@@ -70,9 +70,7 @@ static int parse(int argc, char **argv, run_opts *o) {
     case 'q': o->quiet = 1; break;
     case 'O': o->output = optarg; break;
     case 'h': o->help = 1; return SSW_SUCCESS;
-    default:
-      return SSW_RAISE(SSW_ERR_USAGE, "%s: unknown option (see --help)",
-                       argv[optind - 1]);
+    default: return ssw_cli_bad_option(argv[optind - 1], c, opts);
     }
   }
   SSW_CHECK(optind < argc, SSW_ERR_USAGE,
@@ -103,7 +101,7 @@ static double output_bytes(const ssw_config *cfg) {
 }
 
 /* Steps and time per trajectory measured on a few grid points (rank 0). */
-static int dry_run(const ssw_config *cfg) {
+static int dry_run(const ssw_config *cfg, int overwrite) {
   const uint64_t n = ssw_grid_size(cfg);
   const int probes = n < 8 ? (int)n : 8;
   ssw_integrator o;
@@ -132,11 +130,12 @@ static int dry_run(const ssw_config *cfg) {
   const double traj = (double)n * cfg->trajectories;
   const double bytes = output_bytes(cfg);
   printf("config:              %s\n", cfg->path);
-  printf("output:              %s\n", cfg->file);
+  ssw_cli_print_output_plan(cfg, overwrite, stdout);
   printf("grid points:         %llu (", (unsigned long long)n);
   for (int a = 0; a < SSW_NAXES; a++)
     printf("%s%s %d", a ? " x " : "", ssw_axis_names[a], cfg->axes[a].n);
   printf(")\n");
+  ssw_config_print_axes(cfg, stdout);
   printf("trajectories:        %d per point, %.6g in all\n", cfg->trajectories,
          traj);
   if (cfg->integ.rtol > 0)
@@ -373,7 +372,7 @@ static int sweep(MPI_Comm comm, const run_opts *o, int argc, char **argv) {
     else rc = SSW_RAISE(SSW_ERR_MEM, "out of memory");
   }
   if (rc == SSW_SUCCESS && o->dry_run) {
-    if (rank == 0) rc = dry_run(cfg);
+    if (rank == 0) rc = dry_run(cfg, o->overwrite);
     ssw_config_destroy(&cfg);
     return rc;
   }

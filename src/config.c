@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sleighsweep/angle.h"
 #include "sleighsweep/error.h"
 
 const char *const ssw_axis_names[SSW_NAXES] = {"theta", "a", "b", "r",
@@ -40,6 +41,7 @@ enum kind {
   K_RECON,  /* ssw_recon_find */
   K_IC,     /* random | lattice */
   K_FILE,   /* non-empty path */
+  K_UNIT,   /* a unit symbol (letters), into a char[32] field */
 };
 
 /* One key: where it lives, its default written as the user would write it
@@ -69,6 +71,10 @@ static const key_spec keys[] = {
    "rotational added-inertia constant k_rot"},
   {"body", "zero_tol", XSTR(SSW_ZERO_TOL_DEFAULT), K_REAL, F(zero_tol), 0,
    1e-3, 0, "relative tolerance for exact zeros of L1 and Z"},
+  {"body", "length_unit", COMPUTED, K_UNIT, F(length_unit), 0, 0, 0,
+   "unit of every length, for the file's units attributes (e.g. m)"},
+  {"body", "mass_unit", COMPUTED, K_UNIT, F(mass_unit), 0, 0, 0,
+   "unit of every mass, for the file's units attributes (e.g. kg)"},
   {"grid", "theta", REQUIRED, K_AXIS, 0, 0, 0, 0, "blade angle"},
   {"grid", "a", REQUIRED, K_AXIS, 1, 0, 0, 0, "centre of mass along the blade"},
   {"grid", "b", "0", K_AXIS, 2, 0, 0, 0, "centre of mass across the blade"},
@@ -195,6 +201,10 @@ static int near_miss(const char *typed, const char *candidate) {
   if (!typed[i] && !candidate[i]) return 1; /* differs only in case */
   const int d = edit_distance(typed, candidate);
   return d <= 2 && d < (int)strlen(candidate);
+}
+
+int ssw_config_near_miss(const char *typed, const char *candidate) {
+  return typed && candidate && near_miss(typed, candidate);
 }
 
 /* Comma-separated list of the keys of a section into buf. */
@@ -349,46 +359,41 @@ static int parse_word(const char *v, const char *const *words, int nwords,
 
 enum unit { U_NONE, U_DEG, U_RAD };
 
-/* One number of an axis, with its unit suffix if the axis is an angle. */
+/* One number of an axis: theta takes the angle grammar (src/angle.c) and
+ * keeps its number in the user's unit (degrees stay degrees until the
+ * value is complete, so linspace steps in whole degrees are exact). */
 static int parse_axis_number(const char *text, int angle, double *v, int *unit,
                              char *why, size_t n) {
   char buf[256];
   if (strlen(text) >= sizeof buf) return snprintf(why, n, "too long"), -1;
   char *tok = trim(strcpy(buf, text));
   if (!*tok) return snprintf(why, n, "empty value"), -1;
-  const size_t len = strlen(tok);
   *unit = U_NONE;
-  if (len > 3 && (strcmp(tok + len - 3, "deg") == 0 ||
-                  strcmp(tok + len - 3, "rad") == 0)) {
-    if (!angle) {
-      snprintf(why, n,
-               "'%.40s': unit suffixes are only allowed on theta (lengths "
-               "are plain numbers in body units)",
-               tok);
-      return -1;
-    }
-    *unit = tok[len - 3] == 'd' ? U_DEG : U_RAD;
-    tok[len - 3] = '\0';
-    tok = trim(tok);
+  if (angle) {
+    int u;
+    if (ssw_angle_parse(tok, NULL, v, &u, why, n) != SSW_SUCCESS) return -1;
+    *unit = u == SSW_ANGLE_DEG ? U_DEG : u == SSW_ANGLE_RAD ? U_RAD : U_NONE;
+    return 0;
   }
-  if (parse_real(tok, v, why, n) != 0) {
-    if (angle) {
-      const size_t used = strlen(why);
-      snprintf(why + used, n - used,
-               " (theta accepts the suffixes deg and "
-               "rad)");
-    }
+  const size_t len = strlen(tok);
+  if ((len > 3 && (strcmp(tok + len - 3, "deg") == 0 ||
+                   strcmp(tok + len - 3, "rad") == 0)) ||
+      strstr(tok, "pi")) {
+    snprintf(why, n,
+             "'%.40s': unit suffixes and pi are only allowed on theta "
+             "(lengths are plain numbers in body units)",
+             tok);
     return -1;
   }
-  return 0;
+  return parse_real(tok, v, why, n) != 0 ? -1 : 0;
 }
 
 /* The unit of a value: deg and rad cannot be mixed, and when any number
  * is in degrees every other one must say so too (a bare 0 is 0 in any
  * unit), so that "0.5, 90deg" is refused rather than guessed. Bare numbers
  * and rad are radians. Returns the unit or -1. */
-static int common_unit(const int *units, const double *values, int count,
-                       char *why, size_t n) {
+static int common_unit(const int *units, const double *values,
+                       char *const *toks, int count, char *why, size_t n) {
   int unit = U_NONE;
   for (int i = 0; i < count; i++) {
     if (units[i] == U_NONE || units[i] == unit) continue;
@@ -401,17 +406,15 @@ static int common_unit(const int *units, const double *values, int count,
   for (int i = 0; unit == U_DEG && i < count; i++)
     if (units[i] == U_NONE && values[i] != 0) {
       snprintf(why, n,
-               "%.17g has no unit but other numbers of this value are in "
+               "%.40s has no unit but other numbers of this value are in "
                "degrees; write deg on every number (a bare 0 is allowed)",
-               values[i]);
+               toks[i]);
       return -1;
     }
   return unit;
 }
 
-/* Degrees to radians; (v/180)*pi makes 180deg exactly M_PI and 90deg
- * exactly M_PI/2. */
-static double deg_to_rad(double v) { return (v / 180.0) * M_PI; }
+static double deg_to_rad(double v) { return ssw_angle_deg_to_rad(v); }
 
 static int check_increasing(const double *v, int count, char **toks, char *why,
                             size_t n) {
@@ -457,7 +460,7 @@ static int parse_list(char *s, int angle, ssw_axis *ax, char *why, size_t n) {
       goto done;
     s = comma ? comma + 1 : s + strlen(s);
   }
-  const int unit = common_unit(units, ax->values, count, why, n);
+  const int unit = common_unit(units, ax->values, toks, count, why, n);
   if (unit < 0) goto done;
   for (int i = 0; unit == U_DEG && i < count; i++)
     ax->values[i] = deg_to_rad(ax->values[i]);
@@ -471,8 +474,8 @@ done:
 
 /* Splits "linspace(start, stop, n)" and parses its arguments; start and
  * stop stay in the user's unit (*unit). */
-static int linspace_args(char *s, int angle, double x[2], int *unit,
-                         long long *cnt, char *why, size_t n) {
+static int linspace_args(char *s, int angle, double x[2], char *tok[2],
+                         int *unit, long long *cnt, char *why, size_t n) {
   char *p = trim(s + strlen("linspace"));
   const size_t len = strlen(p);
   if (len < 2 || p[0] != '(' || p[len - 1] != ')')
@@ -490,10 +493,12 @@ static int linspace_args(char *s, int angle, double x[2], int *unit,
                     count > 3 ? "at least " : "", count),
            -1;
   int units[2];
-  for (int i = 0; i < 2; i++)
+  for (int i = 0; i < 2; i++) {
+    tok[i] = trim(args[i]);
     if (parse_axis_number(args[i], angle, &x[i], &units[i], why, n) != 0)
       return -1;
-  if ((*unit = common_unit(units, x, 2, why, n)) < 0) return -1;
+  }
+  if ((*unit = common_unit(units, x, tok, 2, why, n)) < 0) return -1;
   if (parse_integer(trim(args[2]), 0, cnt, NULL, why, n) != 0 || *cnt < 1 ||
       *cnt > AXIS_MAX_VALUES)
     return snprintf(why, n,
@@ -510,26 +515,27 @@ static int linspace_args(char *s, int angle, double x[2], int *unit,
 static int parse_linspace(char *s, int angle, ssw_axis *ax, char *why,
                           size_t n) {
   double x[2];
+  char *tok[2];
   int unit;
   long long cnt;
-  if (linspace_args(s, angle, x, &unit, &cnt, why, n) != 0) return -1;
+  if (linspace_args(s, angle, x, tok, &unit, &cnt, why, n) != 0) return -1;
   if (cnt == 1 && x[1] != x[0])
     return snprintf(why, n,
-                    "linspace with n = 1 needs start == stop (got %.17g and "
-                    "%.17g); write a single number instead",
-                    x[0], x[1]),
+                    "linspace with n = 1 needs start == stop (got %.40s and "
+                    "%.40s); write a single number instead",
+                    tok[0], tok[1]),
            -1;
   if (cnt > 1 && !(x[1] > x[0]))
     return snprintf(why, n,
-                    "linspace needs start < stop (got start = %.17g, stop = "
-                    "%.17g); ranges must increase",
-                    x[0], x[1]),
+                    "linspace needs start < stop (got start = %.40s, stop = "
+                    "%.40s); ranges must increase",
+                    tok[0], tok[1]),
            -1;
   if (cnt > 1 && !isfinite(x[1] - x[0]))
     return snprintf(why, n,
-                    "linspace range from %.17g to %.17g is wider than double "
+                    "linspace range from %.40s to %.40s is wider than double "
                     "precision can represent; use a narrower range",
-                    x[0], x[1]),
+                    tok[0], tok[1]),
            -1;
   ax->values = malloc((size_t)cnt * sizeof *ax->values);
   if (!ax->values) return snprintf(why, n, "out of memory"), -1;
@@ -685,6 +691,18 @@ static int assign(ssw_config *cfg, const key_spec *k, int line,
     if (parse_word(value, recons, 2, &word, why, n) != 0) return -1;
     cfg->integ.recon = ssw_recon_find(recons[word]);
     return cfg->integ.recon < 0 ? snprintf(why, n, "not supported"), -1 : 0;
+  case K_UNIT: {
+    const size_t len = strlen(value);
+    if (len >= 32 || strspn(value, "abcdefghijklmnopqrstuvwxyz"
+                                   "ABCDEFGHIJKLMNOPQRSTUVWXYZ") != len)
+      return snprintf(why, n,
+                      "'%.40s' is not a unit symbol; write one UDUNITS "
+                      "symbol or name of letters only, e.g. m, cm, kg, g",
+                      value),
+             -1;
+    strcpy((char *)cfg + k->offset, value);
+    return 0;
+  }
   case K_FILE: {
     char *copy = strdup(value);
     if (!copy) return snprintf(why, n, "out of memory"), -1;
@@ -939,6 +957,25 @@ int ssw_config_load(const char *path, ssw_config **cfg) {
   const int status = ssw_config_parse(text, path, cfg);
   free(text);
   return status;
+}
+
+void ssw_config_print_axes(const ssw_config *cfg, FILE *f) {
+  for (int a = 0; a < SSW_NAXES; a++) {
+    const ssw_axis *ax = &cfg->axes[a];
+    const double lo = ax->values[0], hi = ax->values[ax->n - 1];
+    fprintf(f, "  %-6s %7d value%s  ", ssw_axis_names[a], ax->n,
+            ax->n == 1 ? " " : "s");
+    if (ax->n == 1)
+      fprintf(f, "%.10g", lo);
+    else
+      fprintf(f, "%.10g to %.10g", lo, hi);
+    if (a == 0) /* radians, and the degrees the user most likely meant */
+      fprintf(f, ax->n == 1 ? " rad (%.10g deg)" : " rad (%.10g to %.10g deg)",
+              lo * (180.0 / M_PI), hi * (180.0 / M_PI));
+    else if (cfg->length_unit[0])
+      fprintf(f, " %s", cfg->length_unit);
+    fputc('\n', f);
+  }
 }
 
 void ssw_config_destroy(ssw_config **cfg) {

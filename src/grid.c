@@ -3,6 +3,7 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sleighsweep/error.h"
@@ -93,19 +94,31 @@ static int check_size(const ssw_config *cfg) {
                    ssw_axis_names[longest]);
 }
 
+/* The shortest decimal text that reads back as x: 0.6 as the user wrote
+ * it, not 0.59999999999999998. */
+static void shortest(double x, char buf[32]) {
+  for (int digits = 1; digits <= 17; digits++) {
+    snprintf(buf, 32, "%.*g", digits, x);
+    if (strtod(buf, NULL) == x) return;
+  }
+}
+
 /* B > 0 and A > B at every point: values increase, so compare the ends. */
 static int check_semi_axes(const ssw_config *cfg) {
   const ssw_axis *A = &cfg->axes[5], *B = &cfg->axes[6];
+  char b0[32], a0[32], b1[32];
+  shortest(B->values[0], b0);
+  shortest(A->values[0], a0);
+  shortest(B->values[B->n - 1], b1);
   SSW_CHECK(B->values[0] > 0, SSW_ERR_CONFIG,
             "%s:%d: [grid] B: the minor semi-axis must be > 0 everywhere, "
-            "but the smallest B is %.17g",
-            label(cfg), B->line, B->values[0]);
+            "but the smallest B is %s",
+            label(cfg), B->line, b0);
   SSW_CHECK(A->values[0] > B->values[B->n - 1], SSW_ERR_CONFIG,
             "%s:%d: [grid] A: every grid point needs A > B, but the "
-            "smallest A = %.17g (line %d) is not greater than the largest "
-            "B = %.17g (line %d)",
-            label(cfg), A->line, A->values[0], A->line, B->values[B->n - 1],
-            B->line);
+            "smallest A = %s (line %d) is not greater than the largest "
+            "B = %s (line %d)",
+            label(cfg), A->line, a0, A->line, b1, B->line);
   return SSW_SUCCESS;
 }
 

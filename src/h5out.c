@@ -299,6 +299,7 @@ struct ssw_h5out {
   hid_t coord[SSW_NAXES];
   hid_t dset[NCOL];
   hid_t sgroup, sdim[2], sdset[SSW_SAMPLE_NQ];
+  char length_unit[32], mass_unit[32]; /* [body] units, "" when not given */
 };
 
 static int handle_new(MPI_Comm comm, const char *path, const ssw_config *cfg,
@@ -326,6 +327,8 @@ static int handle_new(MPI_Comm comm, const char *path, const ssw_config *cfg,
   h->path = malloc(strlen(path) + 1);
   SSW_CHECK(h->path, SSW_ERR_MEM, "out of memory");
   strcpy(h->path, path);
+  snprintf(h->length_unit, sizeof h->length_unit, "%s", cfg->length_unit);
+  snprintf(h->mass_unit, sizeof h->mass_unit, "%s", cfg->mass_unit);
   SSW_CHECK(cfg->text, SSW_ERR_ARG, "config has no text to store");
   SSW_CHECK(cfg->samples >= 0 && (cfg->samples == 0 || cfg->sample_nodes > 0),
             SSW_ERR_ARG, "invalid samples %d / sample_nodes %d", cfg->samples,
@@ -503,6 +506,31 @@ static void chunk_dims(int rank, const hsize_t *dims, size_t elem,
   }
 }
 
+/* The units of the tables ("mass length2", "rad time-1") in UDUNITS form
+ * with the config's units: "kg m2", "rad s-1". Time is in seconds once both
+ * units are given (the energy is then in mass length2 s-2); a unit not
+ * given stays a generic word (the model is scale-free). */
+static void udunits(const ssw_h5out *h, const char *generic, char *buf,
+                    size_t n) {
+  const int both = h->length_unit[0] && h->mass_unit[0];
+  size_t used = 0;
+  buf[0] = '\0';
+  for (const char *p = generic; *p && used < n;) {
+    const size_t len = strcspn(p, " ");
+    const char *word = NULL;
+    size_t skip = 0;
+    if (!strncmp(p, "length", 6) && h->length_unit[0])
+      word = h->length_unit, skip = 6;
+    else if (!strncmp(p, "mass", 4) && h->mass_unit[0])
+      word = h->mass_unit, skip = 4;
+    else if (!strncmp(p, "time", 4) && both)
+      word = "s", skip = 4;
+    used += (size_t)snprintf(buf + used, n - used, "%s%s%.*s", used ? " " : "",
+                             word ? word : "", (int)(len - skip), p + skip);
+    p += len + (p[len] == ' ');
+  }
+}
+
 /* Creates a chunked dataset with fill value, early allocation (required by
  * parallel HDF5) and units/long_name/_FillValue attributes. */
 static int create_dataset(ssw_h5out *h, hid_t loc, const char *name, int rank,
@@ -524,7 +552,9 @@ static int create_dataset(ssw_h5out *h, hid_t loc, const char *name, int rank,
   H5TRY(*dset = H5Dcreate2(loc, name, file_type(t), space, H5P_DEFAULT, dcpl,
                            H5P_DEFAULT),
         "dataset %s in '%s'", name, h->path);
-  TRY(attr_str(*dset, name, "units", units));
+  char unit_text[96];
+  udunits(h, units, unit_text, sizeof unit_text);
+  TRY(attr_str(*dset, name, "units", unit_text));
   TRY(attr_str(*dset, name, "long_name", long_name));
   if (masked)
     TRY(attr_num(*dset, name, "_FillValue", file_type(t), H5T_NATIVE_DOUBLE, 1,
@@ -560,7 +590,9 @@ static int create_scale(ssw_h5out *h, hid_t loc, const char *name, hsize_t n,
             H5Dcreate2(loc, name, ftype, space, H5P_DEFAULT, dcpl, H5P_DEFAULT),
         "scale %s in '%s'", name, h->path);
   H5TRY(H5DSset_scale(*dset, name), "scale %s", name);
-  TRY(attr_str(*dset, name, "units", units));
+  char unit_text[96];
+  udunits(h, units, unit_text, sizeof unit_text);
+  TRY(attr_str(*dset, name, "units", unit_text));
   TRY(attr_str(*dset, name, "long_name", long_name));
   if (h->rank != 0) H5TRY(H5Sselect_none(space), "scale %s", name);
   H5TRY(H5Dwrite(*dset, mtype, space, space, H5P_DEFAULT, values),
@@ -654,6 +686,7 @@ static int write_config_attrs(ssw_h5out *h, const ssw_config *cfg) {
   H5TRY(H5get_libversion(&maj, &min, &rel), "the library version");
   snprintf(hdf5, sizeof hdf5, "%u.%u.%u", maj, min, rel);
   TRY(attr_str(f, w, "title", "hydrodynamic Chaplygin sleigh parameter sweep"));
+  TRY(attr_str(f, w, "Conventions", "CF-1.8"));
   TRY(attr_str(f, w, "program", "sleighsweep"));
   TRY(attr_i32(f, w, "format_version", FORMAT_VERSION));
   TRY(attr_str(f, w, "version", ssw_version_string()));
@@ -664,6 +697,8 @@ static int write_config_attrs(ssw_h5out *h, const ssw_config *cfg) {
   TRY(attr_f64(f, w, "m", cfg->body.m));
   TRY(attr_f64(f, w, "I0", cfg->body.I0));
   TRY(attr_f64(f, w, "rho", cfg->body.rho));
+  if (h->length_unit[0]) TRY(attr_str(f, w, "length_unit", h->length_unit));
+  if (h->mass_unit[0]) TRY(attr_str(f, w, "mass_unit", h->mass_unit));
   TRY(attr_f64(f, w, "k_rot", cfg->body.k_rot));
   TRY(attr_str(f, w, "k_rot_convention", cfg->k_rot_name));
   TRY(attr_f64(f, w, "zero_tol", cfg->zero_tol));

@@ -159,6 +159,12 @@ static void test_units_and_syntax(void) {
   expect_theta("linspace(0, 180deg, 5)", 5,
                (double[]){0, M_PI / 4, M_PI / 2, 0.75 * M_PI, M_PI});
   expect_theta("linspace( 0.1 , 0.1 , 1 )", 1, (double[]){0.1});
+  /* The angle grammar (src/angle.c): multiples of pi, bare radians up to
+   * 2 pi, explicit rad beyond. */
+  expect_theta("pi/3, 2pi/3, pi", 3, (double[]){M_PI / 3, 2 * M_PI / 3, M_PI});
+  expect_theta("linspace(0, pi, 3)", 3, (double[]){0, M_PI / 2, M_PI});
+  expect_theta("-2*pi/4, 6.28", 2, (double[]){-2 * M_PI / 4, 6.28});
+  expect_theta("7rad", 1, (double[]){7});
   expect_theta("linspace(0, 1, 3)", 3, (double[]){0, 0.5, 1});
   expect_theta("0.1,0.2 , 0.3", 3, (double[]){0.1, 0.2, 0.3});
   expect_theta("1e-1 ; an inline comment", 1, (double[]){0.1});
@@ -197,8 +203,11 @@ typedef struct {
 static const bad_case bad_cases[] = {
     /* Fuzzing finds (tests/fuzz/regressions/): an overflowing range, an
      * empty section name, and seven long axes refused before allocating. */
-    {"[body]\nm = 1\nI0 = 0.5\nrho = 1\n[grid]\ntheta = linspace(-1e308, "
-     "1e308, 2)\na = 0.2\nA = 0.5\nB = 0.3\n",
+    {"[body]\nm = 1\nI0 = 0.5\nrho = 1\n[grid]\ntheta = 0\na = "
+     "linspace(-1e308, 1e308, 2)\nA = 0.5\nB = 0.3\n",
+     7, "[grid] a:", "wider than double precision"},
+    {"[body]\nm = 1\nI0 = 0.5\nrho = 1\n[grid]\ntheta = linspace(-1e308rad, "
+     "1e308rad, 2)\na = 0.2\nA = 0.5\nB = 0.3\n",
      6, "[grid] theta:", "wider than double precision"},
     {"[]\nm = 1\n", 2, "key 'm'", "empty name"},
     {"[body]\nm = 1\nI0 = 0.5\nrho = 1\n[grid]\ntheta = linspace(0, 1, "
@@ -247,9 +256,25 @@ static const bad_case bad_cases[] = {
      "degrees"},
     {BODY "[grid]\ntheta = 0.5, 90deg\na = 0.2\nA = 0.5\nB = 0.3\n", 6, "theta",
      "no unit"},
-    {BODY "[grid]\ntheta = linspace(10, 170deg, 5)\na = 0.2\nA = 0.5\n"
+    {BODY "[grid]\ntheta = linspace(1, 170deg, 5)\na = 0.2\nA = 0.5\n"
           "B = 0.3\n",
      6, "theta", "write deg on every number"},
+    /* Bare angles beyond 2 pi are refused: they were meant as degrees. */
+    {BODY "[grid]\ntheta = 180\na = 0.2\nA = 0.5\nB = 0.3\n", 6, "theta",
+     "did you mean 180deg?"},
+    {BODY "[grid]\ntheta = linspace(0, 180, 7)\na = 0.2\nA = 0.5\n"
+          "B = 0.3\n",
+     6, "theta", "did you mean 180deg?"},
+    {BODY "[grid]\ntheta = 0, 90\na = 0.2\nA = 0.5\nB = 0.3\n", 6, "theta",
+     "did you mean 90deg?"},
+    {BODY "[grid]\ntheta = linspace(0deg, pi, 3)\na = 0.2\nA = 0.5\n"
+          "B = 0.3\n",
+     6, "theta", "mixes"},
+    {BODY "[grid]\ntheta = 0\na = pi/4\nA = 0.5\nB = 0.3\n", 7,
+     "[grid] a:", "only allowed on theta"},
+    {BODY "[grid]\ntheta = linspace(0.6, 0.6, 2)\na = 0.2\nA = 0.5\n"
+          "B = 0.3\n",
+     6, "theta", "start = 0.6, stop = 0.6)"},
     {"[body]\nm = -1\nI0 = 0.5\nrho = 1\n" GRID, 2, "[body] m:", "> 0"},
     {"[body]\nm = 0\nI0 = 0.5\nrho = 1\n" GRID, 2, "[body] m:", "> 0"},
     {"[body]\nm = 1 kg\nI0 = 0.5\nrho = 1\n" GRID, 2, "[body] m:", "kg"},

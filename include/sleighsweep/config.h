@@ -3,6 +3,7 @@
 #define SLEIGHSWEEP_CONFIG_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "sleighsweep/extract.h"
 #include "sleighsweep/model.h"
@@ -39,6 +40,8 @@ typedef struct {
   ssw_body body;        /**< m, I0, rho (required), k_rot */
   char k_rot_name[16];  /**< "papers" (1/4), "lamb" (1/8) or "custom" */
   double zero_tol;      /**< regime zero tolerance (SSW_ZERO_TOL_DEFAULT) */
+  char length_unit[32]; /**< UDUNITS symbol of lengths, "" if not given */
+  char mass_unit[32];   /**< UDUNITS symbol of masses, "" if not given */
   /* [grid] */
   ssw_axis axes[SSW_NAXES];
   /* [ensemble] */
@@ -69,6 +72,15 @@ int ssw_config_load(const char *path, ssw_config **cfg);
 
 /** As ssw_config_load, from text in memory; `name` labels messages. */
 int ssw_config_parse(const char *text, const char *name, ssw_config **cfg);
+
+/** 1 when `typed` is a near miss of `candidate` (the same letters in
+ * another case, or at most two edits), for "did you mean" hints of the
+ * config and the command line. */
+int ssw_config_near_miss(const char *typed, const char *candidate);
+
+/** Prints one line per axis: its name, number of values and range (theta
+ * in radians and in degrees), for `run --dry-run`. */
+void ssw_config_print_axes(const ssw_config *cfg, FILE *f);
 
 /** Frees a config; NULL-safe, sets *cfg to NULL. */
 void ssw_config_destroy(ssw_config **cfg);

@@ -263,6 +263,23 @@ def test_validate(path, tmp):
     r = script("validate.py", slow, "--allow-nonconverged")
     check(r.returncode == 0, f"validate --allow-nonconverged: "
           f"{r.returncode}")
+    # trajectories started on the line of equilibria: steady, converged,
+    # not a failure (issue 12: validate failed a healthy sweep over two)
+    eq = os.path.join(tmp, "equilibrium.h5")
+    shutil.copy(path, eq)
+    with h5py.File(eq, "r+") as f:
+        f["flags"][3, 2, 1, 0, 0, 0, 0] = 8
+        f["flags"][1, 1, 0, 0, 0, 0, 0] = 8
+    r = script("validate.py", eq)
+    check(r.returncode == 0 and "PASS" in r.stdout and
+          "note: 2 point(s) have trajectories that started on the line of "
+          "equilibria" in r.stdout,
+          f"validate, equilibrium starts: {r.returncode}\n{r.stdout}")
+    with h5py.File(eq, "r+") as f:
+        f["flags"][1, 1, 0, 0, 0, 0, 0] = 8 | 16
+    r = script("validate.py", eq)
+    check(r.returncode == 1 and "no_peak" in r.stdout,
+          f"validate, equilibrium + no_peak: {r.returncode}\n{r.stdout}")
 
 
 def test_partial(path, tmp):

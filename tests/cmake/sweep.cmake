@@ -20,3 +20,11 @@ ssw_add_test(NAME test_diskfull TIMEOUT 600
           ${CMAKE_CURRENT_SOURCE_DIR}/sweep/sweep_small.ini
           ${MPIEXEC_EXECUTABLE})
 set_tests_properties(test_diskfull PROPERTIES SKIP_RETURN_CODE 77)
+# `sleighsweep status` on a running and on a killed 2-rank sweep (issue 12).
+ssw_add_test(NAME test_status TIMEOUT 300
+  COMMAND ${SSW_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/test_status.py
+          $<TARGET_FILE:sleighsweep> ${MPIEXEC_EXECUTABLE})
+# [body] length_unit / mass_unit in the units attributes, CF Conventions.
+ssw_add_test(NAME test_units TIMEOUT 120
+  COMMAND ${SSW_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/test_units.py
+          $<TARGET_FILE:sleighsweep> ${MPIEXEC_EXECUTABLE})

@@ -1,0 +1,500 @@
+/* `sleighsweep status FILE`: progress of a sweep from its output file and
+ * journals, read-only, usable while a run writes them and after it died. */
+/* _GNU_SOURCE (F_OFD_GETLK, timegm, strptime) comes from the build. */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <hdf5.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli_internal.h"
+#include "sleighsweep/config.h"
+#include "sleighsweep/error.h"
+#include "sleighsweep/grid.h"
+#include "sleighsweep/journal.h"
+
+static const char status_usage[] =
+    "Usage: sleighsweep status FILE [--json]\n"
+    "\n"
+    "Reports a sweep's progress from its output FILE and its journals\n"
+    "(FILE.journal.<rank>), without writing anything: points done of the\n"
+    "total (file and journals together), the file's status attribute, the\n"
+    "rate and ETA while it runs, the run segments the file records, and\n"
+    "whether a process holds a lock on the output. Works while a run is\n"
+    "writing (no HDF5 file locking) and after a run was killed.\n"
+    "\n"
+    "  --json       one JSON object on stdout instead of text\n"
+    "  -h, --help   this text\n"
+    "\n"
+    "Exit status: 0 reported; 1 FILE cannot be read; 2 bad usage.\n";
+
+/* Everything reported; strings are "" when absent. */
+typedef struct {
+  const char *path;
+  char status[32], start_time[64], end_time[64], host[256];
+  char *config, *history;
+  uint64_t total, in_file, in_journals, done;
+  size_t journals, torn;
+  int journals_read; /* 0: the stored config does not parse */
+  char journal_note[256];
+  double prev_done; /* points_done attribute of an earlier segment, -1 */
+  double elapsed, rate, eta, idle; /* NAN when unknown */
+  long segments;                   /* rows of a /segments table, -1: none */
+  int lock_held;                   /* 1 held, 0 not, -1 not probed */
+  long lock_pid;                   /* -1: unknown (OFD lock) */
+  char lock_path[4200];
+  char lock_holder[256]; /* the lock file's "host H, PID P", if any */
+} report;
+
+/* ---- reading the file --------------------------------------------- */
+
+/* A string attribute of the root (fixed or variable length) into a fresh
+ * buffer; NULL when absent or not a string. */
+static char *root_str(hid_t f, const char *name) {
+  if (H5Aexists(f, name) <= 0) return NULL;
+  char *out = NULL;
+  hid_t a = H5Aopen(f, name, H5P_DEFAULT), t = H5I_INVALID_HID;
+  if (a < 0) return NULL;
+  t = H5Aget_type(a);
+  if (t >= 0 && H5Tget_class(t) == H5T_STRING) {
+    if (H5Tis_variable_str(t) > 0) {
+      char *v = NULL;
+      hid_t m = H5Tcopy(t);
+      if (H5Aread(a, m, &v) >= 0 && v) out = strdup(v);
+      if (v) H5free_memory(v);
+      H5Tclose(m);
+    } else {
+      const size_t n = H5Tget_size(t);
+      out = calloc(n + 1, 1);
+      if (out && H5Aread(a, t, out) < 0) free(out), out = NULL;
+    }
+  }
+  if (t >= 0) H5Tclose(t);
+  H5Aclose(a);
+  return out;
+}
+
+static double root_num(hid_t f, const char *name) {
+  double v = NAN;
+  if (H5Aexists(f, name) <= 0) return NAN;
+  hid_t a = H5Aopen(f, name, H5P_DEFAULT);
+  if (a < 0) return NAN;
+  if (H5Aread(a, H5T_NATIVE_DOUBLE, &v) < 0) v = NAN;
+  H5Aclose(a);
+  return v;
+}
+
+static void copy_attr(hid_t f, const char *name, char *dst, size_t n) {
+  char *s = root_str(f, name);
+  snprintf(dst, n, "%s", s ? s : "");
+  free(s);
+}
+
+/* The done mask (total bytes) and the root attributes. Without file locking:
+ * a running sweep holds the file open, and its flushed epochs are safe to
+ * read (only `done` points are trusted). */
+static int read_file(report *r, uint8_t **done) {
+  int status = SSW_SUCCESS;
+  hid_t fapl = H5Pcreate(H5P_FILE_ACCESS), f = H5I_INVALID_HID;
+  hid_t d = H5I_INVALID_HID, sp = H5I_INVALID_HID;
+  H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+  if (fapl >= 0) H5Pset_file_locking(fapl, 0, 1);
+  f = H5Fopen(r->path, H5F_ACC_RDONLY, fapl);
+  if (f < 0) {
+    status = SSW_RAISE(SSW_ERR_IO,
+                       "'%s' does not open as an HDF5 file (a run killed "
+                       "while writing it leaves such a file; its journals "
+                       "keep the finished points: run the same command "
+                       "again to recover)",
+                       r->path);
+    goto done;
+  }
+  copy_attr(f, "status", r->status, sizeof r->status);
+  copy_attr(f, "start_time", r->start_time, sizeof r->start_time);
+  copy_attr(f, "end_time", r->end_time, sizeof r->end_time);
+  copy_attr(f, "hostname", r->host, sizeof r->host);
+  r->config = root_str(f, "config");
+  r->history = root_str(f, "history");
+  r->prev_done = root_num(f, "points_done");
+  r->total = (uint64_t)root_num(f, "points_total");
+  if (H5Lexists(f, "segments", H5P_DEFAULT) > 0) {
+    hid_t s = H5Dopen2(f, "segments", H5P_DEFAULT), ss = H5I_INVALID_HID;
+    hsize_t n = 0;
+    if (s >= 0 && (ss = H5Dget_space(s)) >= 0 &&
+        H5Sget_simple_extent_ndims(ss) >= 1)
+      H5Sget_simple_extent_dims(ss, &n, NULL), r->segments = (long)n;
+    if (ss >= 0) H5Sclose(ss);
+    if (s >= 0) H5Dclose(s);
+  }
+  d = H5Dopen2(f, "done", H5P_DEFAULT);
+  hssize_t n = -1;
+  if (d >= 0 && (sp = H5Dget_space(d)) >= 0)
+    n = H5Sget_simple_extent_npoints(sp);
+  if (!r->config || n <= 0 || (uint64_t)n != r->total) {
+    status = SSW_RAISE(SSW_ERR_IO,
+                       "'%s' is not a sleighsweep output (no config, "
+                       "points_total or done mask)",
+                       r->path);
+    goto done;
+  }
+  *done = malloc((size_t)n);
+  if (!*done) {
+    status =
+        SSW_RAISE(SSW_ERR_MEM, "out of memory for %lld points", (long long)n);
+    goto done;
+  }
+  if (H5Dread(d, H5T_NATIVE_UINT8, H5S_ALL, H5S_ALL, H5P_DEFAULT, *done) < 0)
+    status =
+        SSW_RAISE(SSW_ERR_HDF5, "H5Dread failed on 'done' of '%s'", r->path);
+  for (hssize_t i = 0; status == SSW_SUCCESS && i < n; i++)
+    r->in_file += (*done)[i] != 0;
+done:
+  if (sp >= 0) H5Sclose(sp);
+  if (d >= 0) H5Dclose(d);
+  if (f >= 0) H5Fclose(f);
+  if (fapl >= 0) H5Pclose(fapl);
+  return status;
+}
+
+/* Points finished in the journals but not yet in the file. The journal
+ * reader needs the run's config, which the file stores. */
+static void read_journals(report *r, const uint8_t *done) {
+  ssw_config *cfg = NULL;
+  ssw_journal_set set = {0};
+  if (ssw_config_parse(r->config, "the file's config", &cfg) != SSW_SUCCESS) {
+    snprintf(r->journal_note, sizeof r->journal_note,
+             "journals not read: the stored config does not parse with this "
+             "build (%.160s)",
+             ssw_error_user_message());
+    return;
+  }
+  if (ssw_journal_read_all(r->path, cfg, &set) != SSW_SUCCESS) {
+    snprintf(r->journal_note, sizeof r->journal_note,
+             "journals not read: %.200s", ssw_error_user_message());
+  } else {
+    r->journals_read = 1;
+    r->journals = set.files;
+    r->torn = set.torn;
+    for (size_t k = 0; k < set.recs.n; k++) {
+      const uint64_t i = set.recs.pts[k].index;
+      r->in_journals += i < r->total && !done[i];
+    }
+  }
+  ssw_journal_set_free(&set);
+  ssw_config_destroy(&cfg);
+}
+
+/* ---- the lock and the clock ---------------------------------------- */
+
+/* A conflicting fcntl lock (POSIX or open-file-description) on `path`,
+ * found with F_GETLK, which takes no lock itself. flock(2) locks are not
+ * visible this way on local file systems (NFS maps them to fcntl locks). */
+static int probe_one(const char *path, long *pid) {
+  const int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return -1;
+  struct flock fl = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
+  int held = 0;
+#ifdef F_OFD_GETLK
+  if (fcntl(fd, F_OFD_GETLK, &fl) == 0 && fl.l_type != F_UNLCK) held = 1;
+  fl = (struct flock){.l_type = F_WRLCK, .l_whence = SEEK_SET};
+#endif
+  if (fcntl(fd, F_GETLK, &fl) == 0 && fl.l_type != F_UNLCK) {
+    held = 1;
+    *pid = fl.l_pid > 0 ? (long)fl.l_pid : -1;
+  }
+  close(fd);
+  return held;
+}
+
+/* The run lock is "<output>.lock", an fcntl write lock whose file names
+ * the holder ("host H, PID P"; src/journal.c ssw_journal_lock); a lock on
+ * the output itself is reported too. */
+static void probe_lock(report *r) {
+  char lockfile[4200];
+  snprintf(lockfile, sizeof lockfile, "%s.lock", r->path);
+  r->lock_pid = -1;
+  r->lock_held = probe_one(r->path, &r->lock_pid);
+  snprintf(r->lock_path, sizeof r->lock_path, "%s", r->path);
+  if (r->lock_held == 1 || access(lockfile, F_OK) != 0) return;
+  r->lock_held = probe_one(lockfile, &r->lock_pid);
+  snprintf(r->lock_path, sizeof r->lock_path, "%s", lockfile);
+  FILE *f = r->lock_held == 1 ? fopen(lockfile, "r") : NULL;
+  if (f && fgets(r->lock_holder, sizeof r->lock_holder, f))
+    r->lock_holder[strcspn(r->lock_holder, "\r\n")] = '\0';
+  if (f) fclose(f);
+}
+
+/* ISO 8601 UTC ("2025-01-31T12:00:00Z") to seconds since the epoch. */
+static double parse_iso(const char *s) {
+  struct tm tm = {0};
+  const char *end = strptime(s, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return end && !*end ? (double)timegm(&tm) : NAN;
+}
+
+/* Seconds since the newest modification of the file or a journal. */
+static double idle_seconds(const char *path) {
+  struct stat st;
+  double newest = stat(path, &st) == 0 ? (double)st.st_mtime : NAN;
+  for (int rank = 0; rank < 65536; rank++) {
+    char j[4200];
+    ssw_journal_path(path, rank, j, sizeof j);
+    if (stat(j, &st) != 0) break;
+    if (isnan(newest) || st.st_mtime > newest) newest = (double)st.st_mtime;
+  }
+  return (double)time(NULL) - newest;
+}
+
+/* Rate and ETA of a running segment: points since its start over its
+ * time. Known for a first segment (start_time, no end_time yet) or when an
+ * earlier segment recorded points_done and end_time (then the rate counts
+ * from that end, a lower bound). */
+static void rate_eta(report *r) {
+  r->elapsed = r->rate = r->eta = NAN;
+  const double now = (double)time(NULL);
+  const int resumed = r->end_time[0] != '\0';
+  const double t0 = parse_iso(resumed ? r->end_time : r->start_time);
+  if (isnan(t0)) return;
+  r->elapsed = now - t0;
+  if (strcmp(r->status, "running") != 0 || r->elapsed <= 0) return;
+  const double before = resumed && !isnan(r->prev_done) ? r->prev_done : 0;
+  const double since = (double)r->done - before;
+  if (since <= 0) return;
+  r->rate = since / r->elapsed;
+  r->eta = (double)(r->total - r->done) / r->rate;
+}
+
+/* ---- printing ------------------------------------------------------- */
+
+static void duration(char *buf, size_t n, double s) {
+  if (!isfinite(s))
+    snprintf(buf, n, "unknown");
+  else if (s < 60)
+    snprintf(buf, n, "%.0fs", s);
+  else if (s < 3600)
+    snprintf(buf, n, "%dm%02ds", (int)(s / 60), (int)s % 60);
+  else
+    snprintf(buf, n, "%dh%02dm", (int)(s / 3600), (int)(s / 60) % 60);
+}
+
+/* A JSON string (the few characters that need escaping in our texts). */
+static void jstr(const char *key, const char *s, int comma) {
+  printf("\"%s\": \"", key);
+  for (; *s; s++) {
+    if (*s == '"' || *s == '\\')
+      printf("\\%c", *s);
+    else if (*s == '\n')
+      printf("\\n");
+    else if ((unsigned char)*s < 0x20)
+      printf("\\u%04x", *s);
+    else
+      putchar(*s);
+  }
+  printf("\"%s", comma ? ", " : "");
+}
+
+static void jnum(const char *key, double x, int comma) {
+  if (isfinite(x))
+    printf("\"%s\": %.6g%s", key, x, comma ? ", " : "");
+  else
+    printf("\"%s\": null%s", key, comma ? ", " : "");
+}
+
+/* One line of the state, for people. */
+static const char *verdict(const report *r) {
+  if (strcmp(r->status, "complete") == 0) return "complete";
+  if (strcmp(r->status, "interrupted") == 0)
+    return "interrupted: run the same command again to resume";
+  if (r->lock_held == 1) return "running (a process holds the run lock)";
+  return "not running: the file says running, but no process holds the "
+         "run lock (<output>.lock), so the run was killed or crashed (or "
+         "is a build without the lock); run the same command again to "
+         "resume";
+}
+
+static void print_json(const report *r) {
+  printf("{");
+  jstr("file", r->path, 1);
+  jstr("status", r->status, 1);
+  jstr("state", verdict(r), 1);
+  printf("\"points_total\": %llu, \"points_done\": %llu, "
+         "\"points_in_file\": %llu, \"points_in_journals_only\": %llu, ",
+         (unsigned long long)r->total, (unsigned long long)r->done,
+         (unsigned long long)r->in_file, (unsigned long long)r->in_journals);
+  printf("\"journals\": %zu, \"torn_records\": %zu, ", r->journals, r->torn);
+  printf("\"journals_read\": %s, ", r->journals_read ? "true" : "false");
+  jstr("start_time", r->start_time, 1);
+  jstr("end_time", r->end_time, 1);
+  jstr("hostname", r->host, 1);
+  jnum("elapsed_s", r->elapsed, 1);
+  jnum("rate_points_per_s", r->rate, 1);
+  jnum("eta_s", r->eta, 1);
+  jnum("seconds_since_last_write", r->idle, 1);
+  printf("\"lock\": {\"probed\": %s, \"held\": %s, \"pid\": ",
+         r->lock_held >= 0 ? "true" : "false",
+         r->lock_held == 1 ? "true" : "false");
+  if (r->lock_held == 1 && r->lock_pid > 0)
+    printf("%ld, ", r->lock_pid);
+  else
+    printf("null, ");
+  jstr("holder", r->lock_holder, 1);
+  jstr("path", r->lock_path, 0);
+  printf("}, \"segments\": ");
+  if (r->segments >= 0)
+    printf("%ld, ", r->segments);
+  else
+    printf("null, ");
+  jstr("history", r->history ? r->history : "", 0);
+  printf("}\n");
+}
+
+static void print_text(const report *r) {
+  char eta[32], idle[32], el[32];
+  duration(eta, sizeof eta, r->eta);
+  duration(idle, sizeof idle, r->idle);
+  duration(el, sizeof el, r->elapsed);
+  const double pct = r->total ? 100.0 * (double)r->done / (double)r->total : 0;
+  printf("%s\n", r->path);
+  printf("  state     %s\n", verdict(r));
+  printf("  points    %llu/%llu done (%.1f%%): %llu in the file, %llu more "
+         "only in %zu journal(s)%s\n",
+         (unsigned long long)r->done, (unsigned long long)r->total, pct,
+         (unsigned long long)r->in_file, (unsigned long long)r->in_journals,
+         r->journals, r->torn ? " (torn records skipped)" : "");
+  if (!r->journals_read) printf("  note      %s\n", r->journal_note);
+  printf("  started   %s on %s\n", r->start_time, r->host);
+  if (r->end_time[0])
+    printf("  ended     %s (last finished segment)\n", r->end_time);
+  if (isfinite(r->rate))
+    printf("  rate      %.3g points/s over %s, ETA %s\n", r->rate, el, eta);
+  printf("  last write %s ago (file or journals)\n", idle);
+  if (r->lock_held == 1 && r->lock_holder[0])
+    printf("  lock      held (%s) on %s\n", r->lock_holder, r->lock_path);
+  else if (r->lock_held == 1 && r->lock_pid > 0)
+    printf("  lock      held by PID %ld on %s\n", r->lock_pid, r->lock_path);
+  else if (r->lock_held == 1)
+    printf("  lock      held on %s\n", r->lock_path);
+  else
+    printf("  lock      none found (fcntl probe of the output and "
+           "<output>.lock)\n");
+  if (r->segments >= 0)
+    printf("  segments  %ld recorded (/segments)\n", r->segments);
+  if (!r->history || !*r->history) return;
+  printf("  history   (the file's CF history, one run segment a line)\n");
+  for (const char *p = r->history; *p;) { /* each line indented */
+    const size_t n = strcspn(p, "\n");
+    if (n) printf("    %.*s\n", (int)n, p);
+    p += n + (p[n] == '\n');
+  }
+}
+
+/* ---- what a run would do (run --dry-run) ---------------------------- */
+
+/* `path` made absolute (the directory resolved, the name kept), so that
+ * the user sees where a relative [output] file lands. */
+static void absolute(const char *path, char *out, size_t n) {
+  char dir[4096], real[4096];
+  const char *slash = strrchr(path, '/');
+  const char *base = slash ? slash + 1 : path;
+  if (slash == path)
+    snprintf(dir, sizeof dir, "/");
+  else if (slash)
+    snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
+  else
+    snprintf(dir, sizeof dir, ".");
+  if (realpath(dir, real))
+    snprintf(out, n, "%s%s%s", real, strcmp(real, "/") ? "/" : "", base);
+  else
+    snprintf(out, n, "%s", path);
+}
+
+void ssw_cli_print_output_plan(const ssw_config *cfg, int overwrite, FILE *f) {
+  char abs[8300];
+  absolute(cfg->file, abs, sizeof abs);
+  fprintf(f, "output:              %s\n", abs);
+  if (access(cfg->file, F_OK) != 0 || overwrite) {
+    ssw_journal_set set = {0};
+    size_t n = 0;
+    if (!overwrite && ssw_journal_read_all(cfg->file, cfg, &set) == 0)
+      n = set.recs.n;
+    ssw_journal_set_free(&set);
+    fprintf(f, "the run would:       %s%s",
+            overwrite ? "overwrite it" : "create it", n ? "" : "\n");
+    if (n) fprintf(f, " and refill %zu point(s) from its journals\n", n);
+    return;
+  }
+  report r = {.path = cfg->file, .segments = -1, .lock_held = -1};
+  uint8_t *done = NULL;
+  if (read_file(&r, &done) != SSW_SUCCESS) {
+    fprintf(f, "the run would:       recreate it (it does not open as a "
+               "sweep file) and refill it from its journals\n");
+  } else {
+    read_journals(&r, done);
+    r.done = r.in_file + r.in_journals;
+    if (r.done == r.total)
+      fprintf(f,
+              "the run would:       find it complete (%llu points): "
+              "nothing to compute\n",
+              (unsigned long long)r.total);
+    else
+      fprintf(f,
+              "the run would:       resume it: %llu of %llu points done "
+              "(%llu in the file, %llu in journals), %llu to compute\n",
+              (unsigned long long)r.done, (unsigned long long)r.total,
+              (unsigned long long)r.in_file, (unsigned long long)r.in_journals,
+              (unsigned long long)(r.total - r.done));
+  }
+  free(done);
+  free(r.config);
+  free(r.history);
+  ssw_error_clear();
+}
+
+/* ---- the command ---------------------------------------------------- */
+
+static int parse(int argc, char **argv, const char **path, int *json) {
+  static const struct option opts[] = {{"json", no_argument, 0, 'j'},
+                                       {"help", no_argument, 0, 'h'},
+                                       {0, 0, 0, 0}};
+  opterr = 0;
+  optind = 1;
+  *json = 0;
+  for (int c; (c = getopt_long(argc, argv, ":h", opts, NULL)) != -1;) {
+    if (c == 'h') return fputs(status_usage, stdout), -1;
+    if (c != 'j') return ssw_cli_bad_option(argv[optind - 1], c, opts);
+    *json = 1;
+  }
+  SSW_CHECK(optind + 1 == argc, SSW_ERR_USAGE,
+            "expected one output FILE (see --help)");
+  *path = argv[optind];
+  return SSW_SUCCESS;
+}
+
+int ssw_cli_status(int argc, char **argv) {
+  const char *path = NULL;
+  int json = 0;
+  const int rc = parse(argc, argv, &path, &json);
+  if (rc < 0) return 0;
+  if (rc != SSW_SUCCESS) return ssw_cli_fail("status", rc);
+  report r = {.path = path, .segments = -1, .lock_held = -1};
+  uint8_t *done = NULL;
+  int status = read_file(&r, &done);
+  if (status == SSW_SUCCESS) {
+    read_journals(&r, done);
+    r.done = r.in_file + r.in_journals;
+    probe_lock(&r);
+    rate_eta(&r);
+    r.idle = idle_seconds(path);
+    json ? print_json(&r) : print_text(&r);
+  }
+  free(done);
+  free(r.config);
+  free(r.history);
+  return status == SSW_SUCCESS ? 0 : ssw_cli_fail("status", status);
+}

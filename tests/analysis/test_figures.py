@@ -1,0 +1,249 @@
+#!/usr/bin/python3
+"""Figures for a paper (issue 12, items 10-12) on a small sweep with units
+(length_unit = m, mass_unit = kg) made here: phase_diagram --panels AXIS and
+--fix with one value per panel or per FILE, the ax= API, no gap between
+continuous-map panels (panel geometry measured on the figure), the log
+colour scale past two decades said in the label, units in the axis and
+colour-bar labels, label overrides, titles naming m and I0; trajectory.py
+--panels (one Axes per path, each on its own scale) and a uniform-motion
+point refused with a message instead of an empty figure.
+
+Usage: test_figures.py SLEIGHSWEEP [MPIEXEC]
+"""
+import contextlib
+import io
+import os
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ANALYSIS = os.path.join(HERE, "..", "..", "analysis")
+sys.path.insert(0, ANALYSIS)
+sys.path.insert(0, os.path.join(HERE, ".."))
+
+import numpy as np  # noqa: E402
+
+import phase_diagram  # noqa: E402
+import sswplot  # noqa: E402
+import trajectory  # noqa: E402
+from sswtest import ENV, check, exit_status  # noqa: E402
+
+EXE = sys.argv[1]
+MPIEXEC = sys.argv[2] if len(sys.argv) > 2 else "mpirun"
+PY = sys.executable
+# theta approaches 90 deg, where Z -> 0 and the spacing grows without bound
+CONFIG = """[body]
+m = 1
+I0 = 0.5
+rho = 1
+length_unit = m
+mass_unit = kg
+[grid]
+theta = 30deg, 60deg, 80deg, 88deg, 89.5deg, 89.95deg, 90deg, 120deg
+a = 0, 0.2, 0.4
+A = 0.5
+B = 0.2, 0.3
+[ensemble]
+trajectories = 2
+[output]
+file = {out}
+samples = 1
+sample_nodes = 64
+"""
+GAP_IN = 0.45  # largest gap between neighbouring panels, inches (room for
+# the tick labels at the panel edges; the old legend made it 1.05 in)
+
+
+def script(name, *args):
+    return subprocess.run([PY, os.path.join(ANALYSIS, name), *map(str, args)],
+                          capture_output=True, text=True, env=ENV)
+
+
+def quiet(fn, *a, **k):
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf), contextlib.redirect_stderr(buf):
+        return fn(*a, **k)
+
+
+def boxes(axes):
+    """Positions (x0, x1, y0, y1) in figure fractions after layout."""
+    fig = axes[0].figure
+    fig.canvas.draw()
+    return [(a.get_position().x0, a.get_position().x1,
+             a.get_position().y0, a.get_position().y1) for a in axes]
+
+
+def check_row(axes, what):
+    """Panels in one row, equal widths, no gap between them."""
+    b = boxes(axes)
+    width_in = axes[0].figure.get_size_inches()[0]
+    widths = [x1 - x0 for x0, x1, _, _ in b]
+    gaps = [(b[k + 1][0] - b[k][1]) * width_in for k in range(len(b) - 1)]
+    check(max(widths) - min(widths) < 0.01,
+          f"{what}: panel widths differ: {widths}")
+    check(all(0 <= g < GAP_IN for g in gaps),
+          f"{what}: gaps between panels {gaps} in (limit {GAP_IN} in)")
+    check(all(abs(p[2] - b[0][2]) < 1e-6 for p in b),
+          f"{what}: panels not in one row")
+    return b
+
+
+def test_phase(path, tmp):
+    out = os.path.join(tmp, "panels.png")
+    res = quiet(phase_diagram.plot_phase_diagram, path, x="theta", y="a",
+                quantity="center_spacing", panels="B", out=out)
+    check(len(res.panels) == 2 and [p.fixed["B"][0] for p in res.panels] ==
+          [0.2, 0.3], f"--panels B: {[p.fixed for p in res.panels]}")
+    b = check_row(res.axes, "--panels B, continuous")
+    cbar = [a for a in res.fig.axes if a.get_label() == "<colorbar>"]
+    check(len(cbar) == 1, "one colour bar for all panels")
+    if cbar:
+        right = cbar[0].get_position().x1
+        check(right - b[0][0] > 0.8,
+              f"panels and colour bar fill {right - b[0][0]:.2f} of the "
+              "width (expected > 0.8)")
+    # spacing near Z = 0: positive values over > 2 decades -> log, said
+    check(res.scale == "log" and res.label.endswith("log scale"),
+          f"log scale: {res.scale}, label {res.label!r}")
+    check("(m)" in res.label, f"colour-bar units: {res.label!r}")
+    ax0 = res.axes[0]
+    check(ax0.get_ylabel() == "centre of mass $a$ (m)",
+          f"y label {ax0.get_ylabel()!r}")
+    sup = res.fig._suptitle.get_text() if res.fig._suptitle else ""
+    check(sup.startswith("m = 1, I₀ = 0.5, ρ = 1;"),
+          f"common title lacks m and I0: {sup!r}")
+    check(ax0.get_title(loc="left") == "(a) B = 0.2",
+          f"panel title {ax0.get_title(loc='left')!r}")
+    # the z of each panel is the file's slice at its B
+    import h5py
+    with h5py.File(path, "r") as f:
+        want = f["center_spacing"][:, :, 0, 0, 0, 0, 1].T
+    check(np.array_equal(res.panels[1].z, want, equal_nan=True),
+          "panel (b) data are not the file's B = 0.3 slice")
+
+    # categorical panels too, and --fix with one value per panel (order)
+    res = quiet(phase_diagram.plot_phase_diagram, path, quantity="regime",
+                panels="B", fix=["B=0.3", "B=0.2"])
+    check([p.fixed["B"][0] for p in res.panels] == [0.3, 0.2],
+          "--fix B=0.3 B=0.2 with --panels B: panel order")
+    check_row(res.axes, "--panels B, categorical")
+
+    # two FILEs side by side: no gap either (the old legend pushed them)
+    res = quiet(phase_diagram.plot_phase_diagram, [path, path],
+                quantity="center_spacing", fix={"B": [0.2, 0.3]})
+    check([p.fixed["B"][0] for p in res.panels] == [0.2, 0.3],
+          "--fix with one value per FILE")
+    check([a.get_title(loc="left") for a in res.axes] ==
+          ["(a) B = 0.2", "(b) B = 0.3"] and res.fig._suptitle.get_text() ==
+          "m = 1, I₀ = 0.5, ρ = 1; b = r = s = 0, A = 0.5",
+          "two FILEs: every fixed parameter named once, the common ones "
+          f"above: {[a.get_title(loc='left') for a in res.axes]}")
+    check_row(res.axes, "two FILEs, continuous")
+
+    # ax=: the user's own layout
+    sswplot.setup()
+    fig, axs = sswplot.plt.subplots(2, 1, figsize=(3.4, 5))
+    res = quiet(phase_diagram.plot_phase_diagram, path,
+                quantity="center_spacing", panels="B", ax=list(axs),
+                labels={"x": "angle", "colorbar": "d [m]"})
+    check(res.fig is fig and res.axes == list(axs) and
+          all(len(a.collections) >= 1 for a in axs),
+          "ax=: not drawn into the given Axes")
+    check(axs[1].get_xlabel() == "angle" and res.label == "d [m]",
+          f"label overrides: {axs[1].get_xlabel()!r} {res.label!r}")
+    check(axs[0].get_title(loc="left").startswith("(a) m = 1, I₀ = 0.5"),
+          f"ax= titles carry every fixed parameter: "
+          f"{axs[0].get_title(loc='left')!r}")
+    sswplot.plt.close("all")
+
+    # command line
+    png = os.path.join(tmp, "cli.png")
+    r = script("phase_diagram.py", path, "--quantity", "center_spacing",
+               "--panels", "B", "--fix", "B=0.2", "B=0.3", "--xlabel",
+               "blade", "--title", "thin", "thick", "--out", png)
+    check(r.returncode == 0 and os.path.getsize(png) > 1000,
+          f"--panels on the command line: {r.returncode} {r.stderr}")
+    r = script("phase_diagram.py", path, path, "--fix", "B=0.2", "B=0.3",
+               "B=0.2", "--out", png)
+    check(r.returncode == 2 and "3 values for 2 FILE(s)" in r.stderr,
+          f"--fix count: {r.returncode} {r.stderr!r}")
+    r = script("phase_diagram.py", path, "--panels", "a", "--out", png)
+    check(r.returncode == 2 and "plotted axis" in r.stderr,
+          f"--panels of a plotted axis: {r.returncode} {r.stderr!r}")
+
+
+def test_trajectory(path, tmp):
+    out = os.path.join(tmp, "traj.png")
+    r = script("trajectory.py", path, "--at", "theta=60deg", "a=0.2", "B=0.3",
+               "--at", "theta=89.95deg", "a=0.4", "B=0.3", "--panels",
+               "--out", out)
+    check(r.returncode == 0 and os.path.getsize(out) > 1000,
+          f"trajectory --panels: {r.returncode} {r.stderr}")
+    # paths of very different sizes: the seed case and theta = 89 deg
+    csvs = []
+    for name, args in (("seed", []), ("near90", ["--theta", "89deg"])):
+        csv = os.path.join(tmp, name + ".csv")
+        with open(os.path.join(tmp, name + ".json"), "w") as js:
+            subprocess.run([EXE, "point", "--trajectory", csv, *args],
+                           stdout=js, check=True, env=ENV)
+        csvs.append(csv)
+    trajs = [trajectory.load_csv(c) for c in csvs]
+    for t in trajs:
+        t.label = f"θ = {trajectory.fmt_value('theta', t.body['theta'])}"
+    res = quiet(trajectory.plot_panels, trajs)
+    check(len(res.axes) == 2, f"{len(res.axes)} panels for 2 paths")
+    spans = [np.ptp(a.get_xlim()) for a in res.axes]
+    paths = [max(np.ptp(t.x), np.ptp(t.y)) for t in trajs]
+    # each panel is scaled to its own path: its view is within a factor 4
+    # of the path's extent (circles included), however different they are
+    for k, (s, p) in enumerate(zip(spans, paths)):
+        check(0.5 * p <= s <= 4 * max(p, 2 * (trajs[k].radius or 0)),
+              f"panel {k}: view {s:.3g} for a path of {p:.3g}")
+    check(paths[1] > 5 * paths[0], f"the test wants paths of different "
+          f"scales: {paths}")
+    check(res.axes[1].get_title(loc="left") == "(b) θ = 89°",
+          f"panel title {res.axes[1].get_title(loc='left')!r}")
+    sswplot.plt.close("all")
+    res = quiet(trajectory.plot_panels, quiet(
+        trajectory.load_samples, path, {"theta": "60deg", "a": 0.2,
+                                        "B": 0.3})[0])
+    check(res.axes[0].get_xlabel() == "$x$ (m)",
+          f"units on the path axes: {res.axes[0].get_xlabel()!r}")
+    sswplot.plt.close("all")
+
+    # uniform motion (theta = 90 deg, a = 0): a message, no empty figure
+    uni = os.path.join(tmp, "uniform.png")
+    r = script("trajectory.py", path, "--at", "theta=90deg", "a=0", "B=0.3",
+               "--out", uni)
+    check(r.returncode == 2 and "uniform motion" in r.stdout + r.stderr and
+          not os.path.exists(uni),
+          f"uniform point: {r.returncode} {r.stdout!r} {r.stderr!r}")
+    csv = os.path.join(tmp, "u.csv")
+    with open(os.path.join(tmp, "u.json"), "w") as js:
+        subprocess.run([EXE, "point", "--theta", "90deg", "--a", "0",
+                        "--trajectory", csv], stdout=js, check=True, env=ENV)
+    r = script("trajectory.py", csv, "--out", uni)
+    check(r.returncode == 2 and "uniform motion" in r.stderr and
+          not os.path.exists(uni), f"uniform CSV: {r.returncode} {r.stderr!r}")
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    out = os.path.join(tmp, "fig.h5")
+    cfg = os.path.join(tmp, "fig.ini")
+    with open(cfg, "w") as f:
+        f.write(CONFIG.format(out=out))
+    p = subprocess.run([MPIEXEC, "--oversubscribe", "-np", "2", EXE, "run",
+                        "--quiet", cfg], env=ENV, capture_output=True,
+                       text=True)
+    check(p.returncode == 0, f"sweep: {p.stderr}")
+    test_phase(out, tmp)
+    test_trajectory(out, tmp)
+    # validate's plot labels lengths with the file's units too
+    import validate  # noqa: E402
+    rep = quiet(validate.validate, out, plot=os.path.join(tmp, "v.png"),
+                allow_nonconverged=True)
+    labels = [a.get_xlabel() for a in rep.fig.axes]
+    check(labels[:3] == ["closed form (m)", "closed form (m)",
+                         "closed form (rad)"], f"validate labels {labels}")
+sys.exit(exit_status())

@@ -1,0 +1,217 @@
+"""`sleighsweep status FILE [--json]` on a running 2-rank sweep and on one
+killed with SIGKILL: points done/total from the file and the journals
+together (checked exactly against what the resume then computes), status,
+rate and ETA while running, and the lock probe (an fcntl lock taken here).
+Usage: test_status.py SLEIGHSWEEP MPIEXEC"""
+import fcntl
+import glob
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from sswtest import ENV, check, exit_status  # noqa: E402
+
+EXE, MPIEXEC = sys.argv[1], sys.argv[2]
+CONFIG = """[body]
+m = 1
+I0 = 0.5
+rho = 1
+[grid]
+theta = linspace(5deg, 175deg, 60)
+a = 0.1, 0.2, 0.3, 0.4, 0.5
+A = 0.5
+B = 0.3
+[ensemble]
+trajectories = 512
+[output]
+file = {out}
+flush_interval = 0.5
+[run]
+work_unit = 4
+progress_interval = 0.5
+"""
+TOTAL = 300
+# run --dry-run through mpirun: a singleton MPI start trips LeakSanitizer's
+# tracer in the sanitized build (scripts/sanitize.sh), an mpirun start not
+DRY = [MPIEXEC, "-np", "1", EXE, "run", "--dry-run"]
+
+
+def status(out):
+    """(exit status, parsed JSON or None, stderr)."""
+    r = subprocess.run([EXE, "status", "--json", out], capture_output=True,
+                       text=True, env=ENV)
+    try:
+        js = json.loads(r.stdout) if r.returncode == 0 else None
+    except ValueError:
+        js = None
+        check(False, f"status --json printed no JSON: {r.stdout!r}")
+    return r.returncode, js, r.stderr
+
+
+def ranks_of(cfg):
+    """PIDs of the sleighsweep processes running this config (Open MPI puts
+    each rank in its own process group)."""
+    pids = []
+    for d in glob.glob("/proc/[0-9]*"):
+        try:
+            cmd = open(d + "/cmdline", "rb").read().split(b"\0")
+        except OSError:
+            continue
+        if cmd and cmd[0].endswith(b"sleighsweep") and cfg.encode() in cmd:
+            pids.append(int(d[6:]))
+    return pids
+
+
+def run_and_kill(tmp, attempt):
+    """Starts the sweep, checks status while it runs, kills it; returns the
+    status JSON after the kill (None if the file no longer opens)."""
+    out = os.path.join(tmp, f"s{attempt}.h5")
+    cfg = os.path.join(tmp, f"s{attempt}.ini")
+    with open(cfg, "w") as f:
+        f.write(CONFIG.format(out=out))
+    proc = subprocess.Popen([MPIEXEC, "--oversubscribe", "-np", "2", EXE,
+                             "run", cfg], env=ENV, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, start_new_session=True)
+    seen = None
+    t_end = time.time() + 60
+    while time.time() < t_end and proc.poll() is None:
+        time.sleep(0.3)
+        if not os.path.exists(out):
+            continue
+        rc, js, _ = status(out)
+        if rc == 0 and js and 0 < js["points_in_file"] and \
+                js["points_done"] < TOTAL * 0.7 and \
+                js["rate_points_per_s"] is not None:
+            seen = js
+            break
+    check(seen is not None, "status never showed a running sweep with a rate")
+    if seen:
+        check(seen["status"] == "running", f"running: {seen['status']}")
+        check(seen["points_total"] == TOTAL, f"total {seen['points_total']}")
+        check(seen["points_done"] == seen["points_in_file"] +
+              seen["points_in_journals_only"], "done = file + journals")
+        check(seen["rate_points_per_s"] > 0 and seen["eta_s"] > 0,
+              f"rate/ETA {seen['rate_points_per_s']} {seen['eta_s']}")
+        check(seen["journals"] == 2, f"journals {seen['journals']}")
+        # text form, same numbers
+        r = subprocess.run([EXE, "status", out], capture_output=True,
+                           text=True, env=ENV)
+        check(r.returncode == 0 and "/300 done" in r.stdout and "ETA" in
+              r.stdout, f"text status: {r.returncode} {r.stdout!r}")
+    for pid in ranks_of(cfg):  # kill -9 every rank, as a node failure would
+        os.kill(pid, signal.SIGKILL)
+    proc.communicate(timeout=60)
+    check(not ranks_of(cfg), "a rank survived SIGKILL")
+    rc, js, err = status(out)
+    if rc != 0:
+        check("does not open" in err, f"status after kill: {rc} {err!r}")
+        return None, out, cfg
+    return js, out, cfg
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    # usage
+    r = subprocess.run([EXE, "status"], capture_output=True, text=True,
+                       env=ENV)
+    check(r.returncode == 2 and "FILE" in r.stderr, f"no FILE: {r.stderr!r}")
+    r = subprocess.run([EXE, "status", os.path.join(tmp, "none.h5")],
+                       capture_output=True, text=True, env=ENV)
+    check(r.returncode == 1, f"missing file: {r.returncode} {r.stderr!r}")
+    killed = None
+    for attempt in range(3):  # a kill inside an HDF5 write may break the file
+        killed, out, cfg = run_and_kill(tmp, attempt)
+        if killed:
+            break
+    check(killed is not None, "no killed run left a readable file")
+    if killed:
+        check(killed["status"] == "running", "killed: status attribute")
+        check(killed["lock"]["held"] is False, "killed run still locked")
+        check(killed["state"].startswith("not running"),
+              f"killed: state {killed['state']!r}")
+        check(0 < killed["points_done"] < TOTAL, f"killed {killed}")
+        check(killed["points_in_journals_only"] >= 0, "journal points")
+        # run --dry-run tells what the run would do, with the same count
+        r = subprocess.run(DRY + [cfg], env=ENV,
+                           capture_output=True, text=True)
+        want = (f"the run would:       resume it: {killed['points_done']} of "
+                f"{TOTAL} points done")
+        check(r.returncode == 0 and want in r.stdout and
+              f"output:              {out}\n" in r.stdout,
+              f"dry-run of a killed sweep: {r.stdout!r} {r.stderr!r}")
+        # the resume computes exactly the points status did not count
+        p = subprocess.run([MPIEXEC, "--oversubscribe", "-np", "2", EXE,
+                            "run", cfg], env=ENV, capture_output=True,
+                           text=True)
+        m = re.search(r"\((\d+) computed now", p.stderr)
+        check(p.returncode == 0 and m, f"resume: {p.returncode} {p.stderr}")
+        if m:
+            check(TOTAL - int(m.group(1)) == killed["points_done"],
+                  f"status said {killed['points_done']} done; the resume "
+                  f"computed {m.group(1)} of {TOTAL}")
+        rc, js, _ = status(out)
+        check(rc == 0 and js["status"] == "complete" and
+              js["points_done"] == TOTAL and js["rate_points_per_s"] is None,
+              f"complete: {js}")
+        r = subprocess.run(DRY + [cfg], env=ENV,
+                           capture_output=True, text=True)
+        check("the run would:       find it complete (300 points): nothing "
+              "to compute" in r.stdout, f"dry-run, complete: {r.stdout!r}")
+        # a relative output path is shown absolute; a new file is created
+        fresh = os.path.join(tmp, "fresh.ini")
+        with open(fresh, "w") as f:
+            f.write(CONFIG.format(out="fresh.h5"))
+        r = subprocess.run(DRY + ["fresh.ini"], env=ENV,
+                           capture_output=True, text=True, cwd=tmp)
+        here = os.path.realpath(tmp)
+        check(f"output:              {here}/fresh.h5\nthe run would:       "
+              "create it\n" in r.stdout, f"dry-run, new file: {r.stdout!r}")
+        # run segments, when the file records them (CF history, /segments)
+        import h5py
+        import numpy as np
+        hist = "2026-01-01T00:00:00Z run: interrupted\n2026-01-01T01:00:00Z " \
+            "run: complete"
+        with h5py.File(out, "r+") as f:
+            f.attrs["history"] = hist
+            f["segments"] = np.zeros(2, dtype=[("start", "f8"), ("end", "f8")])
+        rc, js, _ = status(out)
+        check(js and js["history"] == hist and js["segments"] == 2,
+              f"history/segments: {js and (js['history'], js['segments'])}")
+        r = subprocess.run([EXE, "status", out], capture_output=True,
+                           text=True, env=ENV)
+        check("\n    2026-01-01T01:00:00Z run: complete\n" in r.stdout and
+              "  segments  2 recorded" in r.stdout,
+              f"text history: {r.stdout!r}")
+        # the lock probe sees an fcntl lock on the output
+        with open(out, "rb+") as f:
+            fcntl.lockf(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            rc, js, _ = status(out)
+            check(js and js["lock"]["held"] is True and
+                  js["lock"]["pid"] == os.getpid(),
+                  f"lock not seen: {js and js['lock']}")
+        rc, js, _ = status(out)
+        check(js and js["lock"]["held"] is False, "lock seen after release")
+        # the run lock: an fcntl lock on <output>.lock naming its holder
+        # (src/journal.c ssw_journal_lock writes "host H, PID P")
+        with open(out + ".lock", "w+") as f:
+            f.write("host node7, PID 4242\n")
+            f.flush()
+            fcntl.lockf(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            rc, js, _ = status(out)
+            check(js and js["lock"]["held"] is True and
+                  js["lock"]["holder"] == "host node7, PID 4242" and
+                  js["lock"]["path"] == out + ".lock",
+                  f"run lock not seen: {js and js['lock']}")
+            r = subprocess.run([EXE, "status", out], capture_output=True,
+                               text=True, env=ENV)
+            check("  lock      held (host node7, PID 4242) on " in r.stdout,
+                  f"text status of the lock: {r.stdout!r}")
+        rc, js, _ = status(out)  # a lock file left by a killed run: no lock
+        check(js and js["lock"]["held"] is False, "stale lock file reported "
+              "as held")
+sys.exit(exit_status())
