@@ -215,7 +215,7 @@ static const column columns[] = {
 typedef struct {
   const char *attr; /* flag_values or flag_masks */
   int n;
-  int values[5];
+  int values[6];
   const char *meanings;
 } category;
 
@@ -230,11 +230,11 @@ static const category categories[] = {
                    "clockwise none counterclockwise"},
     [CAT_DONE] = {"flag_values", 2, {0, 1}, "pending done"},
     [CAT_FLAGS] = {"flag_masks",
-                   5,
+                   6,
                    {SSW_TRAJ_FWD_CAP, SSW_TRAJ_BWD_CAP, SSW_TRAJ_NONFINITE,
-                    SSW_TRAJ_EQUILIBRIUM, SSW_TRAJ_NO_PEAK},
+                    SSW_TRAJ_EQUILIBRIUM, SSW_TRAJ_NO_PEAK, SSW_TRAJ_RTOL},
                    "forward_step_cap backward_step_cap nonfinite "
-                   "equilibrium_start no_peak"},
+                   "equilibrium_start no_peak rtol_not_met"},
 };
 
 /* Dimension (and coordinate dataset) names: the file's contract with the
