@@ -565,8 +565,12 @@ static void make_jobs(const leg_run *R, const ssw_traj *base, int m,
                      .H0 = r->H0, .gstop = tol * G,
                      .ctx = ctx ? ctx[k] : NULL};
       j->step = factor * (R->adaptive ? r->eps : r->h);
-      j->clock.nu2 = r->rate * r->rate;
-      j->clock.G2 = G * G;
+      /* The density's scales from the state itself (not the closed form):
+       * nu^2 = (ht^2 + D g^2) / D^2 is constant along the motion, and
+       * G^2 = D nu^2 is the largest g^2 on its energy level. */
+      const double g0 = gfun(R->c, w0[k], v0[k]), h0 = htfun(R->c, w0[k], v0[k]);
+      j->clock.nu2 = (h0 * h0 + R->c->D * g0 * g0) / (R->c->D * R->c->D);
+      j->clock.G2 = R->c->D * j->clock.nu2;
       j->clock.delta2 = SSW_GROWTH_DELTA2;
     }
   }
