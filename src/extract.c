@@ -440,7 +440,9 @@ static void estimate(const ssw_coeffs *c, const ssw_traj *fine,
                      const ssw_traj *coarse, double ratio, int order,
                      int stages, ssw_traj *out) {
   const double div = pow(ratio, order) - 1.0;
-  const double n = (double)fine->steps / stages + 1.0;
+  /* Round-off grows with every base step (the heading sums them all). */
+  const double n = (double)fine->steps + 1.0;
+  (void)stages;
   const double ft0 = t0_floor(c, fine);
   const double len = fmax(fabs(fine->r_future), fabs(fine->d));
   out->err_d = est_of(fine->d, coarse->d, div, fabs(fine->d) + len, n);

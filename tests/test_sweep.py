@@ -108,6 +108,25 @@ with tempfile.TemporaryDirectory() as tmp:
                              f["analytic_loops"][()][regime > 0]), "loops")
         sense = f["sense_future"][()][circ]
         check(np.array_equal(sense, f["analytic_sense"][()][circ]), "senses")
+        # The file's error estimates against the truth (docs/output.md):
+        # the spacing's and the angle's estimates bound the error of the
+        # ensemble mean at nearly every point (>= 95%, the promise), and
+        # the default rtol (1e-10) is met where the closed form applies.
+        for meas, ref, est, where in (
+                ("center_spacing", "analytic_center_spacing",
+                 "center_spacing_error", regime >= 2),
+                ("transition_angle", "analytic_transition_angle",
+                 "transition_angle_error", regime >= 1)):
+            m, r = f[meas][()][where], f[ref][()][where]
+            e = f[est][()][where]
+            check(np.all(np.isfinite(e)), f"{est}: not finite")
+            bounded = np.mean(np.abs(m - r) <= e)
+            check(bounded >= 0.95, f"{est} bounds {bounded:.0%} of errors")
+            scale = np.maximum(np.abs(r), 1.0) if meas == "transition_angle" \
+                else np.abs(r)
+            check(np.all(e <= 1e-10 * scale), f"{est} above rtol")
+        check(f.attrs["step_control"] == b"adaptive" and
+              f.attrs["rtol"] == 1e-10, "step control attributes")
         check(np.all(f["converged_fraction"][()] == 1.0), "convergence")
         check(np.all(f["energy_error_max"][()] < 1e-12), "energy error")
         for name in ("version", "git_revision", "config", "hdf5_version",
@@ -147,7 +166,7 @@ with tempfile.TemporaryDirectory() as tmp:
     # and a rerun completes it with the results of the uninterrupted run.
     # Through mpirun: SIGUSR1 (Open MPI forwards it; SIGTERM to mpirun makes
     # mpirun itself exit 1). SIGTERM straight to a singleton rank.
-    slow = ("[integrator]\n", "[integrator]\neta = 0.2\n")
+    slow = ("[integrator]\n", "[integrator]\neta = 0.05\n")
     text = open(CONFIG).read().replace("trajectories = 6", "trajectories = 40")
     if "[integrator]" not in text:
         text += "\n[integrator]\n"
