@@ -6,6 +6,7 @@
 
 #include <math.h>
 
+#include "sleighsweep/dopri5.h"
 #include "sleighsweep/error.h"
 
 void ssw_integrator_defaults(ssw_integrator *o) {
@@ -107,6 +108,7 @@ typedef struct {
   int64_t steps;
   double emax;
   int converged, nonfinite;
+  int stalled; /* stopped at the scheme's own equilibrium (see after_step) */
   int found_peak;
   double t_peak;
 } leg;
@@ -163,7 +165,7 @@ static void lane_start(const leg_run *R, leg_job *j, lane *L, ssw_state *s) {
 
 static void lane_finish(lane *L, const ssw_state *s) {
   leg *r = &L->job->out;
-  r->converged = !r->nonfinite && fabs(L->g) <= L->job->gstop;
+  r->converged = !r->nonfinite && (fabs(L->g) <= L->job->gstop || r->stalled);
   r->t = L->t;
   r->phi = s->phi, r->x = s->x, r->y = s->y;
   r->w = L->w, r->v = L->v, r->g = L->g, r->ht = L->ht;
@@ -174,7 +176,7 @@ static void lane_finish(lane *L, const ssw_state *s) {
  * step. Returns 1 when the lane goes on. */
 static int lane_next(const leg_run *R, lane *L, const ssw_state *s) {
   leg_job *j = L->job;
-  if (j->out.nonfinite || fabs(L->g) <= j->gstop ||
+  if (j->out.nonfinite || fabs(L->g) <= j->gstop || j->out.stalled ||
       j->out.steps + R->stages > R->o->max_steps) {
     lane_finish(L, s);
     return 0;
@@ -234,7 +236,7 @@ static void after_refine_step(const leg_run *R, lane *L, ssw_state *s) {
 static void after_step(const leg_run *R, lane *L, ssw_state *s) {
   const ssw_coeffs *c = R->c;
   leg_job *j = L->job;
-  const double ht_prev = L->ht;
+  const double ht_prev = L->ht, g_prev = L->g;
   L->t_prev = L->t;
   L->t += L->h;
   ssw_stepper_velocity(c, s, &L->w, &L->v);
@@ -251,6 +253,13 @@ static void after_step(const leg_run *R, lane *L, ssw_state *s) {
     density(c, &j->clock, L->w, L->v, &rho, &dlog);
     L->z *= cayley(j->dir * j->step * dlog / rho);
   }
+  /* The Hamel schemes keep the equilibria exactly, so g decays to any
+   * tolerance; RATTLE's (and RK's) discrete equilibria lie O(h^q) off the
+   * line: where |g| stops decreasing on the approach, the leg has arrived
+   * and stops there. */
+  if (R->o->method->kind != SSW_KIND_HAMEL && j->dir * ht_prev < 0 &&
+      fabs(L->g) >= fabs(g_prev))
+    j->out.stalled = 1;
   const double H = energy(c, L->w, L->v);
   const double e = fabs(H - j->H0) / j->H0;
   if (e > j->out.emax) j->out.emax = e;
@@ -273,10 +282,93 @@ static void after_step(const leg_run *R, lane *L, ssw_state *s) {
   lane_next(R, L, s);
 }
 
+/* dopri5 under its own control, one leg at a time: tolerance eps^5 (so
+ * the estimate's doubled step is a 32x looser tolerance, as a 5th-order
+ * error would be), only accepted steps advance, and t0 comes from regula
+ * falsi on steps of exactly the bracket's sizes. */
+static double dopri_f(const leg_run *R, const ssw_dopri5_opts *o,
+                      const ssw_ode_state *from, int dir, double tau) {
+  ssw_ode_state n;
+  double err;
+  ssw_dopri5_step(&R->c->t, o, from, dir * tau, NULL, NULL, &n, &err);
+  return dir * htfun(R->c, n.w, n.v);
+}
+
+static double dopri_peak(const leg_run *R, const ssw_dopri5_opts *o,
+                         const ssw_ode_state *prev, int dir, double hstep,
+                         double fa, double fb, int64_t *steps) {
+  double a = 0.0, b = hstep;
+  int side = 0;
+  for (int it = 0; it < 60 && fb != 0.0; it++) {
+    double tau = (a * fb - b * fa) / (fb - fa);
+    if (!(tau > a && tau < b)) tau = 0.5 * (a + b);
+    if (b - a <= 4.0 * 0x1p-52 * hstep) break;
+    const double f = dopri_f(R, o, prev, dir, tau);
+    ++*steps;
+    if (f > 0) {
+      a = tau, fa = f;
+      if (side == -1) fb *= 0.5;
+      side = -1;
+    } else {
+      b = tau, fb = f;
+      if (side == 1) fa *= 0.5;
+      side = 1;
+    }
+  }
+  return fb == 0.0 ? b : (a * fb - b * fa) / (fb - fa);
+}
+
+static void run_leg_dopri5(const leg_run *R, leg_job *j) {
+  const ssw_coeffs *c = R->c;
+  ssw_dopri5_opts o;
+  ssw_dopri5_defaults(&o);
+  o.rtol = o.atol = pow(j->step, 5);
+  ssw_dopri5_ctl ctl;
+  ssw_dopri5_ctl_init(&ctl);
+  ssw_ode_state s = {j->w0, j->v0, 0, 0, 0, 0}, n;
+  leg *r = &j->out;
+  *r = (leg){0};
+  double g = gfun(c, s.w, s.v), ht = htfun(c, s.w, s.v);
+  r->found_peak = ht == 0.0;
+  double h = ssw_dopri5_initial_step(&c->t, &o, &s, j->dir);
+  while (fabs(g) > j->gstop && r->steps + 1 <= R->o->max_steps) {
+    double err, hn;
+    ssw_dopri5_step(&c->t, &o, &s, h, NULL, NULL, &n, &err);
+    r->steps++;
+    if (!isfinite(err) || !isfinite(n.x) || !isfinite(n.y)) {
+      r->nonfinite = 1;
+      break;
+    }
+    const int accept = ssw_dopri5_propose(&ctl, &o, h, err, &hn);
+    h = hn;
+    if (!accept) continue;
+    const ssw_ode_state prev = s;
+    const double ht_prev = ht;
+    s = n;
+    g = gfun(c, s.w, s.v), ht = htfun(c, s.w, s.v);
+    const double H = energy(c, s.w, s.v);
+    r->emax = fmax(r->emax, fabs(H - j->H0) / j->H0);
+    if (j->ctx) R->sample(j->ctx, j->dir, s.t, s.phi, s.x, s.y, s.w, s.v, H);
+    if (!r->found_peak && j->dir * ht_prev > 0 && j->dir * ht <= 0) {
+      const double tau = dopri_peak(R, &o, &prev, j->dir, fabs(s.t - prev.t),
+                                    j->dir * ht_prev, j->dir * ht, &r->steps);
+      r->t_peak = prev.t + j->dir * tau;
+      r->found_peak = 1;
+    }
+  }
+  r->converged = !r->nonfinite && fabs(g) <= j->gstop;
+  r->t = s.t, r->phi = s.phi, r->x = s.x, r->y = s.y;
+  r->w = s.w, r->v = s.v, r->g = g, r->ht = ht;
+}
+
 /* Integrates every job, SSW_LANES at a time: a lane that finishes its leg
  * takes the next job. Lanes never interact, so a leg's result does not
  * depend on which lane ran it or alongside which other legs. */
 static void run_legs(const leg_run *R, leg_job *jobs, int njobs) {
+  if (R->adaptive && R->o->method->kind == SSW_KIND_DOPRI5) {
+    for (int i = 0; i < njobs; i++) run_leg_dopri5(R, &jobs[i]);
+    return;
+  }
   lane L[SSW_LANES];
   ssw_state s[SSW_LANES];
   double h[SSW_LANES];
@@ -539,7 +631,7 @@ void ssw_extract_finish(const ssw_tensor *t, int regime, double w0,
     L[k] = (leg){e[k]->t, e[k]->phi, e[k]->x, e[k]->y, e[k]->w, e[k]->v,
                  gfun(&c, e[k]->w, e[k]->v), htfun(&c, e[k]->w, e[k]->v),
                  e[k]->steps, e[k]->emax, e[k]->converged, !e[k]->converged,
-                 e[k]->found_peak, e[k]->t_peak};
+                 0, e[k]->found_peak, e[k]->t_peak};
   combine(&c, o, &L[0], &L[1], out);
 }
 
@@ -670,6 +762,10 @@ int ssw_extract_batch(const ssw_tensor *t, int regime, int n,
               w0[i], v0[i]);
   ssw_coeffs c;
   ssw_stepper_coeffs(t, &c);
+  SSW_CHECK(o->method->kind != SSW_KIND_RATTLE || c.rattle_ok, SSW_ERR_ARG,
+            "scheme rattle needs a positive definite 3x3 tensor (its "
+            "lab-frame Hamiltonian inverts it); this body's is singular "
+            "(I0 = 0 on a dry plane?): use a hamel scheme or dopri5");
   const double tol = ssw_integrator_stop_tol(o);
   const leg_run R = {&c, o, o->rtol > 0,
                      o->method->stages > 0 ? o->method->stages : 1, sample};
