@@ -109,9 +109,109 @@ typedef struct {
   double emax;
   int converged, nonfinite;
   int stalled; /* stopped at the scheme's own equilibrium (see after_step) */
+  double fmax; /* largest |F| of the blade force over the nodes (refined) */
   int found_peak;
   double t_peak;
 } leg;
+
+/* The largest |F| of the blade force along a leg. The nodes are too
+ * coarse for a peak between them, so where |F| rises then falls over an
+ * interval the peak is found on the Taylor series of the reduced motion
+ * about the nearer node: (w, v) obey a quadratic ODE whose series follows
+ * by a recurrence, F is a quadratic form in them, and the series converges
+ * within pi / (2 Arate) (the poles of sech), far beyond half a step. The
+ * peak's value then carries the integrator's accuracy
+ * (docs/theory/blade-force.md). */
+#define SERIES 24
+
+typedef struct {
+  double t, f, d, w, v;
+  int n;
+} fpeak;
+
+/* F and dF/dt at (w, v): F = g ht / D + w (M v - L2 w). */
+static void blade(const ssw_coeffs *c, double w, double v, double *f,
+                  double *d) {
+  const double g = gfun(c, w, v), ht = htfun(c, w, v);
+  *f = g * ht / c->D + w * (c->M * v - c->L2 * w);
+  const double Fw = (c->L1 * ht + g * c->kw2) / c->D + c->M * v -
+                    2.0 * c->L2 * w;
+  const double Fv = (c->Z * ht - g * c->kw1) / c->D + c->M * w;
+  *d = g * (Fw * (c->L2 * w - c->M * v) + Fv * (c->J * w - c->L2 * v)) /
+       c->D;
+}
+
+/* Taylor coefficients of F(t0 + s) from the state (w, v) at t0. */
+static void blade_series(const ssw_coeffs *c, double w, double v,
+                         double F[SERIES]) {
+  double W[SERIES], V[SERIES], G[SERIES], A1[SERIES], A2[SERIES],
+      HT[SERIES];
+  W[0] = w, V[0] = v;
+  for (int k = 0; k < SERIES; k++) {
+    G[k] = c->L1 * W[k] + c->Z * V[k];
+    HT[k] = c->kw2 * W[k] - c->kw1 * V[k];
+    A1[k] = c->L2 * W[k] - c->M * V[k];
+    A2[k] = c->J * W[k] - c->L2 * V[k];
+    if (k + 1 == SERIES) break;
+    double s1 = 0.0, s2 = 0.0;
+    for (int j = 0; j <= k; j++)
+      s1 += G[j] * A1[k - j], s2 += G[j] * A2[k - j];
+    W[k + 1] = s1 / (c->D * (k + 1));
+    V[k + 1] = s2 / (c->D * (k + 1));
+  }
+  for (int k = 0; k < SERIES; k++) {
+    double s1 = 0.0, s2 = 0.0;
+    for (int j = 0; j <= k; j++)
+      s1 += G[j] * HT[k - j], s2 += W[j] * (c->M * V[k - j] - c->L2 * W[k - j]);
+    F[k] = s1 / c->D + s2;
+  }
+}
+
+/* Largest |F| of the series on s in [lo, hi] (lo < 0 < hi or one-sided):
+ * Newton on F'(s) = 0 from `guess`, kept inside the interval. */
+static double series_peak(const double F[SERIES], double lo, double hi,
+                          double guess) {
+  double s = fmin(hi, fmax(lo, guess));
+  for (int it = 0; it < 30; it++) {
+    double d1 = 0.0, d2 = 0.0;
+    for (int k = SERIES - 1; k >= 2; k--)
+      d1 = d1 * s + k * F[k], d2 = d2 * s + k * (k - 1) * F[k];
+    d1 = d1 * s + F[1];
+    if (d2 == 0.0) break;
+    const double sn = fmin(hi, fmax(lo, s - d1 / d2));
+    const int done = fabs(sn - s) <= 0x1p-50 * fmax(fabs(hi - lo), 1e-300);
+    s = sn;
+    if (done) break;
+  }
+  double f = 0.0;
+  for (int k = SERIES - 1; k >= 0; k--) f = f * s + F[k];
+  return fabs(f);
+}
+
+static void fpeak_add(fpeak *p, const ssw_coeffs *c, double t, double w,
+                      double v, double *best) {
+  double f, d;
+  blade(c, w, v, &f, &d);
+  *best = fmax(*best, fabs(f));
+  /* Only an interval over which |F| rises then falls holds a peak. */
+  const double sf = copysign(1.0, f), dt = t - p->t;
+  if (p->n > 0 && p->d * sf * dt > 0 && d * sf * dt < 0) {
+    /* Expand about the node nearer the peak: F' interpolated linearly. */
+    const double x = p->d / (p->d - d); /* in (0, 1) */
+    double S[SERIES];
+    if (x < 0.5) {
+      blade_series(c, p->w, p->v, S);
+      *best = fmax(*best, series_peak(S, fmin(0.0, dt), fmax(0.0, dt),
+                                      x * dt));
+    } else {
+      blade_series(c, w, v, S);
+      *best = fmax(*best, series_peak(S, fmin(0.0, -dt), fmax(0.0, -dt),
+                                      (x - 1.0) * dt));
+    }
+  }
+  p->t = t, p->f = f, p->d = d, p->w = w, p->v = v;
+  p->n++;
+}
 
 /* One leg to integrate: initial state, direction, step, trajectory. */
 typedef struct {
@@ -144,6 +244,7 @@ typedef struct {
   double t_prev, hpeak;
   double ra, rb, rfa, rfb; /* Illinois bracket in (0, |hpeak|) */
   int rside, rit;
+  fpeak force;
 } lane;
 
 static void lane_start(const leg_run *R, leg_job *j, lane *L, ssw_state *s) {
@@ -154,6 +255,7 @@ static void lane_start(const leg_run *R, leg_job *j, lane *L, ssw_state *s) {
   L->g = gfun(c, L->w, L->v), L->ht = htfun(c, L->w, L->v);
   j->out = (leg){0};
   j->out.found_peak = L->ht == 0.0;
+  fpeak_add(&L->force, c, 0.0, L->w, L->v, &j->out.fmax);
   if (R->adaptive) {
     /* z_{+-1/2} = rho_0 C(+-x_0)^(1/2): the forward and the backward leg
      * are the two halves of one reversible sequence through y_0. */
@@ -263,6 +365,7 @@ static void after_step(const leg_run *R, lane *L, ssw_state *s) {
   const double H = energy(c, L->w, L->v);
   const double e = fabs(H - j->H0) / j->H0;
   if (e > j->out.emax) j->out.emax = e;
+  fpeak_add(&L->force, c, L->t, L->w, L->v, &j->out.fmax);
   if (j->ctx)
     R->sample(j->ctx, j->dir, L->t, s->phi, s->x, s->y, L->w, L->v, H);
   if (!j->out.found_peak && j->dir * ht_prev > 0 && j->dir * L->ht <= 0) {
@@ -331,6 +434,8 @@ static void run_leg_dopri5(const leg_run *R, leg_job *j) {
   double g = gfun(c, s.w, s.v), ht = htfun(c, s.w, s.v);
   r->found_peak = ht == 0.0;
   double h = ssw_dopri5_initial_step(&c->t, &o, &s, j->dir);
+  fpeak force = {0};
+  fpeak_add(&force, c, 0.0, s.w, s.v, &r->fmax);
   while (fabs(g) > j->gstop && r->steps + 1 <= R->o->max_steps) {
     double err, hn;
     ssw_dopri5_step(&c->t, &o, &s, h, NULL, NULL, &n, &err);
@@ -348,6 +453,7 @@ static void run_leg_dopri5(const leg_run *R, leg_job *j) {
     g = gfun(c, s.w, s.v), ht = htfun(c, s.w, s.v);
     const double H = energy(c, s.w, s.v);
     r->emax = fmax(r->emax, fabs(H - j->H0) / j->H0);
+    fpeak_add(&force, c, s.t, s.w, s.v, &r->fmax);
     if (j->ctx) R->sample(j->ctx, j->dir, s.t, s.phi, s.x, s.y, s.w, s.v, H);
     if (!r->found_peak && j->dir * ht_prev > 0 && j->dir * ht <= 0) {
       const double tau = dopri_peak(R, &o, &prev, j->dir, fabs(s.t - prev.t),
@@ -448,7 +554,10 @@ static int sign_of(double x) { return x > 0 ? 1 : (x < 0 ? -1 : 0); }
 
 /* Every state is an equilibrium (uniform regime) or the start lies on the
  * line of equilibria: the motion is one circle (or line) forever, exactly. */
-static void stationary(double w0, double v0, ssw_traj *out) {
+static void stationary(const ssw_coeffs *c, double w0, double v0,
+                       ssw_traj *out) {
+  out->blade_force_max =
+      fabs(ssw_model_blade_force(&c->t, w0, v0)) / out->H0;
   const double r = w0 != 0.0 ? fabs(v0 / w0) : INFINITY;
   out->w_past = out->w_future = w0;
   out->v_past = out->v_future = v0;
@@ -491,6 +600,10 @@ static void combine(const ssw_coeffs *c, const ssw_integrator *o,
                    ? (int)floor(fabs(out->dphi) / (2.0 * M_PI))
                    : -1;
   out->energy_error = fmax(fwd->emax, bwd->emax);
+  /* The supremum may be approached on a limit circle: the limits count. */
+  const double fl = fmax(fabs(ssw_model_blade_force(&c->t, lf.w, lf.v)),
+                         fabs(ssw_model_blade_force(&c->t, lp.w, lp.v)));
+  out->blade_force_max = fmax(fl, fmax(fwd->fmax, bwd->fmax)) / out->H0;
   out->steps = fwd->steps + bwd->steps;
   out->t_future = fwd->t, out->t_past = bwd->t;
   out->flags &= ~(SSW_TRAJ_FWD_CAP | SSW_TRAJ_BWD_CAP | SSW_TRAJ_NONFINITE |
@@ -587,14 +700,14 @@ static int setup(const ssw_coeffs *c, const ssw_tensor *t, int regime,
   out->err_d = out->err_dphi = out->err_r = out->err_t0 = NAN;
   out->err_center = NAN;
   if (regime == SSW_REGIME_UNIFORM) {
-    stationary(w0, v0, out);
+    stationary(c, w0, v0, out);
     return 0;
   }
   out->rate = sqrt(2.0 * out->H0 * ssw_model_E(t)) / c->D;
   /* Largest |g| on the energy ellipse: sqrt(2 H E / D) = Arate sqrt(D). */
   *gmax = out->rate * sqrt(c->D);
   if (fabs(gfun(c, w0, v0)) <= tol * *gmax) {
-    stationary(w0, v0, out);
+    stationary(c, w0, v0, out);
     if (regime == SSW_REGIME_LINE_TO_LINE)
       out->r_past = out->r_future = INFINITY;
     out->center_past[1] = out->center_future[1] = -c->L1 / c->Z;
@@ -631,7 +744,7 @@ void ssw_extract_finish(const ssw_tensor *t, int regime, double w0,
     L[k] = (leg){e[k]->t, e[k]->phi, e[k]->x, e[k]->y, e[k]->w, e[k]->v,
                  gfun(&c, e[k]->w, e[k]->v), htfun(&c, e[k]->w, e[k]->v),
                  e[k]->steps, e[k]->emax, e[k]->converged, !e[k]->converged,
-                 0, e[k]->found_peak, e[k]->t_peak};
+                 0, 0.0, e[k]->found_peak, e[k]->t_peak};
   combine(&c, o, &L[0], &L[1], out);
 }
 
