@@ -389,7 +389,9 @@ static void chunk(const leg_run *R, double tol, int n, const double *w0,
   if (m == 0) return;
   pass(R, base, m, cw0, cv0, cctx, 1.0, tol, fine);
   if (R->o->estimate) {
-    pass(R, base, m, cw0, cv0, NULL, SSW_EST_RATIO, tol, coarse);
+    leg_run Rc = *R; /* the coarse run's blade force is not used */
+    Rc.blade = 0;
+    pass(&Rc, base, m, cw0, cv0, NULL, SSW_EST_RATIO, tol, coarse);
     for (int k = 0; k < m; k++) {
       const int64_t steps = fine[k].steps + coarse[k].steps;
       estimate(R->c, &fine[k], &coarse[k], SSW_EST_RATIO,
@@ -421,7 +423,7 @@ int ssw_extract_batch(const ssw_tensor *t, int regime, int n,
             "(I0 = 0 on a dry plane?): use a hamel scheme or dopri5");
   const double tol = ssw_integrator_stop_tol(o);
   const leg_run R = {&c, o, o->rtol > 0,
-                     o->method->stages > 0 ? o->method->stages : 1, sample};
+                     o->method->stages > 0 ? o->method->stages : 1, 1, sample};
   for (int start = 0; start < n; start += CHUNK) {
     const int m = n - start < CHUNK ? n - start : CHUNK;
     for (int i = start; i < start + m; i++) {

@@ -38,7 +38,7 @@ static double cayley(double x) {
  * within pi / (2 Arate) (the poles of sech), far beyond half a step. The
  * peak's value then carries the integrator's accuracy
  * (docs/theory/blade-force.md). */
-#define SERIES 24
+#define SERIES 16
 
 typedef struct {
   double t, f, d, w, v;
@@ -152,7 +152,7 @@ static void lane_start(const leg_run *R, leg_job *j, lane *L, ssw_state *s) {
   L->g = ssw_leg_g(c, L->w, L->v), L->ht = ssw_leg_ht(c, L->w, L->v);
   j->out = (leg){0};
   j->out.found_peak = L->ht == 0.0;
-  fpeak_add(&L->force, c, 0.0, L->w, L->v, &j->out.fmax);
+  if (R->blade) fpeak_add(&L->force, c, 0.0, L->w, L->v, &j->out.fmax);
   if (R->adaptive) {
     /* z_{+-1/2} = rho_0 C(+-x_0)^(1/2): the forward and the backward leg
      * are the two halves of one reversible sequence through y_0. */
@@ -262,7 +262,7 @@ static void after_step(const leg_run *R, lane *L, ssw_state *s) {
   const double H = ssw_leg_energy(c, L->w, L->v);
   const double e = fabs(H - j->H0) / j->H0;
   if (e > j->out.emax) j->out.emax = e;
-  fpeak_add(&L->force, c, L->t, L->w, L->v, &j->out.fmax);
+  if (R->blade) fpeak_add(&L->force, c, L->t, L->w, L->v, &j->out.fmax);
   if (j->ctx)
     R->sample(j->ctx, j->dir, L->t, s->phi, s->x, s->y, L->w, L->v, H);
   if (!j->out.found_peak && j->dir * ht_prev > 0 && j->dir * L->ht <= 0) {
@@ -332,7 +332,7 @@ static void run_leg_dopri5(const leg_run *R, leg_job *j) {
   r->found_peak = ht == 0.0;
   double h = ssw_dopri5_initial_step(&c->t, &o, &s, j->dir);
   fpeak force = {0};
-  fpeak_add(&force, c, 0.0, s.w, s.v, &r->fmax);
+  if (R->blade) fpeak_add(&force, c, 0.0, s.w, s.v, &r->fmax);
   while (fabs(g) > j->gstop && r->steps + 1 <= R->o->max_steps) {
     double err, hn;
     ssw_dopri5_step(&c->t, &o, &s, h, NULL, NULL, &n, &err);
@@ -350,7 +350,7 @@ static void run_leg_dopri5(const leg_run *R, leg_job *j) {
     g = ssw_leg_g(c, s.w, s.v), ht = ssw_leg_ht(c, s.w, s.v);
     const double H = ssw_leg_energy(c, s.w, s.v);
     r->emax = fmax(r->emax, fabs(H - j->H0) / j->H0);
-    fpeak_add(&force, c, s.t, s.w, s.v, &r->fmax);
+    if (R->blade) fpeak_add(&force, c, s.t, s.w, s.v, &r->fmax);
     if (j->ctx) R->sample(j->ctx, j->dir, s.t, s.phi, s.x, s.y, s.w, s.v, H);
     if (!r->found_peak && j->dir * ht_prev > 0 && j->dir * ht <= 0) {
       const double tau = dopri_peak(R, &o, &prev, j->dir, fabs(s.t - prev.t),

@@ -63,6 +63,7 @@ typedef struct {
   const ssw_coeffs *c;
   const ssw_integrator *o;
   int adaptive, stages;
+  int blade; /* track the blade force's peaks (not needed by the estimate) */
   ssw_sample_fn sample;
 } leg_run;
 
