@@ -104,10 +104,15 @@ static void gsl_run(gsl_ws *ws, const body *b, double eps, ssw_traj *out) {
   }
 }
 
+/* The engine's scheme under test (the default unless the full mode's
+ * table of adaptive schemes says otherwise). */
+static const ssw_method *ours;
+
 static void ours_run(const body *b, double rtol, ssw_traj *out) {
   ssw_integrator o;
   ssw_integrator_defaults(&o);
   o.rtol = rtol;
+  if (ours) o.method = ours;
   ssw_extract_batch(&b->d.t, b->d.regime, K, b->w0, b->v0, &o, NULL, NULL,
                     out);
 }
@@ -299,6 +304,38 @@ int bench_quick(const bench_opts *o, sbuf *json) {
   sb_num(json, st_o);
   sb_printf(json, ", \"rk8pd_steps_per_traj\": ");
   sb_num(json, st_g);
+  /* Full mode: the other adaptive schemes against the same rk8pd times. */
+  if (!o->smoke && !o->quick) {
+    static const char *const others[] = {"hamel6", "hamel4", "dopri5"};
+    sb_printf(json, ", \"adaptive\": {");
+    printf("  other schemes at their batch-wide rtol (same rk8pd times):\n");
+    for (int k = 0; k < 3; k++) {
+      ours = ssw_method_find(others[k]);
+      double st, e;
+      const double x = batch_setting(bs, nb + 1, 0, &ws, &st, &e);
+      double t_seed = NAN, *tt = calloc((size_t)nb, sizeof *tt);
+      if (x > 0 && tt) {
+        t_seed = time_body(&bs[0], 0, x, &ws, min_time);
+        for (int i = 1; i <= nb; i++)
+          tt[i - 1] = time_body(&bs[i], 0, x, &ws, min_time);
+      }
+      const double med = tt ? bench_median(tt, nb) : NAN;
+      printf("    %-7s rtol %.3g, %.0f steps/trajectory: seed %.1f us (ratio "
+             "%.2f), random median %.1f us (ratio %.2f)\n",
+             others[k], x, st, 1e6 * t_seed, t_seed / tg[0], 1e6 * med,
+             med / med_g);
+      sb_printf(json, "%s\"%s\": {\"rtol\": ", k ? ", " : "", others[k]);
+      sb_num(json, x);
+      sb_printf(json, ", \"ratio_seed\": ");
+      sb_num(json, t_seed / tg[0]);
+      sb_printf(json, ", \"ratio_random_median\": ");
+      sb_num(json, med / med_g);
+      sb_printf(json, "}");
+      free(tt);
+    }
+    sb_printf(json, "}");
+    ours = NULL;
+  }
   sb_printf(json, "}");
   gsl_odeiv2_evolve_free(ws.e);
   gsl_odeiv2_control_free(ws.c);
