@@ -124,14 +124,14 @@ void ssw_stepper_velocity(const ssw_coeffs *c, const ssw_state *s, double *w,
 typedef double vd __attribute__((vector_size(SSW_LANES * sizeof(double))));
 typedef long long vm __attribute__((vector_size(SSW_LANES * sizeof(double))));
 
-static inline vd vsel(vm m, vd a, vd b) {
+static inline __attribute__((always_inline)) vd vsel(vm m, vd a, vd b) {
   return (vd)(((vm)a & m) | ((vm)b & ~m));
 }
-static inline vd vabs(vd x) {
+static inline __attribute__((always_inline)) vd vabs(vd x) {
   const vd neg0 = -((vd){0}); /* -0.0 in every lane */
   return (vd)((vm)x & ~(vm)neg0);
 }
-static inline int vany(vm m) {
+static inline __attribute__((always_inline)) int vany(vm m) {
   long long r = 0;
   for (int l = 0; l < SSW_LANES; l++) r |= m[l];
   return r != 0;
@@ -253,7 +253,7 @@ __attribute__((target_clones("avx2", "default"))) static void
 compose(const ssw_coeffs *c, const ssw_method *m, const double h[SSW_LANES],
         int recon, ssw_state s[SSW_LANES]) {
   vstate v;
-  vd hv;
+  vd hv = {0};
   load(s, &v);
   for (int l = 0; l < SSW_LANES; l++) hv[l] = h[l];
   for (int i = 0; i < m->stages; i++) base_step(c, m->gamma[i] * hv, recon, &v);

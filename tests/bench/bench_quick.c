@@ -138,7 +138,7 @@ static double worst_d(const body *bs, int n, int gsl, double x, gsl_ws *ws,
 /* The largest setting of a geometric ladder meeting TARGET everywhere. */
 static double batch_setting(const body *bs, int n, int gsl, gsl_ws *ws,
                             double *steps, double *err) {
-  const double top = gsl ? 1e-6 : 1e-7, ratio = gsl ? 0.5 : 0.5;
+  const double top = gsl ? 1e-6 : 1e-7, ratio = 0.5;
   for (double x = top; x > 1e-14; x *= ratio) {
     *err = worst_d(bs, n, gsl, x, ws, steps);
     if (*err <= TARGET) return x;
