@@ -386,10 +386,13 @@ def group_equal(parts):
 # ---- `sleighsweep point` output -------------------------------------------
 
 CSV_COLUMNS = ("t", "phi", "x", "y", "omega", "v", "H")
+# The exact path at the same times (written since format 2 of `point`).
+CSV_EXACT = ("phi_exact", "x_exact", "y_exact")
 
 
 def read_csv(path):
-    """A `sleighsweep point --trajectory` CSV: dict of float arrays."""
+    """A `sleighsweep point --trajectory` CSV: dict of float arrays (with
+    the exact path's phi_exact, x_exact, y_exact when the file has them)."""
     if not os.path.exists(path):
         raise UsageError(f"{path}: no such file")
     try:
@@ -397,17 +400,19 @@ def read_csv(path):
             rows = list(csv.reader(fh))
     except (OSError, UnicodeDecodeError) as e:
         raise UsageError(f"{path}: cannot read ({e})") from None
-    if not rows or [c.strip() for c in rows[0]] != list(CSV_COLUMNS):
+    head = [c.strip() for c in rows[0]] if rows else []
+    if head not in (list(CSV_COLUMNS), list(CSV_COLUMNS + CSV_EXACT)):
         raise UsageError(f"{path}: not a trajectory CSV (expected the header "
-                         f"{','.join(CSV_COLUMNS)})")
+                         f"{','.join(CSV_COLUMNS + CSV_EXACT)})")
     try:
         data = np.array([[float(c) for c in r] for r in rows[1:] if r],
                         dtype=float)
     except ValueError as e:
         raise UsageError(f"{path}: bad number ({e})") from None
-    if data.ndim != 2 or data.shape[0] < 2 or data.shape[1] != 7:
-        raise UsageError(f"{path}: fewer than two rows of 7 columns")
-    return {c: data[:, k] for k, c in enumerate(CSV_COLUMNS)}
+    if data.ndim != 2 or data.shape[0] < 2 or data.shape[1] != len(head):
+        raise UsageError(f"{path}: fewer than two rows of {len(head)} "
+                         "columns")
+    return {c: data[:, k] for k, c in enumerate(head)}
 
 
 def read_point_json(path):

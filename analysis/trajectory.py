@@ -72,6 +72,7 @@ class Trajectory:
     body_scale: float = 1.0
     sample: int = None  # index of a sweep file's stored sample
     units: str = None  # the file's length units of x and y ('m'), if known
+    exact: np.ndarray = None  # N x 2 exact contact point (point CSV), if any
 
 
 @dataclass
@@ -114,6 +115,11 @@ def load_csv(path, json_path=None):
         body = {k: float(v) for k, v in j["params"].items()
                 if isinstance(v, (int, float))}
     tr = Trajectory(source=path, tensor=tensor, body=body, **_trim(cols))
+    if "x_exact" in cols:
+        keep = np.all([np.isfinite(cols[q]) for q in ("t", "x", "y", "phi")],
+                      axis=0)
+        tr.exact = np.column_stack([cols["x_exact"][keep],
+                                    cols["y_exact"][keep]])
     if len(tr.t) < 2:
         raise UsageError(f"{path}: fewer than two finite rows")
     return tr
@@ -291,13 +297,14 @@ def plot_trajectories(trajs, ax=None, out=None, outlines=None, arrows=3,
                       smooth=8, circles=True, spacing=True, legend=True,
                       title=None, width=sswplot.SINGLE, height=None,
                       body_scale=None, blank=0, tspan=None, xlabel=None,
-                      ylabel=None):
+                      ylabel=None, exact=False):
     """Draws the trajectories on `ax` (a new single-column figure when None)
     and returns a TrajectoryPlot; each Trajectory then also holds the
     circle radius and centres, the drawn curve and the marked nodes.
     tspan = (t1, t2) zooms the view on the part of the paths with t1 <= t
     <= t2 (arrows and outlines go there; the whole path is still drawn and
-    the circles still come from the end states)."""
+    the circles still come from the end states). exact=True overlays the
+    exact path (docs/theory/exact-path.md) where the input carries it."""
     sswplot.check_out(out)
     if tspan is not None and not tspan[0] < tspan[1]:
         raise UsageError(f"--tspan {tspan[0]:g} {tspan[1]:g}: expected "
@@ -327,6 +334,10 @@ def plot_trajectories(trajs, ax=None, out=None, outlines=None, arrows=3,
         color = tr.color or PALETTE[n % len(PALETTE)]
         ax.plot(tr.curve[:, 0], tr.curve[:, 1], color=color, lw=1.0,
                 label=tr.label or None, zorder=3)
+        if exact and tr.exact is not None:
+            ax.plot(tr.exact[:, 0], tr.exact[:, 1], color="black", lw=0.6,
+                    ls=(0, (1, 1.5)), zorder=4,
+                    label="exact" if n == 0 else None)
         k0 = int(np.argmin(np.abs(tr.t)))
         ax.plot([tr.x[k0]], [tr.y[k0]], "s", color=color, ms=3, mec="black",
                 mew=0.4, zorder=6)
@@ -532,6 +543,9 @@ def parser():
     p.add_argument("--tspan", nargs=2, type=float, metavar=("T1", "T2"),
                    help="zoom on the part of the paths with T1 <= t <= T2 "
                    "(e.g. the transition of a classical sleigh)")
+    p.add_argument("--exact", action="store_true",
+                   help="overlay the exact path (dotted black) where the "
+                   "input is a point CSV with phi_exact,x_exact,y_exact")
     p.add_argument("--no-circles", action="store_true",
                    help="do not draw the limit circles and centres")
     p.add_argument("--title", help="title [the common parameters]")
@@ -618,7 +632,8 @@ def main(argv=None):
         common = dict(outlines=args.outlines, arrows=args.arrows,
                       smooth=args.smooth, circles=not args.no_circles,
                       body_scale=args.body_scale, tspan=args.tspan,
-                      xlabel=args.xlabel, ylabel=args.ylabel)
+                      xlabel=args.xlabel, ylabel=args.ylabel,
+                      exact=args.exact)
         if args.panels:
             res = plot_panels(trajs, ncols=args.ncols, out=args.out,
                               width=args.width or sswplot.DOUBLE,

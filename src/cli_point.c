@@ -52,8 +52,9 @@ static const char point_usage[] =
     "  --max-steps N cap on base steps per direction [2000000]\n"
     "  --no-tail     do not add the exponential tail at the ends\n"
     "Output:\n"
-    "  --trajectory FILE  write the sampled path as CSV:\n"
-    "                t,phi,x,y,omega,v,H (one row per macro step)\n"
+    "  --trajectory FILE  write the sampled path as CSV, one row per macro\n"
+    "                step: t,phi,x,y,omega,v,H and the exact path\n"
+    "                phi_exact,x_exact,y_exact at the same times\n"
     "  -h, --help    this text\n";
 
 typedef struct {
@@ -218,8 +219,16 @@ static double rel_err(double x, double ref) {
   return ref != 0.0 ? fabs(x - ref) / fabs(ref) : fabs(x);
 }
 
+/* The computed path against the exact one, and the blade force's closed
+ * form (docs/theory/exact-path.md, blade-force.md). */
+typedef struct {
+  double pos, head; /* largest contact-point distance, heading difference */
+  double blade;     /* closed-form max |F| / H */
+} path_cmp;
+
 static void print_json(FILE *f, const point_opts *o, const ssw_tensor *t,
-                       const ssw_traj *r, const ssw_analytic *an, int sigma) {
+                       const ssw_traj *r, const ssw_analytic *an, int sigma,
+                       const path_cmp *cmp) {
   const double dphi_an = ssw_analytic_dphi(an, sigma);
   fprintf(f, "{\"program\": \"sleighsweep\", \"version\": \"%s\", "
              "\"git_revision\": \"%s\",\n",
@@ -254,6 +263,9 @@ static void print_json(FILE *f, const point_opts *o, const ssw_tensor *t,
           r->loops, r->sense_past, r->sense_future);
   jnum(f, "t0", r->t0, 1), jnum(f, "rate", r->rate, 1);
   jnum(f, "energy_error", r->energy_error, 1);
+  jnum(f, "blade_force_max", r->blade_force_max, 1);
+  jnum(f, "path_error_max", cmp->pos, 1);
+  jnum(f, "heading_error_max", cmp->head, 1);
   fprintf(f, "\"steps\": %lld, \"converged\": %s, \"flags\": %d, "
              "\"refinements\": %d,\n",
           (long long)r->steps, r->converged ? "true" : "false", r->flags,
@@ -271,25 +283,27 @@ static void print_json(FILE *f, const point_opts *o, const ssw_tensor *t,
   jnum(f, "r_past", uni ? r->r_past : an->radius, 1);
   jnum(f, "r_future", uni ? r->r_future : an->radius, 1);
   jnum(f, "d", an->d, 1), jnum(f, "dphi", dphi_an, 1);
+  jnum(f, "blade_force_max", cmp->blade, 1);
   fprintf(f, "\"loops\": %d, \"sense_future\": %d},\n", an->loops,
           an->sense_future);
   fprintf(f, " \"relative_error\": {");
   jnum(f, "r_future", rel_err(r->r_future, an->radius), 1);
   jnum(f, "r_past", rel_err(r->r_past, an->radius), 1);
   jnum(f, "d", rel_err(r->d, an->d), 1);
-  jnum(f, "dphi", rel_err(r->dphi, dphi_an), 0);
+  jnum(f, "dphi", rel_err(r->dphi, dphi_an), 1);
+  jnum(f, "blade_force_max", rel_err(r->blade_force_max, cmp->blade), 0);
   fprintf(f, "}}\n");
 }
 
-static int write_csv(FILE *f, const char *path, ssw_path *s,
-                     const point_opts *o, double H0) {
-  ssw_path_record(s, 0, 0.0, 0.0, 0.0, 0.0, o->w0, o->v0, H0);
-  SSW_CALL(ssw_path_sort(s));
-  fprintf(f, "t,phi,x,y,omega,v,H\n");
+static int write_csv(FILE *f, const char *path, const ssw_path *s,
+                     const double (*exact)[3]) {
+  fprintf(f, "t,phi,x,y,omega,v,H,phi_exact,x_exact,y_exact\n");
   for (size_t i = 0; i < s->n; i++)
-    fprintf(f, "%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n", s->rows[i][0],
-            s->rows[i][1], s->rows[i][2], s->rows[i][3], s->rows[i][4],
-            s->rows[i][5], s->rows[i][6]);
+    fprintf(f,
+            "%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n",
+            s->rows[i][0], s->rows[i][1], s->rows[i][2], s->rows[i][3],
+            s->rows[i][4], s->rows[i][5], s->rows[i][6], exact[i][0],
+            exact[i][1], exact[i][2]);
   SSW_CHECK(fflush(f) == 0 && !ferror(f), SSW_ERR_IO,
             "--trajectory: error writing '%s': %s", path, strerror(errno));
   return SSW_SUCCESS;
@@ -309,17 +323,37 @@ static int run_point(const point_opts *o) {
     SSW_CHECK(csv, SSW_ERR_USAGE, "--trajectory: cannot write '%s': %s",
               o->trajectory, strerror(errno));
   }
+  /* The path is always recorded: the JSON compares it with the exact one
+   * (path_error_max, heading_error_max). */
   ssw_path s = {0};
   ssw_traj r;
+  double (*exact)[3] = NULL;
+  path_cmp cmp = {NAN, NAN, NAN};
   int rc = ssw_extract_run(&t, regime, o->w0, o->v0, &o->integ,
-                           csv ? ssw_path_record : NULL, &s, &r);
-  if (rc == SSW_SUCCESS && csv) rc = write_csv(csv, o->trajectory, &s, o, r.H0);
+                           ssw_path_record, &s, &r);
+  if (rc == SSW_SUCCESS) {
+    ssw_path_record(&s, 0, 0.0, 0.0, 0.0, 0.0, o->w0, o->v0, r.H0);
+    rc = ssw_path_sort(&s);
+  }
+  if (rc == SSW_SUCCESS) {
+    exact = malloc((s.n ? s.n : 1) * sizeof *exact);
+    rc = exact ? ssw_path_exact(&s, &t, regime, o->w0, o->v0, exact,
+                                &cmp.pos, &cmp.head)
+               : SSW_RAISE(SSW_ERR_MEM, "out of memory for the exact path");
+    if (rc == SSW_SUCCESS &&
+        ssw_analytic_blade_force_max(&t, regime, 1, &cmp.blade) != 0)
+      ssw_error_clear(), cmp.blade = NAN;
+  }
+  if (rc == SSW_SUCCESS && csv)
+    rc = write_csv(csv, o->trajectory, &s, exact);
   ssw_path_free(&s);
+  free(exact);
   if (csv && fclose(csv) != 0 && rc == SSW_SUCCESS)
     rc = SSW_RAISE(SSW_ERR_IO, "--trajectory: error closing '%s'",
                    o->trajectory);
   if (rc != SSW_SUCCESS) return rc;
-  print_json(stdout, o, &t, &r, &an, ssw_analytic_sigma(&t, o->w0, o->v0));
+  print_json(stdout, o, &t, &r, &an, ssw_analytic_sigma(&t, o->w0, o->v0),
+             &cmp);
   return SSW_SUCCESS;
 }
 

@@ -21,6 +21,7 @@
 typedef struct {
   double r_future, r_past, d, dphi_abs, energy_error;
   double err_d, err_dphi, err_r, err_t0; /* err_t0 relative: see result.h */
+  double blade;                          /* max |F| / H */
   int64_t steps;
   int loops, sense_future, converged, flags;
 } traj_summary;
@@ -37,6 +38,7 @@ struct ssw_ensemble {
   ssw_integrator integ;
   traj_summary *block;
   ssw_path *nodes; /* one per sample trajectory */
+  ssw_path probe;  /* trajectory 0's path when it is not a sample */
 };
 
 void ssw_ensemble_integrator(const ssw_config *cfg, ssw_integrator *o) {
@@ -99,6 +101,7 @@ void ssw_ensemble_destroy(ssw_ensemble **e) {
   if (!e || !*e) return;
   if ((*e)->nodes)
     for (int i = 0; i < (*e)->cfg->samples; i++) ssw_path_free(&(*e)->nodes[i]);
+  ssw_path_free(&(*e)->probe);
   free((*e)->nodes);
   free((*e)->block);
   free(*e);
@@ -117,7 +120,11 @@ static int one_batch(const ssw_ensemble *e, const ssw_point_result *res,
   for (int k = 0; k < cnt; k++) {
     const int64_t traj = first + k;
     ssw_ensemble_initial(cfg, &res->tensor, res->index, traj, &w0[k], &v0[k]);
-    ssw_path *nb = traj < cfg->samples ? &e->nodes[traj] : NULL;
+    /* Trajectory 0 is always recorded: its path is compared with the
+     * exact one (path_error_max). Only the thread of batch 0 touches it. */
+    ssw_path *nb = traj < cfg->samples
+                       ? &e->nodes[traj]
+                       : (traj == 0 ? (ssw_path *)&e->probe : NULL);
     if (nb) {
       ssw_path_clear(nb);
       ssw_path_record(nb, 0, 0.0, 0.0, 0.0, 0.0, w0[k], v0[k],
@@ -134,7 +141,7 @@ static int one_batch(const ssw_ensemble *e, const ssw_point_result *res,
                             fabs(r[k].dphi), r[k].energy_error, r[k].err_d,
                             r[k].err_dphi, r[k].err_r,
                             r[k].err_t0 / (fabs(r[k].t0) + 1.0 / r[k].rate),
-                            r[k].steps, r[k].loops, r[k].sense_future,
+                            r[k].blade_force_max, r[k].steps, r[k].loops, r[k].sense_future,
                             r[k].converged, r[k].flags};
   return SSW_SUCCESS;
 }
@@ -164,7 +171,7 @@ static double stat_spread(const stat *s) {
 }
 
 typedef struct {
-  stat rf, rp, d, dphi;
+  stat rf, rp, d, dphi, blade;
   double err_d, err_dphi, err_r, err_t0; /* max of the estimates */
   int64_t conv, steps, sense[3];
   int *loops; /* one per counted trajectory, for the mode */
@@ -189,6 +196,7 @@ static void reduce_one(reduction *a, const traj_summary *s) {
   stat_add(&a->rp, s->r_past);
   if (!isnan(s->d)) stat_add(&a->d, s->d);
   stat_add(&a->dphi, s->dphi_abs);
+  stat_add(&a->blade, s->blade);
   a->sense[s->sense_future + 1]++;
   a->loops[a->nloops++] = s->loops;
 }
@@ -216,6 +224,7 @@ static void finish(const reduction *a, int64_t n, ssw_point_result *res) {
   res->radius_past = stat_mean(&a->rp);
   res->center_spacing = stat_mean(&a->d);
   res->transition_angle = stat_mean(&a->dphi);
+  res->blade_force_max = stat_mean(&a->blade);
   res->radius_future_spread = stat_spread(&a->rf);
   res->radius_past_spread = stat_spread(&a->rp);
   res->center_spacing_spread = stat_spread(&a->d);
@@ -253,6 +262,16 @@ static int store_samples(const ssw_ensemble *e, double *out) {
     }
   }
   return SSW_SUCCESS;
+}
+
+/* Largest distance of trajectory 0's nodes from its exact path. */
+static int path_error(ssw_ensemble *e, ssw_point_result *res, int regime) {
+  ssw_path *p = e->cfg->samples > 0 ? &e->nodes[0] : &e->probe;
+  double w0, v0, head;
+  ssw_ensemble_initial(e->cfg, &res->tensor, res->index, 0, &w0, &v0);
+  SSW_CALL(ssw_path_sort(p));
+  return ssw_path_exact(p, &res->tensor, regime, w0, v0, NULL,
+                        &res->path_error_max, &head);
 }
 
 int ssw_ensemble_run(ssw_ensemble *e, uint64_t index, ssw_point_result *res,
@@ -296,7 +315,14 @@ int ssw_ensemble_run(ssw_ensemble *e, uint64_t index, ssw_point_result *res,
     /* Uniform motion keeps each initial rotation sense: no sense of the
      * body to report (the closed form says 0 too). */
     if (regime == SSW_REGIME_UNIFORM) res->sense_future = 0;
-    if (cfg->samples > 0 && samples) status = store_samples(e, samples);
+    status = path_error(e, res, regime);
+    double fa = NAN;
+    if (regime != SSW_REGIME_UNIFORM &&
+        ssw_analytic_blade_force_max(&res->tensor, regime, 1, &fa) != 0)
+      ssw_error_clear(), fa = NAN;
+    res->analytic_blade_force_max = fa;
+    if (status == SSW_SUCCESS && cfg->samples > 0 && samples)
+      status = store_samples(e, samples);
   }
   free(acc.loops);
   if (status != SSW_SUCCESS && ssw_error_message()[0] == '\0')

@@ -6,6 +6,7 @@
 
 #include <math.h>
 
+#include "sleighsweep/dopri5.h"
 #include "sleighsweep/error.h"
 
 void ssw_integrator_defaults(ssw_integrator *o) {
@@ -107,9 +108,110 @@ typedef struct {
   int64_t steps;
   double emax;
   int converged, nonfinite;
+  int stalled; /* stopped at the scheme's own equilibrium (see after_step) */
+  double fmax; /* largest |F| of the blade force over the nodes (refined) */
   int found_peak;
   double t_peak;
 } leg;
+
+/* The largest |F| of the blade force along a leg. The nodes are too
+ * coarse for a peak between them, so where |F| rises then falls over an
+ * interval the peak is found on the Taylor series of the reduced motion
+ * about the nearer node: (w, v) obey a quadratic ODE whose series follows
+ * by a recurrence, F is a quadratic form in them, and the series converges
+ * within pi / (2 Arate) (the poles of sech), far beyond half a step. The
+ * peak's value then carries the integrator's accuracy
+ * (docs/theory/blade-force.md). */
+#define SERIES 24
+
+typedef struct {
+  double t, f, d, w, v;
+  int n;
+} fpeak;
+
+/* F and dF/dt at (w, v): F = g ht / D + w (M v - L2 w). */
+static void blade(const ssw_coeffs *c, double w, double v, double *f,
+                  double *d) {
+  const double g = gfun(c, w, v), ht = htfun(c, w, v);
+  *f = g * ht / c->D + w * (c->M * v - c->L2 * w);
+  const double Fw = (c->L1 * ht + g * c->kw2) / c->D + c->M * v -
+                    2.0 * c->L2 * w;
+  const double Fv = (c->Z * ht - g * c->kw1) / c->D + c->M * w;
+  *d = g * (Fw * (c->L2 * w - c->M * v) + Fv * (c->J * w - c->L2 * v)) /
+       c->D;
+}
+
+/* Taylor coefficients of F(t0 + s) from the state (w, v) at t0. */
+static void blade_series(const ssw_coeffs *c, double w, double v,
+                         double F[SERIES]) {
+  double W[SERIES], V[SERIES], G[SERIES], A1[SERIES], A2[SERIES],
+      HT[SERIES];
+  W[0] = w, V[0] = v;
+  for (int k = 0; k < SERIES; k++) {
+    G[k] = c->L1 * W[k] + c->Z * V[k];
+    HT[k] = c->kw2 * W[k] - c->kw1 * V[k];
+    A1[k] = c->L2 * W[k] - c->M * V[k];
+    A2[k] = c->J * W[k] - c->L2 * V[k];
+    if (k + 1 == SERIES) break;
+    double s1 = 0.0, s2 = 0.0;
+    for (int j = 0; j <= k; j++)
+      s1 += G[j] * A1[k - j], s2 += G[j] * A2[k - j];
+    W[k + 1] = s1 / (c->D * (k + 1));
+    V[k + 1] = s2 / (c->D * (k + 1));
+  }
+  for (int k = 0; k < SERIES; k++) {
+    double s1 = 0.0, s2 = 0.0;
+    for (int j = 0; j <= k; j++)
+      s1 += G[j] * HT[k - j], s2 += W[j] * (c->M * V[k - j] - c->L2 * W[k - j]);
+    F[k] = s1 / c->D + s2;
+  }
+}
+
+/* Largest |F| of the series on s in [lo, hi] (lo < 0 < hi or one-sided):
+ * Newton on F'(s) = 0 from `guess`, kept inside the interval. */
+static double series_peak(const double F[SERIES], double lo, double hi,
+                          double guess) {
+  double s = fmin(hi, fmax(lo, guess));
+  for (int it = 0; it < 30; it++) {
+    double d1 = 0.0, d2 = 0.0;
+    for (int k = SERIES - 1; k >= 2; k--)
+      d1 = d1 * s + k * F[k], d2 = d2 * s + k * (k - 1) * F[k];
+    d1 = d1 * s + F[1];
+    if (d2 == 0.0) break;
+    const double sn = fmin(hi, fmax(lo, s - d1 / d2));
+    const int done = fabs(sn - s) <= 0x1p-50 * fmax(fabs(hi - lo), 1e-300);
+    s = sn;
+    if (done) break;
+  }
+  double f = 0.0;
+  for (int k = SERIES - 1; k >= 0; k--) f = f * s + F[k];
+  return fabs(f);
+}
+
+static void fpeak_add(fpeak *p, const ssw_coeffs *c, double t, double w,
+                      double v, double *best) {
+  double f, d;
+  blade(c, w, v, &f, &d);
+  *best = fmax(*best, fabs(f));
+  /* Only an interval over which |F| rises then falls holds a peak. */
+  const double sf = copysign(1.0, f), dt = t - p->t;
+  if (p->n > 0 && p->d * sf * dt > 0 && d * sf * dt < 0) {
+    /* Expand about the node nearer the peak: F' interpolated linearly. */
+    const double x = p->d / (p->d - d); /* in (0, 1) */
+    double S[SERIES];
+    if (x < 0.5) {
+      blade_series(c, p->w, p->v, S);
+      *best = fmax(*best, series_peak(S, fmin(0.0, dt), fmax(0.0, dt),
+                                      x * dt));
+    } else {
+      blade_series(c, w, v, S);
+      *best = fmax(*best, series_peak(S, fmin(0.0, -dt), fmax(0.0, -dt),
+                                      (x - 1.0) * dt));
+    }
+  }
+  p->t = t, p->f = f, p->d = d, p->w = w, p->v = v;
+  p->n++;
+}
 
 /* One leg to integrate: initial state, direction, step, trajectory. */
 typedef struct {
@@ -142,6 +244,7 @@ typedef struct {
   double t_prev, hpeak;
   double ra, rb, rfa, rfb; /* Illinois bracket in (0, |hpeak|) */
   int rside, rit;
+  fpeak force;
 } lane;
 
 static void lane_start(const leg_run *R, leg_job *j, lane *L, ssw_state *s) {
@@ -152,6 +255,7 @@ static void lane_start(const leg_run *R, leg_job *j, lane *L, ssw_state *s) {
   L->g = gfun(c, L->w, L->v), L->ht = htfun(c, L->w, L->v);
   j->out = (leg){0};
   j->out.found_peak = L->ht == 0.0;
+  fpeak_add(&L->force, c, 0.0, L->w, L->v, &j->out.fmax);
   if (R->adaptive) {
     /* z_{+-1/2} = rho_0 C(+-x_0)^(1/2): the forward and the backward leg
      * are the two halves of one reversible sequence through y_0. */
@@ -163,7 +267,7 @@ static void lane_start(const leg_run *R, leg_job *j, lane *L, ssw_state *s) {
 
 static void lane_finish(lane *L, const ssw_state *s) {
   leg *r = &L->job->out;
-  r->converged = !r->nonfinite && fabs(L->g) <= L->job->gstop;
+  r->converged = !r->nonfinite && (fabs(L->g) <= L->job->gstop || r->stalled);
   r->t = L->t;
   r->phi = s->phi, r->x = s->x, r->y = s->y;
   r->w = L->w, r->v = L->v, r->g = L->g, r->ht = L->ht;
@@ -174,7 +278,7 @@ static void lane_finish(lane *L, const ssw_state *s) {
  * step. Returns 1 when the lane goes on. */
 static int lane_next(const leg_run *R, lane *L, const ssw_state *s) {
   leg_job *j = L->job;
-  if (j->out.nonfinite || fabs(L->g) <= j->gstop ||
+  if (j->out.nonfinite || fabs(L->g) <= j->gstop || j->out.stalled ||
       j->out.steps + R->stages > R->o->max_steps) {
     lane_finish(L, s);
     return 0;
@@ -234,7 +338,7 @@ static void after_refine_step(const leg_run *R, lane *L, ssw_state *s) {
 static void after_step(const leg_run *R, lane *L, ssw_state *s) {
   const ssw_coeffs *c = R->c;
   leg_job *j = L->job;
-  const double ht_prev = L->ht;
+  const double ht_prev = L->ht, g_prev = L->g;
   L->t_prev = L->t;
   L->t += L->h;
   ssw_stepper_velocity(c, s, &L->w, &L->v);
@@ -251,9 +355,17 @@ static void after_step(const leg_run *R, lane *L, ssw_state *s) {
     density(c, &j->clock, L->w, L->v, &rho, &dlog);
     L->z *= cayley(j->dir * j->step * dlog / rho);
   }
+  /* The Hamel schemes keep the equilibria exactly, so g decays to any
+   * tolerance; RATTLE's (and RK's) discrete equilibria lie O(h^q) off the
+   * line: where |g| stops decreasing on the approach, the leg has arrived
+   * and stops there. */
+  if (R->o->method->kind != SSW_KIND_HAMEL && j->dir * ht_prev < 0 &&
+      fabs(L->g) >= fabs(g_prev))
+    j->out.stalled = 1;
   const double H = energy(c, L->w, L->v);
   const double e = fabs(H - j->H0) / j->H0;
   if (e > j->out.emax) j->out.emax = e;
+  fpeak_add(&L->force, c, L->t, L->w, L->v, &j->out.fmax);
   if (j->ctx)
     R->sample(j->ctx, j->dir, L->t, s->phi, s->x, s->y, L->w, L->v, H);
   if (!j->out.found_peak && j->dir * ht_prev > 0 && j->dir * L->ht <= 0) {
@@ -273,10 +385,96 @@ static void after_step(const leg_run *R, lane *L, ssw_state *s) {
   lane_next(R, L, s);
 }
 
+/* dopri5 under its own control, one leg at a time: tolerance eps^5 (so
+ * the estimate's doubled step is a 32x looser tolerance, as a 5th-order
+ * error would be), only accepted steps advance, and t0 comes from regula
+ * falsi on steps of exactly the bracket's sizes. */
+static double dopri_f(const leg_run *R, const ssw_dopri5_opts *o,
+                      const ssw_ode_state *from, int dir, double tau) {
+  ssw_ode_state n;
+  double err;
+  ssw_dopri5_step(&R->c->t, o, from, dir * tau, NULL, NULL, &n, &err);
+  return dir * htfun(R->c, n.w, n.v);
+}
+
+static double dopri_peak(const leg_run *R, const ssw_dopri5_opts *o,
+                         const ssw_ode_state *prev, int dir, double hstep,
+                         double fa, double fb, int64_t *steps) {
+  double a = 0.0, b = hstep;
+  int side = 0;
+  for (int it = 0; it < 60 && fb != 0.0; it++) {
+    double tau = (a * fb - b * fa) / (fb - fa);
+    if (!(tau > a && tau < b)) tau = 0.5 * (a + b);
+    if (b - a <= 4.0 * 0x1p-52 * hstep) break;
+    const double f = dopri_f(R, o, prev, dir, tau);
+    ++*steps;
+    if (f > 0) {
+      a = tau, fa = f;
+      if (side == -1) fb *= 0.5;
+      side = -1;
+    } else {
+      b = tau, fb = f;
+      if (side == 1) fa *= 0.5;
+      side = 1;
+    }
+  }
+  return fb == 0.0 ? b : (a * fb - b * fa) / (fb - fa);
+}
+
+static void run_leg_dopri5(const leg_run *R, leg_job *j) {
+  const ssw_coeffs *c = R->c;
+  ssw_dopri5_opts o;
+  ssw_dopri5_defaults(&o);
+  o.rtol = o.atol = pow(j->step, 5);
+  ssw_dopri5_ctl ctl;
+  ssw_dopri5_ctl_init(&ctl);
+  ssw_ode_state s = {j->w0, j->v0, 0, 0, 0, 0}, n;
+  leg *r = &j->out;
+  *r = (leg){0};
+  double g = gfun(c, s.w, s.v), ht = htfun(c, s.w, s.v);
+  r->found_peak = ht == 0.0;
+  double h = ssw_dopri5_initial_step(&c->t, &o, &s, j->dir);
+  fpeak force = {0};
+  fpeak_add(&force, c, 0.0, s.w, s.v, &r->fmax);
+  while (fabs(g) > j->gstop && r->steps + 1 <= R->o->max_steps) {
+    double err, hn;
+    ssw_dopri5_step(&c->t, &o, &s, h, NULL, NULL, &n, &err);
+    r->steps++;
+    if (!isfinite(err) || !isfinite(n.x) || !isfinite(n.y)) {
+      r->nonfinite = 1;
+      break;
+    }
+    const int accept = ssw_dopri5_propose(&ctl, &o, h, err, &hn);
+    h = hn;
+    if (!accept) continue;
+    const ssw_ode_state prev = s;
+    const double ht_prev = ht;
+    s = n;
+    g = gfun(c, s.w, s.v), ht = htfun(c, s.w, s.v);
+    const double H = energy(c, s.w, s.v);
+    r->emax = fmax(r->emax, fabs(H - j->H0) / j->H0);
+    fpeak_add(&force, c, s.t, s.w, s.v, &r->fmax);
+    if (j->ctx) R->sample(j->ctx, j->dir, s.t, s.phi, s.x, s.y, s.w, s.v, H);
+    if (!r->found_peak && j->dir * ht_prev > 0 && j->dir * ht <= 0) {
+      const double tau = dopri_peak(R, &o, &prev, j->dir, fabs(s.t - prev.t),
+                                    j->dir * ht_prev, j->dir * ht, &r->steps);
+      r->t_peak = prev.t + j->dir * tau;
+      r->found_peak = 1;
+    }
+  }
+  r->converged = !r->nonfinite && fabs(g) <= j->gstop;
+  r->t = s.t, r->phi = s.phi, r->x = s.x, r->y = s.y;
+  r->w = s.w, r->v = s.v, r->g = g, r->ht = ht;
+}
+
 /* Integrates every job, SSW_LANES at a time: a lane that finishes its leg
  * takes the next job. Lanes never interact, so a leg's result does not
  * depend on which lane ran it or alongside which other legs. */
 static void run_legs(const leg_run *R, leg_job *jobs, int njobs) {
+  if (R->adaptive && R->o->method->kind == SSW_KIND_DOPRI5) {
+    for (int i = 0; i < njobs; i++) run_leg_dopri5(R, &jobs[i]);
+    return;
+  }
   lane L[SSW_LANES];
   ssw_state s[SSW_LANES];
   double h[SSW_LANES];
@@ -356,7 +554,10 @@ static int sign_of(double x) { return x > 0 ? 1 : (x < 0 ? -1 : 0); }
 
 /* Every state is an equilibrium (uniform regime) or the start lies on the
  * line of equilibria: the motion is one circle (or line) forever, exactly. */
-static void stationary(double w0, double v0, ssw_traj *out) {
+static void stationary(const ssw_coeffs *c, double w0, double v0,
+                       ssw_traj *out) {
+  out->blade_force_max =
+      fabs(ssw_model_blade_force(&c->t, w0, v0)) / out->H0;
   const double r = w0 != 0.0 ? fabs(v0 / w0) : INFINITY;
   out->w_past = out->w_future = w0;
   out->v_past = out->v_future = v0;
@@ -399,6 +600,10 @@ static void combine(const ssw_coeffs *c, const ssw_integrator *o,
                    ? (int)floor(fabs(out->dphi) / (2.0 * M_PI))
                    : -1;
   out->energy_error = fmax(fwd->emax, bwd->emax);
+  /* The supremum may be approached on a limit circle: the limits count. */
+  const double fl = fmax(fabs(ssw_model_blade_force(&c->t, lf.w, lf.v)),
+                         fabs(ssw_model_blade_force(&c->t, lp.w, lp.v)));
+  out->blade_force_max = fmax(fl, fmax(fwd->fmax, bwd->fmax)) / out->H0;
   out->steps = fwd->steps + bwd->steps;
   out->t_future = fwd->t, out->t_past = bwd->t;
   out->flags &= ~(SSW_TRAJ_FWD_CAP | SSW_TRAJ_BWD_CAP | SSW_TRAJ_NONFINITE |
@@ -495,14 +700,14 @@ static int setup(const ssw_coeffs *c, const ssw_tensor *t, int regime,
   out->err_d = out->err_dphi = out->err_r = out->err_t0 = NAN;
   out->err_center = NAN;
   if (regime == SSW_REGIME_UNIFORM) {
-    stationary(w0, v0, out);
+    stationary(c, w0, v0, out);
     return 0;
   }
   out->rate = sqrt(2.0 * out->H0 * ssw_model_E(t)) / c->D;
   /* Largest |g| on the energy ellipse: sqrt(2 H E / D) = Arate sqrt(D). */
   *gmax = out->rate * sqrt(c->D);
   if (fabs(gfun(c, w0, v0)) <= tol * *gmax) {
-    stationary(w0, v0, out);
+    stationary(c, w0, v0, out);
     if (regime == SSW_REGIME_LINE_TO_LINE)
       out->r_past = out->r_future = INFINITY;
     out->center_past[1] = out->center_future[1] = -c->L1 / c->Z;
@@ -539,7 +744,7 @@ void ssw_extract_finish(const ssw_tensor *t, int regime, double w0,
     L[k] = (leg){e[k]->t, e[k]->phi, e[k]->x, e[k]->y, e[k]->w, e[k]->v,
                  gfun(&c, e[k]->w, e[k]->v), htfun(&c, e[k]->w, e[k]->v),
                  e[k]->steps, e[k]->emax, e[k]->converged, !e[k]->converged,
-                 e[k]->found_peak, e[k]->t_peak};
+                 0, 0.0, e[k]->found_peak, e[k]->t_peak};
   combine(&c, o, &L[0], &L[1], out);
 }
 
@@ -670,6 +875,10 @@ int ssw_extract_batch(const ssw_tensor *t, int regime, int n,
               w0[i], v0[i]);
   ssw_coeffs c;
   ssw_stepper_coeffs(t, &c);
+  SSW_CHECK(o->method->kind != SSW_KIND_RATTLE || c.rattle_ok, SSW_ERR_ARG,
+            "scheme rattle needs a positive definite 3x3 tensor (its "
+            "lab-frame Hamiltonian inverts it); this body's is singular "
+            "(I0 = 0 on a dry plane?): use a hamel scheme or dopri5");
   const double tol = ssw_integrator_stop_tol(o);
   const leg_run R = {&c, o, o->rtol > 0,
                      o->method->stages > 0 ? o->method->stages : 1, sample};

@@ -182,6 +182,14 @@ static const column columns[] = {
     F64("energy_error_max", energy_error_max, "1",
         "max relative energy error |H - H0| / H0"),
     F64("steps_mean", steps_mean, "1", "mean base steps per trajectory"),
+    F64("blade_force_max", blade_force_max, "length-1",
+        "mean over the ensemble of max |F| / H, the blade's largest lateral "
+        "force per unit energy"),
+    F64("analytic_blade_force_max", analytic_blade_force_max, "length-1",
+        "closed-form max |F| / H of the blade's lateral force"),
+    F64("path_error_max", path_error_max, "length",
+        "largest distance of trajectory 0's computed contact point from "
+        "the exact path"),
     F64("center_spacing_error", center_spacing_error, "length",
         "largest estimated error of center_spacing over the ensemble"),
     F64("transition_angle_error", transition_angle_error, "rad",

@@ -1,9 +1,12 @@
-/* Recorded paths: growable rows of sampled nodes, sorted by time. */
+/* Recorded paths: growable rows of sampled nodes, sorted by time, and their
+ * distance from the exact path (docs/theory/exact-path.md). */
 #include "sleighsweep/path.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "sleighsweep/analytic.h"
 #include "sleighsweep/error.h"
 
 void ssw_path_record(void *ctx, int dir, double t, double phi, double x,
@@ -44,4 +47,34 @@ void ssw_path_free(ssw_path *p) {
   if (!p) return;
   free(p->rows);
   memset(p, 0, sizeof *p);
+}
+
+/* Exact (phi, x, y) of rows [from, to) walking away from t = 0 in steps of
+ * `dir`, accumulating the exact displacement segment by segment. */
+static void walk(const ssw_path *p, const ssw_orbit *o, long from, long to,
+                 long dir, double (*exact)[3], double *pos, double *head) {
+  double t = 0.0, x = 0.0, y = 0.0;
+  for (long i = from; i != to; i += dir) {
+    const double *r = p->rows[i];
+    double dx, dy;
+    ssw_analytic_orbit_advance(o, t, r[0], &dx, &dy);
+    t = r[0], x += dx, y += dy;
+    const double ph = ssw_analytic_orbit_heading(o, t);
+    *pos = fmax(*pos, hypot(r[2] - x, r[3] - y));
+    *head = fmax(*head, fabs(r[1] - ph));
+    if (exact) exact[i][0] = ph, exact[i][1] = x, exact[i][2] = y;
+  }
+}
+
+int ssw_path_exact(const ssw_path *p, const ssw_tensor *t, int regime,
+                   double w0, double v0, double (*exact)[3], double *pos_err,
+                   double *head_err) {
+  ssw_orbit o;
+  SSW_CALL(ssw_analytic_orbit(t, regime, w0, v0, &o));
+  long i0 = 0;
+  while (i0 < (long)p->n && p->rows[i0][0] < 0.0) i0++;
+  *pos_err = *head_err = 0.0;
+  walk(p, &o, i0, (long)p->n, 1, exact, pos_err, head_err);
+  walk(p, &o, i0 - 1, -1, -1, exact, pos_err, head_err);
+  return SSW_SUCCESS;
 }

@@ -1,6 +1,9 @@
 /* Discrete Hamel step, its symmetric compositions, and RK4 for comparison. */
 #include "sleighsweep/stepper.h"
 
+#include "sleighsweep/dopri5.h"
+#include "sleighsweep/error.h"
+
 #include <math.h>
 #include <string.h>
 
@@ -32,18 +35,29 @@ static const double w_kl8[] = {
     0.56116298177510838456,  0.13020248308889008088};
 
 static const ssw_method methods[] = {
-    {"hamel2", "base discrete Hamel step (Xia & Zhang 2025), order 2", 2, 1,
-     w_base, 1.0},
-    {"hamel4", "triple-jump composition (Yoshida 1990), order 4", 4, 3, w_tj,
-     1.0},
-    {"hamel4s", "5-stage composition (Suzuki 1990), order 4", 4, 5, w_suzuki,
-     1.0},
-    {"hamel6", "9-stage composition (Kahan & Li 1997, s9odr6a), order 6", 6, 9,
-     w_kl6, 3.0},
-    {"hamel8", "17-stage composition (Kahan & Li 1997, s17odr8a), order 8", 8,
-     17, w_kl8, 4.0},
-    {"rk4", "classical explicit Runge-Kutta, order 4 (comparison only)", 4, 0,
-     NULL, 1.0},
+    {"hamel2", "base discrete Hamel step, order 2", 2, 1, w_base, 1.0,
+     SSW_KIND_HAMEL, "Xia & Zhang 2025"},
+    {"hamel4", "triple-jump composition, order 4", 4, 3, w_tj, 1.0,
+     SSW_KIND_HAMEL, "Yoshida, Phys. Lett. A 150 (1990) 262"},
+    {"hamel4s", "5-stage composition, order 4", 4, 5, w_suzuki, 1.0,
+     SSW_KIND_HAMEL, "Suzuki, Phys. Lett. A 146 (1990) 319"},
+    {"hamel6", "9-stage composition s9odr6a, order 6", 6, 9, w_kl6, 3.0,
+     SSW_KIND_HAMEL, "Kahan & Li, Math. Comp. 66 (1997) 1089"},
+    {"hamel8", "17-stage composition s17odr8a, order 8", 8, 17, w_kl8, 4.0,
+     SSW_KIND_HAMEL, "Kahan & Li, Math. Comp. 66 (1997) 1089"},
+    {"rk4", "classical explicit Runge-Kutta, order 4 (comparison)", 4, 0,
+     NULL, 1.0, SSW_KIND_RK4, "Kutta 1901"},
+    {"dopri5",
+     "Dormand-Prince 5(4) with DOPRI5 step control, the 2025 paper's RK45 "
+     "(comparison)",
+     5, 0, NULL, 1.0, SSW_KIND_DOPRI5,
+     "Dormand & Prince, J. Comput. Appl. Math. 6 (1980) 19; Hairer, Norsett "
+     "& Wanner, Solving ODEs I, II.4-5"},
+    {"rattle",
+     "nonholonomic RATTLE in lab coordinates with the blade multiplier, "
+     "order 2 (comparison)",
+     2, 0, NULL, 1.0, SSW_KIND_RATTLE,
+     "McLachlan & Perlmutter, J. Nonlinear Sci. 16 (2006) 283"},
 };
 
 const ssw_method *ssw_method_table(int *count) {
@@ -80,6 +94,9 @@ void ssw_stepper_coeffs(const ssw_tensor *t, ssw_coeffs *c) {
   c->D = ssw_model_D(t);
   c->kw1 = t->L1 * t->M + t->Z * t->L2;
   c->kw2 = t->L1 * t->L2 + t->Z * t->J;
+  c->t = *t;
+  c->rattle_ok = ssw_rattle_setup(t, &c->rattle) == SSW_SUCCESS;
+  if (!c->rattle_ok) ssw_error_clear();
 }
 
 void ssw_stepper_init(const ssw_coeffs *c, double w0, double v0,
@@ -283,14 +300,41 @@ static void rk4_step(const ssw_coeffs *c, double h, ssw_state *s) {
   s->p = c->L1 * y[0] + c->Z * y[1];
 }
 
+/* The comparison schemes on the plain state (w, v, phi, x, y); a failed
+ * step (RATTLE's Newton) leaves NaN, which the extraction flags. */
+static void plain_step(const ssw_coeffs *c, const ssw_method *m, double h,
+                       ssw_state *s) {
+  ssw_ode_state a, b;
+  ssw_stepper_velocity(c, s, &a.w, &a.v);
+  a.phi = s->phi, a.x = s->x, a.y = s->y, a.t = 0.0;
+  if (m->kind == SSW_KIND_DOPRI5) {
+    ssw_dopri5_opts o;
+    ssw_dopri5_defaults(&o);
+    double err;
+    ssw_dopri5_step(&c->t, &o, &a, h, NULL, NULL, &b, &err);
+  } else if (!c->rattle_ok ||
+             ssw_rattle_step(&c->rattle, &a, h, &b, NULL, NULL) != 0) {
+    ssw_error_clear();
+    b = a, b.w = b.v = NAN;
+  }
+  s->W1 = c->J * b.w - c->L2 * b.v;
+  s->W2 = -c->L2 * b.w + c->M * b.v;
+  s->phi = b.phi, s->x = b.x, s->y = b.y;
+  s->ux = cos(b.phi), s->uy = sin(b.phi);
+  s->p = c->L1 * b.w + c->Z * b.v;
+}
+
 void ssw_stepper_advance_batch(const ssw_coeffs *c, const ssw_method *m,
                                 const double h[SSW_LANES], int recon,
                                 ssw_state s[SSW_LANES]) {
-  if (m->stages == 0) {
+  switch (m->kind) {
+  case SSW_KIND_HAMEL: compose(c, m, h, recon, s); return;
+  case SSW_KIND_RK4:
     for (int l = 0; l < SSW_LANES; l++) rk4_step(c, h[l], &s[l]);
     return;
+  default:
+    for (int l = 0; l < SSW_LANES; l++) plain_step(c, m, h[l], &s[l]);
   }
-  compose(c, m, h, recon, s);
 }
 
 void ssw_stepper_advance(const ssw_coeffs *c, const ssw_method *m, double h,

@@ -203,10 +203,52 @@ static void test_adaptive_order(void) {
   }
 }
 
+/* The comparison schemes go through the same extraction (stopping rule,
+ * tail, centres, estimate) and reach the closed form at tight settings:
+ * dopri5 at the default rtol, RATTLE (second order, ~1e6 steps) at
+ * rtol 1e-8; both to 10 rtol in d and dphi. */
+static void test_comparison_schemes(void) {
+  const struct {
+    const char *name;
+    double rtol;
+    ssw_params p;
+  } cases[] = {
+      {"dopri5", 1e-10, {M_PI / 3, 0.2, 0.0, 0.0, 0.0, 0.5, 0.3}},
+      {"dopri5", 1e-10, {2.0, 0.3, 0.1, 0.1, -0.05, 0.5, 0.3}},
+      {"rattle", 1e-8, {M_PI / 3, 0.2, 0.1, 0.0, 0.0, 0.5, 0.3}},
+  };
+  const ssw_body bd = {1.0, 0.5, 1.0, SSW_KROT_PAPERS};
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    ssw_tensor t;
+    int regime;
+    ssw_analytic an;
+    ssw_model_tensor(&bd, &cases[i].p, &t);
+    ssw_model_classify(&t, SSW_ZERO_TOL_DEFAULT, &t, &regime);
+    ssw_analytic_compute(&t, regime, &an);
+    ssw_integrator o;
+    ssw_integrator_defaults(&o);
+    o.method = ssw_method_find(cases[i].name);
+    o.rtol = cases[i].rtol;
+    ssw_traj r;
+    EXPECT(ssw_extract_run(&t, regime, 1.5, 1.0, &o, NULL, NULL, &r) == 0,
+           "%s: extraction failed", cases[i].name);
+    const int sigma = ssw_analytic_sigma(&t, 1.5, 1.0);
+    const double ed = fabs(r.d - an.d) / an.d;
+    const double dp = ssw_analytic_dphi(&an, sigma);
+    const double ea = fabs(r.dphi - dp) / fmax(fabs(dp), SSW_DPHI_FLOOR);
+    printf("%s rtol %.0e: d error %.2e, dphi error %.2e, %lld steps\n",
+           cases[i].name, o.rtol, ed, ea, (long long)r.steps);
+    EXPECT(r.converged && ed <= 10 * o.rtol && ea <= 10 * o.rtol,
+           "%s case %zu: d error %.3g, dphi error %.3g (flags %d)",
+           cases[i].name, i, ed, ea, r.flags);
+  }
+}
+
 int main(void) {
   test_wide_batch();
   test_lanes();
   test_reversal();
   test_adaptive_order();
+  test_comparison_schemes();
   return TEST_RESULT();
 }

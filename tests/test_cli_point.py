@@ -73,8 +73,31 @@ with tempfile.TemporaryDirectory() as tmp:
     check(p.returncode == 0, "trajectory run failed")
     with open(path) as f:
         rows = list(csv.DictReader(f))
-    check(list(rows[0].keys()) == ["t", "phi", "x", "y", "omega", "v", "H"],
+    check(list(rows[0].keys()) == ["t", "phi", "x", "y", "omega", "v", "H",
+                                   "phi_exact", "x_exact", "y_exact"],
           f"CSV header {list(rows[0].keys())}")
+    # The exact path beside every node, and the JSON's largest distance
+    # from it: at the default rtol the path is good to 10 rtol of its size.
+    dist = max(math.hypot(float(r["x"]) - float(r["x_exact"]),
+                          float(r["y"]) - float(r["y_exact"])) for r in rows)
+    size = max(math.hypot(float(r["x_exact"]), float(r["y_exact"]))
+               for r in rows)
+    j = json.loads(p.stdout)
+    check(abs(dist - j["path_error_max"]) <= 1e-15 * size and
+          dist <= 1e-9 * max(size, 1.0),
+          f"path error {dist:.3g} (JSON {j['path_error_max']}), size {size}")
+    check(j["heading_error_max"] <= 1e-9, "heading error")
+    # Blade force: measured max |F|/H against its closed form; the error
+    # estimates are finite where the quantities exist.
+    bf, bfa = j["blade_force_max"], j["analytic"]["blade_force_max"]
+    check(abs(bf - bfa) <= 1e-9 * bfa, f"blade force {bf} vs {bfa}")
+    est = j["error_estimate"]
+    check(all(isinstance(est[k], float) for k in ("d", "dphi", "r", "t0")),
+          f"error estimates {est}")
+    check(abs(j["d"] - j["analytic"]["d"]) <= est["d"],
+          f"d error {abs(j['d'] - j['analytic']['d'])} above its estimate")
+    check(j["integrator"]["step_control"] == "adaptive" and
+          j["integrator"]["rtol"] == 1e-10, "integrator settings")
     t = [float(r["t"]) for r in rows]
     check(all(a < b for a, b in zip(t, t[1:])), "CSV not sorted by time")
     zero = [r for r in rows if float(r["t"]) == 0.0]
@@ -85,6 +108,11 @@ with tempfile.TemporaryDirectory() as tmp:
 
 # Bad input: exit status 2, one line naming the option, nothing on stdout.
 bad = [
+    (["--rtol", "1e-15"], "--rtol"),
+    (["--rtol", "0.5"], "--rtol"),
+    (["--rtol", "nan"], "--rtol"),
+    (["--rtol", "1e-8", "--eta", "0.5"], "--rtol and --eta"),
+    (["--scheme", "rattle", "--rho", "0", "--I0", "0"], "rattle"),
     (["--eta", "abc"], "--eta"),
     (["--eta", "5"], "eta"),
     (["--A", "0.2"], "A > B"),

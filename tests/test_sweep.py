@@ -125,6 +125,16 @@ with tempfile.TemporaryDirectory() as tmp:
             scale = np.maximum(np.abs(r), 1.0) if meas == "transition_angle" \
                 else np.abs(r)
             check(np.all(e <= 1e-10 * scale), f"{est} above rtol")
+        # Blade force against its closed form (the peaks are located on the
+        # series of the motion: docs/theory/blade-force.md) and the path of
+        # trajectory 0 against the exact path, at every non-uniform point.
+        moving = regime >= 1
+        bf = f["blade_force_max"][()][moving]
+        bfa = f["analytic_blade_force_max"][()][moving]
+        err = np.max(np.abs(bf - bfa) / bfa)
+        check(err <= 1e-9, f"blade_force_max: max rel. error {err:.3g}")
+        pe = f["path_error_max"][()][moving]
+        check(np.all(pe <= 1e-8), f"path_error_max up to {np.max(pe):.3g}")
         check(f.attrs["step_control"] == b"adaptive" and
               f.attrs["rtol"] == 1e-10, "step control attributes")
         check(np.all(f["converged_fraction"][()] == 1.0), "convergence")

@@ -106,6 +106,8 @@ typedef struct {
   double dphi;                  /**< transition angle (rad), signed */
   int loops;                    /**< floor(|dphi| / 2 pi) */
   double energy_error;          /**< max |H_k - H_0| / H_0 over nodes */
+  double blade_force_max;       /**< max |F| / H of the blade's lateral
+                                     force over the motion (1/length) */
   int64_t steps;                /**< base steps, both directions */
   double t_past, t_future;      /**< times at which integration stopped */
   int converged;                /**< 1 when both directions converged */

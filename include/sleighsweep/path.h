@@ -6,6 +6,8 @@
 
 #include <stddef.h>
 
+#include "sleighsweep/model.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -31,6 +33,15 @@ int ssw_path_sort(ssw_path *p);
 
 /** Forgets the rows, keeping the memory for reuse. */
 void ssw_path_clear(ssw_path *p);
+
+/** Compares a time-sorted path of the trajectory through (w0, v0) (heading
+ * 0 and contact point at the origin at t = 0) with its exact path: the
+ * largest distance of the contact points (length) and difference of the
+ * headings (rad) over the rows. `exact` (may be NULL) receives the exact
+ * (phi, x, y) of every row. Errors: as ssw_analytic_orbit. */
+int ssw_path_exact(const ssw_path *p, const ssw_tensor *t, int regime,
+                   double w0, double v0, double (*exact)[3], double *pos_err,
+                   double *head_err);
 
 /** Frees the rows (NULL-safe) and zeroes the path. */
 void ssw_path_free(ssw_path *p);

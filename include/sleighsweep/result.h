@@ -39,6 +39,13 @@ typedef struct {
    * relative to the transition time |t0| + 1 / Arate. */
   double center_spacing_error, transition_angle_error, radius_error;
   double t0_error;
+  /** Mean over the converged trajectories of max |F| / H, the blade's
+   * largest lateral force over the motion per unit energy (1/length), and
+   * its closed form (docs/theory/blade-force.md). */
+  double blade_force_max, analytic_blade_force_max;
+  /** Largest distance of the computed contact point from the exact path
+   * over the nodes of trajectory 0 (length; docs/theory/exact-path.md). */
+  double path_error_max;
 } ssw_point_result;
 
 /** A growable array of point results, each with its sample buffer of

@@ -13,6 +13,7 @@
 #define SLEIGHSWEEP_STEPPER_H
 
 #include "sleighsweep/model.h"
+#include "sleighsweep/rattle.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -34,6 +35,9 @@ int ssw_recon_find(const char *name);
 typedef struct {
   double J, M, L1, L2, Z, D;
   double kw1, kw2; /**< L1 M + Z L2 and L1 L2 + Z J (cubic right-hand side) */
+  ssw_tensor t;      /**< the tensor itself (comparison schemes) */
+  int rattle_ok;     /**< the 3x3 tensor allows the lab-frame RATTLE */
+  ssw_rattle rattle; /**< its constants when rattle_ok */
 } ssw_coeffs;
 
 /** Integrator state at a node: time, configuration and node momenta. */
@@ -44,8 +48,17 @@ typedef struct {
   double p;         /**< last L1 w + Z v of the discrete velocity (warm start) */
 } ssw_state;
 
+/** Kinds of method. Compositions run in the batch kernel; the others are
+ * comparison schemes stepped lane by lane. */
+typedef enum {
+  SSW_KIND_HAMEL = 0, /**< symmetric composition of the base Hamel step */
+  SSW_KIND_RK4,       /**< classical Runge-Kutta 4 */
+  SSW_KIND_DOPRI5,    /**< Dormand-Prince 5(4) with its own step control */
+  SSW_KIND_RATTLE,    /**< nonholonomic RATTLE in lab coordinates */
+} ssw_method_kind;
+
 /** A method: a symmetric composition of the base Hamel step with the given
- * sub-step weights (summing to 1), or the classical RK4 (stages = 0). */
+ * sub-step weights (summing to 1), or a comparison scheme (stages = 0). */
 typedef struct {
   const char *name;        /**< "hamel2", "hamel4", ..., "rk4" */
   const char *description; /**< one line with the reference */
@@ -55,6 +68,8 @@ typedef struct {
   double eps_scale;        /**< adaptive: fictive step eps = eps_scale
                                 rtol^(1/order) (calibrated, see the
                                 benchmark) */
+  int kind;                /**< ssw_method_kind */
+  const char *reference;   /**< where the method comes from */
 } ssw_method;
 
 /** The method table; `count` receives its length. */
