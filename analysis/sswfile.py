@@ -387,12 +387,13 @@ def group_equal(parts):
 
 CSV_COLUMNS = ("t", "phi", "x", "y", "omega", "v", "H")
 # The exact path at the same times (written since format 2 of `point`).
-CSV_EXACT = ("phi_exact", "x_exact", "y_exact")
+CSV_EXACT = ("phi_exact", "x_exact", "y_exact", "omega_exact", "v_exact")
 
 
 def read_csv(path):
     """A `sleighsweep point --trajectory` CSV: dict of float arrays (with
-    the exact path's phi_exact, x_exact, y_exact when the file has them)."""
+    the exact motion's phi_exact, x_exact, y_exact, omega_exact, v_exact
+    when the file has them)."""
     if not os.path.exists(path):
         raise UsageError(f"{path}: no such file")
     try:

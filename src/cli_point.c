@@ -53,8 +53,8 @@ static const char point_usage[] =
     "  --no-tail     do not add the exponential tail at the ends\n"
     "Output:\n"
     "  --trajectory FILE  write the sampled path as CSV, one row per macro\n"
-    "                step: t,phi,x,y,omega,v,H and the exact path\n"
-    "                phi_exact,x_exact,y_exact at the same times\n"
+    "                step: t,phi,x,y,omega,v,H and the exact motion\n"
+    "                phi_exact,x_exact,y_exact,omega_exact,v_exact\n"
     "  -h, --help    this text\n";
 
 typedef struct {
@@ -296,14 +296,14 @@ static void print_json(FILE *f, const point_opts *o, const ssw_tensor *t,
 }
 
 static int write_csv(FILE *f, const char *path, const ssw_path *s,
-                     const double (*exact)[3]) {
-  fprintf(f, "t,phi,x,y,omega,v,H,phi_exact,x_exact,y_exact\n");
-  for (size_t i = 0; i < s->n; i++)
-    fprintf(f,
-            "%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n",
-            s->rows[i][0], s->rows[i][1], s->rows[i][2], s->rows[i][3],
-            s->rows[i][4], s->rows[i][5], s->rows[i][6], exact[i][0],
-            exact[i][1], exact[i][2]);
+                     const double (*exact)[SSW_PATH_NEXACT]) {
+  fprintf(f, "t,phi,x,y,omega,v,H,phi_exact,x_exact,y_exact,omega_exact,"
+             "v_exact\n");
+  for (size_t i = 0; i < s->n; i++) {
+    for (int q = 0; q < SSW_PATH_NQ; q++) fprintf(f, "%.17g,", s->rows[i][q]);
+    for (int q = 0; q < SSW_PATH_NEXACT; q++)
+      fprintf(f, "%.17g%c", exact[i][q], q + 1 < SSW_PATH_NEXACT ? ',' : '\n');
+  }
   SSW_CHECK(fflush(f) == 0 && !ferror(f), SSW_ERR_IO,
             "--trajectory: error writing '%s': %s", path, strerror(errno));
   return SSW_SUCCESS;
@@ -327,7 +327,7 @@ static int run_point(const point_opts *o) {
    * (path_error_max, heading_error_max). */
   ssw_path s = {0};
   ssw_traj r;
-  double (*exact)[3] = NULL;
+  double (*exact)[SSW_PATH_NEXACT] = NULL;
   path_cmp cmp = {NAN, NAN, NAN};
   int rc = ssw_extract_run(&t, regime, o->w0, o->v0, &o->integ,
                            ssw_path_record, &s, &r);

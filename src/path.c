@@ -52,7 +52,8 @@ void ssw_path_free(ssw_path *p) {
 /* Exact (phi, x, y) of rows [from, to) walking away from t = 0 in steps of
  * `dir`, accumulating the exact displacement segment by segment. */
 static void walk(const ssw_path *p, const ssw_orbit *o, long from, long to,
-                 long dir, double (*exact)[3], double *pos, double *head) {
+                 long dir, double (*exact)[SSW_PATH_NEXACT], double *pos,
+                 double *head) {
   double t = 0.0, x = 0.0, y = 0.0;
   for (long i = from; i != to; i += dir) {
     const double *r = p->rows[i];
@@ -62,12 +63,16 @@ static void walk(const ssw_path *p, const ssw_orbit *o, long from, long to,
     const double ph = ssw_analytic_orbit_heading(o, t);
     *pos = fmax(*pos, hypot(r[2] - x, r[3] - y));
     *head = fmax(*head, fabs(r[1] - ph));
-    if (exact) exact[i][0] = ph, exact[i][1] = x, exact[i][2] = y;
+    if (exact) {
+      exact[i][0] = ph, exact[i][1] = x, exact[i][2] = y;
+      ssw_analytic_orbit_state(o, t, &exact[i][3], &exact[i][4]);
+    }
   }
 }
 
 int ssw_path_exact(const ssw_path *p, const ssw_tensor *t, int regime,
-                   double w0, double v0, double (*exact)[3], double *pos_err,
+                   double w0, double v0, double (*exact)[SSW_PATH_NEXACT],
+                   double *pos_err,
                    double *head_err) {
   ssw_orbit o;
   SSW_CALL(ssw_analytic_orbit(t, regime, w0, v0, &o));

@@ -74,7 +74,8 @@ with tempfile.TemporaryDirectory() as tmp:
     with open(path) as f:
         rows = list(csv.DictReader(f))
     check(list(rows[0].keys()) == ["t", "phi", "x", "y", "omega", "v", "H",
-                                   "phi_exact", "x_exact", "y_exact"],
+                                   "phi_exact", "x_exact", "y_exact",
+                                   "omega_exact", "v_exact"],
           f"CSV header {list(rows[0].keys())}")
     # The exact path beside every node, and the JSON's largest distance
     # from it: at the default rtol the path is good to 10 rtol of its size.
@@ -87,6 +88,8 @@ with tempfile.TemporaryDirectory() as tmp:
           dist <= 1e-9 * max(size, 1.0),
           f"path error {dist:.3g} (JSON {j['path_error_max']}), size {size}")
     check(j["heading_error_max"] <= 1e-9, "heading error")
+    dw = max(abs(float(r["omega"]) - float(r["omega_exact"])) for r in rows)
+    check(dw <= 1e-9 * 1.5, f"omega against the exact motion: {dw:.3g}")
     # Blade force: measured max |F|/H against its closed form; the error
     # estimates are finite where the quantities exist.
     bf, bfa = j["blade_force_max"], j["analytic"]["blade_force_max"]

@@ -15,6 +15,8 @@ extern "C" {
 /** Quantities of a row: t, phi, x, y, omega, v, H (the order of the sample
  * datasets of the output file, SSW_SAMPLE_* in h5out.h). */
 #define SSW_PATH_NQ 7
+/** Exact quantities per row from ssw_path_exact: phi, x, y, omega, v. */
+#define SSW_PATH_NEXACT 5
 
 /** A growable list of rows. Zero-initialise; free with ssw_path_free. */
 typedef struct {
@@ -38,10 +40,10 @@ void ssw_path_clear(ssw_path *p);
  * 0 and contact point at the origin at t = 0) with its exact path: the
  * largest distance of the contact points (length) and difference of the
  * headings (rad) over the rows. `exact` (may be NULL) receives the exact
- * (phi, x, y) of every row. Errors: as ssw_analytic_orbit. */
+ * (phi, x, y, omega, v) of every row. Errors: as ssw_analytic_orbit. */
 int ssw_path_exact(const ssw_path *p, const ssw_tensor *t, int regime,
-                   double w0, double v0, double (*exact)[3], double *pos_err,
-                   double *head_err);
+                   double w0, double v0, double (*exact)[SSW_PATH_NEXACT],
+                   double *pos_err, double *head_err);
 
 /** Frees the rows (NULL-safe) and zeroes the path. */
 void ssw_path_free(ssw_path *p);

@@ -14,6 +14,7 @@
 
 #include "bench.h"
 #include "sleighsweep/extract.h"
+#include "sleighsweep/ode.h"
 #include "sleighsweep/stepper.h"
 #include "wide_batch.h"
 
@@ -44,10 +45,7 @@ static void seed_body(body *b) {
 
 static int rhs(double t, const double y[], double f[], void *params) {
   const ssw_coeffs *c = params;
-  ssw_stepper_rhs(c, y[0], y[1], &f[0], &f[1]);
-  f[2] = y[0];
-  f[3] = y[1] * cos(y[2]);
-  f[4] = y[1] * sin(y[2]);
+  ssw_ode_rhs(&c->t, c->D, y, f); /* the engine's own right-hand side */
   (void)t;
   return GSL_SUCCESS;
 }
