@@ -4,15 +4,16 @@
 # captions in OUT/index.md.
 #
 # Usage: analysis/figures.sh [OUT]        (default OUT: build/gallery)
-# Environment: SSW_EXE (build/sleighsweep), MPIEXEC (mpirun), NP (2),
-#              PYTHON (/usr/bin/python3), FORMATS (pdf,png).
+# Environment: SSW_EXE (build/sleighsweep, else the installed engine),
+#              MPIEXEC (mpirun), NP (2), PYTHON (/usr/bin/python3),
+#              FORMATS (pdf,png).
 # The engine writes the data (OUT/data: point CSV/JSON pairs and two sweeps
 # from jobs/examples/fig_theta_a_rho{0,1}.ini); analysis/gallery.py draws
 # every figure from those files alone. About 15 s on 2 cores.
 set -eu
 
 usage() {
-  sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
 }
 case "${1:-}" in
   -h | --help) usage; exit 0 ;;
@@ -24,7 +25,16 @@ fi
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 OUT=${1:-$ROOT/build/gallery}
+# The engine: the source tree's build, else the installed one beside an
+# installed copy of this script (PREFIX/share/sleighsweep/analysis), else PATH.
 EXE=${SSW_EXE:-$ROOT/build/sleighsweep}
+if [ -z "${SSW_EXE:-}" ] && [ ! -x "$EXE" ]; then
+  if [ -x "$ROOT/../../bin/sleighsweep" ]; then
+    EXE=$(cd "$ROOT/../../bin" && pwd)/sleighsweep
+  elif command -v sleighsweep >/dev/null 2>&1; then
+    EXE=$(command -v sleighsweep)
+  fi
+fi
 MPIEXEC=${MPIEXEC:-mpirun}
 NP=${NP:-2}
 PYTHON=${PYTHON:-/usr/bin/python3}

@@ -272,7 +272,7 @@ def fig_models(g):
     return plots
 
 
-# ---- 2010 paper ---------------------------------------------------------------
+# ---- 2010 paper -------------------------------------------------------------
 
 def fig_portrait(g):
     """2010 Fig. 2a: reduced phase portrait."""
@@ -347,7 +347,7 @@ def fig_loops(g):
     return plots
 
 
-# ---- phase diagrams -------------------------------------------------------------
+# ---- phase diagrams ---------------------------------------------------------
 
 def sweep_text(path):
     import h5py
