@@ -22,8 +22,10 @@ FACTOR = 1.5
 
 
 def estimate(cfg):
-    p = subprocess.run([EXE, "run", "--dry-run", cfg], env=ENV, text=True,
-                       capture_output=True, timeout=120)
+    # Through mpirun: a singleton Open MPI process crashes LeakSanitizer's
+    # tracer at exit under scripts/sanitize.sh.
+    p = subprocess.run([MPIEXEC, "-np", "1", EXE, "run", "--dry-run", cfg],
+                       env=ENV, text=True, capture_output=True, timeout=300)
     check(p.returncode == 0, f"dry run: {p.returncode} {p.stderr}")
     m = re.search(r"steps per traj\.:\s+([0-9.]+) \+- ([0-9.]+)", p.stdout)
     check(m is not None, f"no estimate in {p.stdout!r}")
