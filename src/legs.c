@@ -38,7 +38,7 @@ static double cayley(double x) {
  * within pi / (2 Arate) (the poles of sech), far beyond half a step. The
  * peak's value then carries the integrator's accuracy
  * (docs/theory/blade-force.md). */
-#define SERIES 16
+#define SERIES 24
 
 typedef struct {
   double t, f, d, w, v;
