@@ -4,7 +4,7 @@
 set -eu
 PKGS="cmake make gcc pkg-config git libopenmpi-dev openmpi-bin
 libhdf5-openmpi-dev hdf5-tools libinih-dev libgsl-dev python3-numpy
-python3-h5py python3-matplotlib python3-xarray python3-h5netcdf $*"
+python3-h5py python3-matplotlib python3-xarray python3-h5netcdf strace $*"
 missing=""
 for p in $PKGS; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed"

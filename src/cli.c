@@ -20,7 +20,9 @@ int ssw_cli_number(const char *opt, const char *text, int angle,
   char *end = NULL;
   errno = 0;
   double x = strtod(text, &end);
-  int ok = end != text && errno == 0;
+  /* Underflow to a subnormal or zero is a number (the caller checks what
+   * its arithmetic takes); overflow is not. */
+  int ok = end != text && (errno == 0 || (errno == ERANGE && isfinite(x)));
   if (ok && angle && strcmp(end, "deg") == 0) {
     x = x / 180.0 * M_PI;
     end += 3;

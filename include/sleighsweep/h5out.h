@@ -53,13 +53,20 @@ static inline size_t ssw_h5out_sample_doubles(const ssw_config *cfg) {
              : 0;
 }
 
+/** Name under which a new output is built ("<path>.creating") before it
+ * is renamed to `path`: a kill during creation leaves no half-made file at
+ * `path`, so the same command can start again. */
+void ssw_h5out_creating_path(const char *path, char *buf, size_t n);
+
 /** Creates `path` and every dataset (fixed shapes, fill values, early
  * allocation), writes coordinates and the start attributes (status
- * "running"). Collective; `cfg` must be identical on every rank. Errors:
+ * "running"). The file is built under ssw_h5out_creating_path (replacing
+ * a stale one) and renamed to `path` once complete and flushed.
+ * Collective; `cfg` must be identical on every rank. Errors:
  * SSW_ERR_IO if the file exists, SSW_ERR_ARG for a malformed cfg,
  * SSW_ERR_HDF5 (e.g. a missing directory) / SSW_ERR_MPI naming the failed
  * call. On error *out is NULL and nothing stays open (a partial file may
- * remain). */
+ * remain under the creating name). */
 int ssw_h5out_create(MPI_Comm comm, const char *path, const ssw_config *cfg,
                      const ssw_h5out_meta *meta, ssw_h5out **out);
 
