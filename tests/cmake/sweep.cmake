@@ -37,7 +37,7 @@ ssw_add_test(NAME test_syskill TIMEOUT 900
           ${CMAKE_CURRENT_SOURCE_DIR}/sweep/sweep_small.ini
           ${MPIEXEC_EXECUTABLE} short)
 set_tests_properties(test_syskill PROPERTIES RUN_SERIAL TRUE
-                     SKIP_RETURN_CODE 77)
+                     SKIP_RETURN_CODE 77 LABELS syskill)
 if(SSW_LONG_TESTS)
   ssw_add_test(NAME test_syskill_long TIMEOUT 7200
     COMMAND ${SSW_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/test_syskill.py
@@ -45,7 +45,7 @@ if(SSW_LONG_TESTS)
             ${CMAKE_CURRENT_SOURCE_DIR}/sweep/sweep_small.ini
             ${MPIEXEC_EXECUTABLE} long)
   set_tests_properties(test_syskill_long PROPERTIES RUN_SERIAL TRUE
-                       SKIP_RETURN_CODE 77 LABELS long)
+                       SKIP_RETURN_CODE 77 LABELS "syskill;long")
 endif()
 # point's energy domain (issue 13 defect 5): an overflowing energy is refused
 # naming what overflows; a subnormal velocity is a number.
