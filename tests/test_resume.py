@@ -22,7 +22,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from sswtest import ENV, check, datasets, exit_status  # noqa: E402
 
-EXE, CONFIG = sys.argv[1], sys.argv[2]
+EXE, CONFIG = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 MPIEXEC = sys.argv[3] if len(sys.argv) > 3 else "mpirun"
 REC_MAGIC = b"SSWREC01"
 HEADER = 64
@@ -46,13 +46,17 @@ def make_config(tmp, name, slow=True, extra=""):
     return path, os.path.join(tmp, name + ".h5")
 
 
-def run(args, ranks=0, wait=True, env=ENV, prefix=()):
-    cmd = list(prefix) + ([MPIEXEC, "--oversubscribe", "-np", str(ranks)]
-                          if ranks else []) + [EXE, "run", *args]
+def run(args, ranks=1, wait=True, env=ENV, outer=(), inner=()):
+    """`sleighsweep run` under mpirun (also for one rank: a singleton Open
+    MPI process crashes LeakSanitizer's tracer at exit in the sanitizer
+    suite); `inner` wraps the rank (strace), `outer` mpirun (setpriv)."""
+    cmd = (list(outer) + [MPIEXEC, "--oversubscribe", "-np", str(ranks)]
+           + list(inner) + [EXE, "run", *args])
     if not wait:
         return subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True)
-    return subprocess.run(cmd, env=env, capture_output=True, text=True)
+                                stderr=subprocess.PIPE, text=True, cwd=WORK)
+    return subprocess.run(cmd, env=env, capture_output=True, text=True,
+                          cwd=WORK)
 
 
 def wait_for_progress(p, points):
@@ -67,9 +71,10 @@ def wait_for_progress(p, points):
                        + "".join(seen))
 
 
-def stop_after(p, points, sig=signal.SIGTERM, target=None):
+def stop_after(p, cfg, points, sig=signal.SIGTERM):
+    """Sends `sig` to rank 0 once `points` are reported."""
     lines = wait_for_progress(p, points)
-    os.kill(target or p.pid, sig)
+    os.kill(rank_pids(cfg)[0], sig)
     _, err = p.communicate(timeout=120)
     return p.returncode, "".join(lines) + err
 
@@ -111,7 +116,7 @@ def case_torn_journal(tmp, ref):
     """Defect 1: a torn tail and a flipped byte mid-journal hide nothing
     appended later; every valid record is recovered."""
     cfg, out = make_config(tmp, "torn", extra="flush_interval = 1000\n")
-    rc, err = stop_after(run([cfg], wait=False), 8)
+    rc, err = stop_after(run([cfg], wait=False), cfg, 8)
     check(rc == 3, f"torn: first run exit {rc}: {err[-400:]}")
     jn = out + ".journal.0"
     _, rec = valid_records(jn)
@@ -120,7 +125,7 @@ def case_torn_journal(tmp, ref):
     data[HEADER + rec + rec // 2] ^= 0xFF            # corrupt record 1
     data += REC_MAGIC + b"\x07" * 100                 # torn tail
     open(jn, "wb").write(bytes(data))
-    rc, err = stop_after(run([cfg], wait=False), 8)
+    rc, err = stop_after(run([cfg], wait=False), cfg, 8)
     check(rc == 3, f"torn: second run exit {rc}: {err[-400:]}")
     check("2 torn record(s) skipped" in err,
           f"torn: the corrupt record and the tear not both reported: "
@@ -157,7 +162,7 @@ def case_kill_in_creation(tmp):
     for n in (2, 5, 40):
         for f in glob.glob(out + "*"):
             os.remove(f)
-        p = run(["--quiet", cfg], prefix=(
+        p = run(["--quiet", cfg], inner=(
             "strace", "-f", "-qq", "-o", "/dev/null", "-e", "trace=pwrite64",
             "-e", f"inject=pwrite64:signal=KILL:when={n}"))
         check(p.returncode != 0, f"creation kill {n}: the run was not killed")
@@ -215,10 +220,11 @@ def case_lock(tmp):
     wait_for_progress(first, 2)
     p = run([cfg])
     host = socket.gethostname()
-    check(p.returncode == 2 and f"PID {first.pid}" in p.stderr
+    holder = rank_pids(cfg)[0]
+    check(p.returncode == 2 and f"PID {holder}" in p.stderr
           and host in p.stderr,
           f"second run: exit {p.returncode}: {p.stderr[-400:]}")
-    first.send_signal(signal.SIGTERM)
+    os.kill(holder, signal.SIGTERM)
     first.communicate(timeout=120)
     check(first.returncode == 3, f"lock: first run exit {first.returncode}")
     check(not os.path.exists(out + ".lock"), "lock file left by a clean stop")
@@ -304,10 +310,11 @@ def case_readonly(tmp):
     os.mkdir(scratch)
     os.chown(scratch, 65534, 65534)
     env = dict(ENV, HOME=scratch, TMPDIR=scratch)
-    rc, err = stop_after(run([cfg], wait=False, env=env, prefix=nobody), 4)
+    rc, err = stop_after(run([cfg], wait=False, env=env, outer=nobody), cfg,
+                         4)
     check(rc == 3, f"read-only: first run exit {rc}: {err[-300:]}")
     os.chmod(d, 0o555)
-    p = run([cfg], env=env, prefix=nobody)
+    p = run([cfg], env=env, outer=nobody)
     os.chmod(d, 0o755)
     check(p.returncode == 0 and "remove them by hand" in p.stderr,
           f"read-only directory: exit {p.returncode}: {p.stderr[-400:]}")
@@ -315,6 +322,7 @@ def case_readonly(tmp):
 
 with tempfile.TemporaryDirectory() as tmp:
     os.chmod(tmp, 0o755)
+    WORK = tmp
     ref_cfg, ref = make_config(tmp, "ref")
     p = run([ref_cfg], ranks=2)
     check(p.returncode == 0, f"reference run: {p.stderr[-300:]}")
