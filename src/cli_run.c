@@ -249,6 +249,11 @@ static int output_mode(const ssw_config *cfg, const run_opts *o, int *mode) {
   SSW_CHECK(access(dir, W_OK | X_OK) == 0, SSW_ERR_CONFIG,
             "[output] file '%s': directory '%s' is not writable (%s)",
             cfg->file, dir, strerror(errno));
+  /* A creation killed earlier left its partial file: it is replaced, so
+   * its space counts as free (the run's lock excludes a live creation). */
+  char creating[4200];
+  ssw_h5out_creating_path(cfg->file, creating, sizeof creating);
+  (void)unlink(creating);
   SSW_CALL(check_space(cfg, dir));
   *mode = 1;
   return SSW_SUCCESS;
