@@ -142,6 +142,36 @@ def case_torn_journal(tmp, ref):
     same(ref, out, "torn journal resumed")
 
 
+def case_damaged_output(tmp, ref):
+    """The HDF5 side of a resume: an interrupted file cut at seeded lengths
+    or with its superblock damaged, journals intact; the same command must
+    rebuild it (exit 0, identical to the reference), never crash."""
+    import random
+    cfg, out = make_config(tmp, "damaged")
+    rc, _ = stop_after(run([cfg], wait=False), cfg, 6)
+    check(rc == 3, f"damaged: first run exit {rc}")
+    saved = {f: open(f, "rb").read() for f in glob.glob(out + "*")}
+    rng = random.Random(13)
+    size = len(saved[out])
+    for k in range(3):
+        for f in glob.glob(out + "*"):
+            os.remove(f)
+        for f, data in saved.items():
+            open(f, "wb").write(data)
+        data = bytearray(saved[out])
+        if k < 2:
+            data = data[:rng.randrange(size // 8, size)]
+        else:
+            for pos in rng.sample(range(8, 48), 3):  # superblock fields
+                data[pos] ^= 1 << rng.randrange(8)
+        open(out, "wb").write(bytes(data))
+        p = run([cfg])
+        check(p.returncode == 0, f"damaged output {k}: exit {p.returncode}: "
+              f"{p.stderr[-300:]}")
+        if p.returncode == 0:
+            same(ref, out, f"damaged output {k} rebuilt")
+
+
 def case_short_header(tmp):
     """Defect 3: a journal cut inside its header is rewritten, not fatal."""
     cfg, out = make_config(tmp, "short", slow=False)
@@ -329,6 +359,7 @@ with tempfile.TemporaryDirectory() as tmp:
     t0 = time.time()
     for case in (lambda: case_torn_journal(tmp, ref),
                  lambda: case_short_header(tmp),
+                 lambda: case_damaged_output(tmp, ref),
                  lambda: case_kill_in_creation(tmp),
                  lambda: case_paths(tmp), lambda: case_lock(tmp),
                  lambda: case_signals(tmp, ref),
