@@ -255,7 +255,10 @@ static int serve(master *m, rank_ctx *c) {
     SSW_MPI_CALL(MPI_Recv(req, 2, MPI_INT64_T, st.MPI_SOURCE, TAG_REQ,
                           c->comm, MPI_STATUS_IGNORE));
     m->finished += (uint64_t)req[0];
-    if (req[1] && !job_signal) job_signal = (int)req[1], m->signal_rank = st.MPI_SOURCE;
+    if (req[1] && !job_signal) {
+      job_signal = (int)req[1];
+      m->signal_rank = st.MPI_SOURCE;
+    }
     if (m->flush_pending || m->stopping || m->remaining == 0) {
       m->held[st.MPI_SOURCE] = 1;
       m->nheld++;
