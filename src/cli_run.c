@@ -288,8 +288,8 @@ static int create_output(MPI_Comm comm, int size, const ssw_config *cfg,
 /* Whether a file starts with HDF5's signature. A sleighsweep output always
  * does: it gets its name only once complete (ssw_h5out_create). */
 static int is_hdf5(const char *path) {
-  static const unsigned char sig[8] = {0x89, 'H', 'D', 'F', '\r', '\n', 0x1a,
-                                       '\n'};
+  static const unsigned char sig[8] = {0x89, 'H',  'D',  'F',
+                                       '\r', '\n', 0x1a, '\n'};
   unsigned char head[8];
   FILE *f = fopen(path, "rb");
   const int ok = f && fread(head, 1, 8, f) == 8 && memcmp(head, sig, 8) == 0;

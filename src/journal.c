@@ -110,17 +110,15 @@ static int resync(int fd, off_t from, off_t size, unsigned char *rec,
   enum { WIN = 65536 };
   static const uint64_t magic = REC_MAGIC;
   unsigned char win[WIN];
-  for (off_t base = from; base + (off_t)rec_bytes <= size;
-       base += WIN - 7) {
+  for (off_t base = from; base + (off_t)rec_bytes <= size; base += WIN - 7) {
     const ssize_t got = pread(fd, win, WIN, base);
-    SSW_CHECK(got >= 0, SSW_ERR_IO, "cannot read journal: %s",
-              strerror(errno));
+    SSW_CHECK(got >= 0, SSW_ERR_IO, "cannot read journal: %s", strerror(errno));
     for (ssize_t k = 0; k + 8 <= got; k++) {
       if (memcmp(win + k, &magic, 8) != 0) continue;
       const off_t at = base + k;
       if (at + (off_t)rec_bytes > size) break;
-      SSW_CHECK(pread(fd, rec, rec_bytes, at) == (ssize_t)rec_bytes,
-                SSW_ERR_IO, "cannot read journal: %s", strerror(errno));
+      SSW_CHECK(pread(fd, rec, rec_bytes, at) == (ssize_t)rec_bytes, SSW_ERR_IO,
+                "cannot read journal: %s", strerror(errno));
       if (rec_valid(rec, rec_bytes)) {
         *next = at;
         return SSW_SUCCESS;
@@ -145,8 +143,7 @@ static int scan(int fd, size_t rec_bytes, unsigned char *rec,
   *end = pos;
   while (pos < st.st_size) {
     const ssize_t got = pread(fd, rec, rec_bytes, pos);
-    SSW_CHECK(got >= 0, SSW_ERR_IO, "cannot read journal: %s",
-              strerror(errno));
+    SSW_CHECK(got >= 0, SSW_ERR_IO, "cannot read journal: %s", strerror(errno));
     if (got == (ssize_t)rec_bytes && rec_valid(rec, rec_bytes)) {
       if (fn) SSW_CALL(fn(ctx, rec));
       pos += (off_t)rec_bytes;
@@ -176,9 +173,9 @@ static int prepare_existing(ssw_journal *j, const header *want, off_t size) {
   const off_t body = size - (off_t)sizeof h;
   const off_t last = size - (off_t)j->rec_bytes;
   if (body % (off_t)j->rec_bytes == 0 &&
-      (body == 0 || (pread(j->fd, j->buf, j->rec_bytes, last) ==
-                         (ssize_t)j->rec_bytes &&
-                     rec_valid(j->buf, j->rec_bytes))))
+      (body == 0 ||
+       (pread(j->fd, j->buf, j->rec_bytes, last) == (ssize_t)j->rec_bytes &&
+        rec_valid(j->buf, j->rec_bytes))))
     return SSW_SUCCESS; /* ends on a whole valid record: the common case */
   size_t torn = 0;
   off_t end = (off_t)sizeof h;
@@ -432,8 +429,10 @@ int ssw_journal_lock(const char *output, int *out, char *why, size_t n) {
     fl.l_whence = SEEK_SET;
     if (fcntl(fd, F_SETLK, &fl) != 0) {
       if (errno == EACCES || errno == EAGAIN) return held_by(fd, output, path);
-      snprintf(why, n, "cannot lock '%s': %s (the file system has no "
-               "locks)", path, strerror(errno));
+      snprintf(why, n,
+               "cannot lock '%s': %s (the file system has no "
+               "locks)",
+               path, strerror(errno));
       close(fd);
       return SSW_SUCCESS;
     }
@@ -453,8 +452,10 @@ int ssw_journal_lock(const char *output, int *out, char *why, size_t n) {
     }
     close(fd);
   }
-  return SSW_RAISE(SSW_ERR_IO, "cannot take the lock '%s' (it keeps being "
-                   "replaced)", path);
+  return SSW_RAISE(SSW_ERR_IO,
+                   "cannot take the lock '%s' (it keeps being "
+                   "replaced)",
+                   path);
 }
 
 void ssw_journal_unlock(const char *output, int *fd) {

@@ -167,7 +167,7 @@ typedef struct {
   int *held;       /* per rank: 1 while its request waits for an answer */
   int nheld;
   int flush_pending, stopping;
-  int signal_rank; /* rank that reported the stop signal first */
+  int signal_rank;            /* rank that reported the stop signal first */
   uint64_t computed_at_epoch; /* the master's own points at the last epoch */
   double start, next_flush, next_progress;
 } master;
@@ -252,8 +252,8 @@ static int serve(master *m, rank_ctx *c) {
     SSW_MPI_CALL(MPI_Iprobe(MPI_ANY_SOURCE, TAG_REQ, c->comm, &flag, &st));
     if (!flag) break;
     int64_t req[2] = {0, 0}; /* points finished since, stop signal seen */
-    SSW_MPI_CALL(MPI_Recv(req, 2, MPI_INT64_T, st.MPI_SOURCE, TAG_REQ,
-                          c->comm, MPI_STATUS_IGNORE));
+    SSW_MPI_CALL(MPI_Recv(req, 2, MPI_INT64_T, st.MPI_SOURCE, TAG_REQ, c->comm,
+                          MPI_STATUS_IGNORE));
     m->finished += (uint64_t)req[0];
     if (req[1] && !job_signal) {
       job_signal = (int)req[1];
@@ -305,8 +305,8 @@ static int run_master(rank_ctx *c, master *m) {
     /* An epoch waits until the master has computed a point of its own
      * since the last one (when it has any to compute): an epoch longer
      * than flush_interval must not make epochs follow back to back. */
-    const int progressed = c->computed > m->computed_at_epoch ||
-                           (i >= b && m->remaining == 0);
+    const int progressed =
+        c->computed > m->computed_at_epoch || (i >= b && m->remaining == 0);
     if (m->flush_pending && !m->stopping && m->remaining + (b - i) > 0 &&
         progressed) {
       SSW_CALL(gather_workers(m, c, MSG_FLUSH));

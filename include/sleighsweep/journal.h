@@ -24,8 +24,8 @@ void ssw_journal_path(const char *output, int rank, char *buf, size_t n);
  * file gets a header with the config hash and record size; an existing one
  * must match them. A header cut short (crash at creation) is rewritten and
  * a torn tail is cut back to the last valid record, so new records are
- * never hidden behind a tear. Errors: SSW_ERR_IO (with strerror), SSW_ERR_CONFIG when
- * the journal belongs to another config. */
+ * never hidden behind a tear. Errors: SSW_ERR_IO (with strerror),
+ * SSW_ERR_CONFIG when the journal belongs to another config. */
 int ssw_journal_open(const char *output, int rank, const ssw_config *cfg,
                      ssw_journal **j);
 
