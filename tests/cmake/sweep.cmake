@@ -28,7 +28,8 @@ ssw_add_test(NAME test_resume TIMEOUT 600
           ${CMAKE_CURRENT_SOURCE_DIR}/sweep/sweep_small.ini
           ${MPIEXEC_EXECUTABLE})
 # Its signals are tied to reported progress, not to wall time: it can share
-# the machine.
+# the machine. Label durability: left out of scripts/sanitize.sh (5 min there).
+set_tests_properties(test_resume PROPERTIES LABELS durability)
 # SIGKILL injected at write/pwrite64/fdatasync/rename system calls of rank 0
 # and of a worker (strace), resumed by the same command (issue 13): first,
 # middle and last call of each kind here; 40 per kind with SSW_LONG_TESTS.
@@ -38,7 +39,7 @@ ssw_add_test(NAME test_syskill TIMEOUT 900
           ${CMAKE_CURRENT_SOURCE_DIR}/sweep/sweep_small.ini
           ${MPIEXEC_EXECUTABLE} short)
 set_tests_properties(test_syskill PROPERTIES SKIP_RETURN_CODE 77
-                     LABELS syskill)
+                     LABELS durability)
 if(SSW_LONG_TESTS)
   ssw_add_test(NAME test_syskill_long TIMEOUT 7200
     COMMAND ${SSW_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/test_syskill.py
@@ -46,7 +47,7 @@ if(SSW_LONG_TESTS)
             ${CMAKE_CURRENT_SOURCE_DIR}/sweep/sweep_small.ini
             ${MPIEXEC_EXECUTABLE} long)
   set_tests_properties(test_syskill_long PROPERTIES SKIP_RETURN_CODE 77
-                       LABELS "syskill;long")
+                       LABELS "durability;long")
 endif()
 # point's energy domain (issue 13 defect 5): an overflowing energy is refused
 # naming what overflows; a subnormal velocity is a number.
