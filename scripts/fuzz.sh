@@ -1,6 +1,7 @@
 #!/bin/sh
-# Builds the config-parser fuzz target with clang (libFuzzer + ASan + UBSan)
-# into build-fuzz (or $BUILD_DIR) and fuzzes it for SECONDS (default 60).
+# Builds the config-parser and journal fuzz targets with clang (libFuzzer +
+# ASan + UBSan) into build-fuzz (or $BUILD_DIR) and fuzzes the parser for
+# SECONDS (default 60), then the journal for half as long.
 # Usage: scripts/fuzz.sh [SECONDS] [extra libFuzzer options, e.g. -jobs=2]
 # New inputs go to $WORK_CORPUS (default build-fuzz/corpus), seeded from
 # tests/fuzz/corpus; a crash, leak, timeout or broken promise is copied to
@@ -23,7 +24,8 @@ esac
 export CC
 cmake -S "$ROOT" -B "$BUILD_DIR" -DSSW_FUZZ=ON -DSSW_BENCH=OFF \
   -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBUILD_TESTING=ON >/dev/null
-cmake --build "$BUILD_DIR" --target fuzz_config -j "$(nproc)" >/dev/null
+cmake --build "$BUILD_DIR" --target fuzz_config fuzz_journal -j "$(nproc)" \
+  >/dev/null
 
 mkdir -p "$WORK_CORPUS" "$BUILD_DIR/artifacts"
 rm -f "$BUILD_DIR"/artifacts/*
@@ -41,6 +43,16 @@ status=0
   -artifact_prefix="$BUILD_DIR/artifacts/" "$@" \
   >"$BUILD_DIR/fuzz.log" 2>&1 || status=$?
 
+# The journal reader and writer (issue 13), half as long: every undamaged
+# record of a fuzzed journal must be read back.
+mkdir -p "$BUILD_DIR/journal_corpus"
+"$BUILD_DIR/tests/fuzz/fuzz_journal" "$BUILD_DIR/journal_corpus" \
+  "$FUZZ/journal_corpus" -max_len=512 \
+  -max_total_time="$(( (SECONDS_TO_RUN + 1) / 2 ))" -timeout=10 \
+  -rss_limit_mb=2048 -print_final_stats=1 \
+  -artifact_prefix="$BUILD_DIR/artifacts/journal-" \
+  >>"$BUILD_DIR/fuzz.log" 2>&1 || status=$?
+
 # The coverage reached (last status line), the statistics, any finding.
 grep -E '(INITED|NEW|REDUCE|pulse|DONE) +cov:' "$BUILD_DIR/fuzz.log" |
   tail -n 1 >&2 || true
@@ -49,8 +61,10 @@ grep -E 'stat::(number_of_executed_units|average_exec_per_sec|peak_rss_mb)|^==[0
 found=0
 for a in "$BUILD_DIR"/artifacts/*; do
   [ -f "$a" ] || continue
-  cp "$a" "$FUZZ/regressions/"
-  echo "fuzz: finding saved as tests/fuzz/regressions/$(basename "$a")" >&2
+  dest=regressions
+  case $(basename "$a") in journal-*) dest=journal_corpus ;; esac
+  cp "$a" "$FUZZ/$dest/"
+  echo "fuzz: finding saved as tests/fuzz/$dest/$(basename "$a")" >&2
   found=1
 done
 if [ $status -ne 0 ] || [ $found -ne 0 ]; then

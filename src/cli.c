@@ -28,8 +28,11 @@ int ssw_cli_number(const char *opt, const char *text, int angle, double *out) {
   char *end = NULL;
   errno = 0;
   double x = strtod(text, &end);
-  SSW_CHECK(end != text && errno == 0 && *end == '\0' && isfinite(x),
-            SSW_ERR_USAGE, "%s: '%s' is not a finite number", opt, text);
+  /* Underflow to a subnormal or zero is a number (the caller checks what
+   * its arithmetic takes); overflow is not. */
+  const int ok = end != text && *end == '\0' && isfinite(x) &&
+                 (errno == 0 || errno == ERANGE);
+  SSW_CHECK(ok, SSW_ERR_USAGE, "%s: '%s' is not a finite number", opt, text);
   *out = x;
   return SSW_SUCCESS;
 }

@@ -8,6 +8,7 @@
 
 #include "cli_internal.h"
 #include "sleighsweep/analytic.h"
+#include "sleighsweep/config.h"
 #include "sleighsweep/error.h"
 #include "sleighsweep/extract.h"
 #include "sleighsweep/model.h"
@@ -309,11 +310,32 @@ static int write_csv(FILE *f, const char *path, const ssw_path *s,
   return SSW_SUCCESS;
 }
 
+/* The initial energy must lie where the arithmetic holds (SSW_ENERGY_MIN
+ * to _MAX, as for a sweep's [ensemble] energy). Computed in scaled form so
+ * that the check itself cannot overflow: H = s^2 H(w/s, v/s). */
+static int check_energy(const point_opts *o, const ssw_tensor *t) {
+  const double s = fmax(fabs(o->w0), fabs(o->v0));
+  if (s == 0) return SSW_SUCCESS; /* an equilibrium start: flagged later */
+  const double h = ssw_model_energy(t, o->w0 / s, o->v0 / s);
+  const double log10_h = 2 * log10(s) + log10(h);
+  SSW_CHECK(h > 0 && log10_h >= log10(SSW_ENERGY_MIN) &&
+                log10_h <= log10(SSW_ENERGY_MAX),
+            SSW_ERR_USAGE,
+            "--omega0 %g --v0 %g: the initial energy H = (J w^2 + M v^2 - 2 "
+            "L2 w v)/2 is about 1e%+.0f, outside [%g, %g] where the "
+            "integration's arithmetic neither overflows nor underflows; the "
+            "asymptotic quantities do not depend on the energy: scale omega0 "
+            "and v0 by a common factor",
+            o->w0, o->v0, log10_h, SSW_ENERGY_MIN, SSW_ENERGY_MAX);
+  return SSW_SUCCESS;
+}
+
 static int run_point(const point_opts *o) {
   ssw_tensor t;
   int regime;
   ssw_analytic an;
   SSW_CALL(ssw_model_tensor(&o->body, &o->p, &t));
+  SSW_CALL(check_energy(o, &t));
   ssw_model_classify(&t, o->zero_tol, &t, &regime);
   SSW_CALL(ssw_analytic_compute(&t, regime, &an));
   FILE *csv = NULL;

@@ -43,9 +43,11 @@ static const char run_usage[] =
     "  --quiet      no progress lines\n"
     "  -h, --help   this text\n"
     "\n"
-    "Exit status: 0 complete, 2 bad config or command line, 3 stopped by\n"
-    "SIGTERM/SIGUSR1/SIGINT with everything finished saved (run again to\n"
-    "resume), 1 any other failure.\n";
+    "Exit status: 0 complete, 2 bad config or command line or the output\n"
+    "in use by another run, 3 stopped by SIGTERM/SIGUSR1/SIGINT to any rank\n"
+    "with everything finished saved (run again to resume), 1 any other\n"
+    "failure. Under mpirun, Ctrl-C gives mpirun's own status 1; the ranks\n"
+    "still save (send SIGUSR1 to mpirun for status 3).\n";
 
 typedef struct {
   int dry_run, resume, overwrite, quiet, help;
@@ -230,6 +232,27 @@ static int check_space(const ssw_config *cfg, const char *dir) {
   return SSW_SUCCESS;
 }
 
+/* The output must not be an input (the config: --overwrite would replace
+ * it) nor a symbolic link to nothing (the file would appear elsewhere). */
+static int check_output_path(const ssw_config *cfg, const char *config) {
+  struct stat out, in;
+  if (stat(cfg->file, &out) == 0) {
+    SSW_CHECK(stat(config, &in) != 0 || out.st_dev != in.st_dev ||
+                  out.st_ino != in.st_ino,
+              SSW_ERR_CONFIG,
+              "[output] file '%s' is the config file itself: choose another "
+              "output path",
+              cfg->file);
+  } else if (lstat(cfg->file, &out) == 0 && S_ISLNK(out.st_mode)) {
+    return SSW_RAISE(SSW_ERR_CONFIG,
+                     "[output] file '%s' is a symbolic link to a missing "
+                     "file: remove it or point it at an existing directory's "
+                     "file",
+                     cfg->file);
+  }
+  return SSW_SUCCESS;
+}
+
 /* Rank 0 decides: 1 create a new file, 2 resume the existing one. */
 static int output_mode(const ssw_config *cfg, const run_opts *o, int *mode) {
   struct stat st;
@@ -252,6 +275,11 @@ static int output_mode(const ssw_config *cfg, const run_opts *o, int *mode) {
   SSW_CHECK(access(dir, W_OK | X_OK) == 0, SSW_ERR_CONFIG,
             "[output] file '%s': directory '%s' is not writable (%s)",
             cfg->file, dir, strerror(errno));
+  /* A creation killed earlier left its partial file: it is replaced, so
+   * its space counts as free (the run's lock excludes a live creation). */
+  char creating[4200];
+  ssw_h5out_creating_path(cfg->file, creating, sizeof creating);
+  (void)unlink(creating);
   SSW_CALL(check_space(cfg, dir));
   *mode = 1;
   return SSW_SUCCESS;
@@ -283,6 +311,18 @@ static int create_output(MPI_Comm comm, int size, const ssw_config *cfg,
   return rc;
 }
 
+/* Whether a file starts with HDF5's signature. A sleighsweep output always
+ * does: it gets its name only once complete (ssw_h5out_create). */
+static int is_hdf5(const char *path) {
+  static const unsigned char sig[8] = {0x89, 'H',  'D',  'F',
+                                       '\r', '\n', 0x1a, '\n'};
+  unsigned char head[8];
+  FILE *f = fopen(path, "rb");
+  const int ok = f && fread(head, 1, 8, f) == 8 && memcmp(head, sig, 8) == 0;
+  if (f) fclose(f);
+  return ok;
+}
+
 /* Creates the output, or opens an existing one to resume. A file that no
  * longer opens (its writer was killed mid-write) is recreated when journals
  * exist to refill it; without journals it is refused, never overwritten
@@ -303,21 +343,38 @@ static int open_output(MPI_Comm comm, int rank, int size, const ssw_config *cfg,
   }
   if (rank == 0 && !o->quiet)
     fprintf(stderr, "sleighsweep: resuming %s\n", cfg->file);
-  rc = ssw_h5out_open(comm, cfg->file, cfg, out);
+  /* A file whose writer was killed may open and yet hold damaged HDF5
+   * structures (a flush epoch cut mid-way: seen as "record is not in
+   * B-tree" on the next write). The journals hold every point it holds,
+   * so such a file is rebuilt from them rather than written into. */
+  int stale = rank == 0 && have_journals && is_hdf5(cfg->file) &&
+              ssw_h5out_was_running(cfg->file);
+  SSW_MPI_CALL(MPI_Bcast(&stale, 1, MPI_INT, 0, comm));
+  rc = stale ? SSW_ERR_HDF5 : ssw_h5out_open(comm, cfg->file, cfg, out);
+  if (stale)
+    rc = SSW_RAISE(SSW_ERR_HDF5, "left by a run that did not finish");
   if (rc == SSW_SUCCESS || rc == SSW_ERR_CONFIG) return rc;
-  int recreate = have_journals;
+  /* The reason is raised into the buffer it would be read from: copy it. */
+  char why[512];
+  snprintf(why, sizeof why, "%s", ssw_error_user_message());
+  /* Only a file that does not open (HDF5 errors) is rebuilt: one that
+   * opens but is not ours (SSW_ERR_IO), or is not HDF5, is never deleted. */
+  int recreate = rank == 0 ? (have_journals ? 1 : 0) : 0;
+  if (recreate && (rc != SSW_ERR_HDF5 || !is_hdf5(cfg->file))) recreate = -1;
   SSW_MPI_CALL(MPI_Bcast(&recreate, 1, MPI_INT, 0, comm));
-  if (!recreate)
+  if (recreate <= 0)
     return SSW_RAISE(SSW_ERR_CONFIG,
                      "[output] file '%s' exists but is not a usable "
-                     "sleighsweep output (%s) and no journals exist to "
-                     "rebuild it: remove it or pass --overwrite",
-                     cfg->file, ssw_error_user_message());
+                     "sleighsweep output (%s)%s: remove it or pass "
+                     "--overwrite",
+                     cfg->file, why,
+                     recreate < 0 ? "; left untouched"
+                                  : " and no journals exist to rebuild it");
   if (rank == 0) {
     fprintf(stderr,
-            "sleighsweep: %s does not open (%s); recreating it from the "
-            "journals\n",
-            cfg->file, ssw_error_user_message());
+            "sleighsweep: %s is not usable as it is (%s); recreating it "
+            "from the journals\n",
+            cfg->file, why);
     if (unlink(cfg->file) != 0)
       rc = SSW_RAISE(SSW_ERR_IO, "cannot remove '%s': %s", cfg->file,
                      strerror(errno));
@@ -350,9 +407,10 @@ static int merge_journals(MPI_Comm comm, int rank, const ssw_config *cfg,
     }
     if (!quiet && (set->files > 0 || set->torn > 0))
       fprintf(stderr,
-              "sleighsweep: journals: %zu file(s), %zu point(s) recovered "
-              "that the output lacked, %zu torn record(s) skipped\n",
-              set->files, m, set->torn);
+              "sleighsweep: journals: %zu file(s), %zu valid record(s), %zu "
+              "point(s) recovered that the output lacked, %zu torn "
+              "record(s) skipped\n",
+              set->files, b->n, m, set->torn);
     b->n = m;
   }
   for (uint64_t off = 0; off < n; off += (1u << 30)) {
@@ -380,6 +438,23 @@ static int needs_abort(int rc) {
   return rc != SSW_SUCCESS && rc != SSW_ERR_CONFIG && rc != SSW_ERR_USAGE;
 }
 
+/* Rank 0, before anything is written: checks the output path, takes the
+ * output's run lock (a second run of the same output is refused), then
+ * clears (--overwrite) or reads the journals. */
+static int take_output(const ssw_config *cfg, const run_opts *o, int *lock,
+                       ssw_journal_set *journals) {
+  SSW_CALL(check_output_path(cfg, o->config));
+  char why[512];
+  SSW_CALL(ssw_journal_lock(cfg->file, lock, why, sizeof why));
+  if (*lock < 0 && !o->quiet && access(cfg->file, F_OK) == 0)
+    fprintf(stderr,
+            "sleighsweep: warning: %s: a second run of this output at the "
+            "same time would not be refused\n",
+            why);
+  return o->overwrite ? ssw_journal_remove_all(cfg->file)
+                      : ssw_journal_read_all(cfg->file, cfg, journals);
+}
+
 static int sweep(MPI_Comm comm, const run_opts *o, int argc, char **argv) {
   int rank, size;
   SSW_MPI_CALL(MPI_Comm_rank(comm, &rank));
@@ -399,10 +474,9 @@ static int sweep(MPI_Comm comm, const run_opts *o, int argc, char **argv) {
     ssw_config_destroy(&cfg);
     return rc;
   }
+  int lock = -1;
   if (rc == SSW_SUCCESS) {
-    if (rank == 0)
-      rc = o->overwrite ? ssw_journal_remove_all(cfg->file)
-                        : ssw_journal_read_all(cfg->file, cfg, &journals);
+    if (rank == 0) rc = take_output(cfg, o, &lock, &journals);
     SSW_MPI_CALL(MPI_Bcast(&rc, 1, MPI_INT, 0, comm));
   }
   if (rc == SSW_SUCCESS) {
@@ -449,11 +523,18 @@ static int sweep(MPI_Comm comm, const run_opts *o, int argc, char **argv) {
   const int crc = ssw_h5out_close(&out);
   if (rc == SSW_SUCCESS) rc = crc;
   if (needs_abort(rc)) abort_job(comm, rank, rc);
-  /* The journals go only once the complete file is closed on every rank. */
+  /* The journals go only once the complete file is closed on every rank.
+   * Failing to remove them (a read-only directory) leaves the results
+   * complete: say so, and keep exit status 0 for job scripts. */
   if (rc == SSW_SUCCESS && complete) {
     SSW_MPI_CALL(MPI_Barrier(comm));
-    if (rank == 0) rc = ssw_journal_remove_all(cfg->file);
+    if (rank == 0 && ssw_journal_remove_all(cfg->file) != SSW_SUCCESS)
+      fprintf(stderr,
+              "sleighsweep: warning: the sweep is complete in %s, but %s; "
+              "they are no longer needed: remove them by hand\n",
+              cfg->file, ssw_error_user_message());
   }
+  if (lock >= 0) ssw_journal_unlock(cfg->file, &lock);
   if (rc == SSW_SUCCESS && !complete) rc = SSW_ERR_INTERRUPTED;
   free(done);
   ssw_config_destroy(&cfg);

@@ -2,6 +2,8 @@
  * provenance attributes and the resume checks (layout: docs/output.md). */
 #include "sleighsweep/h5out.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <hdf5.h>
 #include <hdf5_hl.h>
 #include <math.h>
@@ -9,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "sleighsweep/error.h"
 #include "sleighsweep/extract.h"
@@ -775,7 +778,13 @@ done:
   return status;
 }
 
-static int create_file(ssw_h5out *h) {
+void ssw_h5out_creating_path(const char *path, char *buf, size_t n) {
+  snprintf(buf, n, "%s.creating", path);
+}
+
+/* Builds the file under its creating name (TRUNC: a stale one from a
+ * killed creation is replaced; the run's lock excludes a live one). */
+static int create_file(ssw_h5out *h, const char *tmp) {
   int status = SSW_SUCCESS;
   hid_t fapl = H5I_INVALID_HID, fcpl = H5I_INVALID_HID;
   TRY(make_fapl(h, &fapl));
@@ -786,11 +795,32 @@ static int create_file(ssw_h5out *h) {
   H5TRY(H5Pset_attr_creation_order(fcpl, H5P_CRT_ORDER_TRACKED |
                                              H5P_CRT_ORDER_INDEXED),
         "'%s'", h->path);
-  H5TRY(h->file = H5Fcreate(h->path, H5F_ACC_EXCL, fcpl, fapl), "'%s'",
-        h->path);
+  H5TRY(h->file = H5Fcreate(tmp, H5F_ACC_TRUNC, fcpl, fapl), "'%s'", tmp);
 done:
   if (fcpl >= 0) H5Pclose(fcpl);
   if (fapl >= 0) H5Pclose(fapl);
+  return status;
+}
+
+/* Gives the complete, flushed file its real name (rank 0, once every rank
+ * has finished creating) and makes the rename durable. */
+static int publish(ssw_h5out *h, const char *tmp) {
+  int status = SSW_SUCCESS;
+  MPITRY(MPI_Barrier(h->comm));
+  if (h->rank == 0) {
+    if (rename(tmp, h->path) != 0) {
+      status = SSW_RAISE(SSW_ERR_IO, "cannot rename '%s' to '%s': %s", tmp,
+                         h->path, strerror(errno));
+    } else {
+      char dir[4096];
+      snprintf(dir, sizeof dir, "%s", h->path);
+      char *slash = strrchr(dir, '/');
+      if (slash) slash[slash == dir] = '\0';
+      const int fd = open(slash ? dir : ".", O_RDONLY | O_DIRECTORY);
+      if (fd >= 0) fsync(fd), close(fd); /* best effort: name durable */
+    }
+  }
+done:
   return status;
 }
 
@@ -802,14 +832,17 @@ int ssw_h5out_create(MPI_Comm comm, const char *path, const ssw_config *cfg,
   int status = agree(comm, handle_new(comm, path, cfg, &h));
   if (status != SSW_SUCCESS) goto done;
   H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+  char tmp[4096];
+  ssw_h5out_creating_path(path, tmp, sizeof tmp);
   TRY(check_absent(h));
-  TRY(agree(h->comm, create_file(h)));
+  TRY(agree(h->comm, create_file(h, tmp)));
   TRY(agree(h->comm, make_dxpl(h)));
   TRY(agree(h->comm, create_grid(h, cfg)));
   if (h->samples > 0) TRY(agree(h->comm, create_samples(h)));
   TRY(agree(h->comm, write_config_attrs(h, cfg)));
   TRY(agree(h->comm, write_meta_attrs(h, meta)));
-  H5TRY(H5Fflush(h->file, H5F_SCOPE_GLOBAL), "'%s'", h->path);
+  H5TRY(H5Fflush(h->file, H5F_SCOPE_GLOBAL), "'%s'", tmp);
+  TRY(agree(h->comm, publish(h, tmp)));
 done:
   if (status != SSW_SUCCESS) {
     ssw_h5out_close(&h);
@@ -943,6 +976,24 @@ done:
   }
   *out = h;
   return SSW_SUCCESS;
+}
+
+int ssw_h5out_was_running(const char *path) {
+  int running = 0;
+  char *program = NULL, *status = NULL;
+  H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+  const hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+  /* Only our own files: one that does not open, or is not ours, is left to
+   * the resume's usual checks (rebuilt, or refused and never deleted). */
+  if (f >= 0 && attr_read_str(f, path, "program", &program) == SSW_SUCCESS &&
+      strcmp(program, "sleighsweep") == 0)
+    running = attr_read_str(f, path, "status", &status) != SSW_SUCCESS ||
+              strcmp(status, "running") == 0;
+  ssw_error_clear();
+  free(program);
+  free(status);
+  if (f >= 0) H5Fclose(f);
+  return running;
 }
 
 int ssw_h5out_read_done(ssw_h5out *h, uint8_t *done_mask) {

@@ -58,8 +58,10 @@ static header make_header(const ssw_config *cfg) {
 
 static int check_header(const header *h, const header *want,
                         const char *path) {
-  SSW_CHECK(memcmp(h->magic, FILE_MAGIC, 8) == 0, SSW_ERR_IO,
-            "'%s' is not a sleighsweep journal", path);
+  SSW_CHECK(memcmp(h->magic, FILE_MAGIC, 8) == 0, SSW_ERR_CONFIG,
+            "'%s' is named like a journal of this output but is not a "
+            "sleighsweep journal: move it away",
+            path);
   SSW_CHECK(h->config_hash == want->config_hash, SSW_ERR_CONFIG,
             "journal '%s' belongs to a different config; remove it (and the "
             "output) to start over, or run the config it was made with",
@@ -91,6 +93,99 @@ static int write_all(int fd, const void *p, size_t n, const char *path) {
   return SSW_SUCCESS;
 }
 
+/* A record is valid when its magic and checksum match. */
+static int rec_valid(const unsigned char *p, size_t rec_bytes) {
+  const size_t body = rec_bytes - 8;
+  uint64_t magic, sum;
+  memcpy(&magic, p, 8);
+  memcpy(&sum, p + body, 8);
+  return magic == REC_MAGIC && sum == fnv1a(p, body, FNV0);
+}
+
+/* Offset of the next valid record at or after `from`, or `size` when none:
+ * after a torn or corrupt stretch the records that follow are found again
+ * by their magic and checksum, so one damaged record hides nothing else. */
+static int resync(int fd, off_t from, off_t size, unsigned char *rec,
+                  size_t rec_bytes, off_t *next) {
+  enum { WIN = 65536 };
+  static const uint64_t magic = REC_MAGIC;
+  unsigned char win[WIN];
+  for (off_t base = from; base + (off_t)rec_bytes <= size; base += WIN - 7) {
+    const ssize_t got = pread(fd, win, WIN, base);
+    SSW_CHECK(got >= 0, SSW_ERR_IO, "cannot read journal: %s", strerror(errno));
+    for (ssize_t k = 0; k + 8 <= got; k++) {
+      if (memcmp(win + k, &magic, 8) != 0) continue;
+      const off_t at = base + k;
+      if (at + (off_t)rec_bytes > size) break;
+      SSW_CHECK(pread(fd, rec, rec_bytes, at) == (ssize_t)rec_bytes, SSW_ERR_IO,
+                "cannot read journal: %s", strerror(errno));
+      if (rec_valid(rec, rec_bytes)) {
+        *next = at;
+        return SSW_SUCCESS;
+      }
+    }
+    if (got < WIN) break;
+  }
+  *next = size;
+  return SSW_SUCCESS;
+}
+
+/* Walks the records of an open journal after its header, calling
+ * fn(ctx, record) for each valid one, counting damaged stretches in *torn
+ * and returning in *end the offset just past the last valid record. */
+static int scan(int fd, size_t rec_bytes, unsigned char *rec,
+                int (*fn)(void *, const unsigned char *), void *ctx,
+                size_t *torn, off_t *end) {
+  struct stat st;
+  SSW_CHECK(fstat(fd, &st) == 0, SSW_ERR_IO, "cannot stat journal: %s",
+            strerror(errno));
+  off_t pos = (off_t)sizeof(header);
+  *end = pos;
+  while (pos < st.st_size) {
+    const ssize_t got = pread(fd, rec, rec_bytes, pos);
+    SSW_CHECK(got >= 0, SSW_ERR_IO, "cannot read journal: %s", strerror(errno));
+    if (got == (ssize_t)rec_bytes && rec_valid(rec, rec_bytes)) {
+      if (fn) SSW_CALL(fn(ctx, rec));
+      pos += (off_t)rec_bytes;
+      *end = pos;
+      continue;
+    }
+    (*torn)++;
+    SSW_CALL(resync(fd, pos + 1, st.st_size, rec, rec_bytes, &pos));
+  }
+  return SSW_SUCCESS;
+}
+
+/* Makes an existing journal ready for appending: a header cut short (a
+ * crash while creating it) is written again, and a torn tail (a kill mid-
+ * append) is cut back to the last valid record, so new records follow
+ * valid ones instead of hiding behind the tear. */
+static int prepare_existing(ssw_journal *j, const header *want, off_t size) {
+  if (size < (off_t)sizeof(header)) {
+    SSW_CHECK(ftruncate(j->fd, 0) == 0, SSW_ERR_IO,
+              "cannot truncate journal '%s': %s", j->path, strerror(errno));
+    return write_all(j->fd, want, sizeof *want, j->path);
+  }
+  header h;
+  SSW_CHECK(pread(j->fd, &h, sizeof h, 0) == (ssize_t)sizeof h, SSW_ERR_IO,
+            "cannot read journal '%s': %s", j->path, strerror(errno));
+  SSW_CALL(check_header(&h, want, j->path));
+  const off_t body = size - (off_t)sizeof h;
+  const off_t last = size - (off_t)j->rec_bytes;
+  if (body % (off_t)j->rec_bytes == 0 &&
+      (body == 0 ||
+       (pread(j->fd, j->buf, j->rec_bytes, last) == (ssize_t)j->rec_bytes &&
+        rec_valid(j->buf, j->rec_bytes))))
+    return SSW_SUCCESS; /* ends on a whole valid record: the common case */
+  size_t torn = 0;
+  off_t end = (off_t)sizeof h;
+  SSW_CALL(scan(j->fd, j->rec_bytes, j->buf, NULL, NULL, &torn, &end));
+  SSW_CHECK(ftruncate(j->fd, end) == 0, SSW_ERR_IO,
+            "cannot cut the torn tail of journal '%s': %s", j->path,
+            strerror(errno));
+  return SSW_SUCCESS;
+}
+
 int ssw_journal_open(const char *output, int rank, const ssw_config *cfg,
                      ssw_journal **out) {
   *out = NULL;
@@ -108,19 +203,16 @@ int ssw_journal_open(const char *output, int rank, const ssw_config *cfg,
                    strerror(errno));
   const header want = make_header(cfg);
   struct stat st;
-  if (rc == SSW_SUCCESS && fstat(j->fd, &st) == 0 && st.st_size == 0) {
+  if (rc == SSW_SUCCESS && fstat(j->fd, &st) != 0)
+    rc = SSW_RAISE(SSW_ERR_IO, "cannot stat journal '%s': %s", j->path,
+                   strerror(errno));
+  if (rc == SSW_SUCCESS && st.st_size == 0)
     rc = write_all(j->fd, &want, sizeof want, j->path);
-    if (rc == SSW_SUCCESS && fdatasync(j->fd) != 0)
-      rc = SSW_RAISE(SSW_ERR_IO, "cannot sync journal '%s': %s", j->path,
-                     strerror(errno));
-  } else if (rc == SSW_SUCCESS) {
-    header h;
-    const ssize_t r = pread(j->fd, &h, sizeof h, 0);
-    rc = r == (ssize_t)sizeof h
-             ? check_header(&h, &want, j->path)
-             : SSW_RAISE(SSW_ERR_IO, "journal '%s' has a torn header",
-                         j->path);
-  }
+  else if (rc == SSW_SUCCESS)
+    rc = prepare_existing(j, &want, st.st_size);
+  if (rc == SSW_SUCCESS && fdatasync(j->fd) != 0)
+    rc = SSW_RAISE(SSW_ERR_IO, "cannot sync journal '%s': %s", j->path,
+                   strerror(errno));
   if (rc != SSW_SUCCESS) {
     if (j->fd >= 0) close(j->fd);
     free(j->buf);
@@ -149,6 +241,8 @@ int ssw_journal_sync(ssw_journal *j) {
             "cannot sync journal '%s': %s", j->path, strerror(errno));
   return SSW_SUCCESS;
 }
+
+int ssw_journal_fileno(const ssw_journal *j) { return j ? j->fd : -1; }
 
 int ssw_journal_close(ssw_journal **j) {
   if (!j || !*j) return SSW_SUCCESS;
@@ -203,43 +297,37 @@ typedef struct {
   unsigned char *buf;
 } reader;
 
-/* Keeps the record in r->buf: the point, then its samples. */
-static int keep(reader *r) {
+/* Keeps one valid record: the point, then its samples (indices outside
+ * the grid are ignored). */
+static int keep(void *ctx, const unsigned char *rec) {
+  reader *r = ctx;
   ssw_point_result pt;
-  memcpy(&pt, r->buf + 8, sizeof pt);
+  memcpy(&pt, rec + 8, sizeof pt);
+  if (pt.index >= r->npts) return SSW_SUCCESS;
   return ssw_result_buf_push(&r->set->recs, &pt,
-                             (const double *)(r->buf + 8 + sizeof pt));
+                             (const double *)(rec + 8 + sizeof pt));
 }
 
 static int read_one(const char *path, void *ctx) {
   reader *r = ctx;
-  FILE *f = fopen(path, "rb");
-  SSW_CHECK(f, SSW_ERR_IO, "cannot read journal '%s': %s", path,
+  const int fd = open(path, O_RDONLY | O_CLOEXEC);
+  SSW_CHECK(fd >= 0, SSW_ERR_IO, "cannot read journal '%s': %s", path,
             strerror(errno));
   header h;
   int rc = SSW_SUCCESS;
-  if (fread(&h, sizeof h, 1, f) != 1) {
+  const ssize_t got = pread(fd, &h, sizeof h, 0);
+  if (got >= 0 && got < (ssize_t)sizeof h) {
     r->set->torn++; /* killed while writing the header: nothing in it */
+    r->set->short_headers++;
+  } else if (got < 0) {
+    rc = SSW_RAISE(SSW_ERR_IO, "cannot read journal '%s': %s", path,
+                   strerror(errno));
   } else if ((rc = check_header(&h, &r->want, path)) == SSW_SUCCESS) {
     r->set->files++;
-    while (rc == SSW_SUCCESS) {
-      const size_t got = fread(r->buf, 1, r->rec_bytes, f);
-      if (got == 0) break;
-      const size_t body = r->rec_bytes - 8;
-      uint64_t magic, sum;
-      memcpy(&magic, r->buf, 8);
-      memcpy(&sum, r->buf + body, 8);
-      if (got < r->rec_bytes || magic != REC_MAGIC ||
-          sum != fnv1a(r->buf, body, FNV0)) {
-        r->set->torn++; /* append-only: only the tail can be torn */
-        break;
-      }
-      uint64_t index;
-      memcpy(&index, r->buf + 8 + offsetof(ssw_point_result, index), 8);
-      if (index < r->npts) rc = keep(r);
-    }
+    off_t end = 0;
+    rc = scan(fd, r->rec_bytes, r->buf, keep, r, &r->set->torn, &end);
   }
-  fclose(f);
+  close(fd);
   return rc;
 }
 
@@ -308,4 +396,73 @@ static int remove_one(const char *path, void *ctx) {
 
 int ssw_journal_remove_all(const char *output) {
   return each_journal(output, remove_one, NULL);
+}
+
+/* Reports the lock's holder from the text it wrote into the lock file. */
+static int held_by(int fd, const char *output, const char *path) {
+  char who[256] = "";
+  const ssize_t n = pread(fd, who, sizeof who - 1, 0);
+  who[n > 0 ? n : 0] = '\0';
+  who[strcspn(who, "\n")] = '\0';
+  close(fd);
+  return SSW_RAISE(SSW_ERR_CONFIG,
+                   "[output] file '%s' is in use by another sleighsweep run "
+                   "(%s; lock '%s'): one output takes one run at a time; "
+                   "wait for it to end, or stop it and run again to resume",
+                   output, who[0] ? who : "holder unknown", path);
+}
+
+int ssw_journal_lock(const char *output, int *out, char *why, size_t n) {
+  *out = -1;
+  why[0] = '\0';
+  char path[4096];
+  snprintf(path, sizeof path, "%s.lock", output);
+  for (int tries = 0; tries < 8; tries++) {
+    const int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0) {
+      snprintf(why, n, "cannot create '%s': %s", path, strerror(errno));
+      return SSW_SUCCESS; /* e.g. a read-only directory: run unprotected */
+    }
+    struct flock fl;
+    memset(&fl, 0, sizeof fl);
+    fl.l_type = F_WRLCK;
+    fl.l_whence = SEEK_SET;
+    if (fcntl(fd, F_SETLK, &fl) != 0) {
+      if (errno == EACCES || errno == EAGAIN) return held_by(fd, output, path);
+      snprintf(why, n,
+               "cannot lock '%s': %s (the file system has no "
+               "locks)",
+               path, strerror(errno));
+      close(fd);
+      return SSW_SUCCESS;
+    }
+    /* A holder that finished removes the file after we opened it: the
+     * lock we got is on a name nobody else will open; take the new one. */
+    struct stat a, b;
+    if (fstat(fd, &a) == 0 && stat(path, &b) == 0 && a.st_ino == b.st_ino &&
+        a.st_dev == b.st_dev) {
+      char host[256] = "", who[320];
+      gethostname(host, sizeof host - 1);
+      snprintf(who, sizeof who, "host %s, PID %ld\n", host, (long)getpid());
+      if (ftruncate(fd, 0) != 0 ||
+          pwrite(fd, who, strlen(who), 0) != (ssize_t)strlen(who))
+        snprintf(why, n, "cannot write '%s': %s", path, strerror(errno));
+      *out = fd;
+      return SSW_SUCCESS;
+    }
+    close(fd);
+  }
+  return SSW_RAISE(SSW_ERR_IO,
+                   "cannot take the lock '%s' (it keeps being "
+                   "replaced)",
+                   path);
+}
+
+void ssw_journal_unlock(const char *output, int *fd) {
+  if (*fd < 0) return;
+  char path[4096];
+  snprintf(path, sizeof path, "%s.lock", output);
+  (void)unlink(path); /* still held: a waiter re-checks the name (above) */
+  close(*fd);
+  *fd = -1;
 }

@@ -2,6 +2,7 @@
  * which computes too; collective flush epochs; progress and signals. */
 #include "sleighsweep/schedule.h"
 
+#include <errno.h>
 #include <math.h>
 #include <omp.h>
 #include <signal.h>
@@ -20,8 +21,20 @@ enum { TAG_REQ = 101, TAG_REPLY = 102 };
 enum { MSG_UNIT = 1, MSG_FLUSH = 2, MSG_STOP = 3 };
 
 static volatile sig_atomic_t stop_signal = 0;
+/* This rank's journal while a schedule runs (-1: none), and the signal
+ * that stopped the job as rank 0 learnt it (from any rank). */
+static volatile sig_atomic_t journal_fd = -1;
+static int job_signal = 0;
 
-static void on_signal(int sig) { stop_signal = sig; }
+/* Makes every appended record durable at once (fdatasync is async-signal-
+ * safe): under mpirun a Ctrl-C becomes SIGTERM followed by SIGKILL about a
+ * second later, so what is finished must not wait for the final epoch. */
+static void on_signal(int sig) {
+  const int saved = errno;
+  stop_signal = sig;
+  if (journal_fd >= 0) fdatasync(journal_fd);
+  errno = saved;
+}
 
 /* Watchdog for collective HDF5 calls: parallel HDF5 cannot recover from a
  * write failing on one rank (the ranks then wait in different collectives
@@ -62,7 +75,9 @@ void ssw_schedule_install_signals(void) {
   sigaction(SIGINT, &sa, NULL);
 }
 
-int ssw_schedule_signal(void) { return (int)stop_signal; }
+int ssw_schedule_signal(void) {
+  return job_signal ? job_signal : (int)stop_signal;
+}
 
 int ssw_mpi_error(int rc, const char *call, const char *file, int line) {
   char text[MPI_MAX_ERROR_STRING];
@@ -152,6 +167,8 @@ typedef struct {
   int *held;       /* per rank: 1 while its request waits for an answer */
   int nheld;
   int flush_pending, stopping;
+  int signal_rank;            /* rank that reported the stop signal first */
+  uint64_t computed_at_epoch; /* the master's own points at the last epoch */
   double start, next_flush, next_progress;
 } master;
 
@@ -234,10 +251,14 @@ static int serve(master *m, rank_ctx *c) {
     MPI_Status st;
     SSW_MPI_CALL(MPI_Iprobe(MPI_ANY_SOURCE, TAG_REQ, c->comm, &flag, &st));
     if (!flag) break;
-    int64_t count = 0;
-    SSW_MPI_CALL(MPI_Recv(&count, 1, MPI_INT64_T, st.MPI_SOURCE, TAG_REQ,
-                          c->comm, MPI_STATUS_IGNORE));
-    m->finished += (uint64_t)count;
+    int64_t req[2] = {0, 0}; /* points finished since, stop signal seen */
+    SSW_MPI_CALL(MPI_Recv(req, 2, MPI_INT64_T, st.MPI_SOURCE, TAG_REQ, c->comm,
+                          MPI_STATUS_IGNORE));
+    m->finished += (uint64_t)req[0];
+    if (req[1] && !job_signal) {
+      job_signal = (int)req[1];
+      m->signal_rank = st.MPI_SOURCE;
+    }
     if (m->flush_pending || m->stopping || m->remaining == 0) {
       m->held[st.MPI_SOURCE] = 1;
       m->nheld++;
@@ -247,13 +268,14 @@ static int serve(master *m, rank_ctx *c) {
     next_unit(m, c, &a, &b);
     SSW_CALL(reply(c, st.MPI_SOURCE, MSG_UNIT, a, b));
   }
-  if (stop_signal && !m->stopping) {
+  if (stop_signal && !job_signal) job_signal = (int)stop_signal;
+  if (job_signal && !m->stopping) {
     m->stopping = 1;
     if (!c->quiet)
       fprintf(stderr,
-              "sleighsweep: signal %d received: no new work, saving what is "
-              "finished\n",
-              (int)stop_signal);
+              "sleighsweep: signal %d received by rank %d: no new work, "
+              "saving what is finished\n",
+              job_signal, m->signal_rank);
   }
   if (!m->flush_pending && now() >= m->next_flush) m->flush_pending = 1;
   progress(m, c, 0);
@@ -280,10 +302,17 @@ static int run_master(rank_ctx *c, master *m) {
   uint64_t b = 0, i = 0; /* the master's own unit [i, b) */
   for (;;) {
     SSW_CALL(serve(m, c));
-    if (m->flush_pending && !m->stopping && m->remaining + (b - i) > 0) {
+    /* An epoch waits until the master has computed a point of its own
+     * since the last one (when it has any to compute): an epoch longer
+     * than flush_interval must not make epochs follow back to back. */
+    const int progressed =
+        c->computed > m->computed_at_epoch || (i >= b && m->remaining == 0);
+    if (m->flush_pending && !m->stopping && m->remaining + (b - i) > 0 &&
+        progressed) {
       SSW_CALL(gather_workers(m, c, MSG_FLUSH));
       SSW_CALL(epoch(c));
       m->flush_pending = 0;
+      m->computed_at_epoch = c->computed;
       m->next_flush = now() + c->cfg->flush_interval;
       continue;
     }
@@ -304,16 +333,20 @@ static int run_master(rank_ctx *c, master *m) {
   return epoch(c);
 }
 
+/* Asks for work, reporting the points finished since the last request and
+ * any stop signal this rank received (a scheduler may signal one task). */
 static int request(rank_ctx *c) {
-  SSW_MPI_CALL(MPI_Send(&c->unreported, 1, MPI_INT64_T, 0, TAG_REQ, c->comm));
+  const int64_t req[2] = {c->unreported, (int64_t)stop_signal};
+  SSW_MPI_CALL(MPI_Send(req, 2, MPI_INT64_T, 0, TAG_REQ, c->comm));
   c->unreported = 0;
   return SSW_SUCCESS;
 }
 
 /* Workers ask for the next unit as soon as they receive one (prefetch), so
  * the master's answer, delayed by at most the point it is computing, is
- * waiting when the unit is finished. A unit in hand is always finished:
- * stopping early is the master's decision alone. */
+ * waiting when the unit is finished. A worker that receives a stop signal
+ * leaves its unit after the point in progress (undone points stay undone)
+ * and tells the master with its next request, which stops the job. */
 static int run_worker(rank_ctx *c) {
   SSW_CALL(request(c));
   for (;;) {
@@ -324,11 +357,14 @@ static int run_worker(rank_ctx *c) {
     c->t_idle += now() - t0;
     if (msg[0] == MSG_UNIT) {
       SSW_CALL(request(c));
-      for (uint64_t i = (uint64_t)msg[1]; i < (uint64_t)msg[2]; i++)
+      for (uint64_t i = (uint64_t)msg[1]; i < (uint64_t)msg[2]; i++) {
+        if (stop_signal) break;
         if (!c->done[i]) {
           SSW_CALL(compute_point(c, i));
           SSW_CALL(sync_journal(c, 0));
         }
+      }
+      if (stop_signal) SSW_CALL(sync_journal(c, 1));
     } else if (msg[0] == MSG_FLUSH) {
       SSW_CALL(epoch(c));
       SSW_CALL(request(c));
@@ -384,6 +420,7 @@ int ssw_schedule_run(MPI_Comm comm, const ssw_config *cfg, ssw_h5out *out,
               .next_progress = start + cfg->progress_interval};
   int rc = ssw_ensemble_create(cfg, &c.ens);
   if (rc == SSW_SUCCESS) rc = ssw_journal_open(cfg->file, c.rank, cfg, &c.journal);
+  if (rc == SSW_SUCCESS) journal_fd = ssw_journal_fileno(c.journal);
   if (rc == SSW_SUCCESS && c.rank == 0) rc = preload(&c, recovered);
   c.last_sync = start;
   if (rc == SSW_SUCCESS && c.rank == 0) {
@@ -397,6 +434,7 @@ int ssw_schedule_run(MPI_Comm comm, const ssw_config *cfg, ssw_h5out *out,
     m.finished = stats->points_run;
     progress(&m, &c, 1);
   }
+  journal_fd = -1;
   const int jrc = ssw_journal_close(&c.journal);
   if (rc == SSW_SUCCESS) rc = jrc;
   ssw_ensemble_destroy(&c.ens);

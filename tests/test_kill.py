@@ -99,7 +99,10 @@ with tempfile.TemporaryDirectory() as tmp:
     n_before = 0
     for k in range(KILLS):
         proc = start(cfg)
-        delay = rng.uniform(0.5, max(0.8, 0.2 * ref_time))
+        # Scaled to the work left, so a slow (sanitized) run is still
+        # killed before it finishes and leaves journals to damage below.
+        left = 1 - n_before / npts
+        delay = rng.uniform(0.5, max(0.8, 0.2 * ref_time * left))
         time.sleep(delay)
         victims = ranks_of(cfg)
         if proc.poll() is not None or not victims:

@@ -22,6 +22,17 @@ extern const char *const ssw_axis_names[SSW_NAXES];
 #define SSW_GRID_MAX_POINTS ((uint64_t)1 << 31)
 
 /** One axis of the grid: strictly increasing values (theta in radians). */
+/** Energies H the integration's arithmetic takes with a wide margin: the
+ * velocities scale as sqrt(H), and products of two velocities and tensor
+ * entries must neither overflow nor underflow (point --omega0 1e160 overflows
+ * H; 1e-160 underflows it). The asymptotic quantities do not depend on H
+ * (DESIGN.md sec. 5), so nothing is lost by the bound. */
+#define SSW_ENERGY_MIN 1e-200
+#define SSW_ENERGY_MAX 1e200
+/** Shortest flush interval (s): an epoch is a collective HDF5 write and
+ * flush; shorter intervals only make epochs follow back to back. */
+#define SSW_FLUSH_INTERVAL_MIN 0.01
+
 typedef struct {
   int n;          /**< number of values (>= 1) */
   double *values; /**< n values */

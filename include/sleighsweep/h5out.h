@@ -53,13 +53,20 @@ static inline size_t ssw_h5out_sample_doubles(const ssw_config *cfg) {
              : 0;
 }
 
+/** Name under which a new output is built ("<path>.creating") before it
+ * is renamed to `path`: a kill during creation leaves no half-made file at
+ * `path`, so the same command can start again. */
+void ssw_h5out_creating_path(const char *path, char *buf, size_t n);
+
 /** Creates `path` and every dataset (fixed shapes, fill values, early
  * allocation), writes coordinates and the start attributes (status
- * "running"). Collective; `cfg` must be identical on every rank. Errors:
+ * "running"). The file is built under ssw_h5out_creating_path (replacing
+ * a stale one) and renamed to `path` once complete and flushed.
+ * Collective; `cfg` must be identical on every rank. Errors:
  * SSW_ERR_IO if the file exists, SSW_ERR_ARG for a malformed cfg,
  * SSW_ERR_HDF5 (e.g. a missing directory) / SSW_ERR_MPI naming the failed
  * call. On error *out is NULL and nothing stays open (a partial file may
- * remain). */
+ * remain under the creating name). */
 int ssw_h5out_create(MPI_Comm comm, const char *path, const ssw_config *cfg,
                      const ssw_h5out_meta *meta, ssw_h5out **out);
 
@@ -100,6 +107,14 @@ int ssw_h5out_finish(ssw_h5out *h, const char *status, const char *end_time,
  * broadcasts it, so every rank gets the same array. Errors: SSW_ERR_HDF5,
  * SSW_ERR_MPI. */
 int ssw_h5out_read_done(ssw_h5out *h, uint8_t *done);
+
+/** 1 when the sleighsweep file at `path` was left by a run that did not
+ * finish (its status attribute still says "running": killed, possibly
+ * mid-write, so its internal structures may be inconsistent even if it
+ * opens) or its status cannot be read; 0 for "complete" or "interrupted",
+ * and for a file that does not open or is not a sleighsweep output (the
+ * resume's own checks decide those). Serial, any rank. */
+int ssw_h5out_was_running(const char *path);
 
 /** Closes every handle and the file. Collective; NULL-safe; sets *h to
  * NULL. Returns the first error met but always releases everything. */

@@ -22,8 +22,10 @@ void ssw_journal_path(const char *output, int rank, char *buf, size_t n);
 
 /** Opens (creating if needed) the journal of `rank` for appending. A new
  * file gets a header with the config hash and record size; an existing one
- * must match them. Errors: SSW_ERR_IO (with strerror), SSW_ERR_CONFIG when
- * the journal belongs to another config. */
+ * must match them. A header cut short (crash at creation) is rewritten and
+ * a torn tail is cut back to the last valid record, so new records are
+ * never hidden behind a tear. Errors: SSW_ERR_IO (with strerror),
+ * SSW_ERR_CONFIG when the journal belongs to another config. */
 int ssw_journal_open(const char *output, int rank, const ssw_config *cfg,
                      ssw_journal **j);
 
@@ -36,6 +38,10 @@ int ssw_journal_append(ssw_journal *j, const ssw_point_result *r,
 /** Makes every appended record durable (fdatasync). Errors: SSW_ERR_IO. */
 int ssw_journal_sync(ssw_journal *j);
 
+/** The journal's file descriptor, for an fdatasync from a signal handler
+ * (async-signal-safe), or -1 for NULL. */
+int ssw_journal_fileno(const ssw_journal *j);
+
 /** Syncs and closes; NULL-safe; sets *j to NULL. */
 int ssw_journal_close(ssw_journal **j);
 
@@ -43,13 +49,15 @@ int ssw_journal_close(ssw_journal **j);
 typedef struct {
   ssw_result_buf recs;   /**< unique by index, in index order, with samples */
   size_t files;          /**< journal files read */
-  size_t torn;           /**< trailing partial/corrupt records skipped */
+  size_t torn;           /**< damaged stretches (torn or corrupt) skipped */
+  size_t short_headers;  /**< files cut short inside their header */
   size_t duplicates;     /**< records of an index seen before (ignored) */
 } ssw_journal_set;
 
-/** Reads every "<output>.journal.*" of this config, validating checksums
- * (a torn record at the end of a file, from a kill mid-write, is skipped
- * and counted), skipping indices outside the grid, and keeping one record
+/** Reads every "<output>.journal.*" of this config, validating checksums:
+ * a torn or corrupt stretch (a kill mid-write, a flipped byte) is skipped
+ * and counted, and reading resumes at the next valid record, found by its
+ * magic and checksum. Skips indices outside the grid, and keeping one record
  * per index. Errors: SSW_ERR_IO, SSW_ERR_MEM, SSW_ERR_CONFIG when a journal
  * belongs to another config. */
 int ssw_journal_read_all(const char *output, const ssw_config *cfg,
@@ -61,6 +69,21 @@ void ssw_journal_set_free(ssw_journal_set *set);
 /** Removes every "<output>.journal.*" (after a clean, complete finish).
  * Errors: SSW_ERR_IO. */
 int ssw_journal_remove_all(const char *output);
+
+/** Takes the run lock of an output, "<output>.lock": an fcntl write lock
+ * held by the kernel (released when the process dies, so never stale),
+ * with "host H, PID P" written into the file for the next run's message.
+ * Works across nodes where the file system supports POSIX locks (NFS via
+ * lockd or NFSv4; Lustre mounted with -o flock). When the lock cannot be
+ * taken for want of support or of a writable directory, *fd is -1, `why`
+ * says why and the run goes on unprotected. Errors: SSW_ERR_CONFIG when
+ * another process holds the lock (the message names its host and PID). */
+int ssw_journal_lock(const char *output, int *fd, char *why, size_t n);
+
+/** Deletes the lock file and releases the lock (nothing when *fd < 0), so
+ * an orderly run leaves no lock file; only a killed run leaves one, which
+ * holds no lock. */
+void ssw_journal_unlock(const char *output, int *fd);
 
 #ifdef __cplusplus
 }

@@ -9,3 +9,11 @@ if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/replay.c)
             ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/regressions
             ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/corpus)
 endif()
+# The journal fuzz target's seeds, replayed the same way (issue 13).
+if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_journal.c)
+  add_executable(fuzz_journal_replay fuzz/replay.c fuzz/fuzz_journal.c)
+  target_link_libraries(fuzz_journal_replay PRIVATE sleighsweep_core)
+  ssw_add_test(NAME test_fuzz_journal_replay LABELS fuzz
+    COMMAND $<TARGET_FILE:fuzz_journal_replay>
+            ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/journal_corpus)
+endif()

@@ -32,3 +32,42 @@ ssw_add_test(NAME test_units TIMEOUT 120
 ssw_add_test(NAME test_dry_run TIMEOUT 300
   COMMAND ${SSW_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/test_dry_run.py
           $<TARGET_FILE:sleighsweep> ${MPIEXEC_EXECUTABLE})
+# Nothing lost, nothing stuck (issue 13; issue 12 items 2-3): torn journals,
+# kills during creation, stray files, one run per output, signals.
+ssw_add_test(NAME test_resume TIMEOUT 600
+  COMMAND ${SSW_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/test_resume.py
+          $<TARGET_FILE:sleighsweep>
+          ${CMAKE_CURRENT_SOURCE_DIR}/sweep/sweep_small.ini
+          ${MPIEXEC_EXECUTABLE})
+# Its signals are tied to reported progress, not to wall time: it can share
+# the machine. Label durability: left out of scripts/sanitize.sh (5 min there).
+set_tests_properties(test_resume PROPERTIES LABELS durability)
+# SIGKILL injected at write/pwrite64/fdatasync/rename system calls of rank 0
+# and of a worker (strace), resumed by the same command (issue 13): first,
+# middle and last call of each kind here; 40 per kind with SSW_LONG_TESTS.
+ssw_add_test(NAME test_syskill TIMEOUT 900
+  COMMAND ${SSW_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/test_syskill.py
+          $<TARGET_FILE:sleighsweep>
+          ${CMAKE_CURRENT_SOURCE_DIR}/sweep/sweep_small.ini
+          ${MPIEXEC_EXECUTABLE} short)
+set_tests_properties(test_syskill PROPERTIES SKIP_RETURN_CODE 77
+                     LABELS durability)
+if(SSW_LONG_TESTS)
+  ssw_add_test(NAME test_syskill_long TIMEOUT 7200
+    COMMAND ${SSW_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/test_syskill.py
+            $<TARGET_FILE:sleighsweep>
+            ${CMAKE_CURRENT_SOURCE_DIR}/sweep/sweep_small.ini
+            ${MPIEXEC_EXECUTABLE} long)
+  set_tests_properties(test_syskill_long PROPERTIES SKIP_RETURN_CODE 77
+                       LABELS "durability;long")
+endif()
+# point's energy domain (issue 13 defect 5): an overflowing energy is refused
+# naming what overflows; a subnormal velocity is a number.
+add_test(NAME point_energy_overflow
+  COMMAND $<TARGET_FILE:sleighsweep> point --omega0 1e300)
+add_test(NAME point_subnormal_omega
+  COMMAND $<TARGET_FILE:sleighsweep> point --omega0 1e-320)
+set_tests_properties(point_energy_overflow PROPERTIES
+  PASS_REGULAR_EXPRESSION "initial energy .* is about 1e\\+599, outside")
+set_tests_properties(point_subnormal_omega PROPERTIES
+  PASS_REGULAR_EXPRESSION "\"converged\": true")
