@@ -271,10 +271,9 @@ def fig_omega(g):
     ax1.legend(loc="lower right", fontsize=6)
     ax1.set_title(r"(a) pointwise error $|\omega - \omega_{\rm exact}|$",
                   fontsize=7, loc="left")
-    log_time_axes(ax2, r"$\|\omega - \omega_{\rm exact}\|_{2,[0,t]}$")
-    ax2.set_title(r"(b) 2-norm over $[0, t]$: $(\int_0^t |\omega - "
-                  r"\omega_{\rm exact}|^2\,dt')^{1/2}$", fontsize=7,
-                  loc="left")
+    log_time_axes(ax2, r"$\Vert\omega - \omega_{\rm exact}\Vert_{2,[0,t]}$")
+    ax2.set_title(r"(b) its 2-norm over $[0, t]$ (time-weighted)",
+                  fontsize=7, loc="left")
     jh = g.json("xz2_hamel2")
     h, r = out["xz2_hamel2"], out["xz2_dopri5"]
     hl, rl = (sorted((d["l2"][0], d["l2"][-1]), reverse=True)
@@ -323,10 +322,10 @@ def fig_rattle(g):
                  label=label)
         ax2.plot(c["t"], np.maximum(eq, ENERGY_FLOOR), color=color, lw=0.9,
                  label=label)
-    log_time_axes(ax1, r"$\|(\omega, v) - {\rm exact}\|_2$")
+    log_time_axes(ax1, r"$\Vert(\omega, v) - {\rm exact}\Vert_2$")
     ax1.legend(loc="lower right", fontsize=6)
     ax1.set_title(r"(a) velocity error", fontsize=7, loc="left")
-    log_time_axes(ax2, r"$\|(x, y, \phi) - {\rm exact}\|_2$")
+    log_time_axes(ax2, r"$\Vert(x, y, \phi) - {\rm exact}\Vert_2$")
     ax2.set_title(r"(b) configuration error", fontsize=7, loc="left")
     ch, jh = runs["xz4_hamel2"]
     cr, jr = runs["xz4_rattle"]
