@@ -3,9 +3,11 @@
 # 2010 paper's Figs. 2a, 2b and 3, the exact path, and phase diagrams over
 # theta x a (blade force included), with captions in OUT/index.md.
 #
-# Usage: analysis/figures.sh [--data-only] [OUT]  (default OUT: build/gallery)
-# Environment: SSW_EXE (build/sleighsweep), MPIEXEC (mpirun), NP (2),
-#              PYTHON (/usr/bin/python3), FORMATS (pdf,png).
+# Usage: analysis/figures.sh [OUT]        (default OUT: build/gallery)
+#        analysis/figures.sh --data-only [OUT]   (the engine's data only)
+# Environment: SSW_EXE (build/sleighsweep, else the installed engine),
+#              MPIEXEC (mpirun), NP (2), PYTHON (/usr/bin/python3),
+#              FORMATS (pdf,png).
 # The engine writes the data (OUT/data: point CSV/JSON pairs and two sweeps
 # from jobs/examples/fig_theta_a_rho{0,1}.ini); analysis/gallery.py draws
 # every figure from those files alone (--data-only: stop before drawing,
@@ -13,7 +15,7 @@
 set -eu
 
 usage() {
-  sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'
 }
 DRAW=1
 case "${1:-}" in
@@ -27,7 +29,16 @@ fi
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 OUT=${1:-$ROOT/build/gallery}
+# The engine: the source tree's build, else the installed one beside an
+# installed copy of this script (PREFIX/share/sleighsweep/analysis), else PATH.
 EXE=${SSW_EXE:-$ROOT/build/sleighsweep}
+if [ -z "${SSW_EXE:-}" ] && [ ! -x "$EXE" ]; then
+  if [ -x "$ROOT/../../bin/sleighsweep" ]; then
+    EXE=$(cd "$ROOT/../../bin" && pwd)/sleighsweep
+  elif command -v sleighsweep >/dev/null 2>&1; then
+    EXE=$(command -v sleighsweep)
+  fi
+fi
 MPIEXEC=${MPIEXEC:-mpirun}
 NP=${NP:-2}
 PYTHON=${PYTHON:-/usr/bin/python3}

@@ -493,7 +493,7 @@ def fig_models(g):
     return plots
 
 
-# ---- 2010 paper ---------------------------------------------------------------
+# ---- 2010 paper -------------------------------------------------------------
 
 def fig_portrait(g):
     """2010 Fig. 2a: reduced phase portrait."""
@@ -641,7 +641,7 @@ def fig_exact_path(g):
     return out
 
 
-# ---- phase diagrams -------------------------------------------------------------
+# ---- phase diagrams ---------------------------------------------------------
 
 def sweep_text(path):
     import h5py

@@ -19,7 +19,7 @@ static const char point_usage[] =
     "\n"
     "Integrates one trajectory forward and backward to its limit motions and\n"
     "prints one JSON object: the measured quantities and, under \"analytic\",\n"
-    "the closed form (DESIGN.md sec. 5). Defaults are the 2025 paper's seed\n"
+    "the closed form (docs/theory/model.md sec. 4). Defaults: the 2025 seed\n"
     "case. Infinite or undefined values print as null (see \"regime\").\n"
     "\n"
     "Body and fluid (lengths in any unit, consistently):\n"

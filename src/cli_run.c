@@ -1,6 +1,7 @@
 /* `sleighsweep run`: a whole sweep under MPI, from config to HDF5 file. */
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <mpi.h>
 #include <omp.h>
 #include <stdio.h>
@@ -101,32 +102,49 @@ static double output_bytes(const ssw_config *cfg) {
 }
 
 /* Steps and time per trajectory measured on a few grid points (rank 0). */
+/* Probes of the dry run: grid points spread over the whole grid by the
+ * golden-ratio sequence (not its corners, which are often the cheapest
+ * bodies), trajectories 0..PROBE_TRAJ-1 of each, exactly as the run will
+ * integrate them: the step count is deterministic. */
+#define PROBE_POINTS 32
+#define PROBE_TRAJ 4
+
 static int dry_run(const ssw_config *cfg, int overwrite) {
   const uint64_t n = ssw_grid_size(cfg);
-  const int probes = n < 8 ? (int)n : 8;
+  const int probes = n < PROBE_POINTS ? (int)n : PROBE_POINTS;
   ssw_integrator o;
   ssw_ensemble_integrator(cfg, &o);
-  double steps = 0, secs = 0;
+  double sum = 0, sum2 = 0, secs = 0;
   int count = 0;
   for (int k = 0; k < probes; k++) {
-    const uint64_t idx = probes > 1 ? (uint64_t)k * (n - 1) / (uint64_t)(probes - 1) : 0;
+    const double u = fmod(0.5 + k * 0.6180339887498949, 1.0);
+    const uint64_t idx =
+        probes == (int)n ? (uint64_t)k : (uint64_t)(u * (double)n) % n;
     ssw_params p;
     ssw_tensor t;
     int regime;
     ssw_grid_params(cfg, idx, &p);
     SSW_CALL(ssw_model_tensor(&cfg->body, &p, &t));
     ssw_model_classify(&t, cfg->zero_tol, &t, &regime);
-    for (int j = 0; j < 2 && j < cfg->trajectories; j++) {
-      double w0, v0;
-      ssw_traj r;
-      ssw_ensemble_initial(cfg, &t, idx, j, &w0, &v0);
-      const double t0 = MPI_Wtime();
-      SSW_CALL(ssw_extract_run(&t, regime, w0, v0, &o, NULL, NULL, &r));
-      secs += MPI_Wtime() - t0;
-      steps += (double)r.steps;
-      count++;
-    }
+    double w0[PROBE_TRAJ], v0[PROBE_TRAJ];
+    ssw_traj r[PROBE_TRAJ];
+    const int m = cfg->trajectories < PROBE_TRAJ ? cfg->trajectories
+                                                  : PROBE_TRAJ;
+    for (int j = 0; j < m; j++)
+      ssw_ensemble_initial(cfg, &t, idx, j, &w0[j], &v0[j]);
+    const double t0 = MPI_Wtime();
+    SSW_CALL(ssw_extract_batch(&t, regime, m, w0, v0, &o, NULL, NULL, r));
+    secs += MPI_Wtime() - t0;
+    /* The point's mean, as the file's steps_mean will hold it. */
+    double mean = 0;
+    for (int j = 0; j < m; j++) mean += (double)r[j].steps / m;
+    sum += mean, sum2 += mean * mean;
+    count += m;
   }
+  const double mean = probes ? sum / probes : 0.0;
+  const double sd = probes > 1 ? sqrt(fmax(0.0, (sum2 - sum * mean) /
+                                                    (probes - 1)))
+                               : 0.0;
   const double traj = (double)n * cfg->trajectories;
   const double bytes = output_bytes(cfg);
   printf("config:              %s\n", cfg->path);
@@ -145,11 +163,16 @@ static int dry_run(const ssw_config *cfg, int overwrite) {
     printf("scheme:              %s, eta %g (fixed steps)\n",
            cfg->integ.method->name, cfg->integ.eta);
   if (count > 0) {
-    printf("steps per traj.:     %.0f (mean of %d probe trajectories)\n",
-           steps / count, count);
-    printf("estimated steps:     %.3g\n", steps / count * traj);
+    /* The probes' spread: the whole grid's mean lies within about two
+     * standard errors of theirs (docs: within a factor 1.5 in the tests). */
+    const double se = sd / sqrt((double)probes);
+    printf("steps per traj.:     %.0f +- %.0f (mean of %d grid points x %d "
+           "trajectories; +- two standard errors)\n",
+           mean, 2 * se, probes, count / probes);
+    printf("estimated steps:     %.3g (%.3g to %.3g)\n", mean * traj,
+           fmax(0.0, mean - 2 * se) * traj, (mean + 2 * se) * traj);
     printf("estimated core time: %.3g core-hours (%.3g s per trajectory "
-           "measured here)\n",
+           "measured here; varies with the machine and its load)\n",
            secs / count * traj / 3600.0, secs / count);
   }
   printf("output size:         %.3g MB\n", bytes / 1e6);

@@ -39,6 +39,7 @@ struct ssw_ensemble {
   traj_summary *block;
   ssw_path *nodes; /* one per sample trajectory */
   ssw_path probe;  /* trajectory 0's path when it is not a sample */
+  ssw_error_state *errs; /* one per batch of a block: errors of threads */
 };
 
 void ssw_ensemble_integrator(const ssw_config *cfg, ssw_integrator *o) {
@@ -87,9 +88,10 @@ int ssw_ensemble_create(const ssw_config *cfg, ssw_ensemble **e) {
   w->cfg = cfg;
   ssw_ensemble_integrator(cfg, &w->integ);
   w->block = calloc(BLOCK, sizeof *w->block);
+  w->errs = calloc(BLOCK / BATCH, sizeof *w->errs);
   w->nodes = cfg->samples > 0 ? calloc((size_t)cfg->samples, sizeof *w->nodes)
                               : NULL;
-  if (!w->block || (cfg->samples > 0 && !w->nodes)) {
+  if (!w->block || !w->errs || (cfg->samples > 0 && !w->nodes)) {
     ssw_ensemble_destroy(&w);
     return SSW_RAISE(SSW_ERR_MEM, "out of memory for the ensemble workspace");
   }
@@ -104,6 +106,7 @@ void ssw_ensemble_destroy(ssw_ensemble **e) {
   ssw_path_free(&(*e)->probe);
   free((*e)->nodes);
   free((*e)->block);
+  free((*e)->errs);
   free(*e);
   *e = NULL;
 }
@@ -296,16 +299,20 @@ int ssw_ensemble_run(ssw_ensemble *e, uint64_t index, ssw_point_result *res,
     const int cnt = (int)(n - start < BLOCK ? n - start : BLOCK);
     traj_summary *blk = e->block;
     const int nb = (cnt + BATCH - 1) / BATCH;
-    int rc = SSW_SUCCESS;
+    ssw_error_state *errs = e->errs;
 #pragma omp parallel for schedule(dynamic, 1) default(none) \
-    shared(e, res, blk, start, cnt, nb) reduction(max : rc)
+    shared(e, res, blk, start, cnt, nb, errs)
     for (int b = 0; b < nb; b++) {
       const int k0 = b * BATCH;
       const int m = cnt - k0 < BATCH ? cnt - k0 : BATCH;
       const int r = one_batch(e, res, start + k0, m, &blk[k0]);
-      if (r > rc) rc = r;
+      errs[b].code = r;
+      if (r != SSW_SUCCESS) ssw_error_save(r, &errs[b]);
     }
-    status = rc;
+    /* The first failing batch (by index, whatever thread ran it) carries
+     * its code and message out of the parallel region. */
+    for (int b = 0; b < nb && status == SSW_SUCCESS; b++)
+      if (errs[b].code != SSW_SUCCESS) status = ssw_error_restore(&errs[b]);
     for (int i = 0; i < cnt && status == SSW_SUCCESS; i++)
       reduce_one(&acc, &blk[i]);
   }

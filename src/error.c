@@ -36,6 +36,19 @@ int ssw_error_raise(int code, const char *file, int line, const char *func,
 
 const char *ssw_error_message(void) { return last_message; }
 
+void ssw_error_save(int code, ssw_error_state *s) {
+  s->code = code;
+  s->user_offset = user_offset;
+  memcpy(s->message, last_message, sizeof s->message);
+}
+
+int ssw_error_restore(const ssw_error_state *s) {
+  _Static_assert(sizeof last_message == sizeof s->message, "same buffers");
+  memcpy(last_message, s->message, sizeof last_message);
+  user_offset = s->user_offset;
+  return s->code;
+}
+
 const char *ssw_error_user_message(void) {
   return last_message + (user_offset < sizeof last_message ? user_offset : 0);
 }

@@ -6,7 +6,7 @@
 
 #include <math.h>
 
-#include "sleighsweep/dopri5.h"
+#include "legs.h"
 #include "sleighsweep/error.h"
 
 void ssw_integrator_defaults(ssw_integrator *o) {
@@ -51,465 +51,6 @@ double ssw_integrator_stop_tol(const ssw_integrator *o) {
    * case, up to ~1e3 tol^2 on the wide batch; tol = sqrt(rtol) / 100
    * keeps that below rtol / 10, and growing steps make it cheap. */
   return o->rtol > 0 ? 0.01 * sqrt(o->rtol) : SSW_TOL_FIXED_DEFAULT;
-}
-
-/* g = L1 w + Z v vanishes on the equilibria; g' = g ht / D exactly, with
- * ht = (L1 L2 + Z J) w - (L1 M + Z L2) v, so |g| peaks where ht = 0 and the
- * approach to the line is exponential at the rate ht / D. */
-static double gfun(const ssw_coeffs *c, double w, double v) {
-  return c->L1 * w + c->Z * v;
-}
-static double htfun(const ssw_coeffs *c, double w, double v) {
-  return c->kw2 * w - c->kw1 * v;
-}
-static double energy(const ssw_coeffs *c, double w, double v) {
-  return 0.5 * (c->J * w * w + c->M * v * v - 2.0 * c->L2 * w * v);
-}
-
-/* ---- Step density (docs/theory/step-control.md) ------------------------
- * rho = kappa A^(1/16):  kappa^4 = (nu^2 + w^2)^2 + w'^2 resolves the
- * transition (nu^2 = (ht^2 + D g^2) / D^2, constant along the motion),
- * the rotation and the rotation's chirp; A = (g/G)^2 + delta^2 (G the
- * largest |g| on the energy level) lets steps grow as (G/|g|)^(1/8), up to
- * SSW_GROWTH_MAX, while the motion settles on a limit circle, where the
- * exponential reconstruction is exact for a constant velocity. Square
- * roots only (exact IEEE operations): no libm. */
-typedef struct {
-  double nu2, G2, delta2;
-} clock_par;
-
-static void density(const ssw_coeffs *c, const clock_par *k, double w,
-                    double v, double *rho, double *dlog) {
-  const double g = gfun(c, w, v), ht = htfun(c, w, v);
-  const double a1 = c->L2 * w - c->M * v, a2 = c->J * w - c->L2 * v;
-  const double wd = g * a1 / c->D, vd = g * a2 / c->D, gd = g * ht / c->D;
-  const double wdd = (gd * a1 + g * (c->L2 * wd - c->M * vd)) / c->D;
-  const double s2 = k->nu2 + w * w;
-  const double k4 = s2 * s2 + wd * wd;
-  const double A = g * g / k->G2 + k->delta2;
-  *rho = sqrt(sqrt(k4)) * sqrt(sqrt(sqrt(sqrt(A))));
-  /* d ln rho / dt with w' = g a1 / D, v' = g a2 / D, g' = g ht / D. */
-  *dlog = (s2 * 2.0 * w * wd + wd * wdd) / (2.0 * k4) +
-          g * gd / (8.0 * k->G2 * A);
-}
-
-/* Cayley factor (1 + x/2)/(1 - x/2): C(x) C(-x) = 1 keeps the density
- * update reversible, and clamping |x| <= 1 (an odd map) keeps it positive. */
-static double cayley(double x) {
-  x = fmin(1.0, fmax(-1.0, x));
-  return (1.0 + 0.5 * x) / (1.0 - 0.5 * x);
-}
-
-/* ---- Legs: one direction of one trajectory ---------------------------- */
-
-/* End state of one direction of integration. */
-typedef struct {
-  double t, phi, x, y, w, v, g, ht;
-  int64_t steps;
-  double emax;
-  int converged, nonfinite;
-  int stalled; /* stopped at the scheme's own equilibrium (see after_step) */
-  double fmax; /* largest |F| of the blade force over the nodes (refined) */
-  int found_peak;
-  double t_peak;
-} leg;
-
-/* The largest |F| of the blade force along a leg. The nodes are too
- * coarse for a peak between them, so where |F| rises then falls over an
- * interval the peak is found on the Taylor series of the reduced motion
- * about the nearer node: (w, v) obey a quadratic ODE whose series follows
- * by a recurrence, F is a quadratic form in them, and the series converges
- * within pi / (2 Arate) (the poles of sech), far beyond half a step. The
- * peak's value then carries the integrator's accuracy
- * (docs/theory/blade-force.md). */
-#define SERIES 24
-
-typedef struct {
-  double t, f, d, w, v;
-  int n;
-} fpeak;
-
-/* F and dF/dt at (w, v): F = g ht / D + w (M v - L2 w). */
-static void blade(const ssw_coeffs *c, double w, double v, double *f,
-                  double *d) {
-  const double g = gfun(c, w, v), ht = htfun(c, w, v);
-  *f = g * ht / c->D + w * (c->M * v - c->L2 * w);
-  const double Fw = (c->L1 * ht + g * c->kw2) / c->D + c->M * v -
-                    2.0 * c->L2 * w;
-  const double Fv = (c->Z * ht - g * c->kw1) / c->D + c->M * w;
-  *d = g * (Fw * (c->L2 * w - c->M * v) + Fv * (c->J * w - c->L2 * v)) /
-       c->D;
-}
-
-/* Taylor coefficients of F(t0 + s) from the state (w, v) at t0. */
-static void blade_series(const ssw_coeffs *c, double w, double v,
-                         double F[SERIES]) {
-  double W[SERIES], V[SERIES], G[SERIES], A1[SERIES], A2[SERIES],
-      HT[SERIES];
-  W[0] = w, V[0] = v;
-  for (int k = 0; k < SERIES; k++) {
-    G[k] = c->L1 * W[k] + c->Z * V[k];
-    HT[k] = c->kw2 * W[k] - c->kw1 * V[k];
-    A1[k] = c->L2 * W[k] - c->M * V[k];
-    A2[k] = c->J * W[k] - c->L2 * V[k];
-    if (k + 1 == SERIES) break;
-    double s1 = 0.0, s2 = 0.0;
-    for (int j = 0; j <= k; j++)
-      s1 += G[j] * A1[k - j], s2 += G[j] * A2[k - j];
-    W[k + 1] = s1 / (c->D * (k + 1));
-    V[k + 1] = s2 / (c->D * (k + 1));
-  }
-  for (int k = 0; k < SERIES; k++) {
-    double s1 = 0.0, s2 = 0.0;
-    for (int j = 0; j <= k; j++)
-      s1 += G[j] * HT[k - j], s2 += W[j] * (c->M * V[k - j] - c->L2 * W[k - j]);
-    F[k] = s1 / c->D + s2;
-  }
-}
-
-/* Largest |F| of the series on s in [lo, hi] (lo < 0 < hi or one-sided):
- * Newton on F'(s) = 0 from `guess`, kept inside the interval. */
-static double series_peak(const double F[SERIES], double lo, double hi,
-                          double guess) {
-  double s = fmin(hi, fmax(lo, guess));
-  for (int it = 0; it < 30; it++) {
-    double d1 = 0.0, d2 = 0.0;
-    for (int k = SERIES - 1; k >= 2; k--)
-      d1 = d1 * s + k * F[k], d2 = d2 * s + k * (k - 1) * F[k];
-    d1 = d1 * s + F[1];
-    if (d2 == 0.0) break;
-    const double sn = fmin(hi, fmax(lo, s - d1 / d2));
-    const int done = fabs(sn - s) <= 0x1p-50 * fmax(fabs(hi - lo), 1e-300);
-    s = sn;
-    if (done) break;
-  }
-  double f = 0.0;
-  for (int k = SERIES - 1; k >= 0; k--) f = f * s + F[k];
-  return fabs(f);
-}
-
-static void fpeak_add(fpeak *p, const ssw_coeffs *c, double t, double w,
-                      double v, double *best) {
-  double f, d;
-  blade(c, w, v, &f, &d);
-  *best = fmax(*best, fabs(f));
-  /* Only an interval over which |F| rises then falls holds a peak. */
-  const double sf = copysign(1.0, f), dt = t - p->t;
-  if (p->n > 0 && p->d * sf * dt > 0 && d * sf * dt < 0) {
-    /* Expand about the node nearer the peak: F' interpolated linearly. */
-    const double x = p->d / (p->d - d); /* in (0, 1) */
-    double S[SERIES];
-    if (x < 0.5) {
-      blade_series(c, p->w, p->v, S);
-      *best = fmax(*best, series_peak(S, fmin(0.0, dt), fmax(0.0, dt),
-                                      x * dt));
-    } else {
-      blade_series(c, w, v, S);
-      *best = fmax(*best, series_peak(S, fmin(0.0, -dt), fmax(0.0, -dt),
-                                      (x - 1.0) * dt));
-    }
-  }
-  p->t = t, p->f = f, p->d = d, p->w = w, p->v = v;
-  p->n++;
-}
-
-/* One leg to integrate: initial state, direction, step, trajectory. */
-typedef struct {
-  double w0, v0;
-  int dir;
-  double step; /* eps (adaptive) or the fixed macro step h (time units) */
-  double H0, gstop;
-  clock_par clock;
-  void *ctx; /* sample callback context, NULL for none */
-  leg out;
-} leg_job;
-
-/* Shared by every leg of a batch: the tensor and the settings. */
-typedef struct {
-  const ssw_coeffs *c;
-  const ssw_integrator *o;
-  int adaptive, stages;
-  ssw_sample_fn sample;
-} leg_run;
-
-enum { LANE_IDLE, LANE_STEP, LANE_REFINE };
-
-/* What a lane carries between kernel calls. */
-typedef struct {
-  int mode;
-  leg_job *job;
-  double h; /* signed size of the lane's next kernel step */
-  double t, z, w, v, g, ht;
-  ssw_state prev, cur; /* before and after the step that crossed the peak */
-  double t_prev, hpeak;
-  double ra, rb, rfa, rfb; /* Illinois bracket in (0, |hpeak|) */
-  int rside, rit;
-  fpeak force;
-} lane;
-
-static void lane_start(const leg_run *R, leg_job *j, lane *L, ssw_state *s) {
-  const ssw_coeffs *c = R->c;
-  *L = (lane){.mode = LANE_STEP, .job = j};
-  ssw_stepper_init(c, j->w0, j->v0, s);
-  L->w = j->w0, L->v = j->v0;
-  L->g = gfun(c, L->w, L->v), L->ht = htfun(c, L->w, L->v);
-  j->out = (leg){0};
-  j->out.found_peak = L->ht == 0.0;
-  fpeak_add(&L->force, c, 0.0, L->w, L->v, &j->out.fmax);
-  if (R->adaptive) {
-    /* z_{+-1/2} = rho_0 C(+-x_0)^(1/2): the forward and the backward leg
-     * are the two halves of one reversible sequence through y_0. */
-    double rho, dlog;
-    density(c, &j->clock, L->w, L->v, &rho, &dlog);
-    L->z = rho * sqrt(cayley(j->dir * j->step * dlog / rho));
-  }
-}
-
-static void lane_finish(lane *L, const ssw_state *s) {
-  leg *r = &L->job->out;
-  r->converged = !r->nonfinite && (fabs(L->g) <= L->job->gstop || r->stalled);
-  r->t = L->t;
-  r->phi = s->phi, r->x = s->x, r->y = s->y;
-  r->w = L->w, r->v = L->v, r->g = L->g, r->ht = L->ht;
-  L->mode = LANE_IDLE;
-}
-
-/* After a normal step or a finished refinement: stop, or size the next
- * step. Returns 1 when the lane goes on. */
-static int lane_next(const leg_run *R, lane *L, const ssw_state *s) {
-  leg_job *j = L->job;
-  if (j->out.nonfinite || fabs(L->g) <= j->gstop || j->out.stalled ||
-      j->out.steps + R->stages > R->o->max_steps) {
-    lane_finish(L, s);
-    return 0;
-  }
-  L->h = j->dir * (R->adaptive ? j->step / L->z : j->step);
-  return 1;
-}
-
-/* Next evaluation of the Illinois regula falsi for the zero of dir * ht in
- * one macro step from `prev`; each evaluation is one macro step of the
- * same method, so t0 carries the integrator's own accuracy. Returns 0 when
- * the bracket is resolved. */
-static int refine_next(lane *L) {
-  if (L->rit >= 60 || L->rfb == 0.0) return 0;
-  const double a = L->ra, b = L->rb, fa = L->rfa, fb = L->rfb;
-  double tau = (a * fb - b * fa) / (fb - fa);
-  if (!(tau > a && tau < b)) tau = 0.5 * (a + b);
-  if (b - a <= 4.0 * 0x1p-52 * fabs(L->hpeak)) return 0;
-  L->rit++;
-  L->h = L->job->dir * tau;
-  return 1;
-}
-
-static void refine_done(const leg_run *R, lane *L, ssw_state *s) {
-  const double a = L->ra, b = L->rb, fa = L->rfa, fb = L->rfb;
-  const double tau = fb == 0.0 ? b : (a * fb - b * fa) / (fb - fa);
-  L->job->out.t_peak = L->t_prev + L->job->dir * tau;
-  L->job->out.found_peak = 1;
-  *s = L->cur;
-  L->mode = LANE_STEP;
-  /* The state after the crossing step: w, v, g, ht are still its own. */
-  lane_next(R, L, s);
-}
-
-static void after_refine_step(const leg_run *R, lane *L, ssw_state *s) {
-  const leg_job *j = L->job;
-  double w, v;
-  ssw_stepper_velocity(R->c, s, &w, &v);
-  const double f = j->dir * htfun(R->c, w, v);
-  const double tau = fabs(L->h);
-  if (f > 0) {
-    L->ra = tau, L->rfa = f;
-    if (L->rside == -1) L->rfb *= 0.5;
-    L->rside = -1;
-  } else {
-    L->rb = tau, L->rfb = f;
-    if (L->rside == 1) L->rfa *= 0.5;
-    L->rside = 1;
-  }
-  if (refine_next(L)) {
-    *s = L->prev;
-    return;
-  }
-  refine_done(R, L, s);
-}
-
-static void after_step(const leg_run *R, lane *L, ssw_state *s) {
-  const ssw_coeffs *c = R->c;
-  leg_job *j = L->job;
-  const double ht_prev = L->ht, g_prev = L->g;
-  L->t_prev = L->t;
-  L->t += L->h;
-  ssw_stepper_velocity(c, s, &L->w, &L->v);
-  L->g = gfun(c, L->w, L->v);
-  L->ht = htfun(c, L->w, L->v);
-  if (!isfinite(L->g) || !isfinite(s->x) || !isfinite(s->y) ||
-      !isfinite(s->phi)) {
-    j->out.nonfinite = 1;
-    lane_finish(L, s);
-    return;
-  }
-  if (R->adaptive) {
-    double rho, dlog;
-    density(c, &j->clock, L->w, L->v, &rho, &dlog);
-    L->z *= cayley(j->dir * j->step * dlog / rho);
-  }
-  /* The Hamel schemes keep the equilibria exactly, so g decays to any
-   * tolerance; RATTLE's (and RK's) discrete equilibria lie O(h^q) off the
-   * line: where |g| stops decreasing on the approach, the leg has arrived
-   * and stops there. */
-  if (R->o->method->kind != SSW_KIND_HAMEL && j->dir * ht_prev < 0 &&
-      fabs(L->g) >= fabs(g_prev))
-    j->out.stalled = 1;
-  const double H = energy(c, L->w, L->v);
-  const double e = fabs(H - j->H0) / j->H0;
-  if (e > j->out.emax) j->out.emax = e;
-  fpeak_add(&L->force, c, L->t, L->w, L->v, &j->out.fmax);
-  if (j->ctx)
-    R->sample(j->ctx, j->dir, L->t, s->phi, s->x, s->y, L->w, L->v, H);
-  if (!j->out.found_peak && j->dir * ht_prev > 0 && j->dir * L->ht <= 0) {
-    L->cur = *s;
-    L->hpeak = L->h;
-    L->ra = 0.0, L->rb = fabs(L->h);
-    L->rfa = j->dir * ht_prev, L->rfb = j->dir * L->ht;
-    L->rside = 0, L->rit = 0;
-    if (refine_next(L)) {
-      L->mode = LANE_REFINE;
-      *s = L->prev;
-      return;
-    }
-    refine_done(R, L, s);
-    return;
-  }
-  lane_next(R, L, s);
-}
-
-/* dopri5 under its own control, one leg at a time: tolerance eps^5 (so
- * the estimate's doubled step is a 32x looser tolerance, as a 5th-order
- * error would be), only accepted steps advance, and t0 comes from regula
- * falsi on steps of exactly the bracket's sizes. */
-static double dopri_f(const leg_run *R, const ssw_dopri5_opts *o,
-                      const ssw_ode_state *from, int dir, double tau) {
-  ssw_ode_state n;
-  double err;
-  ssw_dopri5_step(&R->c->t, o, from, dir * tau, NULL, NULL, &n, &err);
-  return dir * htfun(R->c, n.w, n.v);
-}
-
-static double dopri_peak(const leg_run *R, const ssw_dopri5_opts *o,
-                         const ssw_ode_state *prev, int dir, double hstep,
-                         double fa, double fb, int64_t *steps) {
-  double a = 0.0, b = hstep;
-  int side = 0;
-  for (int it = 0; it < 60 && fb != 0.0; it++) {
-    double tau = (a * fb - b * fa) / (fb - fa);
-    if (!(tau > a && tau < b)) tau = 0.5 * (a + b);
-    if (b - a <= 4.0 * 0x1p-52 * hstep) break;
-    const double f = dopri_f(R, o, prev, dir, tau);
-    ++*steps;
-    if (f > 0) {
-      a = tau, fa = f;
-      if (side == -1) fb *= 0.5;
-      side = -1;
-    } else {
-      b = tau, fb = f;
-      if (side == 1) fa *= 0.5;
-      side = 1;
-    }
-  }
-  return fb == 0.0 ? b : (a * fb - b * fa) / (fb - fa);
-}
-
-static void run_leg_dopri5(const leg_run *R, leg_job *j) {
-  const ssw_coeffs *c = R->c;
-  ssw_dopri5_opts o;
-  ssw_dopri5_defaults(&o);
-  o.rtol = o.atol = pow(j->step, 5);
-  ssw_dopri5_ctl ctl;
-  ssw_dopri5_ctl_init(&ctl);
-  ssw_ode_state s = {j->w0, j->v0, 0, 0, 0, 0}, n;
-  leg *r = &j->out;
-  *r = (leg){0};
-  double g = gfun(c, s.w, s.v), ht = htfun(c, s.w, s.v);
-  r->found_peak = ht == 0.0;
-  double h = ssw_dopri5_initial_step(&c->t, &o, &s, j->dir);
-  fpeak force = {0};
-  fpeak_add(&force, c, 0.0, s.w, s.v, &r->fmax);
-  while (fabs(g) > j->gstop && r->steps + 1 <= R->o->max_steps) {
-    double err, hn;
-    ssw_dopri5_step(&c->t, &o, &s, h, NULL, NULL, &n, &err);
-    r->steps++;
-    if (!isfinite(err) || !isfinite(n.x) || !isfinite(n.y)) {
-      r->nonfinite = 1;
-      break;
-    }
-    const int accept = ssw_dopri5_propose(&ctl, &o, h, err, &hn);
-    h = hn;
-    if (!accept) continue;
-    const ssw_ode_state prev = s;
-    const double ht_prev = ht;
-    s = n;
-    g = gfun(c, s.w, s.v), ht = htfun(c, s.w, s.v);
-    const double H = energy(c, s.w, s.v);
-    r->emax = fmax(r->emax, fabs(H - j->H0) / j->H0);
-    fpeak_add(&force, c, s.t, s.w, s.v, &r->fmax);
-    if (j->ctx) R->sample(j->ctx, j->dir, s.t, s.phi, s.x, s.y, s.w, s.v, H);
-    if (!r->found_peak && j->dir * ht_prev > 0 && j->dir * ht <= 0) {
-      const double tau = dopri_peak(R, &o, &prev, j->dir, fabs(s.t - prev.t),
-                                    j->dir * ht_prev, j->dir * ht, &r->steps);
-      r->t_peak = prev.t + j->dir * tau;
-      r->found_peak = 1;
-    }
-  }
-  r->converged = !r->nonfinite && fabs(g) <= j->gstop;
-  r->t = s.t, r->phi = s.phi, r->x = s.x, r->y = s.y;
-  r->w = s.w, r->v = s.v, r->g = g, r->ht = ht;
-}
-
-/* Integrates every job, SSW_LANES at a time: a lane that finishes its leg
- * takes the next job. Lanes never interact, so a leg's result does not
- * depend on which lane ran it or alongside which other legs. */
-static void run_legs(const leg_run *R, leg_job *jobs, int njobs) {
-  if (R->adaptive && R->o->method->kind == SSW_KIND_DOPRI5) {
-    for (int i = 0; i < njobs; i++) run_leg_dopri5(R, &jobs[i]);
-    return;
-  }
-  lane L[SSW_LANES];
-  ssw_state s[SSW_LANES];
-  double h[SSW_LANES];
-  int next = 0, active = 0;
-  for (int l = 0; l < SSW_LANES; l++) {
-    L[l].mode = LANE_IDLE;
-    while (L[l].mode == LANE_IDLE && next < njobs) {
-      lane_start(R, &jobs[next++], &L[l], &s[l]);
-      if (!lane_next(R, &L[l], &s[l])) continue;
-    }
-    active += L[l].mode != LANE_IDLE;
-  }
-  while (active > 0) {
-    int any = -1;
-    for (int l = 0; l < SSW_LANES; l++)
-      if (L[l].mode != LANE_IDLE) any = l;
-    for (int l = 0; l < SSW_LANES; l++) {
-      if (L[l].mode == LANE_IDLE) s[l] = s[any], h[l] = L[any].h; /* pad */
-      else h[l] = L[l].h;
-      if (L[l].mode == LANE_STEP) L[l].prev = s[l];
-    }
-    ssw_stepper_advance_batch(R->c, R->o->method, h, R->o->recon, s);
-    active = 0;
-    for (int l = 0; l < SSW_LANES; l++) {
-      if (L[l].mode == LANE_IDLE) continue;
-      L[l].job->out.steps += R->stages;
-      if (L[l].mode == LANE_REFINE) after_refine_step(R, &L[l], &s[l]);
-      else after_step(R, &L[l], &s[l]);
-      while (L[l].mode == LANE_IDLE && next < njobs) {
-        lane_start(R, &jobs[next++], &L[l], &s[l]);
-        lane_next(R, &L[l], &s[l]);
-      }
-      active += L[l].mode != LANE_IDLE;
-    }
-  }
 }
 
 /* ---- Limits and combination ------------------------------------------- */
@@ -643,11 +184,10 @@ static double t0_floor(const ssw_coeffs *c, const ssw_traj *r) {
 
 static void estimate(const ssw_coeffs *c, const ssw_traj *fine,
                      const ssw_traj *coarse, double ratio, int order,
-                     int stages, ssw_traj *out) {
+                     ssw_traj *out) {
   const double div = pow(ratio, order) - 1.0;
   /* Round-off grows with every base step (the heading sums them all). */
   const double n = (double)fine->steps + 1.0;
-  (void)stages;
   const double ft0 = t0_floor(c, fine);
   const double len = fmax(fabs(fine->r_future), fabs(fine->d));
   out->err_d = est_of(fine->d, coarse->d, div, fabs(fine->d) + len, n);
@@ -695,7 +235,7 @@ static int setup(const ssw_coeffs *c, const ssw_tensor *t, int regime,
                  ssw_traj *out, double *gmax) {
   *out = (ssw_traj){0};
   out->regime = regime;
-  out->H0 = energy(c, w0, v0);
+  out->H0 = ssw_leg_energy(c, w0, v0);
   out->rtol = o->rtol;
   out->err_d = out->err_dphi = out->err_r = out->err_t0 = NAN;
   out->err_center = NAN;
@@ -706,7 +246,7 @@ static int setup(const ssw_coeffs *c, const ssw_tensor *t, int regime,
   out->rate = sqrt(2.0 * out->H0 * ssw_model_E(t)) / c->D;
   /* Largest |g| on the energy ellipse: sqrt(2 H E / D) = Arate sqrt(D). */
   *gmax = out->rate * sqrt(c->D);
-  if (fabs(gfun(c, w0, v0)) <= tol * *gmax) {
+  if (fabs(ssw_leg_g(c, w0, v0)) <= tol * *gmax) {
     stationary(c, w0, v0, out);
     if (regime == SSW_REGIME_LINE_TO_LINE)
       out->r_past = out->r_future = INFINITY;
@@ -742,7 +282,7 @@ void ssw_extract_finish(const ssw_tensor *t, int regime, double w0,
   leg L[2];
   for (int k = 0; k < 2; k++)
     L[k] = (leg){e[k]->t, e[k]->phi, e[k]->x, e[k]->y, e[k]->w, e[k]->v,
-                 gfun(&c, e[k]->w, e[k]->v), htfun(&c, e[k]->w, e[k]->v),
+                 ssw_leg_g(&c, e[k]->w, e[k]->v), ssw_leg_ht(&c, e[k]->w, e[k]->v),
                  e[k]->steps, e[k]->emax, e[k]->converged, !e[k]->converged,
                  0, 0.0, e[k]->found_peak, e[k]->t_peak};
   combine(&c, o, &L[0], &L[1], out);
@@ -775,7 +315,7 @@ static void make_jobs(const leg_run *R, const ssw_traj *base, int m,
       /* The density's scales from the state itself (not the closed form):
        * nu^2 = (ht^2 + D g^2) / D^2 is constant along the motion, and
        * G^2 = D nu^2 is the largest g^2 on its energy level. */
-      const double g0 = gfun(R->c, w0[k], v0[k]), h0 = htfun(R->c, w0[k], v0[k]);
+      const double g0 = ssw_leg_g(R->c, w0[k], v0[k]), h0 = ssw_leg_ht(R->c, w0[k], v0[k]);
       j->clock.nu2 = (h0 * h0 + R->c->D * g0 * g0) / (R->c->D * R->c->D);
       j->clock.G2 = R->c->D * j->clock.nu2;
       j->clock.delta2 = SSW_GROWTH_DELTA2;
@@ -789,7 +329,7 @@ static void pass(const leg_run *R, const ssw_traj *base, int m,
                  double factor, double tol, ssw_traj *res) {
   leg_job jobs[2 * CHUNK];
   make_jobs(R, base, m, w0, v0, ctx, factor, tol, jobs);
-  run_legs(R, jobs, 2 * m);
+  ssw_legs_run(R, jobs, 2 * m);
   for (int k = 0; k < m; k++) {
     res[k] = base[k];
     res[k].eps = factor * base[k].eps, res[k].h = factor * base[k].h;
@@ -823,7 +363,7 @@ static void refine(const leg_run *R, double tol, int m, const double *w0,
     for (int k = 0; k < nr; k++) {
       ssw_traj *f = &fine[redo[k]];
       const int64_t steps = f->steps + again[k].steps;
-      estimate(R->c, &again[k], f, ratio[k], q, R->stages, &again[k]);
+      estimate(R->c, &again[k], f, ratio[k], q, &again[k]);
       again[k].refinements = f->refinements + 1;
       *f = again[k];
       f->steps = steps;
@@ -849,11 +389,13 @@ static void chunk(const leg_run *R, double tol, int n, const double *w0,
   if (m == 0) return;
   pass(R, base, m, cw0, cv0, cctx, 1.0, tol, fine);
   if (R->o->estimate) {
-    pass(R, base, m, cw0, cv0, NULL, SSW_EST_RATIO, tol, coarse);
+    leg_run Rc = *R; /* the coarse run's blade force is not used */
+    Rc.blade = 0;
+    pass(&Rc, base, m, cw0, cv0, NULL, SSW_EST_RATIO, tol, coarse);
     for (int k = 0; k < m; k++) {
       const int64_t steps = fine[k].steps + coarse[k].steps;
       estimate(R->c, &fine[k], &coarse[k], SSW_EST_RATIO,
-               R->o->method->order, R->stages, &fine[k]);
+               R->o->method->order, &fine[k]);
       fine[k].steps = steps;
     }
     if (R->adaptive) refine(R, tol, m, cw0, cv0, fine);
@@ -881,7 +423,7 @@ int ssw_extract_batch(const ssw_tensor *t, int regime, int n,
             "(I0 = 0 on a dry plane?): use a hamel scheme or dopri5");
   const double tol = ssw_integrator_stop_tol(o);
   const leg_run R = {&c, o, o->rtol > 0,
-                     o->method->stages > 0 ? o->method->stages : 1, sample};
+                     o->method->stages > 0 ? o->method->stages : 1, 1, sample};
   for (int start = 0; start < n; start += CHUNK) {
     const int m = n - start < CHUNK ? n - start : CHUNK;
     for (int i = start; i < start + m; i++) {

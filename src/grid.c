@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "sleighsweep/error.h"
+#include "sleighsweep/rattle.h"
 
 /* Points checked per OpenMP work item in ssw_grid_validate. */
 #define VALIDATE_BLOCK 4096
@@ -122,6 +123,23 @@ static int check_semi_axes(const ssw_config *cfg) {
   return SSW_SUCCESS;
 }
 
+/* A grid point the run can integrate: a regular body, and for the
+ * lab-frame RATTLE a positive definite 3x3 tensor (it inverts it). */
+static int point_status(const ssw_config *cfg, const ssw_params *p) {
+  ssw_tensor t;
+  SSW_CALL(ssw_model_tensor(&cfg->body, p, &t));
+  if (cfg->integ.method && cfg->integ.method->kind == SSW_KIND_RATTLE) {
+    ssw_rattle r;
+    const int ok = ssw_rattle_setup(&t, &r) == SSW_SUCCESS;
+    SSW_CHECK(ok, SSW_ERR_BODY,
+              "[integrator] scheme rattle needs a positive definite 3x3 "
+              "tensor (its lab-frame Hamiltonian inverts it), and this "
+              "one is singular (I0 = 0 on a dry plane?); use a hamel scheme "
+              "or dopri5");
+  }
+  return SSW_SUCCESS;
+}
+
 /* Smallest flat index whose tensor fails, UINT64_MAX if none. Blocks of
  * points run in parallel; each walks its points with an odometer. */
 static uint64_t first_bad_point(const ssw_config *cfg, uint64_t size) {
@@ -139,9 +157,8 @@ static uint64_t first_bad_point(const ssw_config *cfg, uint64_t size) {
     ssw_grid_unravel(cfg, i, idx);
     for (; i < end; i++, next_point(cfg, idx)) {
       ssw_params p;
-      ssw_tensor t;
       params_at(cfg, idx, &p);
-      if (ssw_model_tensor(&cfg->body, &p, &t) != SSW_SUCCESS) {
+      if (point_status(cfg, &p) != SSW_SUCCESS) {
         if (i < first) first = i;
         break;
       }
@@ -163,10 +180,9 @@ static int check_points(const ssw_config *cfg) {
   const uint64_t bad = first_bad_point(cfg, ssw_grid_size(cfg));
   if (bad == UINT64_MAX) return SSW_SUCCESS;
   ssw_params p;
-  ssw_tensor t;
   ssw_grid_params(cfg, bad, &p);
   /* Recompute on this thread for the message (it is thread-local). */
-  const int status = ssw_model_tensor(&cfg->body, &p, &t);
+  const int status = point_status(cfg, &p);
   char why[640];
   snprintf(why, sizeof why, "%s",
            status ? ssw_error_user_message() : "(not reproducible)");

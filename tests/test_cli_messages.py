@@ -43,8 +43,8 @@ expect([EXE, "run", "--dryrun", "x.ini"], 2, "sleighsweep run: --dryrun: "
 expect([EXE, "status", "--jsn", "x.h5"], 2, "sleighsweep status: --jsn: "
        "unknown option; did you mean --json? (see --help)")
 r = run(EXE, "methods", "--help")
-check(r.returncode == 0 and r.stdout.startswith("Usage: sleighsweep "
-                                                 "methods"),
+check(r.returncode == 0
+      and r.stdout.startswith("Usage: sleighsweep methods"),
       f"methods --help: {r.returncode} {r.stdout!r}")
 expect([EXE, "methods", "--bogus"], 2, "sleighsweep methods: unexpected "
        "argument '--bogus' (see --help)")

@@ -19,7 +19,8 @@ def check(cond, msg):
 
 
 def point(*args):
-    return subprocess.run([EXE, "point", *args], capture_output=True, text=True)
+    return subprocess.run([EXE, "point", *args], capture_output=True,
+                          text=True)
 
 
 def rel(x, ref):

@@ -1,4 +1,4 @@
-/* Extraction against the closed form (DESIGN.md secs. 4-6). */
+/* Extraction against the closed form (docs/theory/model.md secs. 4, 5, 7). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -265,7 +265,7 @@ static int self_intersections(const path *pa) {
 
 /* Classical sleigh (Z = 0): the number of self-intersections of the whole
  * contact-point path (the computed part extended by its two asymptotic
- * rays) equals the loop count floor(|dphi| / 2 pi) (DESIGN.md sec. 4). */
+ * rays) equals floor(|dphi| / 2 pi) loops (docs/theory/model.md sec. 4). */
 static void test_loops_are_crossings(void) {
   ssw_body bd = SEED_BODY;
   bd.rho = 0.0;

@@ -5,7 +5,7 @@
 #include "sleighsweep/model.h"
 #include "test_util.h"
 
-/* Model I written out independently from DESIGN.md sec. 1. */
+/* Model I written out independently from docs/theory/model.md sec. 1. */
 static ssw_tensor model_one(const ssw_body *bd, const ssw_params *p) {
   const double A2 = p->A * p->A, B2 = p->B * p->B, th = p->theta;
   ssw_tensor t;

@@ -43,6 +43,20 @@ int ssw_error_raise(int code, const char *file, int line, const char *func,
                     const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 
+/** An error carried from one thread to another: the code and this thread's
+ * whole message (for errors raised inside OpenMP regions). */
+typedef struct {
+  int code;
+  size_t user_offset;
+  char message[1024];
+} ssw_error_state;
+
+/** Saves `code` and this thread's last message into `s`. */
+void ssw_error_save(int code, ssw_error_state *s);
+
+/** Makes `s` the last error of this thread; returns its code. */
+int ssw_error_restore(const ssw_error_state *s);
+
 /** The last message raised on this thread (empty when none). */
 const char *ssw_error_message(void);
 

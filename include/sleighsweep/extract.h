@@ -1,4 +1,4 @@
-/* Extraction of the asymptotic quantities of one trajectory (DESIGN.md sec. 4):
+/* Asymptotic quantities of one trajectory (docs/theory/model.md sec. 5):
  * integrate forward and backward to the line of equilibria, add the
  * exponential tail, and measure radii, centres, spacing, senses, t0, the
  * transition angle and the loop count. Pure: no I/O, no allocation. */

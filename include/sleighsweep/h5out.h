@@ -1,6 +1,6 @@
 /* Parallel HDF5 output: one netCDF-4-readable file per run holding every
  * grid point's results, the done mask, optional sample trajectories and the
- * run's provenance (layout: docs/output.md; durability: DESIGN.md sec. 7). */
+ * run's provenance (layout: docs/output.md; durability: README.md). */
 #ifndef SLEIGHSWEEP_H5OUT_H
 #define SLEIGHSWEEP_H5OUT_H
 

@@ -1,6 +1,6 @@
 /* Per-rank append-only journals of finished grid points: the durable record
  * that survives kill -9 and refills an HDF5 file that no longer opens
- * (DESIGN.md sec. 7). Plain POSIX I/O, no MPI, no HDF5. */
+ * (README.md, Resume and durability). Plain POSIX I/O, no MPI, no HDF5. */
 #ifndef SLEIGHSWEEP_JOURNAL_H
 #define SLEIGHSWEEP_JOURNAL_H
 

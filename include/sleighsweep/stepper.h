@@ -1,4 +1,4 @@
-/* The discrete Hamel (variational) integrator of DESIGN.md sec. 3, its
+/* The discrete Hamel (variational) integrator (docs/theory/model.md sec. 6),
  * symmetric compositions (methods as coefficient tables) and a classical RK4
  * on the same equations for comparison.
  *

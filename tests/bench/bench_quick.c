@@ -14,6 +14,7 @@
 
 #include "bench.h"
 #include "sleighsweep/extract.h"
+#include "sleighsweep/ode.h"
 #include "sleighsweep/stepper.h"
 #include "wide_batch.h"
 
@@ -44,10 +45,7 @@ static void seed_body(body *b) {
 
 static int rhs(double t, const double y[], double f[], void *params) {
   const ssw_coeffs *c = params;
-  ssw_stepper_rhs(c, y[0], y[1], &f[0], &f[1]);
-  f[2] = y[0];
-  f[3] = y[1] * cos(y[2]);
-  f[4] = y[1] * sin(y[2]);
+  ssw_ode_rhs(&c->t, c->D, y, f); /* the engine's own right-hand side */
   (void)t;
   return GSL_SUCCESS;
 }
@@ -106,10 +104,15 @@ static void gsl_run(gsl_ws *ws, const body *b, double eps, ssw_traj *out) {
   }
 }
 
+/* The engine's scheme under test (the default unless the full mode's
+ * table of adaptive schemes says otherwise). */
+static const ssw_method *ours;
+
 static void ours_run(const body *b, double rtol, ssw_traj *out) {
   ssw_integrator o;
   ssw_integrator_defaults(&o);
   o.rtol = rtol;
+  if (ours) o.method = ours;
   ssw_extract_batch(&b->d.t, b->d.regime, K, b->w0, b->v0, &o, NULL, NULL,
                     out);
 }
@@ -135,7 +138,7 @@ static double worst_d(const body *bs, int n, int gsl, double x, gsl_ws *ws,
 /* The largest setting of a geometric ladder meeting TARGET everywhere. */
 static double batch_setting(const body *bs, int n, int gsl, gsl_ws *ws,
                             double *steps, double *err) {
-  const double top = gsl ? 1e-6 : 1e-7, ratio = gsl ? 0.5 : 0.5;
+  const double top = gsl ? 1e-6 : 1e-7, ratio = 0.5;
   for (double x = top; x > 1e-14; x *= ratio) {
     *err = worst_d(bs, n, gsl, x, ws, steps);
     if (*err <= TARGET) return x;
@@ -301,6 +304,38 @@ int bench_quick(const bench_opts *o, sbuf *json) {
   sb_num(json, st_o);
   sb_printf(json, ", \"rk8pd_steps_per_traj\": ");
   sb_num(json, st_g);
+  /* Full mode: the other adaptive schemes against the same rk8pd times. */
+  if (!o->smoke && !o->quick) {
+    static const char *const others[] = {"hamel6", "hamel4", "dopri5"};
+    sb_printf(json, ", \"adaptive\": {");
+    printf("  other schemes at their batch-wide rtol (same rk8pd times):\n");
+    for (int k = 0; k < 3; k++) {
+      ours = ssw_method_find(others[k]);
+      double st, e;
+      const double x = batch_setting(bs, nb + 1, 0, &ws, &st, &e);
+      double t_seed = NAN, *tt = calloc((size_t)nb, sizeof *tt);
+      if (x > 0 && tt) {
+        t_seed = time_body(&bs[0], 0, x, &ws, min_time);
+        for (int i = 1; i <= nb; i++)
+          tt[i - 1] = time_body(&bs[i], 0, x, &ws, min_time);
+      }
+      const double med = tt ? bench_median(tt, nb) : NAN;
+      printf("    %-7s rtol %.3g, %.0f steps/trajectory: seed %.1f us (ratio "
+             "%.2f), random median %.1f us (ratio %.2f)\n",
+             others[k], x, st, 1e6 * t_seed, t_seed / tg[0], 1e6 * med,
+             med / med_g);
+      sb_printf(json, "%s\"%s\": {\"rtol\": ", k ? ", " : "", others[k]);
+      sb_num(json, x);
+      sb_printf(json, ", \"ratio_seed\": ");
+      sb_num(json, t_seed / tg[0]);
+      sb_printf(json, ", \"ratio_random_median\": ");
+      sb_num(json, med / med_g);
+      sb_printf(json, "}");
+      free(tt);
+    }
+    sb_printf(json, "}");
+    ours = NULL;
+  }
   sb_printf(json, "}");
   gsl_odeiv2_evolve_free(ws.e);
   gsl_odeiv2_control_free(ws.c);

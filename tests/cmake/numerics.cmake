@@ -3,6 +3,7 @@ ssw_add_test(NAME test_model SOURCES test_model.c)
 ssw_add_test(NAME test_stepper SOURCES test_stepper.c)
 ssw_add_test(NAME test_extract SOURCES test_extract.c)
 ssw_add_test(NAME test_accuracy SOURCES test_accuracy.c)
+ssw_add_test(NAME test_ensemble SOURCES test_ensemble.c)
 ssw_add_test(NAME test_schemes SOURCES test_schemes.c)
 ssw_add_test(NAME test_path_engine SOURCES test_path_engine.c)
 ssw_add_test(NAME test_cli_point

@@ -28,3 +28,7 @@ ssw_add_test(NAME test_status TIMEOUT 300
 ssw_add_test(NAME test_units TIMEOUT 120
   COMMAND ${SSW_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/test_units.py
           $<TARGET_FILE:sleighsweep> ${MPIEXEC_EXECUTABLE})
+# `run --dry-run`'s cost estimate against a real run (issue 12 item 8).
+ssw_add_test(NAME test_dry_run TIMEOUT 300
+  COMMAND ${SSW_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/test_dry_run.py
+          $<TARGET_FILE:sleighsweep> ${MPIEXEC_EXECUTABLE})

@@ -1,0 +1,32 @@
+# Installation (cmake --install build --prefix P), the usual HPC layout:
+#   P/bin/sleighsweep                        the engine
+#   P/share/sleighsweep/jobs/                sweep.sbatch, README.md, examples/
+#   P/share/sleighsweep/analysis/            the analysis scripts, runnable in
+#                                            place (each puts its own directory
+#                                            on sys.path for its sibling modules)
+#   P/share/doc/sleighsweep/                 README.md, LICENSE, docs/
+# tests/test_install.sh installs into a temporary prefix and runs from there.
+include(GNUInstallDirs)
+set(SSW_SHARE ${CMAKE_INSTALL_DATADIR}/sleighsweep)
+
+install(TARGETS sleighsweep RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+
+install(PROGRAMS jobs/sweep.sbatch DESTINATION ${SSW_SHARE}/jobs)
+install(FILES jobs/README.md DESTINATION ${SSW_SHARE}/jobs)
+install(DIRECTORY jobs/examples/ DESTINATION ${SSW_SHARE}/jobs/examples
+        FILES_MATCHING PATTERN "*.ini")
+
+# Scripts with a #! line are installed executable, the modules they import
+# (sswfile.py, sswplot.py, gallery.py) as plain files beside them.
+install(PROGRAMS analysis/phase_diagram.py analysis/trajectory.py
+                 analysis/validate.py analysis/portrait.py analysis/figures.sh
+        DESTINATION ${SSW_SHARE}/analysis)
+install(FILES analysis/sswfile.py analysis/sswplot.py analysis/gallery.py
+              analysis/README.md
+        DESTINATION ${SSW_SHARE}/analysis)
+
+# README.md at the top of the doc directory with docs/ below it, so the
+# README's links into docs/ still resolve.
+install(FILES README.md LICENSE DESTINATION ${CMAKE_INSTALL_DOCDIR})
+install(DIRECTORY docs DESTINATION ${CMAKE_INSTALL_DOCDIR}
+        FILES_MATCHING PATTERN "*.md")

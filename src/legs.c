@@ -1,0 +1,407 @@
+/* Legs: the lanes' control around the batch kernel (density update,
+ * stopping, the peak of |g| for t0, the blade force's peaks, sampling),
+ * and dopri5 under its own control. */
+#include "legs.h"
+
+#include <math.h>
+#include <stddef.h>
+
+#include "sleighsweep/dopri5.h"
+
+static void density(const ssw_coeffs *c, const clock_par *k, double w,
+                    double v, double *rho, double *dlog) {
+  const double g = ssw_leg_g(c, w, v), ht = ssw_leg_ht(c, w, v);
+  const double a1 = c->L2 * w - c->M * v, a2 = c->J * w - c->L2 * v;
+  const double wd = g * a1 / c->D, vd = g * a2 / c->D, gd = g * ht / c->D;
+  const double wdd = (gd * a1 + g * (c->L2 * wd - c->M * vd)) / c->D;
+  const double s2 = k->nu2 + w * w;
+  const double k4 = s2 * s2 + wd * wd;
+  const double A = g * g / k->G2 + k->delta2;
+  *rho = sqrt(sqrt(k4)) * sqrt(sqrt(sqrt(sqrt(A))));
+  /* d ln rho / dt with w' = g a1 / D, v' = g a2 / D, g' = g ht / D. */
+  *dlog = (s2 * 2.0 * w * wd + wd * wdd) / (2.0 * k4) +
+          g * gd / (8.0 * k->G2 * A);
+}
+
+/* Cayley factor (1 + x/2)/(1 - x/2): C(x) C(-x) = 1 keeps the density
+ * update reversible, and clamping |x| <= 1 (an odd map) keeps it positive. */
+static double cayley(double x) {
+  x = fmin(1.0, fmax(-1.0, x));
+  return (1.0 + 0.5 * x) / (1.0 - 0.5 * x);
+}
+
+/* The largest |F| of the blade force along a leg. The nodes are too
+ * coarse for a peak between them, so where |F| rises then falls over an
+ * interval the peak is found on the Taylor series of the reduced motion
+ * about the nearer node: (w, v) obey a quadratic ODE whose series follows
+ * by a recurrence, F is a quadratic form in them, and the series converges
+ * within pi / (2 Arate) (the poles of sech), far beyond half a step. The
+ * peak's value then carries the integrator's accuracy
+ * (docs/theory/blade-force.md). */
+#define SERIES 16
+
+typedef struct {
+  double t, f, d, w, v;
+  int n;
+} fpeak;
+
+/* F and dF/dt at (w, v): F = g ht / D + w (M v - L2 w). */
+static void blade(const ssw_coeffs *c, double w, double v, double *f,
+                  double *d) {
+  const double g = ssw_leg_g(c, w, v), ht = ssw_leg_ht(c, w, v);
+  *f = g * ht / c->D + w * (c->M * v - c->L2 * w);
+  const double Fw = (c->L1 * ht + g * c->kw2) / c->D + c->M * v -
+                    2.0 * c->L2 * w;
+  const double Fv = (c->Z * ht - g * c->kw1) / c->D + c->M * w;
+  *d = g * (Fw * (c->L2 * w - c->M * v) + Fv * (c->J * w - c->L2 * v)) /
+       c->D;
+}
+
+/* Taylor coefficients of F(t0 + s) from the state (w, v) at t0. */
+static void blade_series(const ssw_coeffs *c, double w, double v,
+                         double F[SERIES]) {
+  double W[SERIES], V[SERIES], G[SERIES], A1[SERIES], A2[SERIES],
+      HT[SERIES];
+  W[0] = w, V[0] = v;
+  for (int k = 0; k < SERIES; k++) {
+    G[k] = c->L1 * W[k] + c->Z * V[k];
+    HT[k] = c->kw2 * W[k] - c->kw1 * V[k];
+    A1[k] = c->L2 * W[k] - c->M * V[k];
+    A2[k] = c->J * W[k] - c->L2 * V[k];
+    if (k + 1 == SERIES) break;
+    double s1 = 0.0, s2 = 0.0;
+    for (int j = 0; j <= k; j++)
+      s1 += G[j] * A1[k - j], s2 += G[j] * A2[k - j];
+    W[k + 1] = s1 / (c->D * (k + 1));
+    V[k + 1] = s2 / (c->D * (k + 1));
+  }
+  for (int k = 0; k < SERIES; k++) {
+    double s1 = 0.0, s2 = 0.0;
+    for (int j = 0; j <= k; j++)
+      s1 += G[j] * HT[k - j], s2 += W[j] * (c->M * V[k - j] - c->L2 * W[k - j]);
+    F[k] = s1 / c->D + s2;
+  }
+}
+
+/* Largest |F| of the series on s in [lo, hi] (lo < 0 < hi or one-sided):
+ * Newton on F'(s) = 0 from `guess`, kept inside the interval. */
+static double series_peak(const double F[SERIES], double lo, double hi,
+                          double guess) {
+  double s = fmin(hi, fmax(lo, guess));
+  for (int it = 0; it < 30; it++) {
+    double d1 = 0.0, d2 = 0.0;
+    for (int k = SERIES - 1; k >= 2; k--)
+      d1 = d1 * s + k * F[k], d2 = d2 * s + k * (k - 1) * F[k];
+    d1 = d1 * s + F[1];
+    if (d2 == 0.0) break;
+    const double sn = fmin(hi, fmax(lo, s - d1 / d2));
+    const int done = fabs(sn - s) <= 0x1p-50 * fmax(fabs(hi - lo), 1e-300);
+    s = sn;
+    if (done) break;
+  }
+  double f = 0.0;
+  for (int k = SERIES - 1; k >= 0; k--) f = f * s + F[k];
+  return fabs(f);
+}
+
+static void fpeak_add(fpeak *p, const ssw_coeffs *c, double t, double w,
+                      double v, double *best) {
+  double f, d;
+  blade(c, w, v, &f, &d);
+  *best = fmax(*best, fabs(f));
+  /* Only an interval over which |F| rises then falls holds a peak. */
+  const double sf = copysign(1.0, f), dt = t - p->t;
+  if (p->n > 0 && p->d * sf * dt > 0 && d * sf * dt < 0) {
+    /* Expand about the node nearer the peak: F' interpolated linearly. */
+    const double x = p->d / (p->d - d); /* in (0, 1) */
+    double S[SERIES];
+    if (x < 0.5) {
+      blade_series(c, p->w, p->v, S);
+      *best = fmax(*best, series_peak(S, fmin(0.0, dt), fmax(0.0, dt),
+                                      x * dt));
+    } else {
+      blade_series(c, w, v, S);
+      *best = fmax(*best, series_peak(S, fmin(0.0, -dt), fmax(0.0, -dt),
+                                      (x - 1.0) * dt));
+    }
+  }
+  p->t = t, p->f = f, p->d = d, p->w = w, p->v = v;
+  p->n++;
+}
+
+enum { LANE_IDLE, LANE_STEP, LANE_REFINE };
+
+/* What a lane carries between kernel calls. */
+typedef struct {
+  int mode;
+  leg_job *job;
+  double h; /* signed size of the lane's next kernel step */
+  double t, z, w, v, g, ht;
+  ssw_state prev, cur; /* before and after the step that crossed the peak */
+  double t_prev, hpeak;
+  double ra, rb, rfa, rfb; /* Illinois bracket in (0, |hpeak|) */
+  int rside, rit;
+  fpeak force;
+} lane;
+
+static void lane_start(const leg_run *R, leg_job *j, lane *L, ssw_state *s) {
+  const ssw_coeffs *c = R->c;
+  *L = (lane){.mode = LANE_STEP, .job = j};
+  ssw_stepper_init(c, j->w0, j->v0, s);
+  L->w = j->w0, L->v = j->v0;
+  L->g = ssw_leg_g(c, L->w, L->v), L->ht = ssw_leg_ht(c, L->w, L->v);
+  j->out = (leg){0};
+  j->out.found_peak = L->ht == 0.0;
+  if (R->blade) fpeak_add(&L->force, c, 0.0, L->w, L->v, &j->out.fmax);
+  if (R->adaptive) {
+    /* z_{+-1/2} = rho_0 C(+-x_0)^(1/2): the forward and the backward leg
+     * are the two halves of one reversible sequence through y_0. */
+    double rho, dlog;
+    density(c, &j->clock, L->w, L->v, &rho, &dlog);
+    L->z = rho * sqrt(cayley(j->dir * j->step * dlog / rho));
+  }
+}
+
+static void lane_finish(lane *L, const ssw_state *s) {
+  leg *r = &L->job->out;
+  r->converged = !r->nonfinite && (fabs(L->g) <= L->job->gstop || r->stalled);
+  r->t = L->t;
+  r->phi = s->phi, r->x = s->x, r->y = s->y;
+  r->w = L->w, r->v = L->v, r->g = L->g, r->ht = L->ht;
+  L->mode = LANE_IDLE;
+}
+
+/* After a normal step or a finished refinement: stop, or size the next
+ * step. Returns 1 when the lane goes on. */
+static int lane_next(const leg_run *R, lane *L, const ssw_state *s) {
+  leg_job *j = L->job;
+  if (j->out.nonfinite || fabs(L->g) <= j->gstop || j->out.stalled ||
+      j->out.steps + R->stages > R->o->max_steps) {
+    lane_finish(L, s);
+    return 0;
+  }
+  L->h = j->dir * (R->adaptive ? j->step / L->z : j->step);
+  return 1;
+}
+
+/* Next evaluation of the Illinois regula falsi for the zero of dir * ht in
+ * one macro step from `prev`; each evaluation is one macro step of the
+ * same method, so t0 carries the integrator's own accuracy. Returns 0 when
+ * the bracket is resolved. */
+static int refine_next(lane *L) {
+  if (L->rit >= 60 || L->rfb == 0.0) return 0;
+  const double a = L->ra, b = L->rb, fa = L->rfa, fb = L->rfb;
+  double tau = (a * fb - b * fa) / (fb - fa);
+  if (!(tau > a && tau < b)) tau = 0.5 * (a + b);
+  if (b - a <= 4.0 * 0x1p-52 * fabs(L->hpeak)) return 0;
+  L->rit++;
+  L->h = L->job->dir * tau;
+  return 1;
+}
+
+static void refine_done(const leg_run *R, lane *L, ssw_state *s) {
+  const double a = L->ra, b = L->rb, fa = L->rfa, fb = L->rfb;
+  const double tau = fb == 0.0 ? b : (a * fb - b * fa) / (fb - fa);
+  L->job->out.t_peak = L->t_prev + L->job->dir * tau;
+  L->job->out.found_peak = 1;
+  *s = L->cur;
+  L->mode = LANE_STEP;
+  /* The state after the crossing step: w, v, g, ht are still its own. */
+  lane_next(R, L, s);
+}
+
+static void after_refine_step(const leg_run *R, lane *L, ssw_state *s) {
+  const leg_job *j = L->job;
+  double w, v;
+  ssw_stepper_velocity(R->c, s, &w, &v);
+  const double f = j->dir * ssw_leg_ht(R->c, w, v);
+  const double tau = fabs(L->h);
+  if (f > 0) {
+    L->ra = tau, L->rfa = f;
+    if (L->rside == -1) L->rfb *= 0.5;
+    L->rside = -1;
+  } else {
+    L->rb = tau, L->rfb = f;
+    if (L->rside == 1) L->rfa *= 0.5;
+    L->rside = 1;
+  }
+  if (refine_next(L)) {
+    *s = L->prev;
+    return;
+  }
+  refine_done(R, L, s);
+}
+
+static void after_step(const leg_run *R, lane *L, ssw_state *s) {
+  const ssw_coeffs *c = R->c;
+  leg_job *j = L->job;
+  const double ht_prev = L->ht, g_prev = L->g;
+  L->t_prev = L->t;
+  L->t += L->h;
+  ssw_stepper_velocity(c, s, &L->w, &L->v);
+  L->g = ssw_leg_g(c, L->w, L->v);
+  L->ht = ssw_leg_ht(c, L->w, L->v);
+  if (!isfinite(L->g) || !isfinite(s->x) || !isfinite(s->y) ||
+      !isfinite(s->phi)) {
+    j->out.nonfinite = 1;
+    lane_finish(L, s);
+    return;
+  }
+  if (R->adaptive) {
+    double rho, dlog;
+    density(c, &j->clock, L->w, L->v, &rho, &dlog);
+    L->z *= cayley(j->dir * j->step * dlog / rho);
+  }
+  /* The Hamel schemes keep the equilibria exactly, so g decays to any
+   * tolerance; RATTLE's (and RK's) discrete equilibria lie O(h^q) off the
+   * line: where |g| stops decreasing on the approach, the leg has arrived
+   * and stops there. */
+  if (R->o->method->kind != SSW_KIND_HAMEL && j->dir * ht_prev < 0 &&
+      fabs(L->g) >= fabs(g_prev))
+    j->out.stalled = 1;
+  const double H = ssw_leg_energy(c, L->w, L->v);
+  const double e = fabs(H - j->H0) / j->H0;
+  if (e > j->out.emax) j->out.emax = e;
+  if (R->blade) fpeak_add(&L->force, c, L->t, L->w, L->v, &j->out.fmax);
+  if (j->ctx)
+    R->sample(j->ctx, j->dir, L->t, s->phi, s->x, s->y, L->w, L->v, H);
+  if (!j->out.found_peak && j->dir * ht_prev > 0 && j->dir * L->ht <= 0) {
+    L->cur = *s;
+    L->hpeak = L->h;
+    L->ra = 0.0, L->rb = fabs(L->h);
+    L->rfa = j->dir * ht_prev, L->rfb = j->dir * L->ht;
+    L->rside = 0, L->rit = 0;
+    if (refine_next(L)) {
+      L->mode = LANE_REFINE;
+      *s = L->prev;
+      return;
+    }
+    refine_done(R, L, s);
+    return;
+  }
+  lane_next(R, L, s);
+}
+
+/* dopri5 under its own control, one leg at a time: tolerance eps^5 (so
+ * the estimate's doubled step is a 32x looser tolerance, as a 5th-order
+ * error would be), only accepted steps advance, and t0 comes from regula
+ * falsi on steps of exactly the bracket's sizes. */
+static double dopri_f(const leg_run *R, const ssw_dopri5_opts *o,
+                      const ssw_ode_state *from, int dir, double tau) {
+  ssw_ode_state n;
+  double err;
+  ssw_dopri5_step(&R->c->t, o, from, dir * tau, NULL, NULL, &n, &err);
+  return dir * ssw_leg_ht(R->c, n.w, n.v);
+}
+
+static double dopri_peak(const leg_run *R, const ssw_dopri5_opts *o,
+                         const ssw_ode_state *prev, int dir, double hstep,
+                         double fa, double fb, int64_t *steps) {
+  double a = 0.0, b = hstep;
+  int side = 0;
+  for (int it = 0; it < 60 && fb != 0.0; it++) {
+    double tau = (a * fb - b * fa) / (fb - fa);
+    if (!(tau > a && tau < b)) tau = 0.5 * (a + b);
+    if (b - a <= 4.0 * 0x1p-52 * hstep) break;
+    const double f = dopri_f(R, o, prev, dir, tau);
+    ++*steps;
+    if (f > 0) {
+      a = tau, fa = f;
+      if (side == -1) fb *= 0.5;
+      side = -1;
+    } else {
+      b = tau, fb = f;
+      if (side == 1) fa *= 0.5;
+      side = 1;
+    }
+  }
+  return fb == 0.0 ? b : (a * fb - b * fa) / (fb - fa);
+}
+
+static void run_leg_dopri5(const leg_run *R, leg_job *j) {
+  const ssw_coeffs *c = R->c;
+  ssw_dopri5_opts o;
+  ssw_dopri5_defaults(&o);
+  o.rtol = o.atol = pow(j->step, 5);
+  ssw_dopri5_ctl ctl;
+  ssw_dopri5_ctl_init(&ctl);
+  ssw_ode_state s = {j->w0, j->v0, 0, 0, 0, 0}, n;
+  leg *r = &j->out;
+  *r = (leg){0};
+  double g = ssw_leg_g(c, s.w, s.v), ht = ssw_leg_ht(c, s.w, s.v);
+  r->found_peak = ht == 0.0;
+  double h = ssw_dopri5_initial_step(&c->t, &o, &s, j->dir);
+  fpeak force = {0};
+  if (R->blade) fpeak_add(&force, c, 0.0, s.w, s.v, &r->fmax);
+  while (fabs(g) > j->gstop && r->steps + 1 <= R->o->max_steps) {
+    double err, hn;
+    ssw_dopri5_step(&c->t, &o, &s, h, NULL, NULL, &n, &err);
+    r->steps++;
+    if (!isfinite(err) || !isfinite(n.x) || !isfinite(n.y)) {
+      r->nonfinite = 1;
+      break;
+    }
+    const int accept = ssw_dopri5_propose(&ctl, &o, h, err, &hn);
+    h = hn;
+    if (!accept) continue;
+    const ssw_ode_state prev = s;
+    const double ht_prev = ht;
+    s = n;
+    g = ssw_leg_g(c, s.w, s.v), ht = ssw_leg_ht(c, s.w, s.v);
+    const double H = ssw_leg_energy(c, s.w, s.v);
+    r->emax = fmax(r->emax, fabs(H - j->H0) / j->H0);
+    if (R->blade) fpeak_add(&force, c, s.t, s.w, s.v, &r->fmax);
+    if (j->ctx) R->sample(j->ctx, j->dir, s.t, s.phi, s.x, s.y, s.w, s.v, H);
+    if (!r->found_peak && j->dir * ht_prev > 0 && j->dir * ht <= 0) {
+      const double tau = dopri_peak(R, &o, &prev, j->dir, fabs(s.t - prev.t),
+                                    j->dir * ht_prev, j->dir * ht, &r->steps);
+      r->t_peak = prev.t + j->dir * tau;
+      r->found_peak = 1;
+    }
+  }
+  r->converged = !r->nonfinite && fabs(g) <= j->gstop;
+  r->t = s.t, r->phi = s.phi, r->x = s.x, r->y = s.y;
+  r->w = s.w, r->v = s.v, r->g = g, r->ht = ht;
+}
+
+void ssw_legs_run(const leg_run *R, leg_job *jobs, int njobs) {
+  if (R->adaptive && R->o->method->kind == SSW_KIND_DOPRI5) {
+    for (int i = 0; i < njobs; i++) run_leg_dopri5(R, &jobs[i]);
+    return;
+  }
+  lane L[SSW_LANES];
+  ssw_state s[SSW_LANES];
+  double h[SSW_LANES];
+  int next = 0, active = 0;
+  for (int l = 0; l < SSW_LANES; l++) {
+    L[l].mode = LANE_IDLE;
+    while (L[l].mode == LANE_IDLE && next < njobs) {
+      lane_start(R, &jobs[next++], &L[l], &s[l]);
+      if (!lane_next(R, &L[l], &s[l])) continue;
+    }
+    active += L[l].mode != LANE_IDLE;
+  }
+  while (active > 0) {
+    int any = -1;
+    for (int l = 0; l < SSW_LANES; l++)
+      if (L[l].mode != LANE_IDLE) any = l;
+    for (int l = 0; l < SSW_LANES; l++) {
+      if (L[l].mode == LANE_IDLE) s[l] = s[any], h[l] = L[any].h; /* pad */
+      else h[l] = L[l].h;
+      if (L[l].mode == LANE_STEP) L[l].prev = s[l];
+    }
+    ssw_stepper_advance_batch(R->c, R->o->method, h, R->o->recon, s);
+    active = 0;
+    for (int l = 0; l < SSW_LANES; l++) {
+      if (L[l].mode == LANE_IDLE) continue;
+      L[l].job->out.steps += R->stages;
+      if (L[l].mode == LANE_REFINE) after_refine_step(R, &L[l], &s[l]);
+      else after_step(R, &L[l], &s[l]);
+      while (L[l].mode == LANE_IDLE && next < njobs) {
+        lane_start(R, &jobs[next++], &L[l], &s[l]);
+        lane_next(R, &L[l], &s[l]);
+      }
+      active += L[l].mode != LANE_IDLE;
+    }
+  }
+}

@@ -1,0 +1,76 @@
+/* Legs: one direction of integration of many trajectories of one tensor,
+ * stepped together in the batch kernel's lanes under the reversible step
+ * control, to the line of equilibria (internal to extract.c; theory:
+ * docs/theory/step-control.md). */
+#ifndef SLEIGHSWEEP_LEGS_H
+#define SLEIGHSWEEP_LEGS_H
+
+#include <stdint.h>
+
+#include "sleighsweep/extract.h"
+#include "sleighsweep/stepper.h"
+
+/* g = L1 w + Z v vanishes on the equilibria; g' = g ht / D exactly, with
+ * ht = (L1 L2 + Z J) w - (L1 M + Z L2) v, so |g| peaks where ht = 0 and the
+ * approach to the line is exponential at the rate ht / D. */
+static inline double ssw_leg_g(const ssw_coeffs *c, double w, double v) {
+  return c->L1 * w + c->Z * v;
+}
+static inline double ssw_leg_ht(const ssw_coeffs *c, double w, double v) {
+  return c->kw2 * w - c->kw1 * v;
+}
+static inline double ssw_leg_energy(const ssw_coeffs *c, double w, double v) {
+  return 0.5 * (c->J * w * w + c->M * v * v - 2.0 * c->L2 * w * v);
+}
+
+/* ---- Step density (docs/theory/step-control.md) ------------------------
+ * rho = kappa A^(1/16):  kappa^4 = (nu^2 + w^2)^2 + w'^2 resolves the
+ * transition (nu^2 = (ht^2 + D g^2) / D^2, constant along the motion),
+ * the rotation and the rotation's chirp; A = (g/G)^2 + delta^2 (G the
+ * largest |g| on the energy level) lets steps grow as (G/|g|)^(1/8), up to
+ * SSW_GROWTH_MAX, while the motion settles on a limit circle, where the
+ * exponential reconstruction is exact for a constant velocity. Square
+ * roots only (exact IEEE operations): no libm. */
+typedef struct {
+  double nu2, G2, delta2;
+} clock_par;
+
+/* End state of one direction of integration. */
+typedef struct {
+  double t, phi, x, y, w, v, g, ht;
+  int64_t steps;
+  double emax;
+  int converged, nonfinite;
+  int stalled; /* stopped at the scheme's own equilibrium (see after_step) */
+  double fmax; /* largest |F| of the blade force over the nodes (refined) */
+  int found_peak;
+  double t_peak;
+} leg;
+
+/* One leg to integrate: initial state, direction, step, trajectory. */
+typedef struct {
+  double w0, v0;
+  int dir;
+  double step; /* eps (adaptive) or the fixed macro step h (time units) */
+  double H0, gstop;
+  clock_par clock;
+  void *ctx; /* sample callback context, NULL for none */
+  leg out;
+} leg_job;
+
+/* Shared by every leg of a batch: the tensor and the settings. */
+typedef struct {
+  const ssw_coeffs *c;
+  const ssw_integrator *o;
+  int adaptive, stages;
+  int blade; /* track the blade force's peaks (not needed by the estimate) */
+  ssw_sample_fn sample;
+} leg_run;
+
+/** Integrates every job (filling job.out), SSW_LANES at a time: a lane
+ * that finishes its leg takes the next job. Lanes never interact, so a
+ * leg's result does not depend on which lane ran it or alongside which
+ * other legs. */
+void ssw_legs_run(const leg_run *R, leg_job *jobs, int njobs);
+
+#endif

@@ -1,0 +1,54 @@
+"""`run --dry-run`'s cost estimate against a real run (issue 12 item 8):
+the estimated steps per trajectory are deterministic (the same on every
+invocation) and within a factor 1.5 of the run's mean `steps_mean`
+(jobs/README.md states that factor), for the adaptive default and a fixed
+step. Usage: test_dry_run.py SLEIGHSWEEP MPIEXEC"""
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+import h5py
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from sswtest import ENV, check, exit_status  # noqa: E402
+
+EXE, MPIEXEC = sys.argv[1], sys.argv[2]
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FACTOR = 1.5
+
+
+def estimate(cfg):
+    p = subprocess.run([EXE, "run", "--dry-run", cfg], env=ENV, text=True,
+                       capture_output=True, timeout=120)
+    check(p.returncode == 0, f"dry run: {p.returncode} {p.stderr}")
+    m = re.search(r"steps per traj\.:\s+([0-9.]+) \+- ([0-9.]+)", p.stdout)
+    check(m is not None, f"no estimate in {p.stdout!r}")
+    return (float(m.group(1)), float(m.group(2))) if m else (0.0, 0.0)
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    for name, extra in (("adaptive", ""), ("fixed", "[integrator]\neta = 0.8\n")):
+        cfg = os.path.join(tmp, name + ".ini")
+        shutil.copy(os.path.join(ROOT, "jobs", "examples", "small_7d.ini"),
+                    cfg)
+        with open(cfg, "a") as f:
+            f.write("\n" + extra)
+        first, spread = estimate(cfg)
+        again, _ = estimate(cfg)
+        check(first == again, f"{name}: estimate changed {first} -> {again}")
+        p = subprocess.run([MPIEXEC, "-np", "2", EXE, "run", "--quiet", cfg],
+                           env=ENV, text=True, capture_output=True,
+                           timeout=600)
+        check(p.returncode == 0, f"{name} run: {p.returncode} {p.stderr}")
+        with h5py.File(os.path.join(tmp, name + ".h5"), "r") as f:
+            measured = float(np.mean(f["steps_mean"][()]))
+        ratio = first / measured
+        print(f"{name}: estimated {first:.0f} +- {spread:.0f} steps per "
+              f"trajectory, measured {measured:.0f} (ratio {ratio:.3f})")
+        check(1 / FACTOR <= ratio <= FACTOR,
+              f"{name}: estimate {first:.0f} vs measured {measured:.0f}")
+sys.exit(exit_status())
