@@ -176,7 +176,7 @@ def step_text(c, j):
     if i["step_control"] == "fixed":
         return f"h = {c['h']:.6g} (eta = {i['eta']:.6g})"
     return (f"adaptive, rtol = atol = {i['rtol']:g}, {len(c['t'])} "
-            "accepted steps")
+            "nodes")
 
 
 def log_time_axes(ax, ylabel):
