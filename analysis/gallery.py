@@ -762,6 +762,7 @@ def fig_blade(g):
     undefined = int(np.count_nonzero(done & ~np.isfinite(closed)))
     k = np.unravel_index(np.nanargmax(measured), measured.shape)
     kmin = np.unravel_index(np.nanargmin(measured), measured.shape)
+    kd = np.unravel_index(np.nanargmax(dev), dev.shape)
     deg = math.degrees
     caption = (
         "The blade's largest lateral force over a motion, divided by the "
@@ -783,12 +784,16 @@ def fig_blade(g):
         f"{deg(panel.x[kmin[1]]):.0f} deg, a = {panel.y[kmin[0]]:g}) to "
         f"{np.nanmax(measured):.3g} (theta = {deg(panel.x[k[1]]):.0f} deg, "
         f"a = {panel.y[k[0]]:g}). (b) relative deviation from the closed "
-        f"form: largest {np.nanmax(dev):.2g}, median "
-        f"{np.nanmedian(dev):.2g}, {int(np.count_nonzero(dev == 0))} "
-        "points identical (light blue). Round-off agreement is expected: "
-        "the largest |F| over a motion is the largest value of a quadratic "
-        "form on its energy ellipse, so it depends on the computed states "
-        "only through their energy, which the Hamel step keeps exactly"
+        f"form: largest {np.nanmax(dev):.2g} (theta = "
+        f"{deg(panel.x[kd[1]]):.0f} deg, a = {panel.y[kd[0]]:g}), median "
+        f"{np.nanmedian(dev):.2g}, {int(np.count_nonzero(dev > 1e-14))} "
+        "points above 1e-14, "
+        f"{int(np.count_nonzero(dev == 0))} identical (light blue). The "
+        "largest |F| over a motion is the largest value of a quadratic "
+        "form on its energy ellipse, so an exact search for the peak along "
+        "the computed states (whose energy the Hamel step keeps exactly) "
+        "should agree to round-off; what exceeds that presumably comes "
+        "from locating the peak between nodes"
         + (f"; the {undefined} uniform-motion points (L1 = Z = 0, grey) "
            "have no closed form in the file, their measured value being the "
            "constant force of their own motion" if undefined else "")
