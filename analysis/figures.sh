@@ -1,22 +1,26 @@
 #!/bin/sh
-# Regenerates the figure gallery: the 2025 paper's Figs. 2, 5-8 and 10, the
-# 2010 paper's Figs. 2a, 2b and 3, and phase diagrams over theta x a, with
-# captions in OUT/index.md.
+# Regenerates the figure gallery: the 2025 paper's Figs. 2-8 and 10, the
+# 2010 paper's Figs. 2a, 2b and 3, the exact path, and phase diagrams over
+# theta x a (blade force included), with captions in OUT/index.md.
 #
 # Usage: analysis/figures.sh [OUT]        (default OUT: build/gallery)
+#        analysis/figures.sh --data-only [OUT]   (the engine's data only)
 # Environment: SSW_EXE (build/sleighsweep, else the installed engine),
 #              MPIEXEC (mpirun), NP (2), PYTHON (/usr/bin/python3),
 #              FORMATS (pdf,png).
 # The engine writes the data (OUT/data: point CSV/JSON pairs and two sweeps
 # from jobs/examples/fig_theta_a_rho{0,1}.ini); analysis/gallery.py draws
-# every figure from those files alone. About 15 s on 2 cores.
+# every figure from those files alone (--data-only: stop before drawing,
+# e.g. to call gallery.build in your own process). About 40 s on 2 cores.
 set -eu
 
 usage() {
-  sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'
 }
+DRAW=1
 case "${1:-}" in
   -h | --help) usage; exit 0 ;;
+  --data-only) DRAW=0; shift ;;
   -*) echo "figures.sh: unknown option '$1'" >&2; usage >&2; exit 2 ;;
 esac
 if [ $# -gt 1 ]; then
@@ -51,8 +55,8 @@ OUT=$(cd "$OUT" && pwd)
 DATA=$OUT/data
 start=$(date +%s)
 
-# One trajectory: CSV (t,phi,x,y,omega,v,H) and the JSON (tensor, body,
-# measured and closed-form asymptotics) side by side.
+# One trajectory: CSV (t,phi,x,y,omega,v,H and the exact motion) and the
+# JSON (tensor, body, measured and closed-form values) side by side.
 point() {
   name=$1
   shift
@@ -64,9 +68,29 @@ ETA=0.3
 
 # Xia & Zhang 2025. Seed case: m = 1, I0 = 0.5, a = 0.2, b = 0, A = 0.5,
 # B = 0.3, theta = pi/3, rho = 1, omega0 = 1.5, v0 = 1 (the engine defaults).
-# Fig. 2: energy error of the Hamel step vs RK4 at the same step size.
-point xz2_hamel2 --scheme hamel2 --eta 0.2
-point xz2_rk4 --scheme rk4 --eta 0.2
+# Figs. 2-4 compare integrators at the paper's step h = 0.001: the engine's
+# fixed steps are h = eta / max(Arate, w_max), so a first run's JSON gives
+# the eta of each body (gallery.eta_for_step).
+H_PAPER=0.001
+eta_for() {
+  "$EXE" point "$@" --eta 0.5 --no-error-estimate >"$DATA/probe.json"
+  "$PYTHON" -c 'import sys; sys.path.insert(0, sys.argv[1]); import gallery
+print(repr(gallery.eta_for_step(sys.argv[2], float(sys.argv[3]))))' \
+    "$ROOT/analysis" "$DATA/probe.json" "$H_PAPER"
+}
+# Fig. 2 and 3: the Hamel step (hamel2, the paper's coordinate midpoint
+# reconstruction) vs RK45 (dopri5 at ode45's default tolerance 1e-3), same
+# stopping rule; the exact motion is in every CSV.
+ETA2=$(eta_for)
+point xz2_hamel2 --scheme hamel2 --reconstruction midpoint --eta "$ETA2" \
+  --no-error-estimate
+point xz2_dopri5 --scheme dopri5 --rtol 1e-3 --tol 1e-5 --no-error-estimate
+# Fig. 4: Hamel vs nonholonomic RATTLE at a = 0.7, b = 0, both at h = 0.001.
+ETA4=$(eta_for --a 0.7)
+point xz4_hamel2 --a 0.7 --scheme hamel2 --reconstruction midpoint \
+  --eta "$ETA4" --no-error-estimate
+point xz4_rattle --a 0.7 --scheme rattle --eta "$ETA4" --no-error-estimate
+rm -f "$DATA/probe.json"
 # Fig. 5: centre of mass (a, b) = (0.2, 0) and (0.2, 0.1).
 point xz5_b0 --eta $ETA
 point xz5_b01 --b 0.1 --eta $ETA
@@ -101,12 +125,19 @@ for ka in 15:0.6325 25:0.3086 45:0.1612 65:0.1101; do
   point fg3_k${ka%%:*} --rho 0 --a ${ka#*:} --eta $ETA
 done
 
+# The exact path beside a deliberately coarse computed one.
+point xzp_coarse --scheme hamel2 --eta 1.5 --no-error-estimate
+
 # Phase diagrams: two sweeps over theta x a (rho = 1 and rho = 0).
 for r in 1 0; do
   (cd "$DATA" && "$MPIEXEC" -np "$NP" "$EXE" run --overwrite --quiet \
     "$ROOT/jobs/examples/fig_theta_a_rho$r.ini" >/dev/null)
 done
 engine=$(date +%s)
+if [ "$DRAW" = 0 ]; then
+  echo "figures.sh: engine $((engine - start)) s; data in $DATA"
+  exit 0
+fi
 
 "$PYTHON" "$ROOT/analysis/gallery.py" "$DATA" "$OUT" --formats "$FORMATS"
 end=$(date +%s)

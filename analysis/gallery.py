@@ -17,6 +17,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.lines import Line2D  # noqa: E402
 import numpy as np  # noqa: E402
 
 import phase_diagram  # noqa: E402
@@ -24,7 +25,8 @@ import portrait  # noqa: E402
 import sswplot  # noqa: E402
 import trajectory  # noqa: E402
 import validate  # noqa: E402
-from sswfile import UsageError, read_point_json  # noqa: E402
+from sswfile import (UsageError, read_csv,  # noqa: E402
+                     read_point_json)
 
 SWEEP1 = "fig_theta_a_rho1.h5"
 SWEEP0 = "fig_theta_a_rho0.h5"
@@ -36,6 +38,7 @@ class Gallery:
     def __init__(self, data, out, formats):
         self.data, self.out, self.formats = data, out, formats
         self.entries = []  # (name, title, caption)
+        self.runs = {}  # name -> (CSV columns, JSON), read once
 
     def path(self, name):
         p = os.path.join(self.data, name)
@@ -94,49 +97,267 @@ def integrator_text(j):
     return f"{i['scheme']}, eta = {i['eta']:g}, tol = {i['tol']:g}"
 
 
-# ---- 2025 paper -------------------------------------------------------------
+# ---- 2025 paper: the integrator comparisons (Figs. 2-4) ---------------------
+
+PAPER_H = 0.001  # the 2025 paper's step h (Figs. 2-4)
+RK45_RTOL = 1e-3  # MATLAB ode45's default RelTol (the paper's RK45)
+ENERGY_FLOOR = 1e-17  # exact zeros on the log axes of Fig. 2
+ENVELOPE_BINS = 200  # Fig. 2's analytic curve: its largest value per bin
+HAMEL = ("#1f5fa8", "Hamel ($\\tau = 1/2$)")
+RK45 = ("#c8323c", "RK45 (dopri5)")
+RATTLE = ("#e08a1e", "nonholonomic RATTLE")
+
+
+def energy(tensor, w, v):
+    """The energy H = (J w^2 + M v^2 - 2 L2 w v) / 2 of reduced states."""
+    return 0.5 * (tensor["J"] * w * w + tensor["M"] * v * v -
+                  2.0 * tensor["L2"] * w * v)
+
+
+def eta_for_step(json_path, h):
+    """The fixed-step setting eta that gives the step h on the body and
+    initial state of a `point` JSON: h = eta / max(Arate, w_max) with
+    Arate the JSON's "rate" and w_max = sqrt(2 H M / D), D = M J - L2^2
+    (the engine's rule, docs/theory/step-control.md)."""
+    j = read_point_json(json_path)
+    t, p = j["tensor"], j["params"]
+    d = t["M"] * t["J"] - t["L2"] ** 2
+    h0 = energy(t, p["omega0"], p["v0"])
+    return h * max(j["rate"], math.sqrt(2.0 * h0 * t["M"] / d))
+
+
+def run(g, name):
+    """A `point` run's CSV columns (with the exact motion) and its JSON,
+    plus the node t = 0 (the initial state) as k0 and the median step h
+    (read once per gallery)."""
+    if name not in g.runs:
+        g.runs[name] = read_run(g, name)
+    return g.runs[name]
+
+
+def read_run(g, name):
+    c = read_csv(g.path(name + ".csv"))
+    if "omega_exact" not in c:
+        raise UsageError(f"{name}.csv: no exact motion (an engine older "
+                         "than the point CSV's omega_exact column)")
+    j = g.json(name)
+    c["k0"] = int(np.argmin(np.abs(c["t"])))
+    c["h"] = float(np.median(np.abs(np.diff(c["t"]))))
+    return c, j
+
+
+def running_l2(t, e, k0):
+    """sqrt(int_0^t e^2 dt') at every node (trapezoid rule from the node
+    t = 0 outward in both directions): the time-weighted 2-norm of an error
+    over [0, t], comparable between runs with different nodes."""
+    out = np.zeros_like(e)
+    for sl in (slice(k0, None), slice(k0, None, -1)):
+        tt, ee = t[sl], e[sl] ** 2
+        acc = np.concatenate([[0.0], np.cumsum(
+            0.5 * (ee[1:] + ee[:-1]) * np.abs(np.diff(tt)))])
+        out[sl] = np.sqrt(acc)
+    return out
+
+
+def envelope(t, e, bins):
+    """The largest value of e in each of `bins` runs of consecutive nodes,
+    at the time of that largest value: the upper edge of a curve that is
+    round-off noise (which, drawn node by node, fills a solid band)."""
+    t_out, e_out = [], []
+    for idx in np.array_split(np.arange(len(e)), min(bins, len(e))):
+        k = idx[np.argmax(e[idx])]
+        t_out.append(t[k])
+        e_out.append(e[k])
+    return np.array(t_out), np.array(e_out)
+
+
+def step_text(c, j):
+    i = j["integrator"]
+    if i["step_control"] == "fixed":
+        return f"h = {c['h']:.6g} (eta = {i['eta']:.6g})"
+    return (f"adaptive, rtol = atol = {i['rtol']:g}, {len(c['t'])} "
+            "nodes")
+
+
+def log_time_axes(ax, ylabel):
+    ax.set_yscale("log")
+    ax.set_xlabel("time $t$")
+    ax.set_ylabel(ylabel)
+
 
 def fig_energy(g):
-    """2025 Fig. 2: |H - H0|/H0 over time, Hamel step vs RK4 (same eta)."""
+    """2025 Fig. 2: |H - H0|/H0 along the motion, Hamel vs RK45 vs the
+    analytic solution; (b) the Hamel curve magnified."""
+    ch, jh = run(g, "xz2_hamel2")
+    cr, jr = run(g, "xz2_dopri5")
+    h0 = ch["H"][ch["k0"]]
     out = {}
-    fig, axes = sswplot.figure(sswplot.SINGLE, 4.0, nrows=2)
+    for key, c in (("xz2_hamel2", ch), ("xz2_dopri5", cr)):
+        out[key] = {"t": c["t"], "err": np.abs(c["H"] - h0) / h0,
+                    "h": c["h"]}
+    # the closed-form state's energy at the Hamel nodes: zero in exact
+    # arithmetic; what remains is the round-off of evaluating it
+    ha = energy(jh["tensor"], ch["omega_exact"], ch["v_exact"])
+    out["analytic"] = {"t": ch["t"], "err": np.abs(ha - h0) / h0}
+    fig, axes = sswplot.figure(sswplot.SINGLE, 4.2, nrows=2)
     (ax1,), (ax2,) = axes
-    for name, label, color in (("xz2_rk4", "RK4", "#c8323c"),
-                               ("xz2_hamel2", "Hamel (tau = 1/2)",
-                                "#1f5fa8")):
-        t = g.traj(name)
-        k0 = int(np.argmin(np.abs(t.t)))
-        err = np.abs(t.H - t.H[k0]) / t.H[k0]
-        h = float(np.median(np.diff(t.t)))
-        out[name] = {"t": t.t, "err": err, "h": h}
-        ax1.semilogy(t.t, np.maximum(err, 1e-17), color=color, lw=0.9,
-                     label=label)
-        if name == "xz2_hamel2":
-            ax2.plot(t.t, err / 1e-15, color=color, lw=0.8)
-    ax1.set_ylabel(r"$|H - H_0|/H_0$")
-    ax1.set_xlabel("time $t$")
-    ax1.legend(loc="center right")
-    ax1.set_title("(a) Hamel step vs RK4, same step", fontsize=7,
+    for key, (color, label) in (("xz2_dopri5", RK45),
+                                ("xz2_hamel2", HAMEL)):
+        d = out[key]
+        ax1.plot(d["t"], np.maximum(d["err"], ENERGY_FLOOR), color=color,
+                 lw=0.9, label=label,
+                 marker="." if key == "xz2_dopri5" else None, ms=3)
+    d = out["analytic"]
+    d["t_env"], d["env"] = envelope(d["t"], d["err"], ENVELOPE_BINS)
+    ax1.plot(d["t_env"], np.maximum(d["env"], ENERGY_FLOOR), color="black",
+             lw=0.7, ls=(0, (1, 1)), label="analytic (round-off)")
+    log_time_axes(ax1, r"$|H - H_0|/H_0$")
+    ax1.set_ylim(ENERGY_FLOOR / 3, None)
+    ax1.legend(loc="center right", fontsize=6)
+    ax1.set_title("(a) Hamel, RK45 and the analytic solution", fontsize=7,
                   loc="left")
+    d = out["xz2_hamel2"]
+    ax2.plot(d["t"], d["err"] / 1e-15, color=HAMEL[0], lw=0.5)
     ax2.set_ylabel(r"$|H - H_0|/H_0$ ($10^{-15}$)")
     ax2.set_xlabel("time $t$")
-    ax2.set_title("(b) Hamel step, magnified", fontsize=7, loc="left")
-    j = g.json("xz2_hamel2")
-    jr = g.json("xz2_rk4")
+    ax2.set_title("(b) Hamel, magnified", fontsize=7, loc="left")
+    mx = {k: float(v["err"].max()) for k, v in out.items()}
     caption = (
-        "Energy error |H(t) - H0|/H0 along one trajectory integrated "
-        "forward and backward from t = 0 (2025 paper, Fig. 2; its RK45 is "
-        "replaced by the classical RK4 at the same step). "
-        f"{body_text(j)}; eta = {j['integrator']['eta']:g}, i.e. h = "
-        f"{out['xz2_hamel2']['h']:.4g} for both schemes (the paper uses "
-        "h = 0.001, where RK4's error would sit at round-off too). Max "
-        f"error: Hamel {j['energy_error']:.2g}, RK4 {jr['energy_error']:.2g}."
-        " (a) log scale, exact zeros drawn at 1e-17; (b) the Hamel curve "
-        "alone in units of 1e-15 (round-off only: the step conserves the "
-        "node energy exactly).")
+        "Energy error |H(t) - H0|/H0 along one motion integrated forward "
+        "and backward from t = 0 to both limit circles (2025 paper, "
+        f"Fig. 2): {body_text(jh)}, x0 = y0 = 0. Hamel: the paper's "
+        "discrete Hamel step (hamel2, tau = 1/2, "
+        f"{jh['integrator']['reconstruction']} reconstruction) at the "
+        f"paper's step {step_text(ch, jh)}, "
+        f"{len(ch['t'])} nodes over t in [{ch['t'][0]:.3g}, "
+        f"{ch['t'][-1]:.3g}]. RK45: Dormand-Prince 5(4) under DOPRI5's "
+        f"step control ({step_text(cr, jr)}; MATLAB ode45's default "
+        "RelTol 1e-3, its AbsTol 1e-6 not separately settable here, "
+        "immaterial for states of size ~1), dots at its nodes. Both stop "
+        f"at the same rule (|L1 w + Z v| <= {jh['integrator']['tol']:g} "
+        "of its peak). Analytic: the energy of the closed-form state "
+        "(omega_exact, v_exact) at the Hamel nodes, exactly H0 in exact "
+        f"arithmetic; its largest value {mx['analytic']:.2g} is the "
+        "round-off of evaluating the closed form, drawn as its upper "
+        f"envelope (the largest value in each of {ENVELOPE_BINS} runs of "
+        "consecutive nodes; node by node it fills a band between 0 and "
+        "that level). Exact zeros are drawn at 1e-17 on the log axis. "
+        f"Max error: Hamel {mx['xz2_hamel2']:.2g}, RK45 "
+        f"{mx['xz2_dopri5']:.2g}. (b) the Hamel curve alone in units of "
+        "1e-15: round-off only (the step conserves its node energy "
+        "exactly).")
     g.save(fig, "xz2025_fig2_energy", "2025 Fig. 2: energy error", caption)
     return out
 
+
+def fig_omega(g):
+    """2025 Fig. 3: the angular-velocity error against the closed form,
+    Hamel vs RK45: |omega - omega_exact| and its running 2-norm."""
+    out = {}
+    fig, axes = sswplot.figure(sswplot.SINGLE, 4.2, nrows=2)
+    (ax1,), (ax2,) = axes
+    for key, (color, label) in (("xz2_dopri5", RK45),
+                                ("xz2_hamel2", HAMEL)):
+        c, _ = run(g, key)
+        e = np.abs(c["omega"] - c["omega_exact"])
+        out[key] = {"t": c["t"], "err": e,
+                    "l2": running_l2(c["t"], e, c["k0"])}
+        mk = dict(marker=".", ms=3) if key == "xz2_dopri5" else {}
+        ax1.plot(c["t"], np.maximum(e, ENERGY_FLOOR), color=color, lw=0.9,
+                 label=label, **mk)
+        ax2.plot(c["t"], out[key]["l2"], color=color, lw=0.9, label=label,
+                 **mk)
+    log_time_axes(ax1, r"$|\omega - \omega_{\rm exact}|$ (rad/time)")
+    ax1.legend(loc="lower right", fontsize=6)
+    ax1.set_title(r"(a) pointwise error $|\omega - \omega_{\rm exact}|$",
+                  fontsize=7, loc="left")
+    log_time_axes(ax2, r"$\Vert\omega - \omega_{\rm exact}\Vert_{2,[0,t]}$")
+    ax2.set_title(r"(b) its 2-norm over $[0, t]$ (time-weighted)",
+                  fontsize=7, loc="left")
+    jh = g.json("xz2_hamel2")
+    h, r = out["xz2_hamel2"], out["xz2_dopri5"]
+    hl, rl = (sorted((d["l2"][0], d["l2"][-1]), reverse=True)
+              for d in (h, r))
+    caption = (
+        "Angular-velocity error against the closed form omega_exact(t) "
+        "(docs/theory/exact-path.md), Hamel vs RK45 (2025 paper, Fig. 3, "
+        "\"the 2-norm of angular velocity\"): the runs of Fig. 2 "
+        f"({body_text(jh)}; Hamel at h = {PAPER_H:g}, RK45 at rtol "
+        f"{RK45_RTOL:g}). (a) |omega - omega_exact| at every node (log "
+        "scale); (b) its 2-norm over [0, t], sqrt(int_0^t |omega - "
+        "omega_exact|^2 dt') by the trapezoid rule over each run's nodes "
+        "(time-weighted, so the two runs' very different node counts do "
+        "not enter), drawn outward from t = 0 in both directions. Largest "
+        f"pointwise error: Hamel {h['err'].max():.2g}, RK45 "
+        f"{r['err'].max():.2g}; 2-norm over the whole motion: Hamel "
+        f"{hl[0]:.2g} / {hl[1]:.2g} (larger / smaller of the two "
+        f"directions), RK45 {rl[0]:.2g} / {rl[1]:.2g}. Hamel's error "
+        "vanishes at the ends (its node energy is exact, so it approaches "
+        "the exact equilibria of the energy level); RK45's stays at the "
+        "level of its energy drift.")
+    g.save(fig, "xz2025_fig3_omega", "2025 Fig. 3: angular-velocity error",
+           caption)
+    return out
+
+
+def fig_rattle(g):
+    """2025 Fig. 4: velocity and configuration errors against the closed
+    form, Hamel vs nonholonomic RATTLE at a = 0.7, b = 0."""
+    out = {}
+    fig, axes = sswplot.figure(sswplot.SINGLE, 4.2, nrows=2)
+    (ax1,), (ax2,) = axes
+    runs = {}
+    for key, (color, label) in (("xz4_rattle", RATTLE),
+                                ("xz4_hamel2", HAMEL)):
+        c, j = run(g, key)
+        runs[key] = (c, j)
+        ev = np.hypot(c["omega"] - c["omega_exact"], c["v"] - c["v_exact"])
+        eq = np.sqrt((c["x"] - c["x_exact"]) ** 2 +
+                     (c["y"] - c["y_exact"]) ** 2 +
+                     (c["phi"] - c["phi_exact"]) ** 2)
+        h0 = c["H"][c["k0"]]
+        out[key] = {"t": c["t"], "velocity": ev, "configuration": eq,
+                    "h": c["h"], "energy": np.abs(c["H"] - h0) / h0}
+        ax1.plot(c["t"], np.maximum(ev, ENERGY_FLOOR), color=color, lw=0.9,
+                 label=label)
+        ax2.plot(c["t"], np.maximum(eq, ENERGY_FLOOR), color=color, lw=0.9,
+                 label=label)
+    log_time_axes(ax1, r"$\Vert(\omega, v) - {\rm exact}\Vert_2$")
+    ax1.legend(loc="lower right", fontsize=6)
+    ax1.set_title(r"(a) velocity error", fontsize=7, loc="left")
+    log_time_axes(ax2, r"$\Vert(x, y, \phi) - {\rm exact}\Vert_2$")
+    ax2.set_title(r"(b) configuration error", fontsize=7, loc="left")
+    ch, jh = runs["xz4_hamel2"]
+    cr, jr = runs["xz4_rattle"]
+    h, r = out["xz4_hamel2"], out["xz4_rattle"]
+    caption = (
+        "Velocity and configuration errors against the closed form, Hamel "
+        "vs the nonholonomic RATTLE of McLachlan & Perlmutter (2006) in lab "
+        "coordinates (2025 paper, Fig. 4, a = 0.7, b = 0): "
+        f"{body_text(jh)}, x0 = y0 = 0, both at the paper's step "
+        f"{step_text(ch, jh)}, forward and backward from t = 0 to the limit "
+        "circles. (a) "
+        "the 2-norm of (omega, v) - (omega_exact, v_exact); (b) the 2-norm "
+        "of (x, y, phi) - (x_exact, y_exact, phi_exact) (lengths in body "
+        "units, the heading in rad). Hamel: hamel2 with the paper's "
+        f"{jh['integrator']['reconstruction']} reconstruction. Largest "
+        f"errors: velocity Hamel {h['velocity'].max():.2g}, RATTLE "
+        f"{r['velocity'].max():.2g}; configuration Hamel "
+        f"{h['configuration'].max():.2g}, RATTLE "
+        f"{r['configuration'].max():.2g}; energy Hamel "
+        f"{h['energy'].max():.2g}, RATTLE {r['energy'].max():.2g} (RATTLE "
+        "does not conserve this system's energy). Hamel's velocity error "
+        "vanishes at the ends: its node energy is exact, so it approaches "
+        "the exact equilibria of the energy level; RATTLE's settles at the "
+        "level of its energy drift (equilibria of a slightly different "
+        "energy). The configuration errors keep the phase lag accumulated "
+        "during the transition.")
+    g.save(fig, "xz2025_fig4_rattle", "2025 Fig. 4: Hamel vs nonholonomic "
+           "RATTLE", caption)
+    return out
+
+
+# ---- 2025 paper: trajectories --------------------------------------------
 
 TRANSITION = 3.0  # zoom: |t - t0| <= TRANSITION / rate
 
@@ -347,6 +568,79 @@ def fig_loops(g):
     return plots
 
 
+# ---- the exact path -------------------------------------------------------
+
+# point runs of the seed body compared with the exact path in fig_exact_path:
+# (name, colour, label)
+PATH_RUNS = (("xzp_coarse", "#c8323c", None),
+             ("xz2_dopri5", "#e08a1e", "RK45, rtol 1e-3"),
+             ("xz2_hamel2", "#1f5fa8", "hamel2, h = 0.001"),
+             ("xz5_b0", "#2f8f4e", "hamel8, eta 0.3 (Figs. 5-10)"))
+
+
+def fig_exact_path(g):
+    """Computed paths beside the exact one (trajectory.py --exact) and the
+    distance between them for the seed body's runs."""
+    fig, axes = sswplot.figure(sswplot.DOUBLE, 3.1, ncols=2)
+    ax1, ax2 = axes[0]
+    jc = g.json("xzp_coarse")
+    fine = g.traj("xz2_hamel2", color=HAMEL[0])
+    fine.label = f"hamel2, h = {PAPER_H:g} ({len(fine.t)} nodes)"
+    coarse = g.traj("xzp_coarse", color="#c8323c")
+    coarse.label = (f"hamel2, eta {jc['integrator']['eta']:g} "
+                    f"({len(coarse.t)} nodes)")
+    # the coarse run's exact points are as far apart as its nodes: the
+    # fine run's (the same motion) draw the exact path
+    coarse.exact = None
+    plot = trajectory.plot_trajectories(
+        [fine, coarse], ax=ax1, outlines=0, exact=True, spacing=False,
+        legend=False, title="(a) computed and exact paths")
+    ax1.legend(handles=[
+        Line2D([], [], color=coarse.color, label=coarse.label),
+        Line2D([], [], color=fine.color, label=fine.label),
+        Line2D([], [], color="black", lw=0.6, ls=(0, (1, 1.5)),
+               label="exact")], loc="upper left", fontsize=6)
+    out = {"plot": plot, "runs": {}}
+    for name, color, label in PATH_RUNS:
+        c, j = run(g, name)
+        dist = np.hypot(c["x"] - c["x_exact"], c["y"] - c["y_exact"])
+        label = label or coarse.label
+        out["runs"][name] = {"t": c["t"], "dist": dist,
+                             "path_error_max": j["path_error_max"]}
+        ax2.plot(c["t"], np.maximum(dist, ENERGY_FLOOR), color=color,
+                 lw=0.9, label=f"{label}: max {dist.max():.1g}")
+    log_time_axes(ax2, r"$|P - P_{\rm exact}|$ (length)")
+    ax2.legend(loc="lower center", fontsize=6)
+    ax2.set_title("(b) distance from the exact contact point", fontsize=7,
+                  loc="left")
+    runs = out["runs"]
+    caption = (
+        "The exact path (docs/theory/exact-path.md; the point CSV's "
+        "x_exact, y_exact at every node) beside computed ones, "
+        f"{body_text(jc)}. (a) red: the base Hamel step at a deliberately "
+        f"coarse fixed step (hamel2, eta = {jc['integrator']['eta']:g}, "
+        f"{len(coarse.t)} nodes) so that the difference shows; blue: the "
+        f"same step at h = {PAPER_H:g} (Figs. 2-3's run), which the "
+        "exact path (black dotted) covers. Drawn by "
+        "trajectory.plot_trajectories(..., exact=True), i.e. "
+        "`analysis/trajectory.py data/xz2_hamel2.csv data/xzp_coarse.csv "
+        "--exact`, except that the coarse run's own exact overlay (its "
+        "exact points at its nodes joined by straight segments, a "
+        "polygon) is left out: the fine run's exact points are the same "
+        "motion, 0.001 apart. (b) the distance |P - P_exact| of the "
+        "computed contact point from the exact one at every node, for "
+        "runs of the same body: the coarse run of (a), Figs. 2-3's RK45 "
+        "(ode45's default tolerance) and Hamel step (h = 0.001), and the "
+        "setting of the trajectory figures (hamel8, eta = 0.3, Figs. "
+        "5-10). The JSON's path_error_max is the largest of these "
+        "distances: "
+        + ", ".join(f"{n} {runs[n]['path_error_max']:.2g}"
+                    for n, _, _ in PATH_RUNS) + ".")
+    g.save(fig, "exact_path", "The exact path beside computed ones",
+           caption)
+    return out
+
+
 # ---- phase diagrams ---------------------------------------------------------
 
 def sweep_text(path):
@@ -402,6 +696,114 @@ def fig_phase(g):
     return out
 
 
+SAME = ("#c9e3f2", "identical (0)")
+NO_CLOSED = ("#bdbdbd", "no closed form (uniform motion)")
+
+
+def fig_blade(g):
+    """The blade's largest lateral force per unit energy over theta x a
+    (rho = 1): measured, with closed-form level sets, and its relative
+    deviation from the closed form."""
+    import h5py
+    from matplotlib.colors import BoundaryNorm, ListedColormap, LogNorm
+    from matplotlib.patches import Patch
+    from matplotlib.ticker import MaxNLocator
+    s1 = g.path(SWEEP1)
+    fig, axes = sswplot.figure(sswplot.DOUBLE, 2.9, ncols=2)
+    ax1, ax2 = axes[0]
+    pd = phase_diagram.plot_phase_diagram(
+        s1, quantity="blade_force_max", ax=ax1, quiet=True, x="theta",
+        y="a", labels={"colorbar": r"$\max|F|/H$ (1/length)",
+                       "title": r"(a) blade force $\max|F|/H$"})
+    panel = pd.panels[0]
+    with h5py.File(s1, "r") as f:
+        closed = f["analytic_blade_force_max"][:, :, 0, 0, 0, 0, 0].T
+        done = f["done"][:, :, 0, 0, 0, 0, 0].T == 1
+    measured = panel.z
+    ok = done & np.isfinite(closed) & np.isfinite(measured) & (closed > 0)
+    dev = np.full(closed.shape, np.nan)
+    dev[ok] = np.abs(measured[ok] / closed[ok] - 1.0)
+    finite = closed[np.isfinite(closed)]
+    lo, hi = float(finite.min()), float(finite.max())
+    levels = [float(v) for v in MaxNLocator(4).tick_values(lo, hi)
+              if lo < v < hi]
+    cs = ax1.contour(panel.x, panel.y, np.ma.masked_invalid(closed),
+                     levels=levels, colors="white", linewidths=0.6,
+                     linestyles="--")
+    ax1.clabel(cs, fmt="%g", fontsize=6)
+    pos = dev[dev > 0]
+    dmin = float(pos.min()) if pos.size else 1e-17
+    norm = LogNorm(dmin, max(float(np.nanmax(dev)), 10 * dmin))
+    xe, ye = phase_diagram.edges(panel.x), phase_diagram.edges(panel.y)
+    m = ax2.pcolormesh(xe, ye, np.ma.masked_where(~(dev > 0), dev),
+                       norm=norm, cmap="magma", linewidth=0)
+    # exact agreement (0) and points without a closed form: fixed colours
+    special = np.zeros(dev.shape)
+    special[dev == 0] = 1
+    special[done & ~np.isfinite(closed)] = 2
+    ax2.pcolormesh(xe, ye, np.ma.masked_equal(special, 0),
+                   cmap=ListedColormap([SAME[0], NO_CLOSED[0]]),
+                   norm=BoundaryNorm([0.5, 1.5, 2.5], 2), linewidth=0)
+    ax2.legend(handles=[Patch(fc=c, ec="#808080", lw=0.4, label=t)
+                        for c, t in (SAME, NO_CLOSED)],
+               loc="upper center", bbox_to_anchor=(0.5, -0.22), ncol=2,
+               borderaxespad=0)
+    sswplot.angle_axis(ax2.xaxis, panel.x[0], panel.x[-1])
+    ax2.set_xlim(ax1.get_xlim())
+    ax2.set_ylim(ax1.get_ylim())
+    ax2.set_xlabel(ax1.get_xlabel())
+    ax2.tick_params(labelleft=False)
+    ax2.set_title(r"(b) $|$measured / closed form $- 1|$", fontsize=7,
+                  loc="left")
+    cb = fig.colorbar(m, ax=ax2, aspect=25, pad=0.02)
+    phase_diagram.log_ticks(cb, norm)
+    cb.set_label("relative deviation, log scale")
+    cb.outline.set_linewidth(0.5)
+    undefined = int(np.count_nonzero(done & ~np.isfinite(closed)))
+    k = np.unravel_index(np.nanargmax(measured), measured.shape)
+    kmin = np.unravel_index(np.nanargmin(measured), measured.shape)
+    kd = np.unravel_index(np.nanargmax(dev), dev.shape)
+    deg = math.degrees
+    caption = (
+        "The blade's largest lateral force over a motion, divided by the "
+        "energy, max|F|/H (units 1/length; docs/theory/blade-force.md), "
+        "over blade angle theta and centre of mass a for the 2025 paper's "
+        f"ellipse in a fluid, rho = 1 ({sweep_text(s1)}; the phase-diagram "
+        "sweep). Multiplied by a motion's energy H it gives the largest "
+        "sideways grip the blade must supply. Why a designer wants it: the "
+        "no-slip model assumes the blade (a sleigh's runner, a keel or fin) "
+        "supplies any lateral force needed; where the required grip "
+        "exceeds what a real blade or keel can give (friction times normal "
+        "load, a keel's largest lift), the vehicle slips and the model "
+        "stops describing it, so the map shows where its predictions (the "
+        "limit circles, their spacing, the loops) are physically "
+        "plausible. (a) measured (mean over each point's trajectories; "
+        "the engine locates each trajectory's peak between nodes), with "
+        "closed-form level sets (white dashed) and the Z = 0 and L1 = 0 "
+        f"lines; range {np.nanmin(measured):.3g} (theta = "
+        f"{deg(panel.x[kmin[1]]):.0f} deg, a = {panel.y[kmin[0]]:g}) to "
+        f"{np.nanmax(measured):.3g} (theta = {deg(panel.x[k[1]]):.0f} deg, "
+        f"a = {panel.y[k[0]]:g}). (b) relative deviation from the closed "
+        f"form: largest {np.nanmax(dev):.2g} (theta = "
+        f"{deg(panel.x[kd[1]]):.0f} deg, a = {panel.y[kd[0]]:g}), median "
+        f"{np.nanmedian(dev):.2g}, {int(np.count_nonzero(dev > 1e-14))} "
+        "points above 1e-14, "
+        f"{int(np.count_nonzero(dev == 0))} identical (light blue). The "
+        "largest |F| over a motion is the largest value of a quadratic "
+        "form on its energy ellipse, so an exact search for the peak along "
+        "the computed states (whose energy the Hamel step keeps exactly) "
+        "should agree to round-off; what exceeds that presumably comes "
+        "from locating the peak between nodes"
+        + (f"; the {undefined} uniform-motion points (L1 = Z = 0, grey) "
+           "have no closed form in the file, their measured value being the "
+           "constant force of their own motion" if undefined else "")
+        + ".")
+    g.save(fig, "phase_blade_force",
+           "Phase diagram: blade force over theta x a", caption)
+    return {"diagram": pd, "measured": measured, "closed": closed,
+            "deviation": dev, "levels": levels}
+
+
 def fig_validate(g):
     s1 = g.path(SWEEP1)
     buf = io.StringIO()
@@ -422,9 +824,9 @@ def fig_validate(g):
     return rep
 
 
-FIGURES = (fig_energy, fig_com, fig_theta, fig_com7, fig_classical,
-           fig_models, fig_portrait, fig_sleigh, fig_loops, fig_phase,
-           fig_validate)
+FIGURES = (fig_energy, fig_omega, fig_rattle, fig_com, fig_theta, fig_com7,
+           fig_classical, fig_models, fig_portrait, fig_sleigh, fig_loops,
+           fig_exact_path, fig_phase, fig_blade, fig_validate)
 
 
 def write_index(g, seconds):

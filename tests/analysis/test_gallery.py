@@ -1,11 +1,18 @@
 #!/usr/bin/python3
-"""analysis/figures.sh end to end in a temporary directory: every gallery
-figure is written (PDF and PNG, non-empty, PNG at 300 dpi), index.md has a
-caption for each, and the data behind the energy, trajectory and phase
-figures equal the files they were drawn from.
+"""analysis/figures.sh end to end in a temporary directory: the engine's
+data (figures.sh --data-only), then every gallery figure drawn in this
+process (gallery.build, what figures.sh runs next), so that the data behind
+the figures can be checked: every figure is written (PDF and PNG, non-empty,
+PNG at 300 dpi), index.md has a caption for each, the 2025 paper's
+integrator comparisons (Figs. 2-4) hold the measured errors against the
+closed form within stated bounds and at the paper's step, the exact-path
+and blade-force figures equal the files they were drawn from, and
+trajectory.py --exact draws the exact path.
 
 Usage: test_gallery.py SLEIGHSWEEP [MPIEXEC]
 """
+import contextlib
+import io
 import os
 import struct
 import subprocess
@@ -21,14 +28,26 @@ import h5py  # noqa: E402
 import numpy as np  # noqa: E402
 
 import gallery  # noqa: E402
+import trajectory  # noqa: E402
+from sswfile import read_csv, read_point_json  # noqa: E402
 
 EXE = sys.argv[1]
 MPIEXEC = sys.argv[2] if len(sys.argv) > 2 else "mpirun"
-FIGURES = ("xz2025_fig2_energy", "xz2025_fig5_com", "xz2025_fig6_theta",
-           "xz2025_fig7_com", "xz2025_fig8_classical", "xz2025_fig10_models",
+FIGURES = ("xz2025_fig2_energy", "xz2025_fig3_omega", "xz2025_fig4_rattle",
+           "xz2025_fig5_com", "xz2025_fig6_theta", "xz2025_fig7_com",
+           "xz2025_fig8_classical", "xz2025_fig10_models",
            "fgn2010_fig2a_portrait", "fgn2010_fig2b_sleigh",
-           "fgn2010_fig3_loops", "phase_sense", "phase_spacing",
-           "phase_loops", "validate_rho1")
+           "fgn2010_fig3_loops", "exact_path", "phase_sense",
+           "phase_spacing", "phase_loops", "phase_blade_force",
+           "validate_rho1")
+# Bounds on the 2025 paper's comparisons (measured: Hamel energy 1.6e-14,
+# RK45 7e-4; omega error Hamel 2.8e-8, RK45 4e-4; Fig. 4 velocity Hamel
+# 2.6e-7, RATTLE 1.5e-6, configuration Hamel 8e-7, RATTLE 6e-6).
+HAMEL_ENERGY = 1e-12  # round-off: the step conserves its node energy
+RK45_ENERGY = 1e-6  # at ode45's default tolerance, far above round-off
+HAMEL_OMEGA = 1e-7  # O(h^2) at h = 0.001
+FIG4_VELOCITY = 1e-5
+FIG4_CONFIGURATION = 1e-4
 failures = []
 
 
@@ -46,18 +65,12 @@ def png_size(path):
         b"\x89PNG\r\n\x1a\n" else None
 
 
-with tempfile.TemporaryDirectory() as tmp:
-    out = os.path.join(tmp, "gallery")
-    env = dict(os.environ, SSW_EXE=EXE, MPIEXEC=MPIEXEC,
-               PYTHON=sys.executable)
-    t0 = time.time()
-    p = subprocess.run(["sh", os.path.join(ROOT, "analysis", "figures.sh"),
-                        out], capture_output=True, text=True, env=env)
-    print(f"figures.sh: {time.time() - t0:.1f} s; {p.stdout.strip()}")
-    if not check(p.returncode == 0, f"figures.sh exit {p.returncode}:\n"
-                 f"{p.stdout}\n{p.stderr}"):
-        sys.exit(1)
-    index = open(os.path.join(out, "index.md")).read()
+def csv_of(data, name):
+    return read_csv(os.path.join(data, name + ".csv")), \
+        read_point_json(os.path.join(data, name + ".json"))
+
+
+def check_files(out, index):
     for name in FIGURES:
         for ext in ("pdf", "png"):
             f = os.path.join(out, f"{name}.{ext}")
@@ -74,30 +87,212 @@ with tempfile.TemporaryDirectory() as tmp:
     check("rho = 1" in index and "omega0 = 1.5" in index,
           "index.md captions do not state the parameters")
 
-    # the data behind some figures, against the files
+
+def check_paper_step(data, name, scheme):
+    """A Fig. 2-4 run: the scheme asked for, fixed steps of the paper's h."""
+    c, j = csv_of(data, name)
+    i = j["integrator"]
+    check(i["scheme"] == scheme and i["step_control"] == "fixed",
+          f"{name}: {i['scheme']} {i['step_control']}, expected {scheme} "
+          "fixed")
+    dt = np.diff(c["t"])
+    check(np.all(np.abs(dt / gallery.PAPER_H - 1) < 1e-9),
+          f"{name}: steps {dt.min():.9g}..{dt.max():.9g}, expected the "
+          f"paper's h = {gallery.PAPER_H}")
+    return c, j
+
+
+def check_energy(data, energy):
+    """Fig. 2: Hamel at round-off, RK45 far above, the analytic at
+    round-off; the plotted arrays are the CSVs' energies."""
+    c, j = check_paper_step(data, "xz2_hamel2", "hamel2")
+    check(j["integrator"]["reconstruction"] == "midpoint",
+          "Fig. 2: the Hamel run should use the paper's midpoint rule")
+    cr, jr = csv_of(data, "xz2_dopri5")
+    check(jr["integrator"]["scheme"] == "dopri5" and
+          jr["integrator"]["rtol"] == gallery.RK45_RTOL,
+          f"Fig. 2: RK45 run {jr['integrator']}")
+    h0 = c["H"][np.argmin(np.abs(c["t"]))]
+    for name, cc in (("xz2_hamel2", c), ("xz2_dopri5", cr)):
+        check(np.array_equal(energy[name]["t"], cc["t"]) and
+              np.array_equal(energy[name]["err"], np.abs(cc["H"] - h0) / h0),
+              f"Fig. 2: plotted energy differs from {name}.csv")
+    eh = energy["xz2_hamel2"]["err"].max()
+    er = energy["xz2_dopri5"]["err"].max()
+    ea = energy["analytic"]["err"].max()
+    check(eh < HAMEL_ENERGY, f"Fig. 2: Hamel energy error {eh:.3g} >= "
+          f"{HAMEL_ENERGY} (not round-off)")
+    check(er > RK45_ENERGY, f"Fig. 2: RK45 energy error {er:.3g} <= "
+          f"{RK45_ENERGY} (ode45's tolerance should show)")
+    check(ea < 1e-14, f"Fig. 2: the analytic energy error {ea:.3g} is not "
+          "round-off")
+    check(len(energy["analytic"]["t_env"]) == gallery.ENVELOPE_BINS and
+          np.all(energy["analytic"]["env"] <= ea),
+          "Fig. 2: the analytic envelope")
+    print(f"Fig. 2: max energy error Hamel {eh:.3g}, RK45 {er:.3g}, "
+          f"analytic {ea:.3g}")
+
+
+def check_omega(data, omega):
+    """Fig. 3: |omega - omega_exact| from the CSVs, Hamel within its
+    bound and below RK45; running 2-norms grow away from t = 0."""
+    for name in ("xz2_hamel2", "xz2_dopri5"):
+        c, _ = csv_of(data, name)
+        d = omega[name]
+        check(np.array_equal(d["err"], np.abs(c["omega"] - c["omega_exact"]))
+              and np.all(np.isfinite(d["l2"])),
+              f"Fig. 3: plotted error differs from {name}.csv")
+        k0 = int(np.argmin(np.abs(c["t"])))
+        check(d["l2"][k0] == 0 and np.all(np.diff(d["l2"][k0:]) >= 0) and
+              np.all(np.diff(d["l2"][:k0 + 1]) <= 0),
+              f"Fig. 3: {name}'s 2-norm over [0, t] is not monotone in |t|")
+    eh = omega["xz2_hamel2"]["err"].max()
+    er = omega["xz2_dopri5"]["err"].max()
+    check(eh < HAMEL_OMEGA, f"Fig. 3: Hamel omega error {eh:.3g} >= "
+          f"{HAMEL_OMEGA}")
+    check(er > 100 * eh, f"Fig. 3: RK45 omega error {er:.3g} not far above "
+          f"Hamel's {eh:.3g}")
+    print(f"Fig. 3: max |omega - omega_exact| Hamel {eh:.3g}, RK45 {er:.3g}")
+
+
+def check_rattle(data, rattle):
+    """Fig. 4: both runs at a = 0.7, b = 0 and h = 0.001; finite errors
+    within bounds, RATTLE's curve present and above Hamel's."""
+    for name, scheme in (("xz4_hamel2", "hamel2"), ("xz4_rattle", "rattle")):
+        c, j = check_paper_step(data, name, scheme)
+        check(j["params"]["a"] == 0.7 and j["params"]["b"] == 0,
+              f"Fig. 4: {name} at (a, b) = ({j['params']['a']}, "
+              f"{j['params']['b']}), expected (0.7, 0)")
+        d = rattle.get(name)
+        if not check(d is not None and len(d["t"]) > 1000, f"Fig. 4: no "
+                     f"{name} curve"):
+            continue
+        want = np.hypot(c["omega"] - c["omega_exact"], c["v"] - c["v_exact"])
+        check(np.array_equal(d["velocity"], want),
+              f"Fig. 4: plotted velocity error differs from {name}.csv")
+        for q, bound in (("velocity", FIG4_VELOCITY),
+                         ("configuration", FIG4_CONFIGURATION)):
+            check(np.all(np.isfinite(d[q])) and d[q].max() < bound,
+                  f"Fig. 4: {name} {q} error {d[q].max():.3g} not finite "
+                  f"and < {bound}")
+    h, r = rattle["xz4_hamel2"], rattle["xz4_rattle"]
+    check(h["velocity"].max() < r["velocity"].max() and
+          h["energy"].max() < HAMEL_ENERGY < r["energy"].max(),
+          "Fig. 4: Hamel should beat RATTLE (velocity, energy)")
+    print(f"Fig. 4: max velocity error Hamel {h['velocity'].max():.3g}, "
+          f"RATTLE {r['velocity'].max():.3g}; configuration Hamel "
+          f"{h['configuration'].max():.3g}, RATTLE "
+          f"{r['configuration'].max():.3g}")
+
+
+def check_exact_path(data, ex):
+    """The exact-path figure: the exact line drawn is the fine run's CSV,
+    and each run's largest distance is its JSON path_error_max."""
+    c, _ = csv_of(data, "xz2_hamel2")
+    lines = [ln for ln in ex["plot"].ax.get_lines()
+             if ln.get_label() == "exact"]
+    check(len(lines) == 1 and
+          np.array_equal(lines[0].get_xdata(), c["x_exact"]) and
+          np.array_equal(lines[0].get_ydata(), c["y_exact"]),
+          "exact_path: the exact line is not the CSV's x_exact, y_exact")
+    for name, d in ex["runs"].items():
+        pe = d["path_error_max"]
+        check(abs(d["dist"].max() - pe) <= 1e-9 * pe + 1e-15,
+              f"exact_path: {name} max distance {d['dist'].max():.6g} vs "
+              f"its JSON path_error_max {pe:.6g}")
+    coarse = ex["runs"]["xzp_coarse"]["dist"].max()
+    check(coarse > 1e-2 > ex["runs"]["xz2_hamel2"]["dist"].max(),
+          f"exact_path: the coarse run ({coarse:.3g}) should be visibly off")
+
+
+def check_blade(data, blade):
+    with h5py.File(os.path.join(data, gallery.SWEEP1), "r") as f:
+        want = f["blade_force_max"][:, :, 0, 0, 0, 0, 0].T
+        closed = f["analytic_blade_force_max"][:, :, 0, 0, 0, 0, 0].T
+        uniform = (f["L1"][:, :, 0, 0, 0, 0, 0].T == 0) & \
+            (f["Z"][:, :, 0, 0, 0, 0, 0].T == 0)
+    got = blade["measured"]
+    check(np.array_equal(got, want) and np.array_equal(
+        np.isnan(blade["closed"]), np.isnan(closed)),
+        "phase_blade_force: data differ from the sweep file")
+    dev = blade["deviation"]
+    check(np.array_equal(np.isnan(dev), uniform) and
+          np.nanmax(dev) < 1e-9,
+          f"phase_blade_force: deviation from the closed form "
+          f"{np.nanmax(dev):.3g} (or NaN outside uniform motion)")
+    check(len(blade["levels"]) >= 2, "phase_blade_force: no level sets")
+    print(f"blade force: {np.nanmin(got):.4g}..{np.nanmax(got):.4g} per "
+          f"unit energy, max deviation from the closed form "
+          f"{np.nanmax(dev):.3g}")
+
+
+def check_trajectory_exact(data, tmp):
+    """trajectory.py --exact draws the exact path (x_exact, y_exact) as a
+    line of its own; without the option there is none."""
+    csv = os.path.join(data, "xzp_coarse.csv")
+    c = read_csv(csv)
+    for exact in (True, False):
+        out = os.path.join(tmp, f"exact{int(exact)}.png")
+        buf = io.StringIO()
+        with contextlib.redirect_stdout(buf):
+            rc = trajectory.main([csv, "--out", out] +
+                                 (["--exact"] if exact else []))
+        fig = gallery.plt.gcf()
+        lines = [ln for ax in fig.axes for ln in ax.get_lines()
+                 if ln.get_label() == "exact"]
+        if exact:
+            check(rc == 0 and len(lines) == 1 and
+                  np.array_equal(lines[0].get_xdata(), c["x_exact"]) and
+                  np.array_equal(lines[0].get_ydata(), c["y_exact"]),
+                  f"trajectory.py --exact: exit {rc}, {len(lines)} exact "
+                  "line(s), expected the CSV's x_exact, y_exact")
+        else:
+            check(rc == 0 and not lines, "trajectory.py without --exact "
+                  "drew an exact line")
+        gallery.plt.close("all")
+    p = subprocess.run([sys.executable, os.path.join(
+        ROOT, "analysis", "trajectory.py"), csv, "--exact", "--out",
+        os.path.join(tmp, "exact.pdf")], capture_output=True, text=True)
+    check(p.returncode == 0 and os.path.getsize(
+        os.path.join(tmp, "exact.pdf")) > 2000,
+        f"trajectory.py --exact (command line): exit {p.returncode} "
+        f"{p.stderr}")
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    out = os.path.join(tmp, "gallery")
+    env = dict(os.environ, SSW_EXE=EXE, MPIEXEC=MPIEXEC,
+               PYTHON=sys.executable)
+    t0 = time.time()
+    p = subprocess.run(["sh", os.path.join(ROOT, "analysis", "figures.sh"),
+                        "--data-only", out], capture_output=True, text=True,
+                       env=env)
+    print(f"figures.sh --data-only: {time.time() - t0:.1f} s; "
+          f"{p.stdout.strip()}")
+    if not check(p.returncode == 0, f"figures.sh exit {p.returncode}:\n"
+                 f"{p.stdout}\n{p.stderr}"):
+        sys.exit(1)
     data = os.path.join(out, "data")
-    g = gallery.Gallery(data, os.path.join(tmp, "again"), ["png"])
-    os.makedirs(g.out)
-    energy = gallery.fig_energy(g)
-    for name in ("xz2_hamel2", "xz2_rk4"):
-        csv = np.genfromtxt(os.path.join(data, name + ".csv"),
-                            delimiter=",", names=True)
-        H0 = csv["H"][np.argmin(np.abs(csv["t"]))]
-        check(np.array_equal(energy[name]["t"], csv["t"]) and
-              np.array_equal(energy[name]["err"],
-                             np.abs(csv["H"] - H0) / H0),
-              f"energy figure data differ from {name}.csv")
-    check(energy["xz2_hamel2"]["err"].max() < 1e-13 <
-          energy["xz2_rk4"]["err"].max(),
-          "Fig. 2: the Hamel step should conserve energy to round-off and "
-          "RK4 not")
-    plots = gallery.fig_com(g)
-    tr = plots[1].trajectories[0]
-    csv = np.genfromtxt(os.path.join(data, "xz5_b01.csv"), delimiter=",",
-                        names=True)
-    check(np.array_equal(tr.x, csv["x"]) and np.array_equal(tr.y, csv["y"]),
+    t0 = time.time()
+    with contextlib.redirect_stdout(io.StringIO()):
+        results, entries = gallery.build(data, out, ("pdf", "png"))
+    print(f"gallery.build: {time.time() - t0:.1f} s, {len(entries)} figures")
+    index = open(os.path.join(out, "index.md")).read()
+    check_files(out, index)
+    check_energy(data, results["fig_energy"])
+    check_omega(data, results["fig_omega"])
+    check_rattle(data, results["fig_rattle"])
+    check_exact_path(data, results["fig_exact_path"])
+    check_blade(data, results["fig_blade"])
+    for text in ("h = 0.001", "rtol = atol = 0.001", "nonholonomic RATTLE",
+                 "a real blade or keel"):
+        check(text in index, f"index.md: no caption says '{text}'")
+
+    tr = results["fig_com"][1].trajectories[0]
+    c, _ = csv_of(data, "xz5_b01")
+    check(np.array_equal(tr.x, c["x"]) and np.array_equal(tr.y, c["y"]),
           "Fig. 5b data differ from xz5_b01.csv")
-    phase = gallery.fig_phase(g)
+    phase = results["fig_phase"]
     with h5py.File(os.path.join(data, gallery.SWEEP1), "r") as f:
         want = f["sense_future"][:, :, 0, 0, 0, 0, 0].T.astype(float)
         check(np.array_equal(phase["sense"].panels[0].z, want),
@@ -110,6 +305,10 @@ with tempfile.TemporaryDirectory() as tmp:
     check(len(phase["loops"].panels) == 2 and
           phase["loops"].panels[0].boundaries["Z=0"] == "everywhere",
           "phase_loops: expected rho = 0 (Z = 0 everywhere) beside rho = 1")
+    check_trajectory_exact(data, tmp)
+    # the command line that figures.sh runs after the data
+    rc = gallery.main([data, os.path.join(tmp, "bad"), "--formats", "gif"])
+    check(rc == 2, f"gallery.py --formats gif: exit {rc}, expected 2")
 
 if failures:
     print(f"{len(failures)} check(s) failed", file=sys.stderr)
