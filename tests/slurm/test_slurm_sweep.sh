@@ -35,8 +35,8 @@ mkconfig() {
 }
 mkconfig normal 6 0.8
 mkconfig ref_normal 6 0.8
-mkconfig timelimit 250 0.04
-mkconfig ref_timelimit 250 0.04
+mkconfig timelimit 250 0.01
+mkconfig ref_timelimit 250 0.01
 
 # compare A B: every dataset byte-identical; closed form at circle points.
 compare() {
