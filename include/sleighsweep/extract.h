@@ -54,7 +54,7 @@ enum {
 /** Integrator settings of an extraction. Exactly one of rtol (adaptive,
  * the default) and eta (fixed step, for studies of the scheme) is > 0. */
 typedef struct {
-  const ssw_method *method; /**< composition (or RK4) */
+  const ssw_method *method; /**< scheme (ssw_method_table) */
   int recon;                /**< ssw_recon */
   double rtol;              /**< wanted relative accuracy of every result:
                                  reversible step-density control */
