@@ -15,6 +15,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -32,6 +33,17 @@ def run(cfg, out):
                           text=True, timeout=300)
 
 
+
+
+def unmount(path):
+    """An aborted run's ranks may still be exiting (slowly under the
+    sanitizers): retry, then detach lazily."""
+    for _ in range(20):
+        if subprocess.run(["umount", path], capture_output=True).returncode \
+                == 0:
+            return
+        time.sleep(0.5)
+    subprocess.run(["umount", "-l", path])
 
 
 with tempfile.TemporaryDirectory() as tmp:
@@ -56,7 +68,7 @@ with tempfile.TemporaryDirectory() as tmp:
         for f in glob.glob(out + "*"):
             shutil.copy(f, moved)
     finally:
-        subprocess.run(["umount", full])
+        unmount(full)
     small = os.path.join(tmp, "small")
     os.mkdir(small)
     if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=300k", "tmpfs",
@@ -67,7 +79,7 @@ with tempfile.TemporaryDirectory() as tmp:
                   f"a file that cannot fit was not refused: {p.stderr[-800:]}")
             check(os.listdir(small) == [], "refused run left files")
         finally:
-            subprocess.run(["umount", small])
+            unmount(small)
     out = os.path.join(moved, "sweep.h5")
     p = run(CONFIG, out)
     check(p.returncode == 0, f"resume after moving: {p.stderr[-2000:]}")
