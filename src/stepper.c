@@ -124,16 +124,16 @@ void ssw_stepper_velocity(const ssw_coeffs *c, const ssw_state *s, double *w,
 typedef double vd __attribute__((vector_size(SSW_LANES * sizeof(double))));
 typedef long long vm __attribute__((vector_size(SSW_LANES * sizeof(double))));
 
-static inline __attribute__((always_inline)) vd vsel(vm m, vd a, vd b) {
-  return (vd)(((vm)a & m) | ((vm)b & ~m));
-}
-static inline __attribute__((always_inline)) vd vabs(vd x) {
-  const vd neg0 = -((vd){0}); /* -0.0 in every lane */
-  return (vd)((vm)x & ~(vm)neg0);
-}
-static inline __attribute__((always_inline)) int vany(vm m) {
+/* Lane-wise helpers as macros and pointer arguments: no 256-bit vector is
+ * passed or returned by value, whose ABI differs between the AVX2 and the
+ * baseline clone (clang refuses it outright). */
+#define VSEL(m, a, b) ((vd)(((vm)(a) & (m)) | ((vm)(b) & ~(m))))
+#define VNEG0 (-((vd){0})) /* -0.0 in every lane */
+#define VABS(x) ((vd)((vm)(x) & ~(vm)VNEG0))
+
+static inline __attribute__((always_inline)) int vany(const vm *m) {
   long long r = 0;
-  for (int l = 0; l < SSW_LANES; l++) r |= m[l];
+  for (int l = 0; l < SSW_LANES; l++) r |= (*m)[l];
   return r != 0;
 }
 
@@ -144,30 +144,37 @@ static inline __attribute__((always_inline)) int vany(vm m) {
  * p: the error left after that correction is about C dp^2 with
  * C = f''/(2 f') = 3 a p / (3 a p^2 + b) = O(h^2 p / D), far below the
  * round-off of p, so one more iteration would not change it. */
-static inline __attribute__((always_inline)) vd solve_cubic(vd a, vd b, vd rhs, vd p) {
+static inline __attribute__((always_inline)) void solve_cubic(const vd *a_,
+                                                             const vd *b_,
+                                                             const vd *rhs_,
+                                                             vd *p_) {
+  const vd a = *a_, b = *b_, rhs = *rhs_;
+  vd p = *p_;
   vm active = (vm)(p == p) | (vm)(p != p); /* all lanes */
-  for (int it = 0; it < 50 && vany(active); it++) {
+  for (int it = 0; it < 50 && vany(&active); it++) {
     const vd f = (a * p * p + b) * p - rhs;
     const vd dp = f / (3.0 * a * p * p + b);
     const vd pn = p - dp;
-    p = vsel(active, pn, p);
-    active &= (vm)(vabs(dp) > 0x1p-27 * vabs(pn));
+    p = VSEL(active, pn, p);
+    active &= (vm)(VABS(dp) > 0x1p-27 * VABS(pn));
   }
-  return p;
+  *p_ = p;
 }
 
 /* cos x, sin x and sinc x = sin x / x without libm and without division:
  * Taylor series in Horner form on |x| <= 0.75 (remainder < 4e-20), after
  * halving x (exactly, by powers of two) as often as the lane needs, then
  * doubling back: cos 2y = c^2 - s^2, sin 2y = 2 s c, sinc 2y = sinc y c. */
-static inline __attribute__((always_inline)) void half_turn(vd x, vd *c, vd *s, vd *sinc) {
-  vd y = x;
-  vd halvings = x - x;
+static inline __attribute__((always_inline)) void half_turn(const vd *x,
+                                                           vd *c, vd *s,
+                                                           vd *sinc) {
+  vd y = *x;
+  vd halvings = y - y;
   for (int k = 0; k < 60; k++) {
-    const vm big = (vm)(vabs(y) > 0.75);
-    if (!vany(big)) break;
-    y = vsel(big, 0.5 * y, y);
-    halvings = vsel(big, halvings + 1.0, halvings);
+    const vm big = (vm)(VABS(y) > 0.75);
+    if (!vany(&big)) break;
+    y = VSEL(big, 0.5 * y, y);
+    halvings = VSEL(big, halvings + 1.0, halvings);
   }
   /* (-1)^k / (2k+1)! and (-1)^k / (2k)!, folded at compile time. */
   static const double S1 = -1.0 / 6, S2 = 1.0 / 120, S3 = -1.0 / 5040,
@@ -187,10 +194,10 @@ static inline __attribute__((always_inline)) void half_turn(vd x, vd *c, vd *s, 
   vd ss = y * sc;
   for (int k = 0; k < 60; k++) {
     const vm more = (vm)(halvings > 0.0);
-    if (!vany(more)) break;
+    if (!vany(&more)) break;
     const vd c2 = cc * cc - ss * ss, s2 = 2.0 * ss * cc, sc2 = sc * cc;
-    cc = vsel(more, c2, cc), ss = vsel(more, s2, ss), sc = vsel(more, sc2, sc);
-    halvings = vsel(more, halvings - 1.0, halvings);
+    cc = VSEL(more, c2, cc), ss = VSEL(more, s2, ss), sc = VSEL(more, sc2, sc);
+    halvings = VSEL(more, halvings - 1.0, halvings);
   }
   *c = cc, *s = ss, *sinc = sc;
 }
@@ -217,12 +224,17 @@ static void store(const vstate *v, ssw_state s[SSW_LANES]) {
 }
 
 /* One base Hamel step of size h (per lane) on every lane. */
-static inline __attribute__((always_inline)) void base_step(const ssw_coeffs *c, vd h, int recon,
-                             vstate *s) {
+static inline __attribute__((always_inline)) void base_step(const ssw_coeffs *c,
+                                                           const vd *h_,
+                                                           int recon,
+                                                           vstate *s) {
+  const vd h = *h_;
   const vd W1 = s->W1, W2 = s->W2;
   const vd a = 0.25 * h * h;
   const vd b = c->D - 0.5 * h * (c->Z * W1 - c->L1 * W2);
-  const vd p = solve_cubic(a, b, c->kw1 * W1 + c->kw2 * W2, s->p);
+  const vd rhs = c->kw1 * W1 + c->kw2 * W2;
+  vd p = s->p;
+  solve_cubic(&a, &b, &rhs, &p);
   /* zeta = (K + (h/2) p R)^-1 W; the determinant D + (h p / 2)^2 > 0. */
   const vd hc = 0.5 * h * p;
   const vd inv = 1.0 / (c->D + hc * hc);
@@ -239,7 +251,8 @@ static inline __attribute__((always_inline)) void base_step(const ssw_coeffs *c,
    * The heading's unit vector is turned by two half-turns, so no
    * trigonometry of phi itself is needed. */
   vd ch, sh, sinc;
-  half_turn(0.5 * h * w, &ch, &sh, &sinc);
+  const vd half = 0.5 * h * w;
+  half_turn(&half, &ch, &sh, &sinc);
   const vd dx = s->ux * ch - s->uy * sh, dy = s->ux * sh + s->uy * ch;
   const vd len = recon == SSW_RECON_EXP ? h * v * sinc : h * v;
   s->x += len * dx;
@@ -249,14 +262,31 @@ static inline __attribute__((always_inline)) void base_step(const ssw_coeffs *c,
   s->phi += h * w;
 }
 
-__attribute__((target_clones("avx2", "default"))) static void
+/* Run-time choice of AVX2 (an ifunc). ThreadSanitizer's runtime must start
+ * before any instrumented code and cannot run an ifunc resolver at
+ * relocation time, so its builds take the baseline path. */
+#if defined(__SANITIZE_THREAD__)
+#define SSW_CLONES
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define SSW_CLONES
+#endif
+#endif
+#ifndef SSW_CLONES
+#define SSW_CLONES __attribute__((target_clones("avx2", "default")))
+#endif
+
+SSW_CLONES static void
 compose(const ssw_coeffs *c, const ssw_method *m, const double h[SSW_LANES],
         int recon, ssw_state s[SSW_LANES]) {
   vstate v;
   vd hv = {0};
   load(s, &v);
   for (int l = 0; l < SSW_LANES; l++) hv[l] = h[l];
-  for (int i = 0; i < m->stages; i++) base_step(c, m->gamma[i] * hv, recon, &v);
+  for (int i = 0; i < m->stages; i++) {
+    const vd hi = m->gamma[i] * hv;
+    base_step(c, &hi, recon, &v);
+  }
   /* Keep the heading vector on the unit circle (one Newton step for
    * 1/sqrt: rotations only add round-off to its length). */
   const vd r = 1.5 - 0.5 * (v.ux * v.ux + v.uy * v.uy);
@@ -269,7 +299,8 @@ void ssw_hamel_step(const ssw_coeffs *c, double h, int recon, ssw_state *s) {
   ssw_state lanes[SSW_LANES];
   for (int l = 0; l < SSW_LANES; l++) lanes[l] = *s;
   load(lanes, &v);
-  base_step(c, (vd){0} + h, recon, &v);
+  const vd hv = (vd){0} + h;
+  base_step(c, &hv, recon, &v);
   store(&v, lanes);
   *s = lanes[0];
 }
