@@ -1,5 +1,6 @@
 """Shared helpers of the Python end-to-end tests: the MPI environment,
 assertions that record failures, and bit-exact dataset comparison."""
+import glob
 import os
 import sys
 
@@ -16,6 +17,20 @@ def check(cond, msg):
     if not cond:
         failures.append(msg)
         print("FAILED:", msg, file=sys.stderr)
+
+
+def ranks_of(cfg):
+    """PIDs of the sleighsweep processes running this config, sorted (Open
+    MPI puts each rank in its own process group)."""
+    pids = []
+    for d in glob.glob("/proc/[0-9]*"):
+        try:
+            cmd = open(d + "/cmdline", "rb").read().split(b"\0")
+        except OSError:
+            continue
+        if cmd and cmd[0].endswith(b"sleighsweep") and cfg.encode() in cmd:
+            pids.append(int(d[6:]))
+    return sorted(pids)
 
 
 def datasets(path):

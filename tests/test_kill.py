@@ -20,14 +20,12 @@ import time
 import h5py
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from sswtest import ENV, check, datasets, exit_status  # noqa: E402
+from sswtest import ENV, check, datasets, exit_status, ranks_of  # noqa: E402,E501
 import numpy as np
 
 EXE, CONFIG = sys.argv[1], sys.argv[2]
 MPIEXEC = sys.argv[3] if len(sys.argv) > 3 else "mpirun"
 KILLS = int(sys.argv[4]) if len(sys.argv) > 4 else 6
-
-
 
 
 def write_config(tmp, name):
@@ -42,19 +40,6 @@ def start(cfg):
     return subprocess.Popen([MPIEXEC, "--oversubscribe", "-np", "2", EXE,
                              "run", cfg], env=ENV, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
-
-
-def ranks_of(cfg):
-    """PIDs of the sleighsweep processes running this config."""
-    pids = []
-    for d in glob.glob("/proc/[0-9]*"):
-        try:
-            cmd = open(d + "/cmdline", "rb").read().split(b"\0")
-        except OSError:
-            continue
-        if cmd and cmd[0].endswith(b"sleighsweep") and cfg.encode() in cmd:
-            pids.append(int(d[6:]))
-    return sorted(pids)
 
 
 def durable(out, npts):
@@ -79,8 +64,6 @@ def durable(out, npts):
             if idx < npts:
                 have[idx] = True
     return int(have.sum())
-
-
 
 
 with tempfile.TemporaryDirectory() as tmp:

@@ -20,7 +20,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from sswtest import ENV, check, datasets, exit_status  # noqa: E402
+from sswtest import ENV, check, datasets, exit_status, ranks_of  # noqa: E402,E501
 
 EXE, CONFIG = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 MPIEXEC = sys.argv[3] if len(sys.argv) > 3 else "mpirun"
@@ -74,7 +74,7 @@ def wait_for_progress(p, points):
 def stop_after(p, cfg, points, sig=signal.SIGTERM):
     """Sends `sig` to rank 0 once `points` are reported."""
     lines = wait_for_progress(p, points)
-    os.kill(rank_pids(cfg)[0], sig)
+    os.kill(ranks_of(cfg)[0], sig)
     _, err = p.communicate(timeout=120)
     return p.returncode, "".join(lines) + err
 
@@ -250,7 +250,7 @@ def case_lock(tmp):
     wait_for_progress(first, 2)
     p = run([cfg])
     host = socket.gethostname()
-    holder = rank_pids(cfg)[0]
+    holder = ranks_of(cfg)[0]
     check(p.returncode == 2 and f"PID {holder}" in p.stderr
           and host in p.stderr,
           f"second run: exit {p.returncode}: {p.stderr[-400:]}")
@@ -262,25 +262,13 @@ def case_lock(tmp):
     check(p.returncode == 0, f"lock: resume after the first: {p.returncode}")
 
 
-def rank_pids(cfg):
-    pids = []
-    for d in glob.glob("/proc/[0-9]*"):
-        try:
-            cmd = open(d + "/cmdline", "rb").read().split(b"\0")
-        except OSError:
-            continue
-        if cmd and cmd[0].endswith(b"sleighsweep") and cfg.encode() in cmd:
-            pids.append(int(d[6:]))
-    return sorted(pids)
-
-
 def case_signals(tmp, ref):
     """Defect 6 / issue 12 item 3: SIGTERM to one worker stops the job
     (exit 3); Ctrl-C (SIGINT) to mpirun loses no finished point."""
     cfg, out = make_config(tmp, "worker")
     p = run([cfg], ranks=3, wait=False)
     wait_for_progress(p, 4)
-    pids = rank_pids(cfg)
+    pids = ranks_of(cfg)
     worker = next((q for q in pids if "OMPI_COMM_WORLD_RANK=1" in
                    open(f"/proc/{q}/environ", errors="replace").read()
                    .replace("\0", "\n")), None) if pids else None

@@ -4,7 +4,6 @@ together (checked exactly against what the resume then computes), status,
 rate and ETA while running, and the lock probe (an fcntl lock taken here).
 Usage: test_status.py SLEIGHSWEEP MPIEXEC"""
 import fcntl
-import glob
 import json
 import os
 import re
@@ -15,7 +14,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from sswtest import ENV, check, exit_status  # noqa: E402
+from sswtest import ENV, check, exit_status, ranks_of  # noqa: E402
 
 EXE, MPIEXEC = sys.argv[1], sys.argv[2]
 CONFIG = """[body]
@@ -52,20 +51,6 @@ def status(out):
         js = None
         check(False, f"status --json printed no JSON: {r.stdout!r}")
     return r.returncode, js, r.stderr
-
-
-def ranks_of(cfg):
-    """PIDs of the sleighsweep processes running this config (Open MPI puts
-    each rank in its own process group)."""
-    pids = []
-    for d in glob.glob("/proc/[0-9]*"):
-        try:
-            cmd = open(d + "/cmdline", "rb").read().split(b"\0")
-        except OSError:
-            continue
-        if cmd and cmd[0].endswith(b"sleighsweep") and cfg.encode() in cmd:
-            pids.append(int(d[6:]))
-    return pids
 
 
 def run_and_kill(tmp, attempt):
