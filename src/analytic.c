@@ -21,8 +21,8 @@ static double spacing(double D, double Z, double alpha, double c1) {
     const double sx = sinh(0.5 * x), sy = sin(0.5 * c1 * M_PI);
     ratio = 2.0 * (sx * sx + sy * sy) / sinh(x);
   }
-  const double d2 = 2.0 * M_PI * D / (Z * Z) * alpha / (c1 * c1 + alpha * alpha)
-                    * ratio;
+  const double d2 =
+      2.0 * M_PI * D / (Z * Z) * alpha / (c1 * c1 + alpha * alpha) * ratio;
   return sqrt(d2);
 }
 

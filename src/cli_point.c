@@ -69,9 +69,29 @@ typedef struct {
 } point_opts;
 
 enum {
-  OPT_THETA = 256, OPT_A, OPT_B, OPT_R, OPT_S, OPT_AA, OPT_BB, OPT_M, OPT_I0,
-  OPT_RHO, OPT_KROT, OPT_ZTOL, OPT_W0, OPT_V0, OPT_SCHEME, OPT_RECON, OPT_ETA,
-  OPT_TOL, OPT_MAXSTEPS, OPT_NOTAIL, OPT_TRAJ, OPT_RTOL, OPT_NOEST
+  OPT_THETA = 256,
+  OPT_A,
+  OPT_B,
+  OPT_R,
+  OPT_S,
+  OPT_AA,
+  OPT_BB,
+  OPT_M,
+  OPT_I0,
+  OPT_RHO,
+  OPT_KROT,
+  OPT_ZTOL,
+  OPT_W0,
+  OPT_V0,
+  OPT_SCHEME,
+  OPT_RECON,
+  OPT_ETA,
+  OPT_TOL,
+  OPT_MAXSTEPS,
+  OPT_NOTAIL,
+  OPT_TRAJ,
+  OPT_RTOL,
+  OPT_NOEST
 };
 
 static const struct option long_opts[] = {
@@ -123,8 +143,7 @@ static double *number_slot(point_opts *o, int c) {
   }
 }
 
-static int parse_one(point_opts *o, int c, const char *name,
-                     const char *arg) {
+static int parse_one(point_opts *o, int c, const char *name, const char *arg) {
   double *slot = number_slot(o, c);
   o->rtol_given |= c == OPT_RTOL;
   o->eta_given |= c == OPT_ETA;
@@ -135,8 +154,7 @@ static int parse_one(point_opts *o, int c, const char *name,
   case OPT_SCHEME:
     o->integ.method = ssw_method_find(arg);
     SSW_CHECK(o->integ.method, SSW_ERR_USAGE,
-              "%s: unknown scheme '%s' (see `sleighsweep methods`)", name,
-              arg);
+              "%s: unknown scheme '%s' (see `sleighsweep methods`)", name, arg);
     return SSW_SUCCESS;
   case OPT_RECON:
     o->integ.recon = ssw_recon_find(arg);
@@ -155,10 +173,11 @@ static int parse_one(point_opts *o, int c, const char *name,
 }
 
 static int parse(int argc, char **argv, point_opts *o, int *help) {
-  *o = (point_opts){
-      .body = {1.0, 0.5, 1.0, SSW_KROT_PAPERS},
-      .p = {M_PI / 3.0, 0.2, 0.0, 0.0, 0.0, 0.5, 0.3},
-      .zero_tol = SSW_ZERO_TOL_DEFAULT, .w0 = 1.5, .v0 = 1.0};
+  *o = (point_opts){.body = {1.0, 0.5, 1.0, SSW_KROT_PAPERS},
+                    .p = {M_PI / 3.0, 0.2, 0.0, 0.0, 0.0, 0.5, 0.3},
+                    .zero_tol = SSW_ZERO_TOL_DEFAULT,
+                    .w0 = 1.5,
+                    .v0 = 1.0};
   ssw_integrator_defaults(&o->integ);
   *help = 0;
   opterr = 0;
@@ -232,8 +251,9 @@ static void print_json(FILE *f, const point_opts *o, const ssw_tensor *t,
                        const ssw_traj *r, const ssw_analytic *an, int sigma,
                        const path_cmp *cmp) {
   const double dphi_an = ssw_analytic_dphi(an, sigma);
-  fprintf(f, "{\"program\": \"sleighsweep\", \"version\": \"%s\", "
-             "\"git_revision\": \"%s\",\n",
+  fprintf(f,
+          "{\"program\": \"sleighsweep\", \"version\": \"%s\", "
+          "\"git_revision\": \"%s\",\n",
           ssw_version_string(), ssw_version_git());
   fprintf(f, " \"params\": {");
   jnum(f, "theta", o->p.theta, 1), jnum(f, "a", o->p.a, 1);
@@ -246,8 +266,9 @@ static void print_json(FILE *f, const point_opts *o, const ssw_tensor *t,
   jnum(f, "J", t->J, 1), jnum(f, "M", t->M, 1), jnum(f, "N", t->N, 1);
   jnum(f, "L1", t->L1, 1), jnum(f, "L2", t->L2, 1), jnum(f, "Z", t->Z, 0);
   const ssw_integrator *g = &o->integ;
-  fprintf(f, "},\n \"integrator\": {\"scheme\": \"%s\", \"reconstruction\": "
-             "\"%s\", \"step_control\": \"%s\", ",
+  fprintf(f,
+          "},\n \"integrator\": {\"scheme\": \"%s\", \"reconstruction\": "
+          "\"%s\", \"step_control\": \"%s\", ",
           g->method->name, ssw_recon_name(g->recon),
           g->rtol > 0 ? "adaptive" : "fixed");
   jnum(f, "rtol", g->rtol > 0 ? g->rtol : NAN, 1);
@@ -268,8 +289,9 @@ static void print_json(FILE *f, const point_opts *o, const ssw_tensor *t,
   jnum(f, "blade_force_max", r->blade_force_max, 1);
   jnum(f, "path_error_max", cmp->pos, 1);
   jnum(f, "heading_error_max", cmp->head, 1);
-  fprintf(f, "\"steps\": %lld, \"converged\": %s, \"flags\": %d, "
-             "\"refinements\": %d,\n",
+  fprintf(f,
+          "\"steps\": %lld, \"converged\": %s, \"flags\": %d, "
+          "\"refinements\": %d,\n",
           (long long)r->steps, r->converged ? "true" : "false", r->flags,
           r->refinements);
   /* Absolute error estimates (null: undefined in the regime, or not
@@ -302,7 +324,8 @@ static int write_csv(FILE *f, const char *path, const ssw_path *s,
   fprintf(f, "t,phi,x,y,omega,v,H,phi_exact,x_exact,y_exact,omega_exact,"
              "v_exact\n");
   for (size_t i = 0; i < s->n; i++) {
-    for (int q = 0; q < SSW_PATH_NQ; q++) fprintf(f, "%.17g,", s->rows[i][q]);
+    for (int q = 0; q < SSW_PATH_NQ; q++)
+      fprintf(f, "%.17g,", s->rows[i][q]);
     for (int q = 0; q < SSW_PATH_NEXACT; q++)
       fprintf(f, "%.17g%c", exact[i][q], q + 1 < SSW_PATH_NEXACT ? ',' : '\n');
   }
@@ -350,25 +373,24 @@ static int run_point(const point_opts *o) {
    * (path_error_max, heading_error_max). */
   ssw_path s = {0};
   ssw_traj r;
-  double (*exact)[SSW_PATH_NEXACT] = NULL;
+  double(*exact)[SSW_PATH_NEXACT] = NULL;
   path_cmp cmp = {NAN, NAN, NAN};
-  int rc = ssw_extract_run(&t, regime, o->w0, o->v0, &o->integ,
-                           ssw_path_record, &s, &r);
+  int rc = ssw_extract_run(&t, regime, o->w0, o->v0, &o->integ, ssw_path_record,
+                           &s, &r);
   if (rc == SSW_SUCCESS) {
     ssw_path_record(&s, 0, 0.0, 0.0, 0.0, 0.0, o->w0, o->v0, r.H0);
     rc = ssw_path_sort(&s);
   }
   if (rc == SSW_SUCCESS) {
     exact = malloc((s.n ? s.n : 1) * sizeof *exact);
-    rc = exact ? ssw_path_exact(&s, &t, regime, o->w0, o->v0, exact,
-                                &cmp.pos, &cmp.head)
+    rc = exact ? ssw_path_exact(&s, &t, regime, o->w0, o->v0, exact, &cmp.pos,
+                                &cmp.head)
                : SSW_RAISE(SSW_ERR_MEM, "out of memory for the exact path");
     if (rc == SSW_SUCCESS &&
         ssw_analytic_blade_force_max(&t, regime, 1, &cmp.blade) != 0)
       ssw_error_clear(), cmp.blade = NAN;
   }
-  if (rc == SSW_SUCCESS && csv)
-    rc = write_csv(csv, o->trajectory, &s, exact);
+  if (rc == SSW_SUCCESS && csv) rc = write_csv(csv, o->trajectory, &s, exact);
   ssw_path_free(&s);
   free(exact);
   if (csv && fclose(csv) != 0 && rc == SSW_SUCCESS)

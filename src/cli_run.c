@@ -130,8 +130,8 @@ static int dry_run(const ssw_config *cfg, int overwrite) {
     ssw_model_classify(&t, cfg->zero_tol, &t, &regime);
     double w0[PROBE_TRAJ], v0[PROBE_TRAJ];
     ssw_traj r[PROBE_TRAJ];
-    const int m = cfg->trajectories < PROBE_TRAJ ? cfg->trajectories
-                                                  : PROBE_TRAJ;
+    const int m =
+        cfg->trajectories < PROBE_TRAJ ? cfg->trajectories : PROBE_TRAJ;
     for (int j = 0; j < m; j++)
       ssw_ensemble_initial(cfg, &t, idx, j, &w0[j], &v0[j]);
     const double t0 = MPI_Wtime();
@@ -139,14 +139,14 @@ static int dry_run(const ssw_config *cfg, int overwrite) {
     secs += MPI_Wtime() - t0;
     /* The point's mean, as the file's steps_mean will hold it. */
     double mean = 0;
-    for (int j = 0; j < m; j++) mean += (double)r[j].steps / m;
+    for (int j = 0; j < m; j++)
+      mean += (double)r[j].steps / m;
     sum += mean, sum2 += mean * mean;
     count += m;
   }
   const double mean = probes ? sum / probes : 0.0;
-  const double sd = probes > 1 ? sqrt(fmax(0.0, (sum2 - sum * mean) /
-                                                    (probes - 1)))
-                               : 0.0;
+  const double sd =
+      probes > 1 ? sqrt(fmax(0.0, (sum2 - sum * mean) / (probes - 1))) : 0.0;
   const double traj = (double)n * cfg->trajectories;
   const double bytes = output_bytes(cfg);
   printf("config:              %s\n", cfg->path);
@@ -203,16 +203,20 @@ static int load_config(MPI_Comm comm, int rank, const char *path,
     if (rc == MPI_SUCCESS) rc = ssw_config_parse(text, path, cfg);
     free(text);
   }
-  return rc == MPI_SUCCESS ? SSW_SUCCESS : ssw_mpi_error(rc, "MPI_Bcast", __FILE__, __LINE__);
+  return rc == MPI_SUCCESS ? SSW_SUCCESS
+                           : ssw_mpi_error(rc, "MPI_Bcast", __FILE__, __LINE__);
 }
 
 /* The directory part of a path ("." when there is none). */
 static void dir_of(const char *path, char *dir, size_t n) {
   snprintf(dir, n, "%s", path);
   char *slash = strrchr(dir, '/');
-  if (slash == dir) slash[1] = '\0';
-  else if (slash) *slash = '\0';
-  else snprintf(dir, n, ".");
+  if (slash == dir)
+    slash[1] = '\0';
+  else if (slash)
+    *slash = '\0';
+  else
+    snprintf(dir, n, ".");
 }
 
 /* Parallel HDF5 cannot survive a failed write (the ranks stop in different
@@ -258,8 +262,7 @@ static int output_mode(const ssw_config *cfg, const run_opts *o, int *mode) {
   struct stat st;
   if (stat(cfg->file, &st) == 0) {
     SSW_CHECK(S_ISREG(st.st_mode), SSW_ERR_CONFIG,
-              "[output] file '%s' exists and is not a regular file",
-              cfg->file);
+              "[output] file '%s' exists and is not a regular file", cfg->file);
     if (o->overwrite) {
       SSW_CHECK(unlink(cfg->file) == 0, SSW_ERR_IO, "cannot remove '%s': %s",
                 cfg->file, strerror(errno));
@@ -287,7 +290,8 @@ static int output_mode(const ssw_config *cfg, const run_opts *o, int *mode) {
 
 static char *join_args(int argc, char **argv) {
   size_t n = 1;
-  for (int i = 0; i < argc; i++) n += strlen(argv[i]) + 1;
+  for (int i = 0; i < argc; i++)
+    n += strlen(argv[i]) + 1;
   char *s = calloc(n, 1);
   for (int i = 0; s && i < argc; i++) {
     strcat(s, argv[i]);
@@ -351,8 +355,7 @@ static int open_output(MPI_Comm comm, int rank, int size, const ssw_config *cfg,
               ssw_h5out_was_running(cfg->file);
   SSW_MPI_CALL(MPI_Bcast(&stale, 1, MPI_INT, 0, comm));
   rc = stale ? SSW_ERR_HDF5 : ssw_h5out_open(comm, cfg->file, cfg, out);
-  if (stale)
-    rc = SSW_RAISE(SSW_ERR_HDF5, "left by a run that did not finish");
+  if (stale) rc = SSW_RAISE(SSW_ERR_HDF5, "left by a run that did not finish");
   if (rc == SSW_SUCCESS || rc == SSW_ERR_CONFIG) return rc;
   /* The reason is raised into the buffer it would be read from: copy it. */
   char why[512];
@@ -466,8 +469,10 @@ static int sweep(MPI_Comm comm, const run_opts *o, int argc, char **argv) {
   int rc = load_config(comm, rank, o->config, &cfg);
   if (rc == SSW_SUCCESS && o->output) {
     char *f = strdup(o->output);
-    if (f) free(cfg->file), cfg->file = f;
-    else rc = SSW_RAISE(SSW_ERR_MEM, "out of memory");
+    if (f)
+      free(cfg->file), cfg->file = f;
+    else
+      rc = SSW_RAISE(SSW_ERR_MEM, "out of memory");
   }
   if (rc == SSW_SUCCESS && o->dry_run) {
     if (rank == 0) rc = dry_run(cfg, o->overwrite);
@@ -565,12 +570,15 @@ int ssw_cli_run(int argc, char **argv) {
   if (rc == SSW_ERR_INTERRUPTED) {
     status = ssw_error_exit_status(rc);
     if (rank == 0)
-      fprintf(stderr, "sleighsweep run: stopped by signal %d; finished points "
-                      "are saved: run the same command again to resume\n",
+      fprintf(stderr,
+              "sleighsweep run: stopped by signal %d; finished points "
+              "are saved: run the same command again to resume\n",
               ssw_schedule_signal());
   } else if (rc != SSW_SUCCESS) {
-    if (rank == 0 || ssw_error_message()[0]) status = ssw_cli_fail("run", rc);
-    else status = ssw_error_exit_status(rc);
+    if (rank == 0 || ssw_error_message()[0])
+      status = ssw_cli_fail("run", rc);
+    else
+      status = ssw_error_exit_status(rc);
   }
   MPI_Comm_free(&comm);
   MPI_Finalize();

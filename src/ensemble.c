@@ -37,8 +37,8 @@ struct ssw_ensemble {
   const ssw_config *cfg;
   ssw_integrator integ;
   traj_summary *block;
-  ssw_path *nodes; /* one per sample trajectory */
-  ssw_path probe;  /* trajectory 0's path when it is not a sample */
+  ssw_path *nodes;       /* one per sample trajectory */
+  ssw_path probe;        /* trajectory 0's path when it is not a sample */
   ssw_error_state *errs; /* one per batch of a block: errors of threads */
 };
 
@@ -69,8 +69,8 @@ void ssw_ensemble_initial(const ssw_config *cfg, const ssw_tensor *t,
   const double psi =
       cfg->ic == SSW_IC_LATTICE
           ? 2.0 * M_PI * ((double)traj + 0.5) / (double)cfg->trajectories
-          : 2.0 * M_PI * ssw_ensemble_uniform(cfg->seed, index,
-                                              (uint64_t)traj, 0);
+          : 2.0 * M_PI *
+                ssw_ensemble_uniform(cfg->seed, index, (uint64_t)traj, 0);
   /* K = L L^T, L = [[sqrt(J), 0], [-L2/sqrt(J), sqrt(D/J)]]; with
    * |u|^2 = 2 H the velocity zeta = L^-T u lies on the energy ellipse. */
   const double r = sqrt(2.0 * cfg->energy);
@@ -89,8 +89,8 @@ int ssw_ensemble_create(const ssw_config *cfg, ssw_ensemble **e) {
   ssw_ensemble_integrator(cfg, &w->integ);
   w->block = calloc(BLOCK, sizeof *w->block);
   w->errs = calloc(BLOCK / BATCH, sizeof *w->errs);
-  w->nodes = cfg->samples > 0 ? calloc((size_t)cfg->samples, sizeof *w->nodes)
-                              : NULL;
+  w->nodes =
+      cfg->samples > 0 ? calloc((size_t)cfg->samples, sizeof *w->nodes) : NULL;
   if (!w->block || !w->errs || (cfg->samples > 0 && !w->nodes)) {
     ssw_ensemble_destroy(&w);
     return SSW_RAISE(SSW_ERR_MEM, "out of memory for the ensemble workspace");
@@ -102,7 +102,8 @@ int ssw_ensemble_create(const ssw_config *cfg, ssw_ensemble **e) {
 void ssw_ensemble_destroy(ssw_ensemble **e) {
   if (!e || !*e) return;
   if ((*e)->nodes)
-    for (int i = 0; i < (*e)->cfg->samples; i++) ssw_path_free(&(*e)->nodes[i]);
+    for (int i = 0; i < (*e)->cfg->samples; i++)
+      ssw_path_free(&(*e)->nodes[i]);
   ssw_path_free(&(*e)->probe);
   free((*e)->nodes);
   free((*e)->block);
@@ -140,12 +141,21 @@ static int one_batch(const ssw_ensemble *e, const ssw_point_result *res,
                              &e->integ, any_sample ? ssw_path_record : NULL,
                              any_sample ? ctx : NULL, r));
   for (int k = 0; k < cnt; k++)
-    out[k] = (traj_summary){r[k].r_future, r[k].r_past, r[k].d,
-                            fabs(r[k].dphi), r[k].energy_error, r[k].err_d,
-                            r[k].err_dphi, r[k].err_r,
+    out[k] = (traj_summary){r[k].r_future,
+                            r[k].r_past,
+                            r[k].d,
+                            fabs(r[k].dphi),
+                            r[k].energy_error,
+                            r[k].err_d,
+                            r[k].err_dphi,
+                            r[k].err_r,
                             r[k].err_t0 / (fabs(r[k].t0) + 1.0 / r[k].rate),
-                            r[k].blade_force_max, r[k].steps, r[k].loops, r[k].sense_future,
-                            r[k].converged, r[k].flags};
+                            r[k].blade_force_max,
+                            r[k].steps,
+                            r[k].loops,
+                            r[k].sense_future,
+                            r[k].converged,
+                            r[k].flags};
   return SSW_SUCCESS;
 }
 
@@ -256,10 +266,10 @@ static int store_samples(const ssw_ensemble *e, double *out) {
     ssw_path *b = &e->nodes[s];
     SSW_CALL(ssw_path_sort(b));
     for (size_t k = 0; k < N; k++) {
-      const size_t src =
-          b->n <= N ? k
-                    : (size_t)llround((double)k * (double)(b->n - 1) /
-                                      (double)(N - 1));
+      const size_t src = b->n <= N
+                             ? k
+                             : (size_t)llround((double)k * (double)(b->n - 1) /
+                                               (double)(N - 1));
       for (size_t q = 0; q < SSW_SAMPLE_NQ; q++)
         out[q * S * N + s * N + k] = src < b->n ? b->rows[src][q] : NAN;
     }
@@ -300,7 +310,7 @@ int ssw_ensemble_run(ssw_ensemble *e, uint64_t index, ssw_point_result *res,
     traj_summary *blk = e->block;
     const int nb = (cnt + BATCH - 1) / BATCH;
     ssw_error_state *errs = e->errs;
-#pragma omp parallel for schedule(dynamic, 1) default(none) \
+#pragma omp parallel for schedule(dynamic, 1) default(none)                    \
     shared(e, res, blk, start, cnt, nb, errs)
     for (int b = 0; b < nb; b++) {
       const int k0 = b * BATCH;

@@ -36,12 +36,10 @@ int ssw_integrator_check(const ssw_integrator *o) {
     SSW_CHECK(o->rtol > SSW_RTOL_MIN && o->rtol <= SSW_RTOL_MAX, SSW_ERR_ARG,
               "rtol = %g must be in (%g, %g]", o->rtol, SSW_RTOL_MIN,
               SSW_RTOL_MAX);
-  SSW_CHECK(o->tol == 0.0 || (isfinite(o->tol) && o->tol > 0 &&
-                              o->tol <= 1e-2),
-            SSW_ERR_ARG, "tol = %g must be in (0, 1e-2] (0: derived)",
-            o->tol);
-  SSW_CHECK(o->max_steps >= 100, SSW_ERR_ARG,
-            "max_steps = %lld must be >= 100", (long long)o->max_steps);
+  SSW_CHECK(o->tol == 0.0 || (isfinite(o->tol) && o->tol > 0 && o->tol <= 1e-2),
+            SSW_ERR_ARG, "tol = %g must be in (0, 1e-2] (0: derived)", o->tol);
+  SSW_CHECK(o->max_steps >= 100, SSW_ERR_ARG, "max_steps = %lld must be >= 100",
+            (long long)o->max_steps);
   return SSW_SUCCESS;
 }
 
@@ -67,8 +65,7 @@ typedef struct {
  * the heading line shifts by -D a1 g / ht^2 and the material point
  * (0, -L1/Z), whose velocity is e^{i phi} g / Z, still moves by
  * -(g / Z) e^{i phi} / (ht / D + i w); all with O(g^2) error. */
-static void limit_of(const ssw_coeffs *c, const leg *r, int tail,
-                     limit *out) {
+static void limit_of(const ssw_coeffs *c, const leg *r, int tail, limit *out) {
   const double a1 = c->L2 * r->w - c->M * r->v;
   const double a2 = c->J * r->w - c->L2 * r->v;
   const int use = tail && r->ht != 0.0;
@@ -97,8 +94,7 @@ static int sign_of(double x) { return x > 0 ? 1 : (x < 0 ? -1 : 0); }
  * line of equilibria: the motion is one circle (or line) forever, exactly. */
 static void stationary(const ssw_coeffs *c, double w0, double v0,
                        ssw_traj *out) {
-  out->blade_force_max =
-      fabs(ssw_model_blade_force(&c->t, w0, v0)) / out->H0;
+  out->blade_force_max = fabs(ssw_model_blade_force(&c->t, w0, v0)) / out->H0;
   const double r = w0 != 0.0 ? fabs(v0 / w0) : INFINITY;
   out->w_past = out->w_future = w0;
   out->v_past = out->v_future = v0;
@@ -131,15 +127,14 @@ static void combine(const ssw_coeffs *c, const ssw_integrator *o,
   out->center_future[0] = lf.cx, out->center_future[1] = lf.cy;
   out->center_past[0] = lp.cx, out->center_past[1] = lp.cy;
   out->d = line ? NAN : hypot(lf.cx - lp.cx, lf.cy - lp.cy);
-  out->t0 = fwd->found_peak ? fwd->t_peak
-                            : (bwd->found_peak ? bwd->t_peak : NAN);
+  out->t0 =
+      fwd->found_peak ? fwd->t_peak : (bwd->found_peak ? bwd->t_peak : NAN);
   /* Difference at t0 of the two asymptotic heading lines. */
   const double phf = lf.Phi + lf.w * (out->t0 - fwd->t);
   const double php = lp.Phi + lp.w * (out->t0 - bwd->t);
   out->dphi = phf - php;
-  out->loops = isfinite(out->dphi)
-                   ? (int)floor(fabs(out->dphi) / (2.0 * M_PI))
-                   : -1;
+  out->loops =
+      isfinite(out->dphi) ? (int)floor(fabs(out->dphi) / (2.0 * M_PI)) : -1;
   out->energy_error = fmax(fwd->emax, bwd->emax);
   /* The supremum may be approached on a limit circle: the limits count. */
   const double fl = fmax(fabs(ssw_model_blade_force(&c->t, lf.w, lf.v)),
@@ -191,17 +186,18 @@ static void estimate(const ssw_coeffs *c, const ssw_traj *fine,
   const double ft0 = t0_floor(c, fine);
   const double len = fmax(fabs(fine->r_future), fabs(fine->d));
   out->err_d = est_of(fine->d, coarse->d, div, fabs(fine->d) + len, n);
-  out->err_dphi = est_of(fine->dphi, coarse->dphi, div,
-                         fabs(fine->dphi) + 1.0, n) +
-                  fabs(fine->w_future - fine->w_past) * ft0;
-  const double er_f = est_of(fine->r_future, coarse->r_future, div,
-                             fabs(fine->r_future), n);
-  const double er_p = est_of(fine->r_past, coarse->r_past, div,
-                             fabs(fine->r_past), n);
+  out->err_dphi =
+      est_of(fine->dphi, coarse->dphi, div, fabs(fine->dphi) + 1.0, n) +
+      fabs(fine->w_future - fine->w_past) * ft0;
+  const double er_f =
+      est_of(fine->r_future, coarse->r_future, div, fabs(fine->r_future), n);
+  const double er_p =
+      est_of(fine->r_past, coarse->r_past, div, fabs(fine->r_past), n);
   out->err_r = fmax(er_f, er_p);
   if (fine->regime == SSW_REGIME_LINE_TO_LINE) out->err_r = NAN;
-  out->err_t0 = est_of(fine->t0, coarse->t0, div,
-                       fabs(fine->t0) + 1.0 / fine->rate, n) + ft0;
+  out->err_t0 =
+      est_of(fine->t0, coarse->t0, div, fabs(fine->t0) + 1.0 / fine->rate, n) +
+      ft0;
   double ec = 0.0;
   for (int e = 0; e < 2; e++) {
     const double *a = e ? fine->center_future : fine->center_past;
@@ -270,10 +266,9 @@ static int setup(const ssw_coeffs *c, const ssw_tensor *t, int regime,
   return 1;
 }
 
-void ssw_extract_finish(const ssw_tensor *t, int regime, double w0,
-                        double v0, const ssw_integrator *o,
-                        const ssw_leg_end *fwd, const ssw_leg_end *bwd,
-                        ssw_traj *out) {
+void ssw_extract_finish(const ssw_tensor *t, int regime, double w0, double v0,
+                        const ssw_integrator *o, const ssw_leg_end *fwd,
+                        const ssw_leg_end *bwd, ssw_traj *out) {
   ssw_coeffs c;
   ssw_stepper_coeffs(t, &c);
   double gmax;
@@ -281,10 +276,22 @@ void ssw_extract_finish(const ssw_tensor *t, int regime, double w0,
   const ssw_leg_end *e[2] = {fwd, bwd};
   leg L[2];
   for (int k = 0; k < 2; k++)
-    L[k] = (leg){e[k]->t, e[k]->phi, e[k]->x, e[k]->y, e[k]->w, e[k]->v,
-                 ssw_leg_g(&c, e[k]->w, e[k]->v), ssw_leg_ht(&c, e[k]->w, e[k]->v),
-                 e[k]->steps, e[k]->emax, e[k]->converged, !e[k]->converged,
-                 0, 0.0, e[k]->found_peak, e[k]->t_peak};
+    L[k] = (leg){e[k]->t,
+                 e[k]->phi,
+                 e[k]->x,
+                 e[k]->y,
+                 e[k]->w,
+                 e[k]->v,
+                 ssw_leg_g(&c, e[k]->w, e[k]->v),
+                 ssw_leg_ht(&c, e[k]->w, e[k]->v),
+                 e[k]->steps,
+                 e[k]->emax,
+                 e[k]->converged,
+                 !e[k]->converged,
+                 0,
+                 0.0,
+                 e[k]->found_peak,
+                 e[k]->t_peak};
   combine(&c, o, &L[0], &L[1], out);
 }
 
@@ -308,14 +315,18 @@ static void make_jobs(const leg_run *R, const ssw_traj *base, int m,
     const double G = r->rate * sqrt(R->c->D);
     for (int d = 0; d < 2; d++) {
       leg_job *j = &jobs[2 * k + d];
-      *j = (leg_job){.w0 = w0[k], .v0 = v0[k], .dir = d ? -1 : 1,
-                     .H0 = r->H0, .gstop = tol * G,
+      *j = (leg_job){.w0 = w0[k],
+                     .v0 = v0[k],
+                     .dir = d ? -1 : 1,
+                     .H0 = r->H0,
+                     .gstop = tol * G,
                      .ctx = ctx ? ctx[k] : NULL};
       j->step = factor * (R->adaptive ? r->eps : r->h);
       /* The density's scales from the state itself (not the closed form):
        * nu^2 = (ht^2 + D g^2) / D^2 is constant along the motion, and
        * G^2 = D nu^2 is the largest g^2 on its energy level. */
-      const double g0 = ssw_leg_g(R->c, w0[k], v0[k]), h0 = ssw_leg_ht(R->c, w0[k], v0[k]);
+      const double g0 = ssw_leg_g(R->c, w0[k], v0[k]),
+                   h0 = ssw_leg_ht(R->c, w0[k], v0[k]);
       j->clock.nu2 = (h0 * h0 + R->c->D * g0 * g0) / (R->c->D * R->c->D);
       j->clock.G2 = R->c->D * j->clock.nu2;
       j->clock.delta2 = SSW_GROWTH_DELTA2;
@@ -394,19 +405,19 @@ static void chunk(const leg_run *R, double tol, int n, const double *w0,
     pass(&Rc, base, m, cw0, cv0, NULL, SSW_EST_RATIO, tol, coarse);
     for (int k = 0; k < m; k++) {
       const int64_t steps = fine[k].steps + coarse[k].steps;
-      estimate(R->c, &fine[k], &coarse[k], SSW_EST_RATIO,
-               R->o->method->order, &fine[k]);
+      estimate(R->c, &fine[k], &coarse[k], SSW_EST_RATIO, R->o->method->order,
+               &fine[k]);
       fine[k].steps = steps;
     }
     if (R->adaptive) refine(R, tol, m, cw0, cv0, fine);
   }
-  for (int k = 0; k < m; k++) out[idx[k]] = fine[k];
+  for (int k = 0; k < m; k++)
+    out[idx[k]] = fine[k];
 }
 
-int ssw_extract_batch(const ssw_tensor *t, int regime, int n,
-                      const double *w0, const double *v0,
-                      const ssw_integrator *o, ssw_sample_fn sample,
-                      void *const *ctx, ssw_traj *out) {
+int ssw_extract_batch(const ssw_tensor *t, int regime, int n, const double *w0,
+                      const double *v0, const ssw_integrator *o,
+                      ssw_sample_fn sample, void *const *ctx, ssw_traj *out) {
   SSW_CALL(ssw_integrator_check(o));
   for (int i = 0; i < n; i++)
     SSW_CHECK(isfinite(w0[i]) && isfinite(v0[i]) &&
@@ -422,8 +433,9 @@ int ssw_extract_batch(const ssw_tensor *t, int regime, int n,
             "lab-frame Hamiltonian inverts it); this body's is singular "
             "(I0 = 0 on a dry plane?): use a hamel scheme or dopri5");
   const double tol = ssw_integrator_stop_tol(o);
-  const leg_run R = {&c, o, o->rtol > 0,
-                     o->method->stages > 0 ? o->method->stages : 1, 1, sample};
+  const leg_run R = {&c,          o,
+                     o->rtol > 0, o->method->stages > 0 ? o->method->stages : 1,
+                     1,           sample};
   for (int start = 0; start < n; start += CHUNK) {
     const int m = n - start < CHUNK ? n - start : CHUNK;
     for (int i = start; i < start + m; i++) {

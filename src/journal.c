@@ -2,9 +2,9 @@
  * durability points, recovery of every journal of an output. */
 #include "sleighsweep/journal.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <dirent.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,7 +37,8 @@ struct ssw_journal {
 /* FNV-1a 64: cheap, and enough to detect torn or corrupt records. */
 static uint64_t fnv1a(const void *p, size_t n, uint64_t h) {
   const unsigned char *c = p;
-  for (size_t i = 0; i < n; i++) h = (h ^ c[i]) * 0x100000001B3ULL;
+  for (size_t i = 0; i < n; i++)
+    h = (h ^ c[i]) * 0x100000001B3ULL;
   return h;
 }
 static const uint64_t FNV0 = 0xCBF29CE484222325ULL;
@@ -56,8 +57,7 @@ static header make_header(const ssw_config *cfg) {
   return h;
 }
 
-static int check_header(const header *h, const header *want,
-                        const char *path) {
+static int check_header(const header *h, const header *want, const char *path) {
   SSW_CHECK(memcmp(h->magic, FILE_MAGIC, 8) == 0, SSW_ERR_CONFIG,
             "'%s' is named like a journal of this output but is not a "
             "sleighsweep journal: move it away",
@@ -197,7 +197,8 @@ int ssw_journal_open(const char *output, int rank, const ssw_config *cfg,
   j->buf = malloc(j->rec_bytes);
   j->fd = open(j->path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
   int rc = SSW_SUCCESS;
-  if (!j->buf) rc = SSW_RAISE(SSW_ERR_MEM, "out of memory");
+  if (!j->buf)
+    rc = SSW_RAISE(SSW_ERR_MEM, "out of memory");
   else if (j->fd < 0)
     rc = SSW_RAISE(SSW_ERR_IO, "cannot open journal '%s': %s", j->path,
                    strerror(errno));
@@ -237,8 +238,8 @@ int ssw_journal_append(ssw_journal *j, const ssw_point_result *r,
 }
 
 int ssw_journal_sync(ssw_journal *j) {
-  SSW_CHECK(fdatasync(j->fd) == 0, SSW_ERR_IO,
-            "cannot sync journal '%s': %s", j->path, strerror(errno));
+  SSW_CHECK(fdatasync(j->fd) == 0, SSW_ERR_IO, "cannot sync journal '%s': %s",
+            j->path, strerror(errno));
   return SSW_SUCCESS;
 }
 
@@ -372,8 +373,11 @@ int ssw_journal_read_all(const char *output, const ssw_config *cfg,
                          ssw_journal_set *set) {
   memset(set, 0, sizeof *set);
   set->recs.sdoubles = ssw_h5out_sample_doubles(cfg);
-  reader r = {.cfg = cfg, .want = make_header(cfg), .npts = ssw_grid_size(cfg),
-              .rec_bytes = record_bytes(set->recs.sdoubles), .set = set};
+  reader r = {.cfg = cfg,
+              .want = make_header(cfg),
+              .npts = ssw_grid_size(cfg),
+              .rec_bytes = record_bytes(set->recs.sdoubles),
+              .set = set};
   r.buf = malloc(r.rec_bytes);
   SSW_CHECK(r.buf, SSW_ERR_MEM, "out of memory reading journals");
   int rc = each_journal(output, read_one, &r);

@@ -8,8 +8,8 @@
 
 #include "sleighsweep/dopri5.h"
 
-static void density(const ssw_coeffs *c, const clock_par *k, double w,
-                    double v, double *rho, double *dlog) {
+static void density(const ssw_coeffs *c, const clock_par *k, double w, double v,
+                    double *rho, double *dlog) {
   const double g = ssw_leg_g(c, w, v), ht = ssw_leg_ht(c, w, v);
   const double a1 = c->L2 * w - c->M * v, a2 = c->J * w - c->L2 * v;
   const double wd = g * a1 / c->D, vd = g * a2 / c->D, gd = g * ht / c->D;
@@ -19,8 +19,8 @@ static void density(const ssw_coeffs *c, const clock_par *k, double w,
   const double A = g * g / k->G2 + k->delta2;
   *rho = sqrt(sqrt(k4)) * sqrt(sqrt(sqrt(sqrt(A))));
   /* d ln rho / dt with w' = g a1 / D, v' = g a2 / D, g' = g ht / D. */
-  *dlog = (s2 * 2.0 * w * wd + wd * wdd) / (2.0 * k4) +
-          g * gd / (8.0 * k->G2 * A);
+  *dlog =
+      (s2 * 2.0 * w * wd + wd * wdd) / (2.0 * k4) + g * gd / (8.0 * k->G2 * A);
 }
 
 /* Cayley factor (1 + x/2)/(1 - x/2): C(x) C(-x) = 1 keeps the density
@@ -50,18 +50,16 @@ static void blade(const ssw_coeffs *c, double w, double v, double *f,
                   double *d) {
   const double g = ssw_leg_g(c, w, v), ht = ssw_leg_ht(c, w, v);
   *f = g * ht / c->D + w * (c->M * v - c->L2 * w);
-  const double Fw = (c->L1 * ht + g * c->kw2) / c->D + c->M * v -
-                    2.0 * c->L2 * w;
+  const double Fw =
+      (c->L1 * ht + g * c->kw2) / c->D + c->M * v - 2.0 * c->L2 * w;
   const double Fv = (c->Z * ht - g * c->kw1) / c->D + c->M * w;
-  *d = g * (Fw * (c->L2 * w - c->M * v) + Fv * (c->J * w - c->L2 * v)) /
-       c->D;
+  *d = g * (Fw * (c->L2 * w - c->M * v) + Fv * (c->J * w - c->L2 * v)) / c->D;
 }
 
 /* Taylor coefficients of F(t0 + s) from the state (w, v) at t0. */
 static void blade_series(const ssw_coeffs *c, double w, double v,
                          double F[SERIES]) {
-  double W[SERIES], V[SERIES], G[SERIES], A1[SERIES], A2[SERIES],
-      HT[SERIES];
+  double W[SERIES], V[SERIES], G[SERIES], A1[SERIES], A2[SERIES], HT[SERIES];
   W[0] = w, V[0] = v;
   for (int k = 0; k < SERIES; k++) {
     G[k] = c->L1 * W[k] + c->Z * V[k];
@@ -100,7 +98,8 @@ static double series_peak(const double F[SERIES], double lo, double hi,
     if (done) break;
   }
   double f = 0.0;
-  for (int k = SERIES - 1; k >= 0; k--) f = f * s + F[k];
+  for (int k = SERIES - 1; k >= 0; k--)
+    f = f * s + F[k];
   return fabs(f);
 }
 
@@ -117,8 +116,7 @@ static void fpeak_add(fpeak *p, const ssw_coeffs *c, double t, double w,
     double S[SERIES];
     if (x < 0.5) {
       blade_series(c, p->w, p->v, S);
-      *best = fmax(*best, series_peak(S, fmin(0.0, dt), fmax(0.0, dt),
-                                      x * dt));
+      *best = fmax(*best, series_peak(S, fmin(0.0, dt), fmax(0.0, dt), x * dt));
     } else {
       blade_series(c, w, v, S);
       *best = fmax(*best, series_peak(S, fmin(0.0, -dt), fmax(0.0, -dt),
@@ -366,7 +364,8 @@ static void run_leg_dopri5(const leg_run *R, leg_job *j) {
 
 void ssw_legs_run(const leg_run *R, leg_job *jobs, int njobs) {
   if (R->adaptive && R->o->method->kind == SSW_KIND_DOPRI5) {
-    for (int i = 0; i < njobs; i++) run_leg_dopri5(R, &jobs[i]);
+    for (int i = 0; i < njobs; i++)
+      run_leg_dopri5(R, &jobs[i]);
     return;
   }
   lane L[SSW_LANES];
@@ -386,8 +385,10 @@ void ssw_legs_run(const leg_run *R, leg_job *jobs, int njobs) {
     for (int l = 0; l < SSW_LANES; l++)
       if (L[l].mode != LANE_IDLE) any = l;
     for (int l = 0; l < SSW_LANES; l++) {
-      if (L[l].mode == LANE_IDLE) s[l] = s[any], h[l] = L[any].h; /* pad */
-      else h[l] = L[l].h;
+      if (L[l].mode == LANE_IDLE)
+        s[l] = s[any], h[l] = L[any].h; /* pad */
+      else
+        h[l] = L[l].h;
       if (L[l].mode == LANE_STEP) L[l].prev = s[l];
     }
     ssw_stepper_advance_batch(R->c, R->o->method, h, R->o->recon, s);
@@ -395,8 +396,10 @@ void ssw_legs_run(const leg_run *R, leg_job *jobs, int njobs) {
     for (int l = 0; l < SSW_LANES; l++) {
       if (L[l].mode == LANE_IDLE) continue;
       L[l].job->out.steps += R->stages;
-      if (L[l].mode == LANE_REFINE) after_refine_step(R, &L[l], &s[l]);
-      else after_step(R, &L[l], &s[l]);
+      if (L[l].mode == LANE_REFINE)
+        after_refine_step(R, &L[l], &s[l]);
+      else
+        after_step(R, &L[l], &s[l]);
       while (L[l].mode == LANE_IDLE && next < njobs) {
         lane_start(R, &jobs[next++], &L[l], &s[l]);
         lane_next(R, &L[l], &s[l]);

@@ -72,12 +72,12 @@ static void walk(const ssw_path *p, const ssw_orbit *o, long from, long to,
 
 int ssw_path_exact(const ssw_path *p, const ssw_tensor *t, int regime,
                    double w0, double v0, double (*exact)[SSW_PATH_NEXACT],
-                   double *pos_err,
-                   double *head_err) {
+                   double *pos_err, double *head_err) {
   ssw_orbit o;
   SSW_CALL(ssw_analytic_orbit(t, regime, w0, v0, &o));
   long i0 = 0;
-  while (i0 < (long)p->n && p->rows[i0][0] < 0.0) i0++;
+  while (i0 < (long)p->n && p->rows[i0][0] < 0.0)
+    i0++;
   *pos_err = *head_err = 0.0;
   walk(p, &o, i0, (long)p->n, 1, exact, pos_err, head_err);
   walk(p, &o, i0 - 1, -1, -1, exact, pos_err, head_err);

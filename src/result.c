@@ -9,7 +9,8 @@
 int ssw_result_buf_reserve(ssw_result_buf *b, size_t need) {
   if (need <= b->cap) return SSW_SUCCESS;
   size_t cap = b->cap ? 2 * b->cap : 64;
-  while (cap < need) cap *= 2;
+  while (cap < need)
+    cap *= 2;
   ssw_point_result *p = realloc(b->pts, cap * sizeof *p);
   SSW_CHECK(p, SSW_ERR_MEM, "out of memory for %zu point results", cap);
   b->pts = p;

@@ -84,8 +84,8 @@ int ssw_mpi_error(int rc, const char *call, const char *file, int line) {
   int len = 0;
   if (MPI_Error_string(rc, text, &len) != MPI_SUCCESS) len = 0;
   text[len] = '\0';
-  return ssw_error_raise(SSW_ERR_MPI, file, line, "MPI", "%s failed: %s",
-                         call, len ? text : "unknown MPI error");
+  return ssw_error_raise(SSW_ERR_MPI, file, line, "MPI", "%s failed: %s", call,
+                         len ? text : "unknown MPI error");
 }
 
 static double now(void) { return MPI_Wtime(); }
@@ -99,12 +99,12 @@ typedef struct {
   const uint8_t *done;
   uint64_t npts;
   ssw_ensemble *ens;
-  ssw_result_buf pend; /* finished points waiting for the next epoch */
-  uint64_t computed;      /* points computed by this rank */
-  int64_t unreported;     /* computed since the last request (progress) */
-  ssw_journal *journal;   /* this rank's durable record of its points */
-  double last_sync;       /* time of the last journal sync */
-  int unsynced;           /* appended since the last sync */
+  ssw_result_buf pend;  /* finished points waiting for the next epoch */
+  uint64_t computed;    /* points computed by this rank */
+  int64_t unreported;   /* computed since the last request (progress) */
+  ssw_journal *journal; /* this rank's durable record of its points */
+  double last_sync;     /* time of the last journal sync */
+  int unsynced;         /* appended since the last sync */
   double t_compute, t_io, t_idle, t_service;
   int epochs;
 } rank_ctx;
@@ -163,8 +163,8 @@ static int epoch(rank_ctx *c) {
 /* Master state: the cursor over the flat grid and the held requests. */
 typedef struct {
   uint64_t cursor, remaining, todo, finished;
-  uint64_t cap;    /* largest unit (points); 0: sized by time */
-  int *held;       /* per rank: 1 while its request waits for an answer */
+  uint64_t cap; /* largest unit (points); 0: sized by time */
+  int *held;    /* per rank: 1 while its request waits for an answer */
   int nheld;
   int flush_pending, stopping;
   int signal_rank;            /* rank that reported the stop signal first */
@@ -190,14 +190,15 @@ static uint64_t unit_cap(const master *m, const rank_ctx *c) {
  * flat range [start, end) holding `len` points not yet done. */
 static void next_unit(master *m, const rank_ctx *c, uint64_t *start,
                       uint64_t *end) {
-  uint64_t len = (m->remaining + 4 * (uint64_t)c->size - 1) /
-                 (4 * (uint64_t)c->size);
+  uint64_t len =
+      (m->remaining + 4 * (uint64_t)c->size - 1) / (4 * (uint64_t)c->size);
   if (len > unit_cap(m, c)) len = unit_cap(m, c);
   if (len < 1) len = 1;
   if (len > m->remaining) len = m->remaining;
   *start = m->cursor;
   uint64_t i = m->cursor, got = 0;
-  while (got < len && i < c->npts) got += !c->done[i++];
+  while (got < len && i < c->npts)
+    got += !c->done[i++];
   *end = i;
   m->cursor = i;
   m->remaining -= got;
@@ -224,15 +225,15 @@ static void progress(master *m, const rank_ctx *c, int force) {
   const double el = t - m->start;
   const double rate = el > 0 ? (double)m->finished / el : 0.0;
   char eta[32], elapsed[32];
-  format_duration(rate > 0 ? (double)(m->todo - m->finished) / rate : NAN,
-                  eta, sizeof eta);
+  format_duration(rate > 0 ? (double)(m->todo - m->finished) / rate : NAN, eta,
+                  sizeof eta);
   format_duration(el, elapsed, sizeof elapsed);
   fprintf(stderr,
           "sleighsweep: %llu/%llu points (%.1f%%), %.3g points/s, elapsed "
           "%s, ETA %s\n",
           (unsigned long long)m->finished, (unsigned long long)m->todo,
-          m->todo ? 100.0 * (double)m->finished / (double)m->todo : 100.0,
-          rate, elapsed, eta);
+          m->todo ? 100.0 * (double)m->finished / (double)m->todo : 100.0, rate,
+          elapsed, eta);
 }
 
 static int reply(const rank_ctx *c, int dest, int64_t kind, uint64_t a,
@@ -291,7 +292,8 @@ static int gather_workers(master *m, rank_ctx *c, int64_t kind) {
     SSW_CALL(serve(m, c));
     if (m->nheld < c->size - 1) usleep(500);
   }
-  for (int r = 1; r < c->size; r++) SSW_CALL(reply(c, r, kind, 0, 0));
+  for (int r = 1; r < c->size; r++)
+    SSW_CALL(reply(c, r, kind, 0, 0));
   memset(m->held, 0, (size_t)c->size * sizeof *m->held);
   m->nheld = 0;
   c->t_idle += now() - t0;
@@ -316,7 +318,8 @@ static int run_master(rank_ctx *c, master *m) {
       m->next_flush = now() + c->cfg->flush_interval;
       continue;
     }
-    while (i < b && c->done[i]) i++;
+    while (i < b && c->done[i])
+      i++;
     if (i < b && !m->stopping) {
       SSW_CALL(compute_point(c, i++));
       SSW_CALL(sync_journal(c, 0));
@@ -352,8 +355,8 @@ static int run_worker(rank_ctx *c) {
   for (;;) {
     int64_t msg[3];
     const double t0 = now();
-    SSW_MPI_CALL(
-        MPI_Recv(msg, 3, MPI_INT64_T, 0, TAG_REPLY, c->comm, MPI_STATUS_IGNORE));
+    SSW_MPI_CALL(MPI_Recv(msg, 3, MPI_INT64_T, 0, TAG_REPLY, c->comm,
+                          MPI_STATUS_IGNORE));
     c->t_idle += now() - t0;
     if (msg[0] == MSG_UNIT) {
       SSW_CALL(request(c));
@@ -403,23 +406,31 @@ static int preload(rank_ctx *c, const ssw_journal_set *rec) {
 }
 
 int ssw_schedule_run(MPI_Comm comm, const ssw_config *cfg, ssw_h5out *out,
-                     uint8_t *done, const ssw_journal_set *recovered,
-                     int quiet, ssw_schedule_stats *stats) {
-  rank_ctx c = {.comm = comm, .quiet = quiet, .cfg = cfg, .out = out,
-                .done = done, .npts = ssw_grid_size(cfg),
+                     uint8_t *done, const ssw_journal_set *recovered, int quiet,
+                     ssw_schedule_stats *stats) {
+  rank_ctx c = {.comm = comm,
+                .quiet = quiet,
+                .cfg = cfg,
+                .out = out,
+                .done = done,
+                .npts = ssw_grid_size(cfg),
                 .pend = {.sdoubles = ssw_h5out_sample_doubles(cfg)}};
   SSW_MPI_CALL(MPI_Comm_rank(comm, &c.rank));
   SSW_MPI_CALL(MPI_Comm_size(comm, &c.size));
   memset(stats, 0, sizeof *stats);
   uint64_t done0 = 0;
-  for (uint64_t i = 0; i < c.npts; i++) done0 += done[i];
+  for (uint64_t i = 0; i < c.npts; i++)
+    done0 += done[i];
   const double start = now();
-  master m = {.remaining = c.npts - done0, .todo = c.npts - done0,
+  master m = {.remaining = c.npts - done0,
+              .todo = c.npts - done0,
               .cap = cfg->work_unit > 0 ? (uint64_t)cfg->work_unit : 0,
-              .start = start, .next_flush = start + cfg->flush_interval,
+              .start = start,
+              .next_flush = start + cfg->flush_interval,
               .next_progress = start + cfg->progress_interval};
   int rc = ssw_ensemble_create(cfg, &c.ens);
-  if (rc == SSW_SUCCESS) rc = ssw_journal_open(cfg->file, c.rank, cfg, &c.journal);
+  if (rc == SSW_SUCCESS)
+    rc = ssw_journal_open(cfg->file, c.rank, cfg, &c.journal);
   if (rc == SSW_SUCCESS) journal_fd = ssw_journal_fileno(c.journal);
   if (rc == SSW_SUCCESS && c.rank == 0) rc = preload(&c, recovered);
   c.last_sync = start;
@@ -427,8 +438,7 @@ int ssw_schedule_run(MPI_Comm comm, const ssw_config *cfg, ssw_h5out *out,
     m.held = calloc((size_t)c.size, sizeof *m.held);
     rc = m.held ? SSW_SUCCESS : SSW_RAISE(SSW_ERR_MEM, "out of memory");
   }
-  if (rc == SSW_SUCCESS)
-    rc = c.rank == 0 ? run_master(&c, &m) : run_worker(&c);
+  if (rc == SSW_SUCCESS) rc = c.rank == 0 ? run_master(&c, &m) : run_worker(&c);
   if (rc == SSW_SUCCESS) rc = reduce_stats(&c, done0, start, stats);
   if (rc == SSW_SUCCESS && c.rank == 0 && !quiet) {
     m.finished = stats->points_run;

@@ -16,9 +16,9 @@
  * - hamel6: Kahan & Li s9odr6a, Math. Comp. 66 (1997) 1089; also Hairer,
  *   Lubich & Wanner, Geometric Numerical Integration, sec. V.3.2.
  * - hamel8: Kahan & Li s17odr8a, same references. */
-#define TJ_A 1.35120719195965763405 /* 1 / (2 - 2^(1/3)) */
+#define TJ_A 1.35120719195965763405  /* 1 / (2 - 2^(1/3)) */
 #define TJ_B -1.70241438391931526810 /* -2^(1/3) / (2 - 2^(1/3)) */
-#define SZ_P 0.41449077179437573714 /* 1 / (4 - 4^(1/3)) */
+#define SZ_P 0.41449077179437573714  /* 1 / (4 - 4^(1/3)) */
 static const double w_base[] = {1.0};
 static const double w_tj[] = {TJ_A, TJ_B, TJ_A};
 static const double w_suzuki[] = {SZ_P, SZ_P, 1.0 - 4.0 * SZ_P, SZ_P, SZ_P};
@@ -45,8 +45,8 @@ static const ssw_method methods[] = {
      SSW_KIND_HAMEL, "Kahan & Li, Math. Comp. 66 (1997) 1089"},
     {"hamel8", "17-stage composition s17odr8a, order 8", 8, 17, w_kl8, 4.0,
      SSW_KIND_HAMEL, "Kahan & Li, Math. Comp. 66 (1997) 1089"},
-    {"rk4", "classical explicit Runge-Kutta, order 4 (comparison)", 4, 0,
-     NULL, 1.0, SSW_KIND_RK4, "Kutta 1901"},
+    {"rk4", "classical explicit Runge-Kutta, order 4 (comparison)", 4, 0, NULL,
+     1.0, SSW_KIND_RK4, "Kutta 1901"},
     {"dopri5",
      "Dormand-Prince 5(4) with DOPRI5 step control, the 2025 paper's RK45 "
      "(comparison)",
@@ -99,8 +99,7 @@ void ssw_stepper_coeffs(const ssw_tensor *t, ssw_coeffs *c) {
   if (!c->rattle_ok) ssw_error_clear();
 }
 
-void ssw_stepper_init(const ssw_coeffs *c, double w0, double v0,
-                      ssw_state *s) {
+void ssw_stepper_init(const ssw_coeffs *c, double w0, double v0, ssw_state *s) {
   s->phi = s->x = s->y = 0.0;
   s->ux = 1.0, s->uy = 0.0;
   s->W1 = c->J * w0 - c->L2 * v0;
@@ -133,7 +132,8 @@ typedef long long vm __attribute__((vector_size(SSW_LANES * sizeof(double))));
 
 static inline __attribute__((always_inline)) int vany(const vm *m) {
   long long r = 0;
-  for (int l = 0; l < SSW_LANES; l++) r |= (*m)[l];
+  for (int l = 0; l < SSW_LANES; l++)
+    r |= (*m)[l];
   return r != 0;
 }
 
@@ -144,10 +144,8 @@ static inline __attribute__((always_inline)) int vany(const vm *m) {
  * p: the error left after that correction is about C dp^2 with
  * C = f''/(2 f') = 3 a p / (3 a p^2 + b) = O(h^2 p / D), far below the
  * round-off of p, so one more iteration would not change it. */
-static inline __attribute__((always_inline)) void solve_cubic(const vd *a_,
-                                                             const vd *b_,
-                                                             const vd *rhs_,
-                                                             vd *p_) {
+static inline __attribute__((always_inline)) void
+solve_cubic(const vd *a_, const vd *b_, const vd *rhs_, vd *p_) {
   const vd a = *a_, b = *b_, rhs = *rhs_;
   vd p = *p_;
   vm active = (vm)(p == p) | (vm)(p != p); /* all lanes */
@@ -165,9 +163,8 @@ static inline __attribute__((always_inline)) void solve_cubic(const vd *a_,
  * Taylor series in Horner form on |x| <= 0.75 (remainder < 4e-20), after
  * halving x (exactly, by powers of two) as often as the lane needs, then
  * doubling back: cos 2y = c^2 - s^2, sin 2y = 2 s c, sinc 2y = sinc y c. */
-static inline __attribute__((always_inline)) void half_turn(const vd *x,
-                                                           vd *c, vd *s,
-                                                           vd *sinc) {
+static inline __attribute__((always_inline)) void half_turn(const vd *x, vd *c,
+                                                            vd *s, vd *sinc) {
   vd y = *x;
   vd halvings = y - y;
   for (int k = 0; k < 60; k++) {
@@ -187,10 +184,22 @@ static inline __attribute__((always_inline)) void half_turn(const vd *x,
                       C8 = 1.0 / 20922789888000.0,
                       C9 = -1.0 / 6402373705728000.0;
   const vd y2 = y * y;
-  vd sc = 1.0 + y2 * (S1 + y2 * (S2 + y2 * (S3 + y2 * (S4 + y2 * (S5 +
-          y2 * (S6 + y2 * (S7 + y2 * S8)))))));
-  vd cc = 1.0 + y2 * (C1 + y2 * (C2 + y2 * (C3 + y2 * (C4 + y2 * (C5 +
-          y2 * (C6 + y2 * (C7 + y2 * (C8 + y2 * C9))))))));
+  vd sc =
+      1.0 +
+      y2 * (S1 +
+            y2 * (S2 +
+                  y2 * (S3 +
+                        y2 * (S4 +
+                              y2 * (S5 + y2 * (S6 + y2 * (S7 + y2 * S8)))))));
+  vd cc =
+      1.0 +
+      y2 * (C1 +
+            y2 * (C2 +
+                  y2 * (C3 +
+                        y2 * (C4 +
+                              y2 * (C5 +
+                                    y2 * (C6 +
+                                          y2 * (C7 + y2 * (C8 + y2 * C9))))))));
   vd ss = y * sc;
   for (int k = 0; k < 60; k++) {
     const vm more = (vm)(halvings > 0.0);
@@ -224,10 +233,8 @@ static void store(const vstate *v, ssw_state s[SSW_LANES]) {
 }
 
 /* One base Hamel step of size h (per lane) on every lane. */
-static inline __attribute__((always_inline)) void base_step(const ssw_coeffs *c,
-                                                           const vd *h_,
-                                                           int recon,
-                                                           vstate *s) {
+static inline __attribute__((always_inline)) void
+base_step(const ssw_coeffs *c, const vd *h_, int recon, vstate *s) {
   const vd h = *h_;
   const vd W1 = s->W1, W2 = s->W2;
   const vd a = 0.25 * h * h;
@@ -276,13 +283,14 @@ static inline __attribute__((always_inline)) void base_step(const ssw_coeffs *c,
 #define SSW_CLONES __attribute__((target_clones("avx2", "default")))
 #endif
 
-SSW_CLONES static void
-compose(const ssw_coeffs *c, const ssw_method *m, const double h[SSW_LANES],
-        int recon, ssw_state s[SSW_LANES]) {
+SSW_CLONES static void compose(const ssw_coeffs *c, const ssw_method *m,
+                               const double h[SSW_LANES], int recon,
+                               ssw_state s[SSW_LANES]) {
   vstate v;
   vd hv = {0};
   load(s, &v);
-  for (int l = 0; l < SSW_LANES; l++) hv[l] = h[l];
+  for (int l = 0; l < SSW_LANES; l++)
+    hv[l] = h[l];
   for (int i = 0; i < m->stages; i++) {
     const vd hi = m->gamma[i] * hv;
     base_step(c, &hi, recon, &v);
@@ -297,7 +305,8 @@ compose(const ssw_coeffs *c, const ssw_method *m, const double h[SSW_LANES],
 void ssw_hamel_step(const ssw_coeffs *c, double h, int recon, ssw_state *s) {
   vstate v;
   ssw_state lanes[SSW_LANES];
-  for (int l = 0; l < SSW_LANES; l++) lanes[l] = *s;
+  for (int l = 0; l < SSW_LANES; l++)
+    lanes[l] = *s;
   load(lanes, &v);
   const vd hv = (vd){0} + h;
   base_step(c, &hv, recon, &v);
@@ -318,11 +327,14 @@ static void rk4_step(const ssw_coeffs *c, double h, ssw_state *s) {
   ssw_stepper_velocity(c, s, &y[0], &y[1]);
   y[2] = s->phi, y[3] = s->x, y[4] = s->y;
   rk4_rhs(c, y, k[0]);
-  for (int i = 0; i < 5; i++) tmp[i] = y[i] + 0.5 * h * k[0][i];
+  for (int i = 0; i < 5; i++)
+    tmp[i] = y[i] + 0.5 * h * k[0][i];
   rk4_rhs(c, tmp, k[1]);
-  for (int i = 0; i < 5; i++) tmp[i] = y[i] + 0.5 * h * k[1][i];
+  for (int i = 0; i < 5; i++)
+    tmp[i] = y[i] + 0.5 * h * k[1][i];
   rk4_rhs(c, tmp, k[2]);
-  for (int i = 0; i < 5; i++) tmp[i] = y[i] + h * k[2][i];
+  for (int i = 0; i < 5; i++)
+    tmp[i] = y[i] + h * k[2][i];
   rk4_rhs(c, tmp, k[3]);
   for (int i = 0; i < 5; i++)
     y[i] += h / 6.0 * (k[0][i] + 2.0 * k[1][i] + 2.0 * k[2][i] + k[3][i]);
@@ -358,15 +370,17 @@ static void plain_step(const ssw_coeffs *c, const ssw_method *m, double h,
 }
 
 void ssw_stepper_advance_batch(const ssw_coeffs *c, const ssw_method *m,
-                                const double h[SSW_LANES], int recon,
-                                ssw_state s[SSW_LANES]) {
+                               const double h[SSW_LANES], int recon,
+                               ssw_state s[SSW_LANES]) {
   switch (m->kind) {
   case SSW_KIND_HAMEL: compose(c, m, h, recon, s); return;
   case SSW_KIND_RK4:
-    for (int l = 0; l < SSW_LANES; l++) rk4_step(c, h[l], &s[l]);
+    for (int l = 0; l < SSW_LANES; l++)
+      rk4_step(c, h[l], &s[l]);
     return;
   default:
-    for (int l = 0; l < SSW_LANES; l++) plain_step(c, m, h[l], &s[l]);
+    for (int l = 0; l < SSW_LANES; l++)
+      plain_step(c, m, h[l], &s[l]);
   }
 }
 
@@ -374,7 +388,8 @@ void ssw_stepper_advance(const ssw_coeffs *c, const ssw_method *m, double h,
                          int recon, ssw_state *s) {
   ssw_state lanes[SSW_LANES];
   double hl[SSW_LANES];
-  for (int l = 0; l < SSW_LANES; l++) lanes[l] = *s, hl[l] = h;
+  for (int l = 0; l < SSW_LANES; l++)
+    lanes[l] = *s, hl[l] = h;
   ssw_stepper_advance_batch(c, m, hl, recon, lanes);
   *s = lanes[0];
 }

@@ -12,8 +12,8 @@
 #include "test_util.h"
 #include "wide_batch.h"
 
-#define NBODY 160 /* bodies of the batch */
-#define NTRAJ 8   /* initial states per body */
+#define NBODY 160    /* bodies of the batch */
+#define NTRAJ 8      /* initial states per body */
 #define PROMISE 1e-9 /* README: every quantity within 10 rtol */
 
 static int cmp_double(const void *a, const void *b) {
@@ -72,8 +72,7 @@ static void test_wide_batch(void) {
          "error: median %.2g, 95th percentile %.2g\n",
          100 * frac, compared, ratio[nr / 2], ratio[nr * 19 / 20]);
   printf("largest node-energy error %.2e\n", energy);
-  EXPECT(frac >= 0.95, "estimates bound only %.1f%% of the errors",
-         100 * frac);
+  EXPECT(frac >= 0.95, "estimates bound only %.1f%% of the errors", 100 * frac);
   EXPECT(ratio[nr / 2] <= 100, "estimates pessimistic: median ratio %.3g",
          ratio[nr / 2]);
   /* W^T K^-1 W / 2 is an exact invariant of every step, whatever its size:
@@ -120,8 +119,8 @@ typedef struct {
   int n, dir;
 } legrec;
 
-static void record(void *ctx, int dir, double t, double phi, double x,
-                   double y, double w, double v, double H) {
+static void record(void *ctx, int dir, double t, double phi, double x, double y,
+                   double w, double v, double H) {
   legrec *L = ctx;
   if (dir != L->dir || L->n == 20000) return;
   double *r = L->rows[L->n++];
@@ -153,8 +152,9 @@ static void test_reversal(void) {
       same = f.rows[k][0] == -b.rows[k][0] && f.rows[k][1] == b.rows[k][1] &&
              f.rows[k][2] == b.rows[k][2] && f.rows[k][3] == b.rows[k][3] &&
              f.rows[k][4] == -b.rows[k][4] && f.rows[k][5] == -b.rows[k][5];
-    EXPECT(same, "draw %d: the backward leg of the reversed state is not "
-                 "the mirrored forward leg (%d vs %d nodes)",
+    EXPECT(same,
+           "draw %d: the backward leg of the reversed state is not "
+           "the mirrored forward leg (%d vs %d nodes)",
            i, f.n, b.n);
   }
 }
@@ -174,8 +174,8 @@ static void test_adaptive_order(void) {
   const struct {
     const char *name;
     double eps0;
-  } cases[] = {{"hamel2", 0.02}, {"hamel4", 0.1}, {"hamel6", 0.3},
-               {"hamel8", 0.5}};
+  } cases[] = {
+      {"hamel2", 0.02}, {"hamel4", 0.1}, {"hamel6", 0.3}, {"hamel8", 0.5}};
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     ssw_integrator o;
     ssw_integrator_defaults(&o);
@@ -197,8 +197,9 @@ static void test_adaptive_order(void) {
       den += (x[k] - sx / 3) * (x[k] - sx / 3);
     }
     const int q = o.method->order;
-    EXPECT(num / den >= q - 0.5, "%s adaptive: observed order %.2f (errors "
-                                 "%.2e %.2e %.2e)",
+    EXPECT(num / den >= q - 0.5,
+           "%s adaptive: observed order %.2f (errors "
+           "%.2e %.2e %.2e)",
            cases[i].name, num / den, exp(y[0]), exp(y[1]), exp(y[2]));
   }
 }

@@ -28,8 +28,8 @@ int main(void) {
     ssw_point_result res;
     ssw_error_clear();
     const int rc = ssw_ensemble_run(e, 0, &res, NULL);
-    EXPECT(rc == SSW_ERR_ARG, "%d threads: code %d, expected %d", threads,
-           rc, SSW_ERR_ARG);
+    EXPECT(rc == SSW_ERR_ARG, "%d threads: code %d, expected %d", threads, rc,
+           SSW_ERR_ARG);
     EXPECT(strstr(ssw_error_message(), "rattle needs a positive definite"),
            "%d threads: message '%s'", threads, ssw_error_message());
     ssw_ensemble_destroy(&e);

@@ -160,7 +160,9 @@ static void test_random_bodies(void) {
                     test_uniform(&seed, -0.6, 0.6),
                     test_uniform(&seed, -0.3, 0.3),
                     test_uniform(&seed, -0.2, 0.2),
-                    test_uniform(&seed, -0.2, 0.2), 0.5, 0.3};
+                    test_uniform(&seed, -0.2, 0.2),
+                    0.5,
+                    0.3};
     ssw_tensor t;
     if (ssw_model_tensor(&bd, &p, &t) != 0) continue;
     const body_case c = make(bd, p);
@@ -214,7 +216,6 @@ static void test_flags(void) {
              SSW_ERR_ARG,
          "zero initial velocity accepted");
 }
-
 
 /* Contact-point path of a trajectory, in time order, for intersections. */
 typedef struct {
@@ -299,8 +300,7 @@ static void test_loops_are_crossings(void) {
       EXPECT(crossings == r.loops && r.loops == c.an.loops,
              "a = %g, ic %zu: %d self-intersections, %d loops measured, %d "
              "closed form (|dphi| = %.4f pi)",
-             avals[i], k, crossings, r.loops, c.an.loops,
-             fabs(r.dphi) / M_PI);
+             avals[i], k, crossings, r.loops, c.an.loops, fabs(r.dphi) / M_PI);
       if (r.loops >= 0 && r.loops < 32) seen[r.loops] = 1;
       free(pa.p);
     }

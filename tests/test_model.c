@@ -26,15 +26,18 @@ static void test_model_one_exact(void) {
     ssw_body bd = {test_uniform(&seed, 0.1, 5), test_uniform(&seed, 0.05, 2),
                    test_uniform(&seed, 0, 3), SSW_KROT_PAPERS};
     const double B = test_uniform(&seed, 0.05, 1);
-    ssw_params p = {test_uniform(&seed, 0, M_PI), test_uniform(&seed, -1, 1),
-                    test_uniform(&seed, -1, 1), 0.0, 0.0,
-                    B + test_uniform(&seed, 0.01, 1), B};
+    ssw_params p = {test_uniform(&seed, 0, M_PI),
+                    test_uniform(&seed, -1, 1),
+                    test_uniform(&seed, -1, 1),
+                    0.0,
+                    0.0,
+                    B + test_uniform(&seed, 0.01, 1),
+                    B};
     ssw_tensor t, ref = model_one(&bd, &p);
     if (ssw_model_tensor(&bd, &p, &t) != SSW_SUCCESS) continue;
     /* (r, s) = (0, 0) must be Model I: every entry identical in value. */
-    EXPECT(t.J == ref.J && t.M == ref.M &&
-               t.N == ref.N && t.L1 == ref.L1 && t.L2 == ref.L2 &&
-               t.Z == ref.Z,
+    EXPECT(t.J == ref.J && t.M == ref.M && t.N == ref.N && t.L1 == ref.L1 &&
+               t.L2 == ref.L2 && t.Z == ref.Z,
            "sample %d differs from Model I: J %.17g/%.17g M %.17g/%.17g", i,
            t.J, ref.J, t.M, ref.M);
   }
@@ -47,9 +50,13 @@ static void test_model_two_congruence(void) {
   unsigned long long seed = 11;
   for (int i = 0; i < 500; i++) {
     ssw_body bd = {1.0, 0.5, test_uniform(&seed, 0.1, 2), SSW_KROT_PAPERS};
-    ssw_params p = {test_uniform(&seed, 0, M_PI), 0.0, 0.0,
+    ssw_params p = {test_uniform(&seed, 0, M_PI),
+                    0.0,
+                    0.0,
                     test_uniform(&seed, -0.5, 0.5),
-                    test_uniform(&seed, -0.5, 0.5), 0.6, 0.25};
+                    test_uniform(&seed, -0.5, 0.5),
+                    0.6,
+                    0.25};
     ssw_body fluid_only = bd;
     fluid_only.m = 1e-300, fluid_only.I0 = 0; /* isolate the fluid part */
     ssw_tensor t;
@@ -59,14 +66,15 @@ static void test_model_two_congruence(void) {
     ssw_tensor tc;
     ssw_model_tensor(&fluid_only, &c, &tc);
     /* Velocity of C: (w, v1 - w s, v2 + w r). Energy must match. */
-    const double w = test_uniform(&seed, -1, 1), v1 = test_uniform(&seed, -1, 1),
+    const double w = test_uniform(&seed, -1, 1),
+                 v1 = test_uniform(&seed, -1, 1),
                  v2 = test_uniform(&seed, -1, 1);
     const double u1 = v1 - w * p.s, u2 = v2 + w * p.r;
     const double e_p = t.J * w * w + t.M * v1 * v1 + t.N * v2 * v2 -
                        2 * t.L2 * w * v1 + 2 * t.L1 * w * v2 +
                        2 * t.Z * v1 * v2;
-    const double e_c = tc.J * w * w + tc.M * u1 * u1 + tc.N * u2 * u2 +
-                       2 * tc.Z * u1 * u2;
+    const double e_c =
+        tc.J * w * w + tc.M * u1 * u1 + tc.N * u2 * u2 + 2 * tc.Z * u1 * u2;
     EXPECT_REL(e_p, e_c, 1e-13, "Model II kinetic energy vs centre frame");
   }
 }
@@ -78,9 +86,12 @@ static void test_positive_definite_sample(void) {
     ssw_body bd = {test_uniform(&seed, 0.1, 3), test_uniform(&seed, 0.01, 2),
                    test_uniform(&seed, 0, 3), SSW_KROT_PAPERS};
     const double B = test_uniform(&seed, 0.05, 1);
-    ssw_params p = {test_uniform(&seed, 0, M_PI), test_uniform(&seed, -1, 1),
-                    test_uniform(&seed, -1, 1), test_uniform(&seed, -1, 1),
-                    test_uniform(&seed, -1, 1), B + test_uniform(&seed, 1e-3, 1),
+    ssw_params p = {test_uniform(&seed, 0, M_PI),
+                    test_uniform(&seed, -1, 1),
+                    test_uniform(&seed, -1, 1),
+                    test_uniform(&seed, -1, 1),
+                    test_uniform(&seed, -1, 1),
+                    B + test_uniform(&seed, 1e-3, 1),
                     B};
     ssw_tensor t;
     if (ssw_model_tensor(&bd, &p, &t) != SSW_SUCCESS) continue;

@@ -80,8 +80,8 @@ static void check(const char *what, ssw_body bd, ssw_params p, double w0,
     /* The default rtol (1e-10) steers the extracted quantities; the path
      * they come from is held to the same promise as them: 10 rtol. */
     EXPECT(k.pos <= 1e-9 * fmax(1, k.extent) && k.head <= 1e-9,
-           "%s/%s: defaults: path error %.3g (extent %.3g), heading %.3g",
-           what, rn, k.pos, k.extent, k.head);
+           "%s/%s: defaults: path error %.3g (extent %.3g), heading %.3g", what,
+           rn, k.pos, k.extent, k.head);
     const struct {
       const char *m;
       int q;

@@ -248,10 +248,11 @@ static void test_quadrature_converged(void) {
     const double A = test_uniform(&seed, 0.1, 5);
     ssw_body bd = {test_uniform(&seed, 0.1, 10), test_uniform(&seed, 0.01, 5),
                    test_uniform(&seed, 0, 10), SSW_KROT_PAPERS};
-    ssw_params p = {test_uniform(&seed, 0, M_PI), test_uniform(&seed, -3, 3),
-                    test_uniform(&seed, -3, 3), test_uniform(&seed, -2, 2),
-                    test_uniform(&seed, -2, 2), A,
-                    A * test_uniform(&seed, 0.02, 0.99)};
+    ssw_params p = {
+        test_uniform(&seed, 0, M_PI),       test_uniform(&seed, -3, 3),
+        test_uniform(&seed, -3, 3),         test_uniform(&seed, -2, 2),
+        test_uniform(&seed, -2, 2),         A,
+        A * test_uniform(&seed, 0.02, 0.99)};
     const double ang = test_uniform(&seed, 0, 2 * M_PI);
     ssw_tensor t;
     int regime;

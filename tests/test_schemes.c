@@ -451,8 +451,8 @@ static void test_dopri5_driver(void) {
       }
     }
     const double t0 = s.t + (fb == 0 ? bb : (a * fb - bb * fa) / (fb - fa));
-    EXPECT(fabs(t0 - o.t0) * o.rate <= 1e-10, "%s: t0 %.15g vs %.15g",
-           b->name, t0, o.t0);
+    EXPECT(fabs(t0 - o.t0) * o.rate <= 1e-10, "%s: t0 %.15g vs %.15g", b->name,
+           t0, o.t0);
   }
   /* Tolerance proportionality on the seed case. */
   const body *b = &bs[0];
@@ -468,10 +468,13 @@ static void test_dopri5_driver(void) {
     e[k] = state_error(&o, &b->t, &s);
   }
   const double q = slope(tl, e);
-  EXPECT(q >= 0.7 && q <= 1.3, "dopri5 error vs tol slope %.2f (%.2e %.2e "
-         "%.2e)", q, e[0], e[1], e[2]);
+  EXPECT(q >= 0.7 && q <= 1.3,
+         "dopri5 error vs tol slope %.2f (%.2e %.2e "
+         "%.2e)",
+         q, e[0], e[1], e[2]);
   printf("dopri5 error at tol 1e-7, 1e-9, 1e-11: %.2e %.2e %.2e (slope "
-         "%.2f)\n", e[0], e[1], e[2], q);
+         "%.2f)\n",
+         e[0], e[1], e[2], q);
 }
 
 int main(void) {

@@ -26,8 +26,7 @@ static double d_error(const ssw_tensor *t, const ssw_method *m, int recon,
   o.method = m, o.recon = recon, o.eta = eta, o.tol = 1e-8;
   o.rtol = 0, o.estimate = 0; /* fixed steps: the scheme's own order */
   ssw_traj r;
-  ssw_extract_run(t, SSW_REGIME_CIRCLE_TO_CIRCLE, 1.5, 1.0, &o, NULL, NULL,
-                  &r);
+  ssw_extract_run(t, SSW_REGIME_CIRCLE_TO_CIRCLE, 1.5, 1.0, &o, NULL, NULL, &r);
   return fabs(r.d - an.d) / an.d;
 }
 
@@ -58,8 +57,8 @@ static void test_orders(void) {
       EXPECT(q >= m->order - 0.5 && q <= m->order + 1.5,
              "%s/%s: observed order %.2f, expected %d (errors %.2e %.2e "
              "%.2e)",
-             m->name, ssw_recon_name(recon), q, m->order, exp(y[0]),
-             exp(y[1]), exp(y[2]));
+             m->name, ssw_recon_name(recon), q, m->order, exp(y[0]), exp(y[1]),
+             exp(y[2]));
     }
   }
 }
@@ -85,10 +84,10 @@ static void test_reversibility(void) {
       EXPECT(fabs(s.x) + fabs(s.y) > 1.0, "%s did not move", tab[i].name);
       for (int k = 0; k < 150; k++)
         ssw_stepper_advance(&c, &tab[i], -h, recon, &s);
-      const double err = fabs(s.W1 - s0.W1) + fabs(s.W2 - s0.W2) +
-                         fabs(s.phi) + fabs(s.x) + fabs(s.y);
-      EXPECT(err < 1e-12, "%s/%s: back to start with error %.3g",
-             tab[i].name, ssw_recon_name(recon), err);
+      const double err = fabs(s.W1 - s0.W1) + fabs(s.W2 - s0.W2) + fabs(s.phi) +
+                         fabs(s.x) + fabs(s.y);
+      EXPECT(err < 1e-12, "%s/%s: back to start with error %.3g", tab[i].name,
+             ssw_recon_name(recon), err);
     }
   }
 }
@@ -150,7 +149,8 @@ static void test_fixed_points(void) {
   ssw_state s;
   ssw_stepper_init(&c, w, v, &s);
   const ssw_state s0 = s;
-  for (int k = 0; k < 1000; k++) ssw_hamel_step(&c, 0.1, SSW_RECON_EXP, &s);
+  for (int k = 0; k < 1000; k++)
+    ssw_hamel_step(&c, 0.1, SSW_RECON_EXP, &s);
   EXPECT(fabs(s.W1 - s0.W1) <= 1e-14 * fabs(s0.W1) &&
              fabs(s.W2 - s0.W2) <= 1e-14 * fabs(s0.W2),
          "equilibrium moved: W1 %.17g -> %.17g", s0.W1, s.W1);

@@ -22,7 +22,7 @@ static int test_failures = 0;
   do {                                                                         \
     const double x_ = (x), r_ = (ref), t_ = (tol);                             \
     const double e_ = r_ != 0 ? fabs(x_ - r_) / fabs(r_) : fabs(x_);           \
-    EXPECT(e_ <= t_, "%s: got %.17g, expected %.17g, rel. error %.3g > %.3g", \
+    EXPECT(e_ <= t_, "%s: got %.17g, expected %.17g, rel. error %.3g > %.3g",  \
            (what), x_, r_, e_, t_);                                            \
   } while (0)
 
@@ -44,8 +44,7 @@ static int test_failures = 0;
   ((ssw_params){M_PI / 3.0, 0.2, (bval), 0.0, 0.0, 0.5, 0.3})
 
 /* SplitMix64: deterministic pseudo-random numbers for sampled tests. */
-static inline double test_uniform(unsigned long long *s, double lo,
-                                  double hi) {
+static inline double test_uniform(unsigned long long *s, double lo, double hi) {
   unsigned long long z = (*s += 0x9E3779B97F4A7C15ULL);
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
   z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;

@@ -62,7 +62,8 @@ static inline double wb_exact_t0(const ssw_analytic *an, double H, int sigma,
  * line of equilibria), -1 otherwise. */
 static inline int wb_draw_one(uint64_t seed, int i, wb_draw *d) {
   uint64_t s = seed * 0x100000001B3ULL + (uint64_t)i * 0x9E3779B97F4A7C15ULL;
-  for (int k = 0; k < 4; k++) (void)wb_u01(&s);
+  for (int k = 0; k < 4; k++)
+    (void)wb_u01(&s);
   d->body.m = wb_log(&s, 0.1, 10);
   d->body.I0 = wb_log(&s, 0.01, 5);
   d->body.rho = wb_u01(&s) < 1.0 / 6 ? 0.0 : wb_log(&s, 0.01, 10);
@@ -98,8 +99,7 @@ static inline int wb_draw_one(uint64_t seed, int i, wb_draw *d) {
 
 /* n initial states on the energy ellipse of draw d, evenly spread in
  * angle as an ensemble spreads them; the first is the draw's own. */
-static inline void wb_states(const wb_draw *d, int n, double *w0,
-                             double *v0) {
+static inline void wb_states(const wb_draw *d, int n, double *w0, double *v0) {
   const double J = d->t.J, L2 = d->t.L2, D = ssw_model_D(&d->t);
   const double r = sqrt(2.0 * d->H), l11 = sqrt(J), l21 = -L2 / l11;
   const double l22 = sqrt(D / J);
@@ -117,8 +117,7 @@ static inline void wb_states(const wb_draw *d, int n, double *w0,
  * and the engine's estimates on the same scales; NaN where the quantity
  * does not exist in the regime. */
 static inline void wb_errors(const wb_draw *d, double w0, double v0,
-                             const ssw_traj *r, double err[4],
-                             double est[4]) {
+                             const ssw_traj *r, double err[4], double est[4]) {
   const int sigma = ssw_analytic_sigma(&d->t, w0, v0);
   const double t0 = wb_exact_t0(&d->an, d->H, sigma, w0, v0);
   const double dphi = ssw_analytic_dphi(&d->an, sigma);
@@ -131,7 +130,8 @@ static inline void wb_errors(const wb_draw *d, double w0, double v0,
   err[1] = fabs(r->dphi - dphi) / as;
   est[1] = r->err_dphi / as;
   err[2] = circles ? fmax(fabs(r->r_future - d->an.radius),
-                          fabs(r->r_past - d->an.radius)) / len
+                          fabs(r->r_past - d->an.radius)) /
+                         len
                    : NAN;
   est[2] = r->err_r / len;
   err[3] = fabs(r->t0 - t0) / ts;

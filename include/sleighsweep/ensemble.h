@@ -29,8 +29,7 @@ double ssw_ensemble_uniform(uint64_t seed, uint64_t index, uint64_t traj,
  * parametrisation), psi = 2 pi (traj + 1/2) / n for the lattice and
  * 2 pi U(seed, index, traj) for random draws. */
 void ssw_ensemble_initial(const ssw_config *cfg, const ssw_tensor *t,
-                          uint64_t index, int64_t traj, double *w0,
-                          double *v0);
+                          uint64_t index, int64_t traj, double *w0, double *v0);
 
 /** Creates a workspace for a config (kept by pointer, must outlive it).
  * Errors: SSW_ERR_MEM. */

@@ -40,8 +40,7 @@ const char *ssw_error_name(int code);
  * the code so that it can be used in a return statement. Thread-safe: the
  * message buffer is thread-local. */
 int ssw_error_raise(int code, const char *file, int line, const char *func,
-                    const char *fmt, ...)
-    __attribute__((format(printf, 5, 6)));
+                    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
 /** An error carried from one thread to another: the code and this thread's
  * whole message (for errors raised inside OpenMP regions). */

@@ -82,8 +82,7 @@ double ssw_integrator_stop_tol(const ssw_integrator *o);
 /** Called at every macro node with the direction (+1 forward, -1 backward),
  * the time, the configuration (phi, x, y), the node velocity and energy. */
 typedef void (*ssw_sample_fn)(void *ctx, int dir, double t, double phi,
-                              double x, double y, double w, double v,
-                              double H);
+                              double x, double y, double w, double v, double H);
 
 /** What one trajectory yields. Absent quantities: radius +inf for a limit
  * straight line, NaN for spacing/centres without circles and for every
@@ -116,8 +115,8 @@ typedef struct {
    * estimate was asked for): of d, of dphi (rad), of the larger radius
    * error, of t0 (time), of the farther centre (length). rtol is met when
    * err_d <= rtol d, err_dphi <= rtol max(|dphi|, SSW_DPHI_FLOOR),
-   * err_r <= rtol max(r, d), err_t0 <= rtol (|t0| + 1 / Arate) and err_center <= rtol
-   * max(r, d). */
+   * err_r <= rtol max(r, d), err_t0 <= rtol (|t0| + 1 / Arate) and err_center
+   * <= rtol max(r, d). */
   double err_d, err_dphi, err_r, err_t0, err_center;
   int refinements; /**< reruns needed to meet rtol */
 } ssw_traj;
@@ -126,10 +125,9 @@ typedef struct {
  * v0[i]), stepping them together in SIMD lanes; out[i] is bit-identical to
  * what ssw_extract_run gives for trajectory i alone. ctx[i] (ctx may be
  * NULL) is the sample context of trajectory i, NULL for none. */
-int ssw_extract_batch(const ssw_tensor *t, int regime, int n,
-                      const double *w0, const double *v0,
-                      const ssw_integrator *o, ssw_sample_fn sample,
-                      void *const *ctx, ssw_traj *out);
+int ssw_extract_batch(const ssw_tensor *t, int regime, int n, const double *w0,
+                      const double *v0, const ssw_integrator *o,
+                      ssw_sample_fn sample, void *const *ctx, ssw_traj *out);
 
 /** Where one direction of some integration stopped (for
  * ssw_extract_finish). */
@@ -146,10 +144,9 @@ typedef struct {
  * engine's own limits, exponential tail and combination, so that other
  * integrators (the benchmark's GSL runs) are judged on the same
  * extraction. No error estimate (err_* NaN). */
-void ssw_extract_finish(const ssw_tensor *t, int regime, double w0,
-                        double v0, const ssw_integrator *o,
-                        const ssw_leg_end *fwd, const ssw_leg_end *bwd,
-                        ssw_traj *out);
+void ssw_extract_finish(const ssw_tensor *t, int regime, double w0, double v0,
+                        const ssw_integrator *o, const ssw_leg_end *fwd,
+                        const ssw_leg_end *bwd, ssw_traj *out);
 
 /** The stopping threshold: |L1 w + Z v| <= ssw_extract_gstop(...), the
  * largest |g| on the energy level sqrt(2 H E / D) times the stop tol. */

@@ -47,11 +47,11 @@ int ssw_journal_close(ssw_journal **j);
 
 /** Records recovered from every journal of an output. */
 typedef struct {
-  ssw_result_buf recs;   /**< unique by index, in index order, with samples */
-  size_t files;          /**< journal files read */
-  size_t torn;           /**< damaged stretches (torn or corrupt) skipped */
-  size_t short_headers;  /**< files cut short inside their header */
-  size_t duplicates;     /**< records of an index seen before (ignored) */
+  ssw_result_buf recs;  /**< unique by index, in index order, with samples */
+  size_t files;         /**< journal files read */
+  size_t torn;          /**< damaged stretches (torn or corrupt) skipped */
+  size_t short_headers; /**< files cut short inside their header */
+  size_t duplicates;    /**< records of an index seen before (ignored) */
 } ssw_journal_set;
 
 /** Reads every "<output>.journal.*" of this config, validating checksums:

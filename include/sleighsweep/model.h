@@ -47,9 +47,9 @@ typedef struct {
 
 /** Asymptotic regime of a tensor. */
 typedef enum {
-  SSW_REGIME_UNIFORM = 0,          /**< L1 = Z = 0: every state an equilibrium */
-  SSW_REGIME_LINE_TO_LINE = 1,     /**< Z = 0: classical sleigh, with loops */
-  SSW_REGIME_SPIN_REVERSAL = 2,    /**< L1 = 0: spin about a point, reversing */
+  SSW_REGIME_UNIFORM = 0,       /**< L1 = Z = 0: every state an equilibrium */
+  SSW_REGIME_LINE_TO_LINE = 1,  /**< Z = 0: classical sleigh, with loops */
+  SSW_REGIME_SPIN_REVERSAL = 2, /**< L1 = 0: spin about a point, reversing */
   SSW_REGIME_CIRCLE_TO_CIRCLE = 3, /**< generic: opposite-sense limit circles */
   SSW_REGIME_COUNT
 } ssw_regime;
@@ -102,13 +102,11 @@ static inline double ssw_model_D(const ssw_tensor *t) {
 
 /** E = J Z^2 + 2 Z L1 L2 + M L1^2 (> 0 unless L1 = Z = 0). */
 static inline double ssw_model_E(const ssw_tensor *t) {
-  return t->J * t->Z * t->Z + 2.0 * t->Z * t->L1 * t->L2 +
-         t->M * t->L1 * t->L1;
+  return t->J * t->Z * t->Z + 2.0 * t->Z * t->L1 * t->L2 + t->M * t->L1 * t->L1;
 }
 
 /** Energy H = (J w^2 + M v^2 - 2 L2 w v) / 2 of the reduced state. */
-static inline double ssw_model_energy(const ssw_tensor *t, double w,
-                                      double v) {
+static inline double ssw_model_energy(const ssw_tensor *t, double w, double v) {
   return 0.5 * (t->J * w * w + t->M * v * v - 2.0 * t->L2 * w * v);
 }
 

@@ -18,15 +18,15 @@ extern "C" {
  * record is bit-identical for any rank or thread count. Quantities absent in
  * a regime are NaN (spacing without circles) or +inf (radius of a line). */
 typedef struct {
-  uint64_t index;         /**< flat grid index (row-major theta..B) */
-  ssw_tensor tensor;      /**< snapped total tensor J M N L1 L2 Z */
-  ssw_analytic analytic;  /**< closed-form predictions for the tensor */
-  double radius_future;   /**< mean |v/w| at t -> +inf */
-  double radius_past;     /**< mean |v/w| at t -> -inf */
-  double center_spacing;  /**< mean distance of the limit-circle centres */
+  uint64_t index;          /**< flat grid index (row-major theta..B) */
+  ssw_tensor tensor;       /**< snapped total tensor J M N L1 L2 Z */
+  ssw_analytic analytic;   /**< closed-form predictions for the tensor */
+  double radius_future;    /**< mean |v/w| at t -> +inf */
+  double radius_past;      /**< mean |v/w| at t -> -inf */
+  double center_spacing;   /**< mean distance of the limit-circle centres */
   double transition_angle; /**< mean |dphi| (rad) */
-  int32_t loops;          /**< mode of floor(|dphi| / 2 pi) */
-  int32_t sense_future;   /**< mode of sign(w) at t -> +inf (-1 cw, +1 ccw) */
+  int32_t loops;           /**< mode of floor(|dphi| / 2 pi) */
+  int32_t sense_future;    /**< mode of sign(w) at t -> +inf (-1 cw, +1 ccw) */
   double radius_future_spread, radius_past_spread;
   double center_spacing_spread, transition_angle_spread;
   double converged_fraction; /**< converged trajectories / trajectories */
@@ -53,9 +53,9 @@ typedef struct {
  * waiting for the next flush epoch, or the records read from journals. */
 typedef struct {
   ssw_point_result *pts;
-  double *samples;  /**< n * sdoubles, in the order of pts */
+  double *samples; /**< n * sdoubles, in the order of pts */
   size_t n, cap;
-  size_t sdoubles;  /**< doubles per point's sample buffer */
+  size_t sdoubles; /**< doubles per point's sample buffer */
 } ssw_result_buf;
 
 /** Makes room for at least `need` points. Errors: SSW_ERR_MEM. */

@@ -19,8 +19,8 @@ extern "C" {
 #define SSW_MPI_CALL(call)                                                     \
   do {                                                                         \
     const int ssw_mpi_rc_ = (call);                                            \
-    if (ssw_mpi_rc_ != MPI_SUCCESS) return ssw_mpi_error(ssw_mpi_rc_, #call,   \
-                                                         __FILE__, __LINE__);  \
+    if (ssw_mpi_rc_ != MPI_SUCCESS)                                            \
+      return ssw_mpi_error(ssw_mpi_rc_, #call, __FILE__, __LINE__);            \
   } while (0)
 
 /** Raises SSW_ERR_MPI with the text of an MPI error code. */
@@ -28,15 +28,15 @@ int ssw_mpi_error(int rc, const char *call, const char *file, int line);
 
 /** Figures of a finished (or interrupted) schedule, reduced to rank 0. */
 typedef struct {
-  uint64_t points_done;   /**< durable points in the file at the end */
-  uint64_t points_run;    /**< points computed by this run (all ranks) */
-  double wall_s;          /**< wall time of the schedule */
-  double compute_s;       /**< max over ranks of time computing points */
-  double io_s;            /**< max over ranks of time in HDF5 writes/flushes */
-  double idle_s;          /**< max over ranks of time waiting for work/epochs */
-  double service_s;       /**< rank 0's time answering requests */
-  int epochs;             /**< flush epochs (durability points) */
-  int interrupted;        /**< 1 when a signal stopped the run early */
+  uint64_t points_done; /**< durable points in the file at the end */
+  uint64_t points_run;  /**< points computed by this run (all ranks) */
+  double wall_s;        /**< wall time of the schedule */
+  double compute_s;     /**< max over ranks of time computing points */
+  double io_s;          /**< max over ranks of time in HDF5 writes/flushes */
+  double idle_s;        /**< max over ranks of time waiting for work/epochs */
+  double service_s;     /**< rank 0's time answering requests */
+  int epochs;           /**< flush epochs (durability points) */
+  int interrupted;      /**< 1 when a signal stopped the run early */
 } ssw_schedule_stats;
 
 /** Installs SIGTERM/SIGUSR1/SIGINT handlers that ask the schedule to stop
@@ -64,8 +64,8 @@ int ssw_schedule_signal(void);
  * Errors: SSW_ERR_MPI, SSW_ERR_HDF5, SSW_ERR_MEM, or the ensemble's. A stop
  * signal is not an error: the run ends early with stats->interrupted. */
 int ssw_schedule_run(MPI_Comm comm, const ssw_config *cfg, ssw_h5out *out,
-                     uint8_t *done, const ssw_journal_set *recovered,
-                     int quiet, ssw_schedule_stats *stats);
+                     uint8_t *done, const ssw_journal_set *recovered, int quiet,
+                     ssw_schedule_stats *stats);
 
 #ifdef __cplusplus
 }

@@ -34,7 +34,7 @@ int ssw_recon_find(const char *name);
 /** Constants of the reduced equations for one tensor. */
 typedef struct {
   double J, M, L1, L2, Z, D;
-  double kw1, kw2; /**< L1 M + Z L2 and L1 L2 + Z J (cubic right-hand side) */
+  double kw1, kw2;   /**< L1 M + Z L2 and L1 L2 + Z J (cubic right-hand side) */
   ssw_tensor t;      /**< the tensor itself (comparison schemes) */
   int rattle_ok;     /**< the 3x3 tensor allows the lab-frame RATTLE */
   ssw_rattle rattle; /**< its constants when rattle_ok */
@@ -45,7 +45,7 @@ typedef struct {
   double phi, x, y; /**< heading (rad) and contact point */
   double ux, uy;    /**< (cos phi, sin phi), carried by rotations */
   double W1, W2;    /**< projected momenta W = K (w, v) at the node */
-  double p;         /**< last L1 w + Z v of the discrete velocity (warm start) */
+  double p; /**< last L1 w + Z v of the discrete velocity (warm start) */
 } ssw_state;
 
 /** Kinds of method. Compositions run in the batch kernel; the others are
@@ -81,8 +81,7 @@ const ssw_method *ssw_method_find(const char *name);
 void ssw_stepper_coeffs(const ssw_tensor *t, ssw_coeffs *c);
 
 /** Initial state at the origin with heading 0 and velocity (w0, v0). */
-void ssw_stepper_init(const ssw_coeffs *c, double w0, double v0,
-                      ssw_state *s);
+void ssw_stepper_init(const ssw_coeffs *c, double w0, double v0, ssw_state *s);
 
 /** Node velocity (w, v) = K^-1 W of a state. */
 void ssw_stepper_velocity(const ssw_coeffs *c, const ssw_state *s, double *w,
@@ -101,8 +100,8 @@ void ssw_hamel_step(const ssw_coeffs *c, double h, int recon, ssw_state *s);
  * to the same state advanced in any other lane, with any neighbours, on any
  * instruction set (the scalar entry below is this kernel with one state). */
 void ssw_stepper_advance_batch(const ssw_coeffs *c, const ssw_method *m,
-                                const double h[SSW_LANES], int recon,
-                                ssw_state s[SSW_LANES]);
+                               const double h[SSW_LANES], int recon,
+                               ssw_state s[SSW_LANES]);
 
 /** One macro step of size h with a method (composition or RK4). */
 void ssw_stepper_advance(const ssw_coeffs *c, const ssw_method *m, double h,

@@ -54,8 +54,10 @@ void sb_printf(sbuf *b, const char *fmt, ...) {
 }
 
 void sb_num(sbuf *b, double x) {
-  if (isfinite(x)) sb_printf(b, "%.6g", x);
-  else sb_printf(b, "null");
+  if (isfinite(x))
+    sb_printf(b, "%.6g", x);
+  else
+    sb_printf(b, "null");
 }
 
 double bench_now(void) {
@@ -158,8 +160,8 @@ static void machine_info(sbuf *json) {
             "\"date\": \"%s\", \"engine_version\": \"%s\", \"git\": \"%s\", "
             "\"machine\": {\"cpu\": \"%s\", \"cores\": %ld, \"kernel\": "
             "\"%s\", \"compiler\": \"gcc %s\", \"flags\": \"%s\"}, ",
-            date, ssw_version_string(), ssw_version_git(), cpu, ncpu,
-            u.release, __VERSION__, SSW_BENCH_FLAGS);
+            date, ssw_version_string(), ssw_version_git(), cpu, ncpu, u.release,
+            __VERSION__, SSW_BENCH_FLAGS);
 }
 
 int main(int argc, char **argv) {
@@ -172,24 +174,38 @@ int main(int argc, char **argv) {
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     const int more = i + 1 < argc;
-    if (!strcmp(a, "--smoke")) o.smoke = 1;
-    else if (!strcmp(a, "--quick")) o.quick = 1;
-    else if (!strcmp(a, "--no-kernels")) o.kernels = 0;
-    else if (!strcmp(a, "--no-sweep")) o.sweep = 0;
-    else if (!strcmp(a, "--no-headline")) headline = 0;
-    else if (!strcmp(a, "--keep")) o.keep = 1;
-    else if (!strcmp(a, "--batch") && more) batch = atoi(argv[++i]);
-    else if (!strcmp(a, "--rounds") && more) rounds = atoi(argv[++i]);
-    else if (!strcmp(a, "--engine") && more) o.engine = argv[++i];
-    else if (!strcmp(a, "--mpiexec") && more) o.mpiexec = argv[++i];
-    else if (!strcmp(a, "--shim") && more) o.shim = argv[++i];
-    else if (!strcmp(a, "--workdir") && more) o.workdir = argv[++i];
+    if (!strcmp(a, "--smoke"))
+      o.smoke = 1;
+    else if (!strcmp(a, "--quick"))
+      o.quick = 1;
+    else if (!strcmp(a, "--no-kernels"))
+      o.kernels = 0;
+    else if (!strcmp(a, "--no-sweep"))
+      o.sweep = 0;
+    else if (!strcmp(a, "--no-headline"))
+      headline = 0;
+    else if (!strcmp(a, "--keep"))
+      o.keep = 1;
+    else if (!strcmp(a, "--batch") && more)
+      batch = atoi(argv[++i]);
+    else if (!strcmp(a, "--rounds") && more)
+      rounds = atoi(argv[++i]);
+    else if (!strcmp(a, "--engine") && more)
+      o.engine = argv[++i];
+    else if (!strcmp(a, "--mpiexec") && more)
+      o.mpiexec = argv[++i];
+    else if (!strcmp(a, "--shim") && more)
+      o.shim = argv[++i];
+    else if (!strcmp(a, "--workdir") && more)
+      o.workdir = argv[++i];
     else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
       fputs(usage, stdout);
       return 0;
     } else {
-      fprintf(stderr, "ssw_bench: unknown or incomplete option '%s' (see "
-                      "--help)\n", a);
+      fprintf(stderr,
+              "ssw_bench: unknown or incomplete option '%s' (see "
+              "--help)\n",
+              a);
       return 2;
     }
   }

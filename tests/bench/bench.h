@@ -10,25 +10,25 @@
 
 /* Settings of one benchmark run (smoke or full). */
 typedef struct {
-  int smoke;            /* 1: seconds-long CTest mode */
-  int quick;            /* 1: accuracy-and-cost summary only (< 60 s) */
-  int kernels, sweep;   /* which parts run */
-  int batch;            /* random bodies in the batch */
-  int rounds;           /* timing rounds (median over them) */
-  double min_time;      /* seconds per timed sample (repeat calls) */
-  int bisect;           /* bisection steps of the eta / tol search */
-  double step_cap;      /* largest base steps per trajectory searched */
+  int smoke;          /* 1: seconds-long CTest mode */
+  int quick;          /* 1: accuracy-and-cost summary only (< 60 s) */
+  int kernels, sweep; /* which parts run */
+  int batch;          /* random bodies in the batch */
+  int rounds;         /* timing rounds (median over them) */
+  double min_time;    /* seconds per timed sample (repeat calls) */
+  int bisect;         /* bisection steps of the eta / tol search */
+  double step_cap;    /* largest base steps per trajectory searched */
   /* sweep */
-  const char *engine;   /* sleighsweep binary */
-  const char *mpiexec;  /* mpirun */
-  const char *shim;     /* LD_PRELOAD library timing MPI point-to-point */
-  const char *workdir;  /* where configs and output files go */
-  int keep;             /* keep the work directory */
-  long scale_points;    /* grid points of the scaling runs */
-  int scale_traj;       /* trajectories per point of the scaling runs */
-  long big_points;      /* grid points of the headline run */
-  int big_traj;         /* trajectories per point of the headline run */
-  int big_ranks;        /* ranks of the headline run */
+  const char *engine;  /* sleighsweep binary */
+  const char *mpiexec; /* mpirun */
+  const char *shim;    /* LD_PRELOAD library timing MPI point-to-point */
+  const char *workdir; /* where configs and output files go */
+  int keep;            /* keep the work directory */
+  long scale_points;   /* grid points of the scaling runs */
+  int scale_traj;      /* trajectories per point of the scaling runs */
+  long big_points;     /* grid points of the headline run */
+  int big_traj;        /* trajectories per point of the headline run */
+  int big_ranks;       /* ranks of the headline run */
 } bench_opts;
 
 /* Growing text buffer (the JSON summary). */

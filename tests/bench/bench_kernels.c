@@ -79,11 +79,15 @@ static int make_cases(int n, bcase *out) {
   if (make_case(&seed_body, &seed, 1.5, 1.0, "seed", &out[k]) == 0) k++;
   unsigned long long s = 2024;
   for (int i = 0; i < 10000 && k < n + 1; i++) {
-    ssw_body bd = {uniform(&s, 0.5, 2), uniform(&s, 0.2, 1),
-                   uniform(&s, 0, 2), SSW_KROT_PAPERS};
-    ssw_params p = {uniform(&s, 0, M_PI), uniform(&s, -0.6, 0.6),
-                    uniform(&s, -0.3, 0.3), uniform(&s, -0.2, 0.2),
-                    uniform(&s, -0.2, 0.2), 0.5, 0.3};
+    ssw_body bd = {uniform(&s, 0.5, 2), uniform(&s, 0.2, 1), uniform(&s, 0, 2),
+                   SSW_KROT_PAPERS};
+    ssw_params p = {uniform(&s, 0, M_PI),
+                    uniform(&s, -0.6, 0.6),
+                    uniform(&s, -0.3, 0.3),
+                    uniform(&s, -0.2, 0.2),
+                    uniform(&s, -0.2, 0.2),
+                    0.5,
+                    0.3};
     ssw_tensor t;
     if (ssw_model_tensor(&bd, &p, &t) != 0) continue;
     const double ang = uniform(&s, 0, 2 * M_PI);
@@ -130,10 +134,8 @@ static mdef mdefs[] = {
      SSW_RECON_MIDPOINT, NULL, NULL},
     {"rk4 (engine)", "rk4_engine", KIND_ENGINE, "rk4", SSW_RECON_EXP, NULL,
      NULL},
-    {"gsl rk8pd", "gsl_rk8pd", KIND_GSL, NULL, 0, &gsl_odeiv2_step_rk8pd,
-     NULL},
-    {"gsl rkf45", "gsl_rkf45", KIND_GSL, NULL, 0, &gsl_odeiv2_step_rkf45,
-     NULL},
+    {"gsl rk8pd", "gsl_rk8pd", KIND_GSL, NULL, 0, &gsl_odeiv2_step_rk8pd, NULL},
+    {"gsl rkf45", "gsl_rkf45", KIND_GSL, NULL, 0, &gsl_odeiv2_step_rkf45, NULL},
 };
 #define NM ((int)(sizeof mdefs / sizeof mdefs[0]))
 #define M_H6 2 /* hamel6 exp */
@@ -144,8 +146,8 @@ static int is_hamel(int mi) { return mi < 8; }
 
 /* One evaluation: relative error in d and the work it took. */
 typedef struct {
-  int ok;       /* converged, finite */
-  int capped;   /* stopped by the step cap */
+  int ok;     /* converged, finite */
+  int capped; /* stopped by the step cap */
   double d, err;
   double steps; /* engine: base steps (ssw_traj.steps, with the peak
                    refinement); GSL: accepted steps */
@@ -166,8 +168,7 @@ static eres eval_engine(const bcase *c, const mdef *m, double eta) {
   o.tail = 1;
   ssw_traj r;
   eres e = {0};
-  if (ssw_extract_run(&c->t, c->regime, c->w0, c->v0, &o, NULL, NULL, &r) !=
-      0)
+  if (ssw_extract_run(&c->t, c->regime, c->w0, c->v0, &o, NULL, NULL, &r) != 0)
     return e;
   e.ok = r.converged && isfinite(r.d);
   e.capped = (r.flags & (SSW_TRAJ_FWD_CAP | SSW_TRAJ_BWD_CAP)) != 0;
@@ -351,7 +352,8 @@ static void search(const bcase *c, const mdef *m, double x_hi, double x_lo,
     sres *s = &out[k];
     memset(s, 0, sizeof *s);
     int k0 = n;
-    while (k0 > 0 && passes(&rs[k0 - 1], targets[k])) k0--;
+    while (k0 > 0 && passes(&rs[k0 - 1], targets[k]))
+      k0--;
     if (k0 == n) continue; /* the smallest scanned setting fails */
     s->found = 1;
     s->x = xs[k0];
@@ -382,8 +384,8 @@ typedef struct {
   const bcase *c;
   const mdef *m;
   double x;
-  long k;                 /* calls per sample */
-  double ns[MAXROUNDS];   /* ns per trajectory, per round (wall clock) */
+  long k;                   /* calls per sample */
+  double ns[MAXROUNDS];     /* ns per trajectory, per round (wall clock) */
   double cpu_ns[MAXROUNDS]; /* the same in thread CPU time */
 } tjob;
 
@@ -401,7 +403,8 @@ static double time_calls(const tjob *j, long k, double *cpu) {
   const double c0 = cpu ? thread_cpu() : 0.0;
   const double t0 = bench_now();
   double acc = 0.0;
-  for (long i = 0; i < k; i++) acc += eval(j->c, j->m, j->x).d;
+  for (long i = 0; i < k; i++)
+    acc += eval(j->c, j->m, j->x).d;
   const double t1 = bench_now();
   if (cpu) *cpu = thread_cpu() - c0;
   sink = acc;
@@ -457,7 +460,8 @@ static double job_us(const tjob *j, int rounds) {
 static double paired_ratio(const tjob *a, const tjob *b, int rounds) {
   if (!a || !b) return NAN;
   double q[MAXROUNDS];
-  for (int r = 0; r < rounds; r++) q[r] = a->ns[r] / b->ns[r];
+  for (int r = 0; r < rounds; r++)
+    q[r] = a->ns[r] / b->ns[r];
   return bench_median(q, rounds);
 }
 
@@ -524,10 +528,14 @@ typedef struct {
   double x, maxerr;
   double *steps; /* per body */
   tjob **job;    /* per body */
-} uniform_cell; /* one method x target over the batch */
+} uniform_cell;  /* one method x target over the batch */
 
-static double x_hi_of(const mdef *m) { return m->kind == KIND_GSL ? 1e-3 : 2.0; }
-static double x_lo_of(const mdef *m) { return m->kind == KIND_GSL ? 1e-15 : 1e-6; }
+static double x_hi_of(const mdef *m) {
+  return m->kind == KIND_GSL ? 1e-3 : 2.0;
+}
+static double x_lo_of(const mdef *m) {
+  return m->kind == KIND_GSL ? 1e-15 : 1e-6;
+}
 
 static void print_target_header(const char *what, int k) {
   printf("\n%s, target: relative error in d <= %s\n", what, target_names[k]);
@@ -557,7 +565,8 @@ int bench_kernels(const bench_opts *o, sbuf *json) {
 
   printf("== Cost to accuracy of one trajectory ==\n");
   printf("stopping |L1 w + Z v| <= %g g_max, first-order exponential tail, "
-         "d from the limit-circle centres (all methods)\n", STOP_TOL);
+         "d from the limit-circle centres (all methods)\n",
+         STOP_TOL);
   printf("cases: seed (m=1 I0=0.5 a=0.2 b=0 A=0.5 B=0.3 theta=pi/3 rho=1, "
          "omega0=1.5 v0=1, d = %.15g) and %d random bodies\n",
          cases[0].an.d, nb);
@@ -583,8 +592,10 @@ int bench_kernels(const bench_opts *o, sbuf *json) {
       int all = 1;
       for (int b = 1; b < nc; b++) {
         const sres *s = &cells[b * NM + mi].s[k];
-        if (!s->found) all = 0;
-        else x = fmin(x, s->x);
+        if (!s->found)
+          all = 0;
+        else
+          x = fmin(x, s->x);
       }
       if (!all) continue;
       for (int tries = 0; tries < 24; tries++, x /= pow(2.0, 0.125)) {
@@ -623,7 +634,8 @@ int bench_kernels(const bench_opts *o, sbuf *json) {
         u->job[b - 1] = j;
       }
     }
-  for (int i = 0; i < nj; i++) calibrate(&jobs[i], o->min_time);
+  for (int i = 0; i < nj; i++)
+    calibrate(&jobs[i], o->min_time);
   const double load_timing = bench_loadavg();
   run_rounds(jobs, nj, rounds);
   /* Share of a core the timing thread got: wall-clock figures are inflated
@@ -641,18 +653,20 @@ int bench_kernels(const bench_opts *o, sbuf *json) {
     kns[mi] = NAN;
     if (mdefs[mi].kind != KIND_ENGINE) continue;
     const cell *ce = &cells[mi];
-    const double eta = ce->s[1].found ? ce->s[1].x
-                       : ce->s[0].found ? ce->s[0].x : 0.1;
+    const double eta = ce->s[1].found   ? ce->s[1].x
+                       : ce->s[0].found ? ce->s[0].x
+                                        : 0.1;
     kns[mi] = kernel_ns(&cases[0], &mdefs[mi], eta, rounds, o->min_time);
   }
   const double t_total = bench_now() - t_start;
 
   /* ---- Seed table. ---- */
-  sb_printf(json, "\"kernels\": {\"stop_tol\": %g, \"targets\": [1e-6, 1e-8, "
-                  "1e-10], \"rounds\": %d, \"gsl_version\": \"%s\", "
-                  "\"search_s\": %.3g, \"total_s\": %.3g, "
-                  "\"loadavg_timing\": %.2f, \"cpu_share_timing\": %.3f, "
-                  "\"samples\": %ld, \"samples_retaken\": %ld, ",
+  sb_printf(json,
+            "\"kernels\": {\"stop_tol\": %g, \"targets\": [1e-6, 1e-8, "
+            "1e-10], \"rounds\": %d, \"gsl_version\": \"%s\", "
+            "\"search_s\": %.3g, \"total_s\": %.3g, "
+            "\"loadavg_timing\": %.2f, \"cpu_share_timing\": %.3f, "
+            "\"samples\": %ld, \"samples_retaken\": %ld, ",
             STOP_TOL, rounds, GSL_VERSION, t_search, t_total, load_timing,
             cpu_share, samples_taken, retaken);
   sb_printf(json, "\"kernel_ns_per_base_step\": {");
@@ -689,8 +703,8 @@ int bench_kernels(const bench_opts *o, sbuf *json) {
       }
       const double us = job_us(ce->job[k], rounds);
       printf("  %-16s %9.3g%s %9.2g %9.0f %9.0f %10.1f %8.1f %10.3g\n",
-             mdefs[mi].label, s->x, s->capped ? "*" : " ", s->r.err,
-             s->r.steps, s->r.nfev, us, us * 1e3 / s->r.steps,
+             mdefs[mi].label, s->x, s->capped ? "*" : " ", s->r.err, s->r.steps,
+             s->r.nfev, us, us * 1e3 / s->r.steps,
              paired_ratio(ce->job[k], ref, rounds));
     }
   }
@@ -709,7 +723,8 @@ int bench_kernels(const bench_opts *o, sbuf *json) {
       const double us = job_us(ce->job[k], rounds);
       sb_printf(json, "{\"x\": ");
       sb_num(json, s->x);
-      sb_printf(json, ", \"capped\": %s, \"err\": ", s->capped ? "true" : "false");
+      sb_printf(json,
+                ", \"capped\": %s, \"err\": ", s->capped ? "true" : "false");
       sb_num(json, s->r.err);
       sb_printf(json, ", \"steps\": %.0f, \"rhs\": %.0f, \"us\": ", s->r.steps,
                 s->r.nfev);
@@ -736,17 +751,18 @@ int bench_kernels(const bench_opts *o, sbuf *json) {
   /* summary[m][k]: median us, median ratio for the headline. */
   double med_us[NM][NT], med_ratio[NM][NT];
   for (int mi = 0; mi < NM; mi++)
-    for (int k = 0; k < NT; k++) med_us[mi][k] = med_ratio[mi][k] = NAN;
+    for (int k = 0; k < NT; k++)
+      med_us[mi][k] = med_ratio[mi][k] = NAN;
   for (int k = 0; k < NT && nb > 0; k++) {
     char what[64];
     snprintf(what, sizeof what, "Random bodies (%d)", nb);
     print_target_header(what, k);
     printf("  per body, largest step: median / max over the bodies "
            "(n = bodies reaching the target)\n");
-    printf("  %-16s %3s %9s %15s %17s %8s %15s | %9s %8s %15s %17s\n",
-           "method", "n", "eta med", "steps med/max", "us/traj med/max",
-           "ns/step", "/rk8pd med/max", "unif eta", "max err",
-           "steps med/max", "us/traj med/max");
+    printf("  %-16s %3s %9s %15s %17s %8s %15s | %9s %8s %15s %17s\n", "method",
+           "n", "eta med", "steps med/max", "us/traj med/max", "ns/step",
+           "/rk8pd med/max", "unif eta", "max err", "steps med/max",
+           "us/traj med/max");
     for (int mi = 0; mi < NM; mi++) {
       int n = 0;
       for (int b = 1; b < nc; b++) {
@@ -756,8 +772,8 @@ int bench_kernels(const bench_opts *o, sbuf *json) {
         v2[n] = ce->s[k].r.steps;
         v3[n] = job_us(ce->job[k], rounds);
         v4[n] = v3[n] * 1e3 / v2[n];
-        v5[n] = paired_ratio(ce->job[k], cells[b * NM + M_RK8PD].job[k],
-                             rounds);
+        v5[n] =
+            paired_ratio(ce->job[k], cells[b * NM + M_RK8PD].job[k], rounds);
         n++;
       }
       const double eta_med = bench_median(v1, n), st_med = bench_median(v2, n),
@@ -768,7 +784,8 @@ int bench_kernels(const bench_opts *o, sbuf *json) {
       const uniform_cell *u = &uni[mi * NT + k];
       double ust_med = NAN, ust_max = NAN, uus_med = NAN, uus_max = NAN;
       if (u->found) {
-        for (int b = 0; b < nb; b++) v1[b] = job_us(u->job[b], rounds);
+        for (int b = 0; b < nb; b++)
+          v1[b] = job_us(u->job[b], rounds);
         ust_med = bench_median(u->steps, nb), ust_max = bench_max(u->steps, nb);
         uus_med = bench_median(v1, nb), uus_max = bench_max(v1, nb);
       }
@@ -831,16 +848,16 @@ int bench_kernels(const bench_opts *o, sbuf *json) {
     for (int mi = 0; mi < NM; mi++) {
       if (!is_hamel(mi)) continue;
       const tjob *j = cells[mi].job[k];
-      if (j && (best < 0 || job_us(j, rounds) <
-                                job_us(cells[best].job[k], rounds)))
+      if (j &&
+          (best < 0 || job_us(j, rounds) < job_us(cells[best].job[k], rounds)))
         best = mi;
       if (isfinite(med_us[mi][k]) &&
           (bestb < 0 || med_us[mi][k] < med_us[bestb][k]))
         bestb = mi;
     }
     const tjob *ref = cells[M_RK8PD].job[k];
-    const double rb = best >= 0 ? paired_ratio(cells[best].job[k], ref, rounds)
-                                : NAN;
+    const double rb =
+        best >= 0 ? paired_ratio(cells[best].job[k], ref, rounds) : NAN;
     const double r8 = paired_ratio(cells[M_H8].job[k], ref, rounds);
     const double r6 = paired_ratio(cells[M_H6].job[k], ref, rounds);
     const double rr = bestb >= 0 ? med_ratio[bestb][k] : NAN;
@@ -861,8 +878,9 @@ int bench_kernels(const bench_opts *o, sbuf *json) {
     sb_num(json, r6);
     sb_printf(json, ", \"random_median_best\": ");
     sb_num(json, rr);
-    sb_printf(json, ", \"random_best_method\": \"%s\", "
-                    "\"random_median_hamel8_exp\": ",
+    sb_printf(json,
+              ", \"random_best_method\": \"%s\", "
+              "\"random_median_hamel8_exp\": ",
               bestb >= 0 ? mdefs[bestb].key : "");
     sb_num(json, med_ratio[M_H8][k]);
     sb_printf(json, ", \"random_median_hamel6_exp\": ");

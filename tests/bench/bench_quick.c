@@ -113,8 +113,7 @@ static void ours_run(const body *b, double rtol, ssw_traj *out) {
   ssw_integrator_defaults(&o);
   o.rtol = rtol;
   if (ours) o.method = ours;
-  ssw_extract_batch(&b->d.t, b->d.regime, K, b->w0, b->v0, &o, NULL, NULL,
-                    out);
+  ssw_extract_batch(&b->d.t, b->d.regime, K, b->w0, b->v0, &o, NULL, NULL, out);
 }
 
 /* Largest relative error in d over the bodies' trajectories; steps mean. */
@@ -123,8 +122,10 @@ static double worst_d(const body *bs, int n, int gsl, double x, gsl_ws *ws,
   double worst = 0, st = 0;
   for (int i = 0; i < n; i++) {
     ssw_traj r[K];
-    if (gsl) gsl_run(ws, &bs[i], x, r);
-    else ours_run(&bs[i], x, r);
+    if (gsl)
+      gsl_run(ws, &bs[i], x, r);
+    else
+      ours_run(&bs[i], x, r);
     for (int k = 0; k < K; k++) {
       const double e = fabs(r[k].d - bs[i].d.an.d) / bs[i].d.an.d;
       worst = fmax(worst, isfinite(e) && r[k].converged ? e : INFINITY);
@@ -154,8 +155,10 @@ static double time_body(const body *b, int gsl, double x, gsl_ws *ws,
   const double t0 = bench_now();
   double t = t0;
   do {
-    if (gsl) gsl_run(ws, b, x, r);
-    else ours_run(b, x, r);
+    if (gsl)
+      gsl_run(ws, b, x, r);
+    else
+      ours_run(b, x, r);
     calls++;
     t = bench_now();
   } while (t - t0 < min_time);
@@ -182,10 +185,11 @@ static double kernel_ns(int rounds) {
     for (long i = 0; i < n; i++) {
       ssw_stepper_advance_batch(&c, m, h, SSW_RECON_EXP, s);
       if ((i & 1023) == 1023)
-        for (int l = 0; l < SSW_LANES; l++) h[l] = -h[l]; /* stay near */
+        for (int l = 0; l < SSW_LANES; l++)
+          h[l] = -h[l]; /* stay near */
     }
-    const double ns = (bench_now() - t0) * 1e9 /
-                      ((double)n * m->stages * SSW_LANES);
+    const double ns =
+        (bench_now() - t0) * 1e9 / ((double)n * m->stages * SSW_LANES);
     if (s[0].x == 12345.678) puts(""); /* keep the loop */
     best = fmin(best, ns);
   }
@@ -194,8 +198,7 @@ static double kernel_ns(int rounds) {
 
 /* Default settings on the wide batch: largest errors of d and dphi and
  * the share of results (d, dphi, r, t0) whose estimate bounds the error. */
-static void default_accuracy(double *emax_d, double *emax_dphi,
-                             double *bound) {
+static void default_accuracy(double *emax_d, double *emax_dphi, double *bound) {
   ssw_integrator o;
   ssw_integrator_defaults(&o);
   int nb = 0, nt = 0, bodies = 0;
@@ -263,7 +266,8 @@ int bench_quick(const bench_opts *o, sbuf *json) {
       if (r == 0 || a < to[i]) to[i] = a;
       if (r == 0 || b < tg[i]) tg[i] = b;
     }
-  for (int i = 1; i <= nb; i++) ratio[i - 1] = to[i] / tg[i];
+  for (int i = 1; i <= nb; i++)
+    ratio[i - 1] = to[i] / tg[i];
   const double med_o = bench_median(to + 1, nb);
   const double med_g = bench_median(tg + 1, nb);
   const double r_seed = to[0] / tg[0], r_rand = med_o / med_g;

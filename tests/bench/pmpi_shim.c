@@ -12,9 +12,9 @@
  * and waiting for it or for a flush epoch. */
 #include <dlfcn.h>
 #include <mpi.h>
-#include <sys/resource.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 

@@ -49,7 +49,8 @@ static size_t make_record(const ssw_config *cfg, uint64_t index,
     memcpy(rec + 8 + sizeof pt + 8 * k, &v, 8);
   }
   uint64_t h = 0xCBF29CE484222325ULL;
-  for (size_t i = 0; i < body; i++) h = (h ^ rec[i]) * 0x100000001B3ULL;
+  for (size_t i = 0; i < body; i++)
+    h = (h ^ rec[i]) * 0x100000001B3ULL;
   memcpy(rec + body, &h, 8);
   return body + 8;
 }
@@ -101,10 +102,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                   "the writer cut valid record %zu", k);
         ssw_point_result pt;
         memcpy(&pt, rec + 8, sizeof pt);
-        PROMISE(ssw_journal_append(j, &pt, (const double *)(rec + 8 +
-                                                            sizeof pt)) ==
-                    SSW_SUCCESS,
-                "append");
+        PROMISE(
+            ssw_journal_append(j, &pt, (const double *)(rec + 8 + sizeof pt)) ==
+                SSW_SUCCESS,
+            "append");
         PROMISE(ssw_journal_close(&j) == SSW_SUCCESS, "close");
         fd = open(jpath, O_RDWR | O_APPEND);
         PROMISE(fd >= 0, "open");
@@ -149,8 +150,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     got[idx] = 1;
   }
   for (int i = 0; i < NPTS; i++)
-    PROMISE(got[i] >= want[i], "undamaged record of index %d not recovered",
-            i);
+    PROMISE(got[i] >= want[i], "undamaged record of index %d not recovered", i);
   ssw_journal_set_free(&set);
   return 0;
 }
