@@ -2,9 +2,7 @@
 # Checks that the C sources follow .clang-format, changing nothing:
 # clang-format --dry-run -Werror on src/, include/ and tests/ (*.c, *.h).
 # Lists the files that would change and their count; exit status 1 if any.
-# Not run by CI yet (docs/static-analysis.md): the tree is reformatted once
-# when the parallel work on issue 14 has landed. To fix one file:
-# clang-format -i FILE.  Needs Debian's clang-format (14).
+# Run by CI through scripts/lint.sh. To fix one file: clang-format -i FILE.  Needs Debian's clang-format (14).
 # Usage: scripts/format-check.sh [-v]   (-v: show every diagnostic)
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)

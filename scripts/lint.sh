@@ -1,5 +1,6 @@
 #!/bin/sh
 # Static checks CI runs (.ci/run), a few seconds in all:
+#   clang-format on the C sources (scripts/format-check.sh, .clang-format)
 #   flake8 on analysis/ and tests/ (configuration and check list: .flake8)
 #   cppcheck on src/ (check list and the reasons: docs/static-analysis.md;
 #   known findings still to fix: scripts/cppcheck-baseline.txt)
@@ -11,6 +12,13 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
 [ "${1:-}" = --no-setup ] || "$ROOT/scripts/setup.sh"
 status=0
+
+if ./scripts/format-check.sh >/dev/null 2>&1; then
+  echo "lint: clang-format: 0 files differ from .clang-format"
+else
+  ./scripts/format-check.sh >&2 || true
+  status=1
+fi
 
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT

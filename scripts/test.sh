@@ -4,7 +4,10 @@
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 "$ROOT/scripts/setup.sh"
-"$ROOT/scripts/build.sh"
+# -Werror: a warning fails the README's test command and CI (the main-job
+# command builds without it, so a newer compiler's new warning never stops
+# a researcher's run).
+"$ROOT/scripts/build.sh" -DSSW_WERROR=ON
 BUILD_DIR=${BUILD_DIR:-$ROOT/build}
 cd "$BUILD_DIR"
 ctest --output-on-failure -j 2 "$@"
