@@ -466,6 +466,8 @@ static int sweep(MPI_Comm comm, const run_opts *o, int argc, char **argv) {
   ssw_h5out *out = NULL;
   uint8_t *done = NULL;
   ssw_journal_set journals = {0};
+  char start[32];
+  iso_time(start, sizeof start);
   int rc = load_config(comm, rank, o->config, &cfg);
   if (rc == SSW_SUCCESS && o->output) {
     char *f = strdup(o->output);
@@ -508,8 +510,15 @@ static int sweep(MPI_Comm comm, const run_opts *o, int argc, char **argv) {
     char end[32];
     iso_time(end, sizeof end);
     complete = st.points_done == ssw_grid_size(cfg);
-    rc = ssw_h5out_finish(out, complete ? "complete" : "interrupted", end,
-                          st.wall_s, st.points_done);
+    const ssw_h5out_segment seg = {start,
+                                   end,
+                                   complete ? "complete" : "interrupted",
+                                   size,
+                                   omp_get_max_threads(),
+                                   st.points_run,
+                                   st.points_done,
+                                   st.wall_s};
+    rc = ssw_h5out_finish(out, &seg);
     if (rc == SSW_SUCCESS && rank == 0) {
       fprintf(stderr,
               "sleighsweep: %s: %llu of %llu points in %s (%llu computed now "

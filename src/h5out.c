@@ -1220,19 +1220,17 @@ done:
   return status;
 }
 
-int ssw_h5out_finish(ssw_h5out *h, const char *status_text,
-                     const char *end_time, double wall_time_s,
-                     uint64_t points_done) {
-  SSW_CHECK(h, SSW_ERR_ARG, "NULL output handle");
+int ssw_h5out_finish(ssw_h5out *h, const ssw_h5out_segment *seg) {
+  SSW_CHECK(h && seg, SSW_ERR_ARG, "NULL output handle or segment");
   int status = SSW_SUCCESS;
   char *st = NULL, *end = NULL;
   struct {
     double wall;
     uint64_t done;
-  } nums = {wall_time_s, points_done};
+  } nums = {seg->wall_time_s, seg->points_done};
   MPITRY(MPI_Bcast(&nums, (int)sizeof nums, MPI_BYTE, 0, h->comm));
-  TRY(bcast_str(h->comm, status_text, &st));
-  TRY(bcast_str(h->comm, end_time, &end));
+  TRY(bcast_str(h->comm, seg->status, &st));
+  TRY(bcast_str(h->comm, seg->end_time, &end));
   TRY(attr_str(h->file, "/", "end_time", end));
   TRY(attr_f64(h->file, "/", "wall_time_s", nums.wall));
   TRY(attr_u64(h->file, "/", "points_done", nums.done));

@@ -338,7 +338,15 @@ static void test_write_and_read(const char *path, int rank, int size) {
   uint64_t twice[2] = {0, 0};
   rc = write_epoch(h, twice, rank == 0 ? 2 : 0);
   EXPECT(rc == SSW_ERR_ARG, "repeated index accepted (%d)", rc);
-  rc = ssw_h5out_finish(h, "interrupted", "2025-01-31T12:01:00Z", 60.0, 10);
+  const ssw_h5out_segment seg1 = {"2025-01-31T12:00:00Z",
+                                  "2025-01-31T12:01:00Z",
+                                  "interrupted",
+                                  size,
+                                  1,
+                                  10,
+                                  10,
+                                  60.0};
+  rc = ssw_h5out_finish(h, &seg1);
   EXPECT(rc == SSW_SUCCESS, "finish: %s", ssw_error_message());
   EXPECT(ssw_h5out_close(&h) == SSW_SUCCESS && h == NULL, "close");
   EXPECT(ssw_h5out_close(&h) == SSW_SUCCESS, "close is NULL-safe");
@@ -370,7 +378,15 @@ static void test_resume(const char *path, int rank, int size) {
   uint64_t late = LATE;
   rc = write_epoch(h, &late, rank == size - 1 ? 1 : 0);
   EXPECT(rc == SSW_SUCCESS, "resume write: %s", ssw_error_message());
-  rc = ssw_h5out_finish(h, "complete", "2025-01-31T12:02:00Z", 61.0, 11);
+  const ssw_h5out_segment seg2 = {"2025-01-31T12:01:30Z",
+                                  "2025-01-31T12:02:00Z",
+                                  "complete",
+                                  size,
+                                  1,
+                                  1,
+                                  11,
+                                  61.0};
+  rc = ssw_h5out_finish(h, &seg2);
   EXPECT(rc == SSW_SUCCESS, "finish: %s", ssw_error_message());
   ssw_h5out_close(&h);
   int done_expected[NPTS];

@@ -95,12 +95,24 @@ int ssw_h5out_write_points(ssw_h5out *h, const ssw_point_result *pts, size_t n,
  * MPI-IO driver syncs the file). Collective. Errors: SSW_ERR_HDF5. */
 int ssw_h5out_flush(ssw_h5out *h);
 
-/** Records the end of a run: `status` ("complete", "interrupted"),
- * `end_time` (ISO 8601 UTC), `wall_time_s` (seconds) and `points_done`
- * as root attributes, then flushes. Collective; rank 0's values are stored.
- * Errors: SSW_ERR_HDF5, SSW_ERR_MPI. */
-int ssw_h5out_finish(ssw_h5out *h, const char *status, const char *end_time,
-                     double wall_time_s, uint64_t points_done);
+/** One run segment: what one `sleighsweep run` invocation did to the file
+ * (a fresh run is one segment; each resume adds one). */
+typedef struct {
+  const char *start_time;   /**< ISO 8601 UTC, when the run started */
+  const char *end_time;     /**< ISO 8601 UTC, when it finished */
+  const char *status;       /**< how it ended: "complete", "interrupted" */
+  int mpi_ranks;            /**< ranks of the run */
+  int omp_threads;          /**< OpenMP threads per rank */
+  uint64_t points_computed; /**< points this segment computed */
+  uint64_t points_done;     /**< points in the file at its end */
+  double wall_time_s;       /**< wall time of this segment (s) */
+} ssw_h5out_segment;
+
+/** Records the end of a run segment: the root attributes `status`,
+ * `end_time`, `points_done` and `wall_time_s` (the total over every
+ * segment the file records), then flushes. Collective; rank 0's values are
+ * stored. Errors: SSW_ERR_HDF5, SSW_ERR_MPI. */
+int ssw_h5out_finish(ssw_h5out *h, const ssw_h5out_segment *seg);
 
 /** Fills done[0 .. ssw_grid_size(cfg) - 1] (flat index order) with the done
  * mask (1 written, 0 not). Collective: rank 0 reads the dataset and
