@@ -157,22 +157,17 @@ int ssw_h5out_was_running(const char *path) {
 }
 
 int ssw_h5out_read_done(ssw_h5out *h, uint8_t *done_mask) {
-  SSW_CHECK(h && done_mask, SSW_ERR_ARG, "NULL handle or done array");
+  SSW_CHECK(h, SSW_ERR_ARG, "NULL output handle");
   int status = SSW_SUCCESS;
   if (h->rank == 0) {
-    /* Independent read by rank 0 alone; the others wait in the bcast. */
-    if (H5Dread(h->dset[SSW_H5_DONE_COL], H5T_NATIVE_UINT8, H5S_ALL, H5S_ALL,
-                H5P_DEFAULT, done_mask) < 0)
+    /* Independent read by rank 0 alone, which keeps the mask (one byte
+     * per grid point on one rank only); the others wait in the agreement. */
+    if (!done_mask)
+      status = SSW_RAISE(SSW_ERR_ARG, "NULL done array on rank 0");
+    else if (H5Dread(h->dset[SSW_H5_DONE_COL], H5T_NATIVE_UINT8, H5S_ALL,
+                     H5S_ALL, H5P_DEFAULT, done_mask) < 0)
       status = ssw_h5_fail("H5Dread", __FILE__, __LINE__, __func__,
                            "dataset done in '%s'", h->path);
   }
-  TRY(ssw_h5_agree(h->comm, status));
-  /* Pieces below INT_MAX: the grid may hold 2^31 points. */
-  for (uint64_t at = 0; at < h->total; at += (uint64_t)1 << 30) {
-    const uint64_t left = h->total - at;
-    const int count = (int)(left < ((uint64_t)1 << 30) ? left : 1u << 30);
-    MPITRY(MPI_Bcast(done_mask + at, count, MPI_BYTE, 0, h->comm));
-  }
-done:
-  return status;
+  return ssw_h5_agree(h->comm, status);
 }

@@ -114,10 +114,12 @@ typedef struct {
  * stored. Errors: SSW_ERR_HDF5, SSW_ERR_MPI. */
 int ssw_h5out_finish(ssw_h5out *h, const ssw_h5out_segment *seg);
 
-/** Fills done[0 .. ssw_grid_size(cfg) - 1] (flat index order) with the done
- * mask (1 written, 0 not). Collective: rank 0 reads the dataset and
- * broadcasts it, so every rank gets the same array. Errors: SSW_ERR_HDF5,
- * SSW_ERR_MPI. */
+/** Reads the done mask (flat index order, 1 written, 0 not) into rank 0's
+ * done[0 .. ssw_grid_size(cfg) - 1]; rank 0 alone reads it and keeps it
+ * (nothing is broadcast: a 2^31-point grid would cost 2 GiB per rank).
+ * Collective: every rank calls it; other ranks may pass NULL, and an array
+ * they pass is left untouched. Errors (on every rank when rank 0 fails):
+ * SSW_ERR_ARG for a NULL array on rank 0, SSW_ERR_HDF5. */
 int ssw_h5out_read_done(ssw_h5out *h, uint8_t *done);
 
 /** 1 when the sleighsweep file at `path` was left by a run that did not
