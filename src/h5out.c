@@ -95,6 +95,7 @@ int ssw_h5out_create(MPI_Comm comm, const char *path, const ssw_config *cfg,
   TRY(ssw_h5_agree(h->comm, ssw_h5_make_dxpl(h)));
   TRY(ssw_h5_agree(h->comm, ssw_h5_create_grid(h, cfg)));
   if (h->samples > 0) TRY(ssw_h5_agree(h->comm, ssw_h5_create_samples(h)));
+  TRY(ssw_h5_agree(h->comm, ssw_h5_create_segments(h)));
   TRY(ssw_h5_agree(h->comm, ssw_h5_write_config_attrs(h, cfg)));
   TRY(ssw_h5_agree(h->comm, ssw_h5_write_meta_attrs(h, meta)));
   H5TRY(H5Fflush(h->file, H5F_SCOPE_GLOBAL), "'%s'", tmp);
@@ -316,16 +317,15 @@ int ssw_h5out_finish(ssw_h5out *h, const ssw_h5out_segment *seg) {
   SSW_CHECK(h && seg, SSW_ERR_ARG, "NULL output handle or segment");
   int status = SSW_SUCCESS;
   char *st = NULL, *end = NULL;
-  struct {
-    double wall;
-    uint64_t done;
-  } nums = {seg->wall_time_s, seg->points_done};
-  MPITRY(MPI_Bcast(&nums, (int)sizeof nums, MPI_BYTE, 0, h->comm));
+  uint64_t points_done = seg->points_done;
+  double total = 0.0;
+  MPITRY(MPI_Bcast(&points_done, 1, MPI_UINT64_T, 0, h->comm));
   TRY(ssw_h5_bcast_str(h->comm, seg->status, &st));
   TRY(ssw_h5_bcast_str(h->comm, seg->end_time, &end));
+  TRY(ssw_h5_record_segment(h, seg, &total));
   TRY(ssw_h5_attr_str(h->file, "/", "end_time", end));
-  TRY(ssw_h5_attr_f64(h->file, "/", "wall_time_s", nums.wall));
-  TRY(ssw_h5_attr_u64(h->file, "/", "points_done", nums.done));
+  TRY(ssw_h5_attr_f64(h->file, "/", "wall_time_s", total));
+  TRY(ssw_h5_attr_u64(h->file, "/", "points_done", points_done));
   TRY(ssw_h5_attr_str(h->file, "/", "status", st));
   TRY(ssw_h5out_flush(h));
 done:

@@ -181,4 +181,14 @@ int ssw_h5_write_config_attrs(ssw_h5out *h, const ssw_config *cfg);
 /* Root provenance known to the caller (rank 0's values). */
 int ssw_h5_write_meta_attrs(ssw_h5out *h, const ssw_h5out_meta *meta);
 
+/* ---- run segments (h5segments.c) ----------------------------------- */
+
+/* Creates the empty /segments table (and its committed type segment_t). */
+int ssw_h5_create_segments(ssw_h5out *h);
+/* Appends rank 0's segment as a row of /segments (created if absent: older
+ * files) and a line of the root `history`; *total receives the wall time
+ * summed over every row. */
+int ssw_h5_record_segment(ssw_h5out *h, const ssw_h5out_segment *seg,
+                          double *total);
+
 #endif

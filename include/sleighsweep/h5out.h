@@ -108,10 +108,13 @@ typedef struct {
   double wall_time_s;       /**< wall time of this segment (s) */
 } ssw_h5out_segment;
 
-/** Records the end of a run segment: the root attributes `status`,
- * `end_time`, `points_done` and `wall_time_s` (the total over every
- * segment the file records), then flushes. Collective; rank 0's values are
- * stored. Errors: SSW_ERR_HDF5, SSW_ERR_MPI. */
+/** Records the end of a run segment: appends one row to the /segments
+ * table (created here if the file has none: files made before it) and one
+ * line to the CF `history` root attribute, then sets the root attributes
+ * `status`, `end_time`, `points_done` (this segment's) and `wall_time_s`
+ * (the total over every segment /segments records), and flushes.
+ * Collective; rank 0's values are stored. Errors: SSW_ERR_HDF5,
+ * SSW_ERR_MPI, SSW_ERR_MEM. */
 int ssw_h5out_finish(ssw_h5out *h, const ssw_h5out_segment *seg);
 
 /** Reads the done mask (flat index order, 1 written, 0 not) into rank 0's
