@@ -92,43 +92,52 @@ const column ssw_h5_columns[] = {
 _Static_assert(sizeof ssw_h5_columns / sizeof ssw_h5_columns[0] == SSW_H5_NCOL,
                "SSW_H5_NCOL (h5out_internal.h) must count the columns");
 
+/* The C enums the file's names stand for must have the values of names.h
+ * (extract.h, stepper.h and config.h spell their enums themselves). */
+#define CHECK_FLAG_(id, bit, ...)                                              \
+  _Static_assert(SSW_TRAJ_##id == (bit), "SSW_TRAJ_" #id " != names.h");
+#define CHECK_RECON_(id, value, ...)                                           \
+  _Static_assert(SSW_RECON_##id == (value), "SSW_RECON_" #id " != names.h");
+#define CHECK_IC_(id, value, ...)                                              \
+  _Static_assert(SSW_IC_##id == (value), "SSW_IC_" #id " != names.h");
+SSW_TRAJ_FLAGS(CHECK_FLAG_)
+SSW_RECONS(CHECK_RECON_)
+SSW_ICS(CHECK_IC_)
+_Static_assert(SSW_RECON_COUNT == (0 SSW_RECONS(SSW_NAME_COUNT)),
+               "SSW_RECON_COUNT != names.h");
+_Static_assert(SSW_NAXES == (0 SSW_AXES(SSW_NAME_COUNT)),
+               "SSW_NAXES != names.h SSW_AXES");
+
+/* A category's values and meanings from a names.h list. */
+#define CATEGORY_(attr, list)                                                  \
+  {                                                                            \
+    attr, (0 list(SSW_NAME_COUNT)), {list(SSW_NAME_VALUE)},                    \
+        list(SSW_NAME_SPACED) + 1                                              \
+  }
+
 const category ssw_h5_categories[] = {
-    [CAT_REGIME] = {"flag_values",
-                    4,
-                    {0, 1, 2, 3},
-                    "uniform line_to_line spin_reversal circle_to_circle"},
-    [CAT_SENSE] = {"flag_values",
-                   3,
-                   {-1, 0, 1},
-                   "clockwise none counterclockwise"},
-    [CAT_DONE] = {"flag_values", 2, {0, 1}, "pending done"},
-    [CAT_FLAGS] = {"flag_masks",
-                   6,
-                   {SSW_TRAJ_FWD_CAP, SSW_TRAJ_BWD_CAP, SSW_TRAJ_NONFINITE,
-                    SSW_TRAJ_EQUILIBRIUM, SSW_TRAJ_NO_PEAK, SSW_TRAJ_RTOL},
-                   "forward_step_cap backward_step_cap nonfinite "
-                   "equilibrium_start no_peak rtol_not_met"},
+    [CAT_REGIME] = CATEGORY_("flag_values", SSW_REGIMES),
+    [CAT_SENSE] = CATEGORY_("flag_values", SSW_SENSES),
+    [CAT_DONE] = CATEGORY_("flag_values", SSW_DONE_STATES),
+    [CAT_FLAGS] = CATEGORY_("flag_masks", SSW_TRAJ_FLAGS),
 };
+_Static_assert((0 SSW_TRAJ_FLAGS(SSW_NAME_COUNT)) <= SSW_H5_CATEGORY_MAX &&
+                   (0 SSW_REGIMES(SSW_NAME_COUNT)) <= SSW_H5_CATEGORY_MAX,
+               "SSW_H5_CATEGORY_MAX too small");
 
-/* Dimension (and coordinate dataset) names are ssw_axis_names (config.c). */
-static const char *const dim_long_names[SSW_NAXES] = {
-    "blade angle from the major axis (counter-clockwise)",
-    "centre of mass, body coordinate along the blade",
-    "centre of mass, body coordinate across the blade",
-    "ellipse centre, body coordinate along the blade",
-    "ellipse centre, body coordinate across the blade",
-    "semi-major axis",
-    "semi-minor axis"};
+/* Units and long names of the grid axes (their names: ssw_axis_names). */
+#define AXIS_ROW_(id, index, name, units, long_name)                           \
+  [index] = {units, long_name},
+static const struct {
+  const char *units, *long_name;
+} axis_info[SSW_NAXES] = {SSW_AXES(AXIS_ROW_)};
 
+#define SAMPLE_ROW_(id, index, name, units, long_name)                         \
+  [index] = {name, units, long_name},
 const sample_quantity ssw_h5_sample_quantities[SSW_SAMPLE_NQ] = {
-    [SSW_SAMPLE_T] = {"t", "time", "time"},
-    [SSW_SAMPLE_PHI] = {"phi", "rad", "heading"},
-    [SSW_SAMPLE_X] = {"x", "length", "contact point x"},
-    [SSW_SAMPLE_Y] = {"y", "length", "contact point y"},
-    [SSW_SAMPLE_OMEGA] = {"omega", "rad time-1", "angular velocity"},
-    [SSW_SAMPLE_V] = {"v", "length time-1", "velocity along the blade"},
-    [SSW_SAMPLE_H] = {"H", "mass length2 time-2", "energy"},
-};
+    SSW_SAMPLES(SAMPLE_ROW_)};
+
+static const char *const ic_names[] = {SSW_ICS(SSW_NAME_STRING)};
 
 /* ---- creation -------------------------------------------------------- */
 
@@ -251,9 +260,8 @@ int ssw_h5_create_grid(ssw_h5out *h, const ssw_config *cfg) {
   int status = SSW_SUCCESS;
   for (int i = 0; i < SSW_NAXES; i++)
     TRY(create_scale(h, h->file, ssw_axis_names[i], h->dims[i], H5T_IEEE_F64LE,
-                     H5T_NATIVE_DOUBLE, cfg->axes[i].values,
-                     i == 0 ? "rad" : "length", dim_long_names[i],
-                     &h->coord[i]));
+                     H5T_NATIVE_DOUBLE, cfg->axes[i].values, axis_info[i].units,
+                     axis_info[i].long_name, &h->coord[i]));
   for (size_t c = 0; c < SSW_H5_NCOL; c++) {
     const column *col = &ssw_h5_columns[c];
     const double fill = col->type == T_F64         ? NAN
@@ -318,7 +326,9 @@ done:
 }
 
 static const char *ic_name(int ic) {
-  return ic == SSW_IC_LATTICE ? "lattice" : "random";
+  return ic >= 0 && ic < (int)(sizeof ic_names / sizeof ic_names[0])
+             ? ic_names[ic]
+             : "unknown";
 }
 
 /* Root provenance known from the config and the library. */

@@ -90,10 +90,13 @@ typedef struct {
 extern const column ssw_h5_columns[];
 #define SSW_H5_DONE_COL (SSW_H5_NCOL - 1)
 
+/* Most values of one category (the trajectory flags). */
+#define SSW_H5_CATEGORY_MAX 8
+
 typedef struct {
   const char *attr; /* flag_values or flag_masks */
   int n;
-  int values[6];
+  int values[SSW_H5_CATEGORY_MAX];
   const char *meanings;
 } category;
 

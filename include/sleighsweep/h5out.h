@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "sleighsweep/config.h"
+#include "sleighsweep/names.h"
 #include "sleighsweep/result.h"
 
 #ifdef __cplusplus
@@ -32,17 +33,11 @@ typedef struct {
 } ssw_h5out_meta;
 
 /** Sample trajectory quantities, in the order they sit in a point's sample
- * buffer (and the names of the /samples datasets). */
-enum {
-  SSW_SAMPLE_T = 0, /**< time */
-  SSW_SAMPLE_PHI,   /**< heading (rad) */
-  SSW_SAMPLE_X,     /**< contact point x (length) */
-  SSW_SAMPLE_Y,     /**< contact point y (length) */
-  SSW_SAMPLE_OMEGA, /**< angular velocity (rad/time) */
-  SSW_SAMPLE_V,     /**< blade-direction velocity (length/time) */
-  SSW_SAMPLE_H,     /**< energy */
-  SSW_SAMPLE_NQ     /**< number of quantities (7) */
-};
+ * buffer (and the names of the /samples datasets): SSW_SAMPLE_T, _PHI, _X,
+ * _Y, _OMEGA, _V, _H from the list SSW_SAMPLES in names.h (with names,
+ * units and long names); SSW_SAMPLE_NQ (7) counts them. */
+#define SSW_SAMPLE_ENUM_(id, index, ...) SSW_SAMPLE_##id = index,
+enum { SSW_SAMPLES(SSW_SAMPLE_ENUM_) SSW_SAMPLE_NQ };
 
 /** Doubles in one point's sample buffer: samples * nodes * SSW_SAMPLE_NQ.
  * Layout (row-major): [quantity][sample][node], i.e. element
