@@ -23,8 +23,18 @@ os.environ.setdefault("HDF5_USE_FILE_LOCKING", "FALSE")
 import h5py  # noqa: E402
 import numpy as np  # noqa: E402
 
+# The engine's names (include/sleighsweep/names.h). A file carries its own
+# (flag_values / flag_masks and flag_meanings: Sweep.categories), which the
+# scripts prefer; these are for the scripts' choices and style tables.
+# tests/test_names.py checks them against a file the engine wrote.
 AXES = ("theta", "a", "b", "r", "s", "A", "B")
 SAMPLE_QUANTITIES = ("t", "phi", "x", "y", "omega", "v", "H")
+REGIMES = {0: "uniform", 1: "line_to_line", 2: "spin_reversal",
+           3: "circle_to_circle"}
+SENSES = {-1: "clockwise", 0: "none", 1: "counterclockwise"}
+DONE_STATES = {0: "pending", 1: "done"}
+TRAJ_FLAGS = {1: "forward_step_cap", 2: "backward_step_cap", 4: "nonfinite",
+              8: "equilibrium_start", 16: "no_peak", 32: "rtol_not_met"}
 AXIS_SYMBOLS = {"theta": r"\theta", "a": "a", "b": "b", "r": "r", "s": "s",
                 "A": "A", "B": "B"}
 AXIS_NAMES = {
@@ -385,7 +395,7 @@ def group_equal(parts):
 
 # ---- `sleighsweep point` output -------------------------------------------
 
-CSV_COLUMNS = ("t", "phi", "x", "y", "omega", "v", "H")
+CSV_COLUMNS = SAMPLE_QUANTITIES  # `sleighsweep point` CSV: the same
 # The exact path at the same times (written since format 2 of `point`).
 CSV_EXACT = ("phi_exact", "x_exact", "y_exact", "omega_exact", "v_exact")
 

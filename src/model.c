@@ -5,8 +5,9 @@
 
 #include "sleighsweep/error.h"
 
-static const char *const regime_names[] = {"uniform", "line_to_line",
-                                           "spin_reversal", "circle_to_circle"};
+static const char *const regime_names[] = {SSW_REGIMES(SSW_NAME_STRING)};
+_Static_assert(sizeof regime_names / sizeof regime_names[0] == SSW_REGIME_COUNT,
+               "regime values must be 0 .. SSW_REGIME_COUNT - 1");
 
 const char *ssw_regime_name(int regime) {
   if (regime < 0 || regime >= SSW_REGIME_COUNT) return "unknown";

@@ -31,8 +31,13 @@ def coords_of(i):
 
 def check_root(path):
     ds = xr.open_dataset(path, engine="h5netcdf")
-    expect(list(ds.dims) == DIMS, f"dims {list(ds.dims)}")
-    expect(dict(ds.sizes) == dict(zip(DIMS, SHAPE)), f"sizes {dict(ds.sizes)}")
+    # The grid dims, then the run segments table (its own dimension).
+    expect(list(ds.dims) == DIMS + ["segments"], f"dims {list(ds.dims)}")
+    expect(dict(ds.sizes) == dict(zip(DIMS, SHAPE), segments=2),
+           f"sizes {dict(ds.sizes)}")
+    seg = ds["segments"].values
+    expect([s.decode() for s in seg["status"]] == ["interrupted", "complete"],
+           f"segments status {seg['status']}")
     expect(not any(d.startswith("phony") for d in ds.dims), "phony dims")
     for k, name in enumerate(DIMS):
         want = ([j * math.pi / 4 for j in range(3)] if k == 0 else
@@ -100,6 +105,8 @@ def check_ncdump(path):
            "ncdump does not show J over the named dims")
     expect("double t(theta, a, b, r, s, A, B, sample, node) ;" in out.stdout,
            "ncdump does not show samples/t over the named dims")
+    expect("segment_t segments(segments) ;" in out.stdout,
+           "ncdump does not show the segments table")
 
 
 if __name__ == "__main__":

@@ -13,6 +13,8 @@
 
 #include "sleighsweep/error.h"
 #include "sleighsweep/h5out.h"
+#include "sleighsweep/names.h"
+#include "sleighsweep/stepper.h"
 #include "sleighsweep/version.h"
 #include "test_util.h"
 
@@ -314,6 +316,104 @@ static void check_file(const char *path, const ssw_config *cfg, int ranks,
   H5Fclose(f);
 }
 
+/* The /segments table as the test reads it back (its own memory type). */
+typedef struct {
+  char start[32], end[32], status[16];
+  int32_t ranks, threads;
+  uint64_t computed, done;
+  double wall;
+} seg_row;
+
+static hid_t seg_mem_type(void) {
+  hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(seg_row));
+  hid_t s32 = H5Tcopy(H5T_C_S1), s16 = H5Tcopy(H5T_C_S1);
+  H5Tset_size(s32, 32), H5Tset_size(s16, 16);
+  H5Tinsert(t, "start_time", offsetof(seg_row, start), s32);
+  H5Tinsert(t, "end_time", offsetof(seg_row, end), s32);
+  H5Tinsert(t, "status", offsetof(seg_row, status), s16);
+  H5Tinsert(t, "mpi_ranks", offsetof(seg_row, ranks), H5T_NATIVE_INT32);
+  H5Tinsert(t, "omp_threads", offsetof(seg_row, threads), H5T_NATIVE_INT32);
+  H5Tinsert(t, "points_computed", offsetof(seg_row, computed),
+            H5T_NATIVE_UINT64);
+  H5Tinsert(t, "points_done", offsetof(seg_row, done), H5T_NATIVE_UINT64);
+  H5Tinsert(t, "wall_time_s", offsetof(seg_row, wall), H5T_NATIVE_DOUBLE);
+  H5Tclose(s32), H5Tclose(s16);
+  return t;
+}
+
+/* n rows equal to want[0 .. n-1], one history line each (newest last) and
+ * the root wall_time_s their sum. Serial, rank 0. */
+static void check_segments(const char *path, const ssw_h5out_segment *want,
+                           int n) {
+  hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+  hid_t d = H5Dopen2(f, "segments", H5P_DEFAULT), sp = H5Dget_space(d);
+  hsize_t rows = 0;
+  H5Sget_simple_extent_dims(sp, &rows, NULL);
+  EXPECT(d >= 0 && rows == (hsize_t)n, "/segments has %d rows, expected %d",
+         (int)rows, n);
+  seg_row got[4];
+  hid_t mt = seg_mem_type();
+  if (rows == (hsize_t)n) H5Dread(d, mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, got);
+  double sum = 0;
+  static char history[4096];
+  read_attr_string(f, "history", history, sizeof history);
+  const char *line = history;
+  for (int i = 0; i < n && rows == (hsize_t)n; i++) {
+    const ssw_h5out_segment *w = &want[i];
+    sum += w->wall_time_s;
+    EXPECT(!strcmp(got[i].start, w->start_time) &&
+               !strcmp(got[i].end, w->end_time) &&
+               !strcmp(got[i].status, w->status) &&
+               got[i].ranks == w->mpi_ranks &&
+               got[i].threads == w->omp_threads &&
+               got[i].computed == w->points_computed &&
+               got[i].done == w->points_done && got[i].wall == w->wall_time_s,
+           "segment %d: %s %s %s %d %d %llu %llu %g", i, got[i].start,
+           got[i].end, got[i].status, got[i].ranks, got[i].threads,
+           (unsigned long long)got[i].computed, (unsigned long long)got[i].done,
+           got[i].wall);
+    char expect_line[256];
+    snprintf(expect_line, sizeof expect_line,
+             "%s sleighsweep run: %s, %llu points on %d rank(s) x %d "
+             "thread(s) in %g s",
+             w->end_time, w->status, (unsigned long long)w->points_computed,
+             w->mpi_ranks, w->omp_threads, w->wall_time_s);
+    const size_t len = strcspn(line, "\n");
+    EXPECT(len == strlen(expect_line) && !strncmp(line, expect_line, len),
+           "history line %d: \"%.*s\", expected \"%s\"", i, (int)len, line,
+           expect_line);
+    line += len + (line[len] == '\n');
+  }
+  EXPECT(*line == '\0', "history has more lines than segments: \"%s\"", line);
+  EXPECT(read_attr_double(f, "wall_time_s") == sum, "wall_time_s %g != %g",
+         read_attr_double(f, "wall_time_s"), sum);
+  H5Tclose(mt);
+  H5Sclose(sp);
+  H5Dclose(d);
+  H5Fclose(f);
+}
+
+/* Rank 0's segment is stored: the others pass nonsense. */
+static const ssw_h5out_segment junk = {"junk", "junk", "junk", -1,
+                                       -1,     7,      7,      1e9};
+
+static const ssw_h5out_segment seg1 = {"2025-01-31T12:00:00Z",
+                                       "2025-01-31T12:01:00Z",
+                                       "interrupted",
+                                       3,
+                                       1,
+                                       10,
+                                       10,
+                                       60.0};
+static const ssw_h5out_segment seg2 = {"2025-01-31T12:01:30Z",
+                                       "2025-01-31T12:02:00Z",
+                                       "complete",
+                                       2,
+                                       4,
+                                       1,
+                                       11,
+                                       1.5};
+
 static void test_write_and_read(const char *path, int rank, int size) {
   ssw_config *cfg = make_config(config_text);
   char host[32];
@@ -338,15 +438,7 @@ static void test_write_and_read(const char *path, int rank, int size) {
   uint64_t twice[2] = {0, 0};
   rc = write_epoch(h, twice, rank == 0 ? 2 : 0);
   EXPECT(rc == SSW_ERR_ARG, "repeated index accepted (%d)", rc);
-  const ssw_h5out_segment seg1 = {"2025-01-31T12:00:00Z",
-                                  "2025-01-31T12:01:00Z",
-                                  "interrupted",
-                                  size,
-                                  1,
-                                  10,
-                                  10,
-                                  60.0};
-  rc = ssw_h5out_finish(h, &seg1);
+  rc = ssw_h5out_finish(h, rank == 0 ? &seg1 : &junk);
   EXPECT(rc == SSW_SUCCESS, "finish: %s", ssw_error_message());
   EXPECT(ssw_h5out_close(&h) == SSW_SUCCESS && h == NULL, "close");
   EXPECT(ssw_h5out_close(&h) == SSW_SUCCESS, "close is NULL-safe");
@@ -359,6 +451,7 @@ static void test_write_and_read(const char *path, int rank, int size) {
   for (int i = 0; i < NPTS; i++)
     done_expected[i] = i != NEVER && i != LATE;
   if (rank == 0) check_file(path, cfg, size, done_expected, "interrupted");
+  if (rank == 0) check_segments(path, &seg1, 1);
   MPI_Barrier(MPI_COMM_WORLD);
   free_config(cfg);
 }
@@ -369,30 +462,31 @@ static void test_resume(const char *path, int rank, int size) {
   int rc = ssw_h5out_open(MPI_COMM_WORLD, path, cfg, &h);
   EXPECT(rc == SSW_SUCCESS, "open: %s", ssw_error_message());
   if (rc != SSW_SUCCESS) MPI_Abort(MPI_COMM_WORLD, 1);
+  /* Only rank 0 receives the mask; rank 1 passes NULL, the others an array
+   * that must stay untouched. */
   uint8_t done[NPTS];
   memset(done, 7, sizeof done);
-  rc = ssw_h5out_read_done(h, done);
+  rc = ssw_h5out_read_done(h, rank == 1 ? NULL : done);
   EXPECT(rc == SSW_SUCCESS, "read_done: %s", ssw_error_message());
   for (int i = 0; i < NPTS; i++)
-    EXPECT(done[i] == (i != NEVER && i != LATE), "done[%d] = %d", i, done[i]);
+    EXPECT(rank == 0 ? done[i] == (i != NEVER && i != LATE) : done[i] == 7,
+           "rank %d: done[%d] = %d", rank, i, done[i]);
+  /* A NULL array on rank 0 fails on every rank. */
+  rc = ssw_h5out_read_done(h, rank == 0 ? NULL : done);
+  EXPECT(rc == SSW_ERR_ARG, "read_done(NULL) on rank 0: %d", rc);
+  ssw_error_clear();
   uint64_t late = LATE;
   rc = write_epoch(h, &late, rank == size - 1 ? 1 : 0);
   EXPECT(rc == SSW_SUCCESS, "resume write: %s", ssw_error_message());
-  const ssw_h5out_segment seg2 = {"2025-01-31T12:01:30Z",
-                                  "2025-01-31T12:02:00Z",
-                                  "complete",
-                                  size,
-                                  1,
-                                  1,
-                                  11,
-                                  61.0};
-  rc = ssw_h5out_finish(h, &seg2);
+  rc = ssw_h5out_finish(h, rank == 0 ? &seg2 : &junk);
   EXPECT(rc == SSW_SUCCESS, "finish: %s", ssw_error_message());
   ssw_h5out_close(&h);
   int done_expected[NPTS];
   for (int i = 0; i < NPTS; i++)
     done_expected[i] = i != NEVER;
   if (rank == 0) check_file(path, cfg, size, done_expected, "complete");
+  const ssw_h5out_segment both[2] = {seg1, seg2};
+  if (rank == 0) check_segments(path, both, 2);
   MPI_Barrier(MPI_COMM_WORLD);
 
   /* A different config must be refused, naming the line. */
@@ -436,14 +530,27 @@ static void test_large_config_and_foreign(const char *base, int rank) {
   rc = ssw_h5out_write_points(h, &p, rank == 0, NULL);
   EXPECT(rc == SSW_SUCCESS, "write without samples: %s", ssw_error_message());
   ssw_h5out_close(&h);
+  /* A file made before the segments table (no /segments, no segment_t)
+   * resumes and gets the table at its finish, starting with that segment. */
+  if (rank == 0) {
+    hid_t f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+    EXPECT(H5Ldelete(f, "segments", H5P_DEFAULT) >= 0 &&
+               H5Ldelete(f, "segment_t", H5P_DEFAULT) >= 0,
+           "removing /segments");
+    H5Fclose(f);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
   rc = ssw_h5out_open(MPI_COMM_WORLD, path, cfg, &h);
   EXPECT(rc == SSW_SUCCESS, "open with a large config: %s",
          ssw_error_message());
   uint8_t done[NPTS];
-  EXPECT(h && ssw_h5out_read_done(h, done) == SSW_SUCCESS && done[5] == 1 &&
-             done[4] == 0,
+  EXPECT(h && ssw_h5out_read_done(h, done) == SSW_SUCCESS &&
+             (rank != 0 || (done[5] == 1 && done[4] == 0)),
          "done mask without samples");
+  EXPECT(ssw_h5out_finish(h, rank == 0 ? &seg2 : &junk) == SSW_SUCCESS,
+         "finish of a file without /segments: %s", ssw_error_message());
   ssw_h5out_close(&h);
+  if (rank == 0) check_segments(path, &seg2, 1);
   if (rank == 0) {
     hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
     EXPECT(H5Lexists(f, "samples", H5P_DEFAULT) == 0, "/samples exists");
@@ -465,6 +572,40 @@ static void test_large_config_and_foreign(const char *base, int rank) {
   free(text);
 }
 
+/* The names of include/sleighsweep/names.h are the ones the parser, the
+ * axis table and the name functions use (the file's own names are checked
+ * by test_names.py against a file the engine wrote). */
+#define AXIS_NAME_(id, index, name, ...)                                       \
+  EXPECT(strcmp(ssw_axis_names[index], name) == 0, "axis %d: %s != %s", index, \
+         ssw_axis_names[index], name);
+#define RECON_NAME_(id, value, name, ...)                                      \
+  EXPECT(ssw_recon_name(value) && strcmp(ssw_recon_name(value), name) == 0,    \
+         "reconstruction %d: %s != %s", value, ssw_recon_name(value), name);
+#define REGIME_NAME_(id, value, name, ...)                                     \
+  EXPECT(strcmp(ssw_regime_name(value), name) == 0, "regime %d: %s != %s",     \
+         value, ssw_regime_name(value), name);
+#define IC_NAME_(id, value, name, ...) check_ic(value, name);
+
+static void check_ic(int value, const char *name) {
+  char text[sizeof config_text + 64];
+  snprintf(text, sizeof text, "%s[ensemble]\ninitial = %s\n", config_text,
+           name);
+  ssw_config *c = NULL;
+  const int rc = ssw_config_parse(text, "names.ini", &c);
+  EXPECT(rc == SSW_SUCCESS && c->ic == value, "initial = %s: %d %s", name,
+         rc == SSW_SUCCESS ? c->ic : -1, ssw_error_message());
+  ssw_config_destroy(&c);
+}
+
+static void test_names(void) {
+  SSW_AXES(AXIS_NAME_)
+  SSW_RECONS(RECON_NAME_)
+  SSW_REGIMES(REGIME_NAME_)
+  SSW_ICS(IC_NAME_)
+  EXPECT(strcmp(ssw_regime_name(SSW_REGIME_COUNT), "unknown") == 0,
+         "regime name out of range");
+}
+
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   int rank, size;
@@ -480,6 +621,7 @@ int main(int argc, char **argv) {
   test_write_and_read(path, rank, size);
   test_resume(path, rank, size);
   test_large_config_and_foreign(path, rank);
+  if (rank == 0) test_names();
   int failures = test_failures, total = 0;
   MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
   MPI_Finalize();

@@ -163,6 +163,8 @@ with tempfile.TemporaryDirectory() as tmp:
             "run: complete"
         with h5py.File(out, "r+") as f:
             f.attrs["history"] = hist
+            if "segments" in f:  # the engine's own table (h5segments.c)
+                del f["segments"]
             f["segments"] = np.zeros(2, dtype=[("start", "f8"), ("end", "f8")])
         rc, js, _ = status(out)
         check(js and js["history"] == hist and js["segments"] == 2,

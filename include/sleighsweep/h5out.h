@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "sleighsweep/config.h"
+#include "sleighsweep/names.h"
 #include "sleighsweep/result.h"
 
 #ifdef __cplusplus
@@ -32,17 +33,11 @@ typedef struct {
 } ssw_h5out_meta;
 
 /** Sample trajectory quantities, in the order they sit in a point's sample
- * buffer (and the names of the /samples datasets). */
-enum {
-  SSW_SAMPLE_T = 0, /**< time */
-  SSW_SAMPLE_PHI,   /**< heading (rad) */
-  SSW_SAMPLE_X,     /**< contact point x (length) */
-  SSW_SAMPLE_Y,     /**< contact point y (length) */
-  SSW_SAMPLE_OMEGA, /**< angular velocity (rad/time) */
-  SSW_SAMPLE_V,     /**< blade-direction velocity (length/time) */
-  SSW_SAMPLE_H,     /**< energy */
-  SSW_SAMPLE_NQ     /**< number of quantities (7) */
-};
+ * buffer (and the names of the /samples datasets): SSW_SAMPLE_T, _PHI, _X,
+ * _Y, _OMEGA, _V, _H from the list SSW_SAMPLES in names.h (with names,
+ * units and long names); SSW_SAMPLE_NQ (7) counts them. */
+#define SSW_SAMPLE_ENUM_(id, index, ...) SSW_SAMPLE_##id = index,
+enum { SSW_SAMPLES(SSW_SAMPLE_ENUM_) SSW_SAMPLE_NQ };
 
 /** Doubles in one point's sample buffer: samples * nodes * SSW_SAMPLE_NQ.
  * Layout (row-major): [quantity][sample][node], i.e. element
@@ -108,16 +103,21 @@ typedef struct {
   double wall_time_s;       /**< wall time of this segment (s) */
 } ssw_h5out_segment;
 
-/** Records the end of a run segment: the root attributes `status`,
- * `end_time`, `points_done` and `wall_time_s` (the total over every
- * segment the file records), then flushes. Collective; rank 0's values are
- * stored. Errors: SSW_ERR_HDF5, SSW_ERR_MPI. */
+/** Records the end of a run segment: appends one row to the /segments
+ * table (created here if the file has none: files made before it) and one
+ * line to the CF `history` root attribute, then sets the root attributes
+ * `status`, `end_time`, `points_done` (this segment's) and `wall_time_s`
+ * (the total over every segment /segments records), and flushes.
+ * Collective; rank 0's values are stored. Errors: SSW_ERR_HDF5,
+ * SSW_ERR_MPI, SSW_ERR_MEM. */
 int ssw_h5out_finish(ssw_h5out *h, const ssw_h5out_segment *seg);
 
-/** Fills done[0 .. ssw_grid_size(cfg) - 1] (flat index order) with the done
- * mask (1 written, 0 not). Collective: rank 0 reads the dataset and
- * broadcasts it, so every rank gets the same array. Errors: SSW_ERR_HDF5,
- * SSW_ERR_MPI. */
+/** Reads the done mask (flat index order, 1 written, 0 not) into rank 0's
+ * done[0 .. ssw_grid_size(cfg) - 1]; rank 0 alone reads it and keeps it
+ * (nothing is broadcast: a 2^31-point grid would cost 2 GiB per rank).
+ * Collective: every rank calls it; other ranks may pass NULL, and an array
+ * they pass is left untouched. Errors (on every rank when rank 0 fails):
+ * SSW_ERR_ARG for a NULL array on rank 0, SSW_ERR_HDF5. */
 int ssw_h5out_read_done(ssw_h5out *h, uint8_t *done);
 
 /** 1 when the sleighsweep file at `path` was left by a run that did not

@@ -4,6 +4,8 @@
 #ifndef SLEIGHSWEEP_MODEL_H
 #define SLEIGHSWEEP_MODEL_H
 
+#include "sleighsweep/names.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -45,16 +47,15 @@ typedef struct {
   double J, M, N, L1, L2, Z;
 } ssw_tensor;
 
-/** Asymptotic regime of a tensor. */
-typedef enum {
-  SSW_REGIME_UNIFORM = 0,       /**< L1 = Z = 0: every state an equilibrium */
-  SSW_REGIME_LINE_TO_LINE = 1,  /**< Z = 0: classical sleigh, with loops */
-  SSW_REGIME_SPIN_REVERSAL = 2, /**< L1 = 0: spin about a point, reversing */
-  SSW_REGIME_CIRCLE_TO_CIRCLE = 3, /**< generic: opposite-sense limit circles */
-  SSW_REGIME_COUNT
-} ssw_regime;
+/** Asymptotic regime of a tensor: SSW_REGIME_UNIFORM (0),
+ * SSW_REGIME_LINE_TO_LINE (1), SSW_REGIME_SPIN_REVERSAL (2),
+ * SSW_REGIME_CIRCLE_TO_CIRCLE (3), from the list SSW_REGIMES in names.h
+ * (with each one's meaning and name). */
+#define SSW_REGIME_ENUM_(id, value, ...) SSW_REGIME_##id = value,
+typedef enum { SSW_REGIMES(SSW_REGIME_ENUM_) SSW_REGIME_COUNT } ssw_regime;
 
-/** Lower-case name of a regime ("circle_to_circle"). */
+/** Lower-case name of a regime ("circle_to_circle", names.h), "unknown"
+ * outside the enum. */
 const char *ssw_regime_name(int regime);
 
 /** Validates the run constants (m > 0, I0 >= 0, rho >= 0, k_rot >= 0, all

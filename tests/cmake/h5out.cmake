@@ -10,3 +10,8 @@ ssw_add_test(NAME test_h5out_xarray LABELS h5out
   COMMAND sh -c "${SSW_H5OUT_MPIEXEC} \"$0\" h5out_xarray.h5 && \"$1\" \"$2\" h5out_xarray.h5"
           $<TARGET_FILE:test_h5out_np1> ${SSW_PYTHON}
           ${CMAKE_CURRENT_SOURCE_DIR}/check_xarray.py)
+# One source of truth for names: a file the engine writes against
+# docs/output.md's tables and the names analysis/ keeps. About 2 s.
+ssw_add_test(NAME test_names LABELS h5out TIMEOUT 120
+  COMMAND ${SSW_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/test_names.py
+          $<TARGET_FILE:sleighsweep> ${CMAKE_SOURCE_DIR})

@@ -1,0 +1,103 @@
+/* The names the engine writes, each list in one place (X-macros): regimes,
+ * trajectory flags, rotation senses, done states, reconstructions, initial
+ * conditions, grid axes and sample quantities. The C enums, the name arrays,
+ * the output file's flag_values / flag_masks / flag_meanings, long_name and
+ * units attributes come from these lists; tests/test_names.py checks
+ * docs/output.md and analysis/ against a file the engine wrote.
+ *
+ * Every entry is X(ID, value, "name", ...): ID pastes into the enumerator
+ * (SSW_REGIME_##ID ...), value is its integer value (bit for flags, storage
+ * index for axes and samples), "name" is the spelling in files, JSON and
+ * the config. Values and names are part of the file format: never change
+ * or reorder them (add at the end). */
+#ifndef SLEIGHSWEEP_NAMES_H
+#define SLEIGHSWEEP_NAMES_H
+
+/** Asymptotic regimes (model.h ssw_regime; dataset `regime`, flag_values).
+ * X(ID, value, name, description). */
+#define SSW_REGIMES(XM)                                                        \
+  XM(UNIFORM, 0, "uniform", "L1 = Z = 0: every state an equilibrium")          \
+  XM(LINE_TO_LINE, 1, "line_to_line", "Z = 0: classical sleigh, with loops")   \
+  XM(SPIN_REVERSAL, 2, "spin_reversal",                                        \
+     "L1 = 0: spin about a point, reversing")                                  \
+  XM(CIRCLE_TO_CIRCLE, 3, "circle_to_circle",                                  \
+     "generic: opposite-sense limit circles")
+
+/** Trajectory flags (extract.h SSW_TRAJ_*, checked against these at compile
+ * time in src/h5layout.c; dataset `flags`, flag_masks). X(ID, bit, name,
+ * description). */
+#define SSW_TRAJ_FLAGS(XM)                                                     \
+  XM(FWD_CAP, 1, "forward_step_cap", "forward integration hit the step cap")   \
+  XM(BWD_CAP, 2, "backward_step_cap", "backward integration hit the step cap") \
+  XM(NONFINITE, 4, "nonfinite", "a NaN or infinity appeared")                  \
+  XM(EQUILIBRIUM, 8, "equilibrium_start",                                      \
+     "initial state already on the equilibria")                                \
+  XM(NO_PEAK, 16, "no_peak", "the time of max |L1 w + Z v| was not found")     \
+  XM(RTOL, 32, "rtol_not_met", "error estimate above rtol after refinement")
+
+/** Rotation senses at t -> +inf (datasets `sense_future`, `analytic_sense`,
+ * flag_values). X(ID, value, name, description). */
+#define SSW_SENSES(XM)                                                         \
+  XM(CW, -1, "clockwise", "clockwise limit circle")                            \
+  XM(NONE, 0, "none", "no limit circle")                                       \
+  XM(CCW, 1, "counterclockwise", "counter-clockwise limit circle")
+
+/** States of a grid point (dataset `done`, flag_values). */
+#define SSW_DONE_STATES(XM)                                                    \
+  XM(PENDING, 0, "pending", "not written yet")                                 \
+  XM(DONE, 1, "done", "written")
+
+/** Reconstructions of the contact point (stepper.h SSW_RECON_*, checked at
+ * compile time in src/h5layout.c; root attribute `reconstruction`, config
+ * key [integrator] reconstruction). X(ID, value, name, description). */
+#define SSW_RECONS(XM)                                                         \
+  XM(EXP, 0, "exp", "SE(2) exponential: exact arc of each step")               \
+  XM(MIDPOINT, 1, "midpoint", "coordinate midpoint, as in the 2025 paper")
+
+/** Initial conditions of an ensemble (config.h SSW_IC_*, checked at compile
+ * time in src/h5layout.c; root attribute `initial_conditions`, config key
+ * [ensemble] initial). X(ID, value, name, description). */
+#define SSW_ICS(XM)                                                            \
+  XM(RANDOM, 0, "random", "uniform angle on the energy ellipse, keyed RNG")    \
+  XM(LATTICE, 1, "lattice", "evenly spaced angles on the energy ellipse")
+
+/** Grid axes in storage order (config.h SSW_NAXES, ssw_axis_names; the
+ * coordinate datasets). X(ID, index, name, units, long_name). */
+#define SSW_AXES(XM)                                                           \
+  XM(THETA, 0, "theta", "rad",                                                 \
+     "blade angle from the major axis (counter-clockwise)")                    \
+  XM(A_COM, 1, "a", "length",                                                  \
+     "centre of mass, body coordinate along the blade")                        \
+  XM(B_COM, 2, "b", "length",                                                  \
+     "centre of mass, body coordinate across the blade")                       \
+  XM(R_CENTRE, 3, "r", "length",                                               \
+     "ellipse centre, body coordinate along the blade")                        \
+  XM(S_CENTRE, 4, "s", "length",                                               \
+     "ellipse centre, body coordinate across the blade")                       \
+  XM(A_SEMI, 5, "A", "length", "semi-major axis")                              \
+  XM(B_SEMI, 6, "B", "length", "semi-minor axis")
+
+/** Sample trajectory quantities in the order of a point's sample buffer
+ * (h5out.h SSW_SAMPLE_*; the /samples datasets). X(ID, index, name, units,
+ * long_name); units in the generic words of docs/output.md. */
+#define SSW_SAMPLES(XM)                                                        \
+  XM(T, 0, "t", "time", "time")                                                \
+  XM(PHI, 1, "phi", "rad", "heading")                                          \
+  XM(X, 2, "x", "length", "contact point x")                                   \
+  XM(Y, 3, "y", "length", "contact point y")                                   \
+  XM(OMEGA, 4, "omega", "rad time-1", "angular velocity")                      \
+  XM(V, 5, "v", "length time-1", "velocity along the blade")                   \
+  XM(H, 6, "H", "mass length2 time-2", "energy")
+
+/* Generic X functions for every list above. */
+/** The value, as an initializer element: {SSW_REGIMES(SSW_NAME_VALUE)}. */
+#define SSW_NAME_VALUE(id, value, ...) value,
+/** The name, as an initializer element. */
+#define SSW_NAME_STRING(id, value, name, ...) name,
+/** " name" for a space-separated list: (SSW_REGIMES(SSW_NAME_SPACED) + 1)
+ * is "uniform line_to_line ..." (string literals concatenate first). */
+#define SSW_NAME_SPACED(id, value, name, ...) " " name
+/** +1 per entry: (0 SSW_REGIMES(SSW_NAME_COUNT)) is the number of entries. */
+#define SSW_NAME_COUNT(...) +1
+
+#endif

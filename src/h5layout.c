@@ -1,0 +1,409 @@
+/* HDF5 output layout: the dataset, category and sample tables, dataset
+ * and dimension-scale creation, the provenance attributes. */
+#include <hdf5.h>
+#include <hdf5_hl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "h5out_internal.h"
+#include "sleighsweep/error.h"
+#include "sleighsweep/extract.h"
+#include "sleighsweep/stepper.h"
+#include "sleighsweep/version.h"
+
+/* ---- the dataset table ----------------------------------------------- */
+
+#define OFF(member) offsetof(ssw_point_result, member)
+#define F64(n, m, u, l)                                                        \
+  { n, T_F64, SRC_DOUBLE, OFF(m), FILL_MASKED, CAT_NONE, u, l }
+
+/* Units: lengths and masses are in the config's body units. */
+const column ssw_h5_columns[] = {
+    F64("J", tensor.J, "mass length2", "total rotational inertia about P"),
+    F64("M", tensor.M, "mass", "total inertia along the blade"),
+    F64("N", tensor.N, "mass", "total inertia across the blade"),
+    F64("L1", tensor.L1, "mass length", "rotation / transverse coupling L1"),
+    F64("L2", tensor.L2, "mass length", "rotation / longitudinal coupling L2"),
+    F64("Z", tensor.Z, "mass", "longitudinal / transverse coupling Z"),
+    F64("analytic_radius", analytic.radius, "length",
+        "closed-form limit-circle radius |L1/Z|"),
+    F64("analytic_center_spacing", analytic.d, "length",
+        "closed-form distance of the limit-circle centres"),
+    F64("analytic_transition_angle", analytic.dphi_abs, "rad",
+        "closed-form transition angle |dphi| = pi |c1|"),
+    F64("radius_future", radius_future, "length",
+        "mean radius |v/omega| at t -> +inf"),
+    F64("radius_past", radius_past, "length",
+        "mean radius |v/omega| at t -> -inf"),
+    F64("center_spacing", center_spacing, "length",
+        "mean distance of the limit-circle centres"),
+    F64("transition_angle", transition_angle, "rad",
+        "mean transition angle |dphi|"),
+    F64("radius_future_spread", radius_future_spread, "length",
+        "max - min of radius_future over the ensemble"),
+    F64("radius_past_spread", radius_past_spread, "length",
+        "max - min of radius_past over the ensemble"),
+    F64("center_spacing_spread", center_spacing_spread, "length",
+        "max - min of center_spacing over the ensemble"),
+    F64("transition_angle_spread", transition_angle_spread, "rad",
+        "max - min of transition_angle over the ensemble"),
+    F64("converged_fraction", converged_fraction, "1",
+        "converged trajectories / trajectories"),
+    F64("energy_error_max", energy_error_max, "1",
+        "max relative energy error |H - H0| / H0"),
+    F64("steps_mean", steps_mean, "1", "mean base steps per trajectory"),
+    F64("blade_force_max", blade_force_max, "length-1",
+        "mean over the ensemble of max |F| / H, the blade's largest lateral "
+        "force per unit energy"),
+    F64("analytic_blade_force_max", analytic_blade_force_max, "length-1",
+        "closed-form max |F| / H of the blade's lateral force"),
+    F64("path_error_max", path_error_max, "length",
+        "largest distance of trajectory 0's computed contact point from "
+        "the exact path"),
+    F64("center_spacing_error", center_spacing_error, "length",
+        "largest estimated error of center_spacing over the ensemble"),
+    F64("transition_angle_error", transition_angle_error, "rad",
+        "largest estimated error of transition_angle over the ensemble"),
+    F64("radius_error", radius_error, "length",
+        "largest estimated error of the limit radii over the ensemble"),
+    F64("t0_error", t0_error, "1",
+        "largest estimated error of t0 over the ensemble, relative to the "
+        "transition time |t0| + 1/Arate"),
+    {"analytic_loops", T_I32, SRC_INT, OFF(analytic.loops), FILL_MASKED,
+     CAT_NONE, "1", "closed-form loop count floor(|dphi| / 2 pi)"},
+    {"loops", T_I32, SRC_INT32, OFF(loops), FILL_MASKED, CAT_NONE, "1",
+     "most frequent loop count of the ensemble"},
+    {"flags", T_I32, SRC_INT32, OFF(flags), FILL_ZERO, CAT_FLAGS, "1",
+     "OR of the trajectories' flags"},
+    {"trajectories", T_I32, SRC_INT32, OFF(trajectories), FILL_ZERO, CAT_NONE,
+     "1", "ensemble size"},
+    {"regime", T_I8, SRC_INT, OFF(analytic.regime), FILL_MASKED, CAT_REGIME,
+     "1", "asymptotic regime"},
+    {"analytic_sense", T_I8, SRC_INT, OFF(analytic.sense_future), FILL_ZERO,
+     CAT_SENSE, "1", "closed-form rotation sense at t -> +inf, sign(-Z)"},
+    {"sense_future", T_I8, SRC_INT32, OFF(sense_future), FILL_ZERO, CAT_SENSE,
+     "1", "most frequent rotation sense at t -> +inf"},
+    /* Written last in every epoch: a point is done only after its values. */
+    {"done", T_U8, SRC_ONE, 0, FILL_ZERO, CAT_DONE, "1",
+     "point written (1) or pending (0)"},
+};
+_Static_assert(sizeof ssw_h5_columns / sizeof ssw_h5_columns[0] == SSW_H5_NCOL,
+               "SSW_H5_NCOL (h5out_internal.h) must count the columns");
+
+/* The C enums the file's names stand for must have the values of names.h
+ * (extract.h, stepper.h and config.h spell their enums themselves). */
+#define CHECK_FLAG_(id, bit, ...)                                              \
+  _Static_assert(SSW_TRAJ_##id == (bit), "SSW_TRAJ_" #id " != names.h");
+#define CHECK_RECON_(id, value, ...)                                           \
+  _Static_assert(SSW_RECON_##id == (value), "SSW_RECON_" #id " != names.h");
+#define CHECK_IC_(id, value, ...)                                              \
+  _Static_assert(SSW_IC_##id == (value), "SSW_IC_" #id " != names.h");
+SSW_TRAJ_FLAGS(CHECK_FLAG_)
+SSW_RECONS(CHECK_RECON_)
+SSW_ICS(CHECK_IC_)
+_Static_assert(SSW_RECON_COUNT == (0 SSW_RECONS(SSW_NAME_COUNT)),
+               "SSW_RECON_COUNT != names.h");
+_Static_assert(SSW_NAXES == (0 SSW_AXES(SSW_NAME_COUNT)),
+               "SSW_NAXES != names.h SSW_AXES");
+
+/* A category's values and meanings from a names.h list. */
+#define CATEGORY_(attr, list)                                                  \
+  {                                                                            \
+    attr, (0 list(SSW_NAME_COUNT)), {list(SSW_NAME_VALUE)},                    \
+        list(SSW_NAME_SPACED) + 1                                              \
+  }
+
+const category ssw_h5_categories[] = {
+    [CAT_REGIME] = CATEGORY_("flag_values", SSW_REGIMES),
+    [CAT_SENSE] = CATEGORY_("flag_values", SSW_SENSES),
+    [CAT_DONE] = CATEGORY_("flag_values", SSW_DONE_STATES),
+    [CAT_FLAGS] = CATEGORY_("flag_masks", SSW_TRAJ_FLAGS),
+};
+_Static_assert((0 SSW_TRAJ_FLAGS(SSW_NAME_COUNT)) <= SSW_H5_CATEGORY_MAX &&
+                   (0 SSW_REGIMES(SSW_NAME_COUNT)) <= SSW_H5_CATEGORY_MAX,
+               "SSW_H5_CATEGORY_MAX too small");
+
+/* Units and long names of the grid axes (their names: ssw_axis_names). */
+#define AXIS_ROW_(id, index, name, units, long_name)                           \
+  [index] = {units, long_name},
+static const struct {
+  const char *units, *long_name;
+} axis_info[SSW_NAXES] = {SSW_AXES(AXIS_ROW_)};
+
+#define SAMPLE_ROW_(id, index, name, units, long_name)                         \
+  [index] = {name, units, long_name},
+const sample_quantity ssw_h5_sample_quantities[SSW_SAMPLE_NQ] = {
+    SSW_SAMPLES(SAMPLE_ROW_)};
+
+static const char *const ic_names[] = {SSW_ICS(SSW_NAME_STRING)};
+
+/* ---- creation -------------------------------------------------------- */
+
+/* The longest block of contiguous flat indices along the fastest axes that
+ * fits in SSW_H5_CHUNK_BYTES, split evenly along the first axis that does not
+ * fit whole (edge chunks occupy full chunk size on disk). */
+static void chunk_dims(int rank, const hsize_t *dims, size_t elem,
+                       hsize_t *chunk) {
+  hsize_t budget = SSW_H5_CHUNK_BYTES / elem;
+  for (int i = rank - 1; i >= 0; i--) {
+    if (dims[i] <= budget) {
+      chunk[i] = dims[i] > 0 ? dims[i] : 1;
+      budget /= chunk[i];
+    } else {
+      const hsize_t pieces = (dims[i] + budget - 1) / budget;
+      chunk[i] = (dims[i] + pieces - 1) / pieces;
+      budget = 1;
+    }
+  }
+}
+
+/* The units of the tables ("mass length2", "rad time-1") in UDUNITS form
+ * with the config's units: "kg m2", "rad s-1". Time is in seconds once both
+ * units are given (the energy is then in mass length2 s-2); a unit not
+ * given stays a generic word (the model is scale-free). */
+static void udunits(const ssw_h5out *h, const char *generic, char *buf,
+                    size_t n) {
+  const int both = h->length_unit[0] && h->mass_unit[0];
+  size_t used = 0;
+  buf[0] = '\0';
+  for (const char *p = generic; *p && used < n;) {
+    const size_t len = strcspn(p, " ");
+    const char *word = NULL;
+    size_t skip = 0;
+    if (!strncmp(p, "length", 6) && h->length_unit[0])
+      word = h->length_unit, skip = 6;
+    else if (!strncmp(p, "mass", 4) && h->mass_unit[0])
+      word = h->mass_unit, skip = 4;
+    else if (!strncmp(p, "time", 4) && both)
+      word = "s", skip = 4;
+    used += (size_t)snprintf(buf + used, n - used, "%s%s%.*s", used ? " " : "",
+                             word ? word : "", (int)(len - skip), p + skip);
+    p += len + (p[len] == ' ');
+  }
+}
+
+/* Creates a chunked dataset with fill value, early allocation (required by
+ * parallel HDF5) and units/long_name/_FillValue attributes. */
+static int create_dataset(ssw_h5out *h, hid_t loc, const char *name, int rank,
+                          col_type t, double fill, int masked,
+                          const char *units, const char *long_name,
+                          hid_t *dset) {
+  int status = SSW_SUCCESS;
+  hid_t dcpl = H5I_INVALID_HID, space = H5I_INVALID_HID;
+  hsize_t chunk[SSW_NAXES + 2];
+  chunk_dims(rank, h->dims, ssw_h5_type_size(t), chunk);
+  H5TRY(space = H5Screate_simple(rank, h->dims, NULL), "dataset %s", name);
+  H5TRY(dcpl = H5Pcreate(H5P_DATASET_CREATE), "dataset %s", name);
+  H5TRY(H5Pset_chunk(dcpl, rank, chunk), "dataset %s", name);
+  H5TRY(H5Pset_fill_value(dcpl, H5T_NATIVE_DOUBLE, &fill), "dataset %s", name);
+  H5TRY(H5Pset_alloc_time(dcpl, H5D_ALLOC_TIME_EARLY), "dataset %s", name);
+  H5TRY(H5Pset_fill_time(dcpl, H5D_FILL_TIME_ALLOC), "dataset %s", name);
+  H5TRY(H5Pset_attr_creation_order(dcpl, H5P_CRT_ORDER_TRACKED), "dataset %s",
+        name);
+  H5TRY(*dset = H5Dcreate2(loc, name, ssw_h5_file_type(t), space, H5P_DEFAULT,
+                           dcpl, H5P_DEFAULT),
+        "dataset %s in '%s'", name, h->path);
+  char unit_text[96];
+  udunits(h, units, unit_text, sizeof unit_text);
+  TRY(ssw_h5_attr_str(*dset, name, "units", unit_text));
+  TRY(ssw_h5_attr_str(*dset, name, "long_name", long_name));
+  if (masked)
+    TRY(ssw_h5_attr_num(*dset, name, "_FillValue", ssw_h5_file_type(t),
+                        H5T_NATIVE_DOUBLE, 1, &fill));
+done:
+  if (dcpl >= 0) H5Pclose(dcpl);
+  if (space >= 0) H5Sclose(space);
+  return status;
+}
+
+static int attach_scales(hid_t dset, const char *name, const hid_t *scales,
+                         int n) {
+  int status = SSW_SUCCESS;
+  for (int i = 0; i < n; i++)
+    H5TRY(H5DSattach_scale(dset, scales[i], (unsigned)i),
+          "dimension %d of dataset %s", i, name);
+done:
+  return status;
+}
+
+/* A 1-D dimension-scale dataset named after its dimension; rank 0 writes
+ * the values (independent transfer, the others select nothing). */
+static int create_scale(ssw_h5out *h, hid_t loc, const char *name, hsize_t n,
+                        hid_t ftype, hid_t mtype, const void *values,
+                        const char *units, const char *long_name, hid_t *dset) {
+  int status = SSW_SUCCESS;
+  hid_t dcpl = H5I_INVALID_HID, space = H5I_INVALID_HID;
+  H5TRY(space = H5Screate_simple(1, &n, NULL), "scale %s", name);
+  H5TRY(dcpl = H5Pcreate(H5P_DATASET_CREATE), "scale %s", name);
+  H5TRY(H5Pset_alloc_time(dcpl, H5D_ALLOC_TIME_EARLY), "scale %s", name);
+  H5TRY(H5Pset_attr_creation_order(dcpl, H5P_CRT_ORDER_TRACKED), "%s", name);
+  H5TRY(*dset =
+            H5Dcreate2(loc, name, ftype, space, H5P_DEFAULT, dcpl, H5P_DEFAULT),
+        "scale %s in '%s'", name, h->path);
+  H5TRY(H5DSset_scale(*dset, name), "scale %s", name);
+  char unit_text[96];
+  udunits(h, units, unit_text, sizeof unit_text);
+  TRY(ssw_h5_attr_str(*dset, name, "units", unit_text));
+  TRY(ssw_h5_attr_str(*dset, name, "long_name", long_name));
+  if (h->rank != 0) H5TRY(H5Sselect_none(space), "scale %s", name);
+  H5TRY(H5Dwrite(*dset, mtype, space, space, H5P_DEFAULT, values),
+        "scale %s in '%s'", name, h->path);
+done:
+  if (dcpl >= 0) H5Pclose(dcpl);
+  if (space >= 0) H5Sclose(space);
+  return status;
+}
+
+int ssw_h5_create_grid(ssw_h5out *h, const ssw_config *cfg) {
+  int status = SSW_SUCCESS;
+  for (int i = 0; i < SSW_NAXES; i++)
+    TRY(create_scale(h, h->file, ssw_axis_names[i], h->dims[i], H5T_IEEE_F64LE,
+                     H5T_NATIVE_DOUBLE, cfg->axes[i].values, axis_info[i].units,
+                     axis_info[i].long_name, &h->coord[i]));
+  for (size_t c = 0; c < SSW_H5_NCOL; c++) {
+    const column *col = &ssw_h5_columns[c];
+    const double fill = col->type == T_F64         ? NAN
+                        : col->fill == FILL_MASKED ? -1.0
+                                                   : 0.0;
+    TRY(create_dataset(h, h->file, col->name, SSW_NAXES, col->type, fill,
+                       col->fill == FILL_MASKED, col->units, col->long_name,
+                       &h->dset[c]));
+    if (col->cat != CAT_NONE) {
+      const category *k = &ssw_h5_categories[col->cat];
+      TRY(ssw_h5_attr_num(h->dset[c], col->name, k->attr,
+                          ssw_h5_file_type(col->type), H5T_NATIVE_INT,
+                          (size_t)k->n, k->values));
+      TRY(ssw_h5_attr_str(h->dset[c], col->name, "flag_meanings", k->meanings));
+    }
+    TRY(attach_scales(h->dset[c], col->name, h->coord, SSW_NAXES));
+  }
+done:
+  return status;
+}
+
+/* /samples: 9-D datasets (grid axes, sample, node); the sample and node
+ * scales live in the group, the grid axes attach to the root scales. */
+int ssw_h5_create_samples(ssw_h5out *h) {
+  int status = SSW_SUCCESS;
+  hid_t gcpl = H5I_INVALID_HID, scales[SSW_NAXES + 2];
+  const int n = h->samples > h->nodes ? h->samples : h->nodes;
+  int *idx = malloc((size_t)n * sizeof *idx);
+  SSW_CHECK(idx, SSW_ERR_MEM, "out of memory");
+  for (int i = 0; i < n; i++)
+    idx[i] = i;
+  H5TRY(gcpl = H5Pcreate(H5P_GROUP_CREATE), "group /samples");
+  H5TRY(H5Pset_link_creation_order(gcpl, H5P_CRT_ORDER_TRACKED |
+                                             H5P_CRT_ORDER_INDEXED),
+        "group /samples");
+  H5TRY(h->sgroup =
+            H5Gcreate2(h->file, "samples", H5P_DEFAULT, gcpl, H5P_DEFAULT),
+        "group /samples in '%s'", h->path);
+  for (int q = 0; q < SSW_SAMPLE_NQ; q++)
+    TRY(create_dataset(h, h->sgroup, ssw_h5_sample_quantities[q].name,
+                       SSW_NAXES + 2, T_F64, NAN, 1,
+                       ssw_h5_sample_quantities[q].units,
+                       ssw_h5_sample_quantities[q].long_name, &h->sdset[q]));
+  /* Scales after the data, so that readers list the grid dims first. */
+  TRY(create_scale(h, h->sgroup, "sample", h->dims[SSW_NAXES], H5T_STD_I32LE,
+                   H5T_NATIVE_INT, idx, "1",
+                   "sample trajectory (ensemble members 0 .. samples-1)",
+                   &h->sdim[0]));
+  TRY(create_scale(h, h->sgroup, "node", h->dims[SSW_NAXES + 1], H5T_STD_I32LE,
+                   H5T_NATIVE_INT, idx, "1", "stored node along the trajectory",
+                   &h->sdim[1]));
+  memcpy(scales, h->coord, sizeof h->coord);
+  scales[SSW_NAXES] = h->sdim[0];
+  scales[SSW_NAXES + 1] = h->sdim[1];
+  for (int q = 0; q < SSW_SAMPLE_NQ; q++)
+    TRY(attach_scales(h->sdset[q], ssw_h5_sample_quantities[q].name, scales,
+                      SSW_NAXES + 2));
+done:
+  free(idx);
+  if (gcpl >= 0) H5Pclose(gcpl);
+  return status;
+}
+
+static const char *ic_name(int ic) {
+  return ic >= 0 && ic < (int)(sizeof ic_names / sizeof ic_names[0])
+             ? ic_names[ic]
+             : "unknown";
+}
+
+/* Root provenance known from the config and the library. */
+int ssw_h5_write_config_attrs(ssw_h5out *h, const ssw_config *cfg) {
+  int status = SSW_SUCCESS;
+  const hid_t f = h->file;
+  const char *w = "/";
+  unsigned maj = 0, min = 0, rel = 0;
+  char hdf5[32];
+  const char *recon = ssw_recon_name(cfg->integ.recon);
+  H5TRY(H5get_libversion(&maj, &min, &rel), "the library version");
+  snprintf(hdf5, sizeof hdf5, "%u.%u.%u", maj, min, rel);
+  TRY(ssw_h5_attr_str(f, w, "title",
+                      "hydrodynamic Chaplygin sleigh parameter sweep"));
+  TRY(ssw_h5_attr_str(f, w, "Conventions", "CF-1.8"));
+  TRY(ssw_h5_attr_str(f, w, "program", "sleighsweep"));
+  TRY(ssw_h5_attr_i32(f, w, "format_version", SSW_H5_FORMAT_VERSION));
+  TRY(ssw_h5_attr_str(f, w, "version", ssw_version_string()));
+  TRY(ssw_h5_attr_str(f, w, "git_revision", ssw_version_git()));
+  TRY(ssw_h5_attr_str(f, w, "config", cfg->text));
+  TRY(ssw_h5_attr_str(f, w, "config_path", cfg->path));
+  TRY(ssw_h5_attr_str(f, w, "hdf5_version", hdf5));
+  TRY(ssw_h5_attr_f64(f, w, "m", cfg->body.m));
+  TRY(ssw_h5_attr_f64(f, w, "I0", cfg->body.I0));
+  TRY(ssw_h5_attr_f64(f, w, "rho", cfg->body.rho));
+  if (h->length_unit[0])
+    TRY(ssw_h5_attr_str(f, w, "length_unit", h->length_unit));
+  if (h->mass_unit[0]) TRY(ssw_h5_attr_str(f, w, "mass_unit", h->mass_unit));
+  TRY(ssw_h5_attr_f64(f, w, "k_rot", cfg->body.k_rot));
+  TRY(ssw_h5_attr_str(f, w, "k_rot_convention", cfg->k_rot_name));
+  TRY(ssw_h5_attr_f64(f, w, "zero_tol", cfg->zero_tol));
+  const ssw_integrator *o = &cfg->integ;
+  TRY(ssw_h5_attr_str(f, w, "scheme", o->method ? o->method->name : "unknown"));
+  TRY(ssw_h5_attr_str(f, w, "reconstruction", recon ? recon : "unknown"));
+  /* Which step rule made the numbers: adaptive (rtol) or fixed (eta). */
+  TRY(ssw_h5_attr_str(f, w, "step_control",
+                      o->rtol > 0 ? "adaptive" : "fixed"));
+  TRY(ssw_h5_attr_f64(f, w, "rtol", o->rtol));
+  TRY(ssw_h5_attr_f64(f, w, "eta", o->eta));
+  TRY(ssw_h5_attr_f64(f, w, "tol", ssw_integrator_stop_tol(o)));
+  TRY(ssw_h5_attr_num(f, w, "max_steps", H5T_STD_I64LE, H5T_NATIVE_INT64, 1,
+                      &o->max_steps));
+  TRY(ssw_h5_attr_i32(f, w, "tail", o->tail));
+  TRY(ssw_h5_attr_i32(f, w, "error_estimate", o->estimate));
+  TRY(ssw_h5_attr_i32(f, w, "trajectories", cfg->trajectories));
+  TRY(ssw_h5_attr_u64(f, w, "seed", cfg->seed));
+  TRY(ssw_h5_attr_str(f, w, "initial_conditions", ic_name(cfg->ic)));
+  TRY(ssw_h5_attr_f64(f, w, "energy", cfg->energy));
+  TRY(ssw_h5_attr_i32(f, w, "samples", cfg->samples));
+  TRY(ssw_h5_attr_i32(f, w, "sample_nodes", h->nodes));
+  TRY(ssw_h5_attr_u64(f, w, "points_total", h->total));
+done:
+  return status;
+}
+
+/* Root provenance known to the caller (rank 0's values). */
+int ssw_h5_write_meta_attrs(ssw_h5out *h, const ssw_h5out_meta *meta) {
+  int status = SSW_SUCCESS;
+  static const char *const names[] = {"mpi_library_version", "hostname",
+                                      "command_line", "start_time"};
+  const char *values[] = {meta->mpi_library_version, meta->hostname,
+                          meta->command_line, meta->start_time};
+  int counts[2] = {meta->mpi_ranks, meta->omp_threads};
+  char *text = NULL;
+  MPITRY(MPI_Bcast(counts, 2, MPI_INT, 0, h->comm));
+  TRY(ssw_h5_attr_i32(h->file, "/", "mpi_ranks", counts[0]));
+  TRY(ssw_h5_attr_i32(h->file, "/", "omp_threads", counts[1]));
+  for (int i = 0; i < 4; i++) {
+    TRY(ssw_h5_bcast_str(h->comm, values[i], &text));
+    TRY(ssw_h5_attr_str(h->file, "/", names[i], text));
+    free(text);
+    text = NULL;
+  }
+  TRY(ssw_h5_attr_str(h->file, "/", "status", "running"));
+done:
+  free(text);
+  return status;
+}

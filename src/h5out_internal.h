@@ -1,0 +1,197 @@
+/* Internal to the HDF5 output (src/h5*.c): the handle, the dataset
+ * table, the error plumbing and the attribute helpers. */
+#ifndef SLEIGHSWEEP_H5OUT_INTERNAL_H
+#define SLEIGHSWEEP_H5OUT_INTERNAL_H
+
+#include <hdf5.h>
+#include <mpi.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sleighsweep/h5out.h"
+
+/* Layout version stored as `format_version`; bump on any layout change so
+ * that a resume refuses files of another layout. */
+#define SSW_H5_FORMAT_VERSION 2
+/* Target chunk size. Chunks are blocks of contiguous flat indices along the
+ * fastest axes; 64 KiB keeps the chunk index small for 10^9-point grids
+ * while a flush epoch touches few chunks per work unit. */
+#define SSW_H5_CHUNK_BYTES ((size_t)64 * 1024)
+/* Raw-data transfer mode of the point writes (measured: docs/output.md).
+ * No filters are used, so independent writes are legal. */
+#define SSW_H5_XFER_MODE H5FD_MPIO_COLLECTIVE
+
+/* ---- error plumbing -------------------------------------------------- */
+
+/* Evaluates an HDF5 call; on a negative result records the function's name,
+ * the object (printf-style context) and HDF5's innermost error message, then
+ * jumps to the caller's single exit `done` (which closes every handle). */
+#define H5TRY(expr, ...)                                                       \
+  do {                                                                         \
+    if ((expr) < 0) {                                                          \
+      status = ssw_h5_fail(#expr, __FILE__, __LINE__, __func__, __VA_ARGS__);  \
+      goto done;                                                               \
+    }                                                                          \
+  } while (0)
+
+/* As H5TRY for MPI calls (our communicator returns errors). */
+#define MPITRY(expr)                                                           \
+  do {                                                                         \
+    const int mpi_rc_ = (expr);                                                \
+    if (mpi_rc_ != MPI_SUCCESS) {                                              \
+      status = ssw_h5_mpi_fail(mpi_rc_, #expr, __FILE__, __LINE__, __func__);  \
+      goto done;                                                               \
+    }                                                                          \
+  } while (0)
+
+/* Jumps to `done` with the status of a call that failed. */
+#define TRY(expr)                                                              \
+  do {                                                                         \
+    status = (expr);                                                           \
+    if (status != SSW_SUCCESS) goto done;                                      \
+  } while (0)
+
+/* ---- error plumbing (h5util.c) ------------------------------------ */
+
+/* Records a failed HDF5 call (expression text, object) as SSW_ERR_HDF5. */
+int ssw_h5_fail(const char *expr, const char *file, int line, const char *func,
+                const char *fmt, ...);
+/* Records a failed MPI call as SSW_ERR_MPI. */
+int ssw_h5_mpi_fail(int rc, const char *expr, const char *file, int line,
+                    const char *func);
+/* Makes a local status collective: when any rank failed, every rank returns
+ * an error (its own, or else the lowest failing rank's code and message), so
+ * no rank enters a collective HDF5 call alone. */
+int ssw_h5_agree(MPI_Comm comm, int status);
+
+/* ---- the dataset table ----------------------------------------------- */
+
+typedef enum { T_F64, T_I32, T_I8, T_U8 } col_type;
+typedef enum { SRC_DOUBLE, SRC_INT, SRC_INT32, SRC_ONE } col_src;
+/* FILL_MASKED: the fill is not a valid value and gets a _FillValue
+ * attribute (NaN, -1); FILL_ZERO: 0 is a valid value, so no _FillValue
+ * (readers use `done`). */
+typedef enum { FILL_MASKED, FILL_ZERO } col_fill;
+typedef enum { CAT_NONE, CAT_REGIME, CAT_SENSE, CAT_DONE, CAT_FLAGS } col_cat;
+
+typedef struct {
+  const char *name;
+  col_type type;
+  col_src src;
+  size_t offset; /* in ssw_point_result */
+  col_fill fill;
+  col_cat cat;
+  const char *units;
+  const char *long_name;
+} column;
+
+/* The per-point datasets (h5layout.c), `done` last. */
+#define SSW_H5_NCOL 35
+extern const column ssw_h5_columns[];
+#define SSW_H5_DONE_COL (SSW_H5_NCOL - 1)
+
+/* Most values of one category (the trajectory flags). */
+#define SSW_H5_CATEGORY_MAX 8
+
+typedef struct {
+  const char *attr; /* flag_values or flag_masks */
+  int n;
+  int values[SSW_H5_CATEGORY_MAX];
+  const char *meanings;
+} category;
+
+/* Indexed by col_cat. */
+extern const category ssw_h5_categories[];
+
+typedef struct {
+  const char *name, *units, *long_name;
+} sample_quantity;
+
+/* Indexed by SSW_SAMPLE_*. */
+extern const sample_quantity ssw_h5_sample_quantities[SSW_SAMPLE_NQ];
+
+inline hid_t ssw_h5_file_type(col_type t) {
+  switch (t) {
+  case T_F64: return H5T_IEEE_F64LE;
+  case T_I32: return H5T_STD_I32LE;
+  case T_I8: return H5T_STD_I8LE;
+  default: return H5T_STD_U8LE;
+  }
+}
+
+inline hid_t ssw_h5_mem_type(col_type t) {
+  switch (t) {
+  case T_F64: return H5T_NATIVE_DOUBLE;
+  case T_I32: return H5T_NATIVE_INT32;
+  case T_I8: return H5T_NATIVE_INT8;
+  default: return H5T_NATIVE_UINT8;
+  }
+}
+
+inline size_t ssw_h5_type_size(col_type t) {
+  return t == T_F64 ? 8 : t == T_I32 ? 4 : 1;
+}
+
+/* ---- the handle ------------------------------------------------------ */
+
+struct ssw_h5out {
+  MPI_Comm comm; /* private duplicate returning MPI errors */
+  int rank;
+  char *path;
+  hsize_t dims[SSW_NAXES + 2]; /* grid axes, then sample and node */
+  uint64_t total;
+  int samples, nodes;
+  hid_t file, dxpl;
+  hid_t coord[SSW_NAXES];
+  hid_t dset[SSW_H5_NCOL];
+  hid_t sgroup, sdim[2], sdset[SSW_SAMPLE_NQ];
+  char length_unit[32], mass_unit[32]; /* [body] units, "" when not given */
+};
+
+/* ---- helpers (h5util.c) -------------------------------------------- */
+
+/* A new handle for `path` with the grid shape of cfg (no HDF5 object open
+ * yet); *out is set even on error so that close releases it. */
+int ssw_h5_handle_new(MPI_Comm comm, const char *path, const ssw_config *cfg,
+                      ssw_h5out **out);
+/* The MPI-IO file access list of the handle's communicator. */
+int ssw_h5_make_fapl(const ssw_h5out *h, hid_t *fapl);
+/* The point writes' transfer list (h->dxpl). */
+int ssw_h5_make_dxpl(ssw_h5out *h);
+/* Writes (replacing) a scalar (n == 1) or 1-D numeric attribute. */
+int ssw_h5_attr_num(hid_t loc, const char *where, const char *name, hid_t ftype,
+                    hid_t mtype, size_t n, const void *data);
+/* Writes (replacing) a scalar fixed-length UTF-8 string attribute. */
+int ssw_h5_attr_str(hid_t loc, const char *where, const char *name,
+                    const char *value);
+int ssw_h5_attr_f64(hid_t loc, const char *where, const char *name, double v);
+int ssw_h5_attr_i32(hid_t loc, const char *where, const char *name, int v);
+int ssw_h5_attr_u64(hid_t loc, const char *where, const char *name, uint64_t v);
+/* Reads a string attribute (fixed or variable length) into malloc'd text. */
+int ssw_h5_attr_read_str(hid_t loc, const char *where, const char *name,
+                         char **out);
+/* Rank 0's copy of a string on every rank (malloc'd). */
+int ssw_h5_bcast_str(MPI_Comm comm, const char *s, char **out);
+
+/* ---- layout (h5layout.c) ------------------------------------------- */
+
+/* The coordinate scales and every per-point dataset with its attributes. */
+int ssw_h5_create_grid(ssw_h5out *h, const ssw_config *cfg);
+/* The /samples group, its datasets and sample/node scales. */
+int ssw_h5_create_samples(ssw_h5out *h);
+/* Root provenance known from the config and the library. */
+int ssw_h5_write_config_attrs(ssw_h5out *h, const ssw_config *cfg);
+/* Root provenance known to the caller (rank 0's values). */
+int ssw_h5_write_meta_attrs(ssw_h5out *h, const ssw_h5out_meta *meta);
+
+/* ---- run segments (h5segments.c) ----------------------------------- */
+
+/* Creates the empty /segments table (and its committed type segment_t). */
+int ssw_h5_create_segments(ssw_h5out *h);
+/* Appends rank 0's segment as a row of /segments (created if absent: older
+ * files) and a line of the root `history`; *total receives the wall time
+ * summed over every row. */
+int ssw_h5_record_segment(ssw_h5out *h, const ssw_h5out_segment *seg,
+                          double *total);
+
+#endif

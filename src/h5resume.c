@@ -1,0 +1,173 @@
+/* HDF5 output resume: open an existing file, check that it is ours and
+ * was written with the same config and grid, read its done mask; the
+ * was-running test of a file left by a killed run. */
+#include <hdf5.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "h5out_internal.h"
+#include "sleighsweep/error.h"
+
+/* ---- resume ---------------------------------------------------------- */
+
+/* Quotes the line starting at `line` (at most 60 characters) for messages. */
+static void quote_line(const char *line, char *buf, size_t size) {
+  if (!*line) {
+    snprintf(buf, size, "(end of text)");
+    return;
+  }
+  size_t len = strcspn(line, "\n");
+  snprintf(buf, size, "\"%.*s%s\"", (int)(len > 60 ? 60 : len), line,
+           len > 60 ? "..." : "");
+}
+
+static int compare_config(const ssw_h5out *h, const char *stored,
+                          const char *text) {
+  if (strcmp(stored, text) == 0) return SSW_SUCCESS;
+  const char *a = stored, *b = text, *la = stored, *lb = text;
+  int line = 1;
+  for (; *a && *a == *b; a++, b++)
+    if (*a == '\n') line++, la = a + 1, lb = b + 1;
+  char qa[80], qb[80];
+  quote_line(la, qa, sizeof qa);
+  quote_line(lb, qb, sizeof qb);
+  return SSW_RAISE(SSW_ERR_CONFIG,
+                   "'%s' was written with a different configuration; first "
+                   "difference at line %d: file has %s, config has %s (use "
+                   "the original config or a new output path)",
+                   h->path, line, qa, qb);
+}
+
+/* Opens a dataset and checks its shape against the config's grid. */
+static int open_dataset(const ssw_h5out *h, hid_t loc, const char *name,
+                        int rank, hid_t *dset) {
+  int status = SSW_SUCCESS;
+  hid_t space = H5I_INVALID_HID;
+  hsize_t dims[SSW_NAXES + 2] = {0};
+  int got;
+  H5TRY(*dset = H5Dopen2(loc, name, H5P_DEFAULT), "dataset %s in '%s'", name,
+        h->path);
+  H5TRY(space = H5Dget_space(*dset), "dataset %s", name);
+  H5TRY(got = H5Sget_simple_extent_ndims(space), "dataset %s", name);
+  if (got == rank) H5Sget_simple_extent_dims(space, dims, NULL);
+  if (got != rank || memcmp(dims, h->dims, (size_t)rank * sizeof *dims)) {
+    status = SSW_RAISE(SSW_ERR_IO,
+                       "dataset %s in '%s' does not have the "
+                       "config's grid shape",
+                       name, h->path);
+  }
+done:
+  if (space >= 0) H5Sclose(space);
+  return status;
+}
+
+static int check_identity(ssw_h5out *h, const ssw_config *cfg) {
+  int status = SSW_SUCCESS, version = 0;
+  char *program = NULL, *stored = NULL;
+  hid_t attr = H5I_INVALID_HID;
+  htri_t has;
+  H5TRY(has = H5Aexists(h->file, "program"), "'%s'", h->path);
+  if (has) TRY(ssw_h5_attr_read_str(h->file, h->path, "program", &program));
+  if (!has || strcmp(program, "sleighsweep") != 0) {
+    status =
+        SSW_RAISE(SSW_ERR_IO, "'%s' is not a sleighsweep output file", h->path);
+    goto done;
+  }
+  H5TRY(attr = H5Aopen(h->file, "format_version", H5P_DEFAULT), "'%s'",
+        h->path);
+  H5TRY(H5Aread(attr, H5T_NATIVE_INT, &version), "'%s'", h->path);
+  if (version != SSW_H5_FORMAT_VERSION) {
+    status = SSW_RAISE(SSW_ERR_IO,
+                       "'%s' has output format %d, this program "
+                       "writes %d (format 2 added adaptive steps and error "
+                       "estimates; points of both kinds cannot share a "
+                       "file): finish it with the version that started it "
+                       "(its git_revision attribute), or write a new file",
+                       h->path, version, SSW_H5_FORMAT_VERSION);
+    goto done;
+  }
+  TRY(ssw_h5_attr_read_str(h->file, h->path, "config", &stored));
+  TRY(compare_config(h, stored, cfg->text));
+done:
+  if (attr >= 0) H5Aclose(attr);
+  free(program);
+  free(stored);
+  return status;
+}
+
+static int open_datasets(ssw_h5out *h) {
+  int status = SSW_SUCCESS;
+  for (size_t c = 0; c < SSW_H5_NCOL; c++)
+    TRY(open_dataset(h, h->file, ssw_h5_columns[c].name, SSW_NAXES,
+                     &h->dset[c]));
+  if (h->samples > 0) {
+    H5TRY(h->sgroup = H5Gopen2(h->file, "samples", H5P_DEFAULT),
+          "group /samples in '%s'", h->path);
+    for (int q = 0; q < SSW_SAMPLE_NQ; q++)
+      TRY(open_dataset(h, h->sgroup, ssw_h5_sample_quantities[q].name,
+                       SSW_NAXES + 2, &h->sdset[q]));
+  }
+done:
+  return status;
+}
+
+int ssw_h5out_open(MPI_Comm comm, const char *path, const ssw_config *cfg,
+                   ssw_h5out **out) {
+  SSW_CHECK(out, SSW_ERR_ARG, "NULL handle");
+  ssw_h5out *h = NULL;
+  hid_t fapl = H5I_INVALID_HID;
+  int status = ssw_h5_agree(comm, ssw_h5_handle_new(comm, path, cfg, &h));
+  if (status != SSW_SUCCESS) goto done;
+  H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+  TRY(ssw_h5_agree(h->comm, ssw_h5_make_fapl(h, &fapl)));
+  H5TRY(h->file = H5Fopen(path, H5F_ACC_RDWR, fapl), "'%s'", path);
+  TRY(ssw_h5_agree(h->comm, check_identity(h, cfg)));
+  TRY(ssw_h5_agree(h->comm, open_datasets(h)));
+  TRY(ssw_h5_agree(h->comm, ssw_h5_make_dxpl(h)));
+  TRY(ssw_h5_agree(h->comm,
+                   ssw_h5_attr_str(h->file, "/", "status", "running")));
+done:
+  if (fapl >= 0) H5Pclose(fapl);
+  if (status != SSW_SUCCESS) {
+    ssw_h5out_close(&h);
+    return status;
+  }
+  *out = h;
+  return SSW_SUCCESS;
+}
+
+int ssw_h5out_was_running(const char *path) {
+  int running = 0;
+  char *program = NULL, *status = NULL;
+  H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+  const hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+  /* Only our own files: one that does not open, or is not ours, is left to
+   * the resume's usual checks (rebuilt, or refused and never deleted). */
+  if (f >= 0 &&
+      ssw_h5_attr_read_str(f, path, "program", &program) == SSW_SUCCESS &&
+      strcmp(program, "sleighsweep") == 0)
+    running = ssw_h5_attr_read_str(f, path, "status", &status) != SSW_SUCCESS ||
+              strcmp(status, "running") == 0;
+  ssw_error_clear();
+  free(program);
+  free(status);
+  if (f >= 0) H5Fclose(f);
+  return running;
+}
+
+int ssw_h5out_read_done(ssw_h5out *h, uint8_t *done_mask) {
+  SSW_CHECK(h, SSW_ERR_ARG, "NULL output handle");
+  int status = SSW_SUCCESS;
+  if (h->rank == 0) {
+    /* Independent read by rank 0 alone, which keeps the mask (one byte
+     * per grid point on one rank only); the others wait in the agreement. */
+    if (!done_mask)
+      status = SSW_RAISE(SSW_ERR_ARG, "NULL done array on rank 0");
+    else if (H5Dread(h->dset[SSW_H5_DONE_COL], H5T_NATIVE_UINT8, H5S_ALL,
+                     H5S_ALL, H5P_DEFAULT, done_mask) < 0)
+      status = ssw_h5_fail("H5Dread", __FILE__, __LINE__, __func__,
+                           "dataset done in '%s'", h->path);
+  }
+  return ssw_h5_agree(h->comm, status);
+}

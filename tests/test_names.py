@@ -1,0 +1,168 @@
+"""One source of truth for names: a file the engine writes carries its
+names (flag_values / flag_masks with flag_meanings, the coordinate and
+/samples datasets in order, their units; all from
+include/sleighsweep/names.h), and this test checks that docs/output.md's
+tables and the names analysis/ keeps (sswfile.py, phase_diagram.py's
+category styles, validate.py's benign flags) are exactly those.
+Usage: test_names.py SLEIGHSWEEP REPO_ROOT"""
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+import h5py
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from sswtest import ENV, check, exit_status  # noqa: E402
+
+EXE, ROOT = sys.argv[1], sys.argv[2]
+sys.path.insert(0, os.path.join(ROOT, "analysis"))
+import phase_diagram  # noqa: E402
+import sswfile  # noqa: E402
+import validate  # noqa: E402
+
+CONFIG = """[body]
+m = 1
+I0 = 0.5
+rho = 1
+[grid]
+theta = 0, 45deg
+a = 0.1
+A = 0.5
+B = 0.3
+[ensemble]
+trajectories = 2
+[output]
+file = {out}
+samples = 1
+sample_nodes = 8
+"""
+CATEGORIES = {"regime": "regime", "sense_future": "sense",
+              "analytic_sense": "sense", "done": "done", "flags": "flags"}
+
+
+def text(v):
+    return v.decode() if isinstance(v, bytes) else str(v)
+
+
+def engine_names(path):
+    """What the file says: {category: [(value, name)]}, axes, samples."""
+    out = {}
+    with h5py.File(path, "r") as f:
+        for ds, cat in CATEGORIES.items():
+            a = f[ds].attrs
+            vals = a.get("flag_values", a.get("flag_masks"))
+            pairs = list(zip([int(v) for v in vals],
+                             text(a["flag_meanings"]).split()))
+            check(len(pairs) == len(vals), f"{ds}: values and meanings")
+            check(out.setdefault(cat, pairs) == pairs,
+                  f"{ds}: {pairs} differs from the other {cat} dataset")
+        out["axes"] = [f["J"].dims[i][0].name.lstrip("/") for i in range(7)]
+        g = f["samples"]
+        names = []
+        g.id.links.iterate(lambda n: names.append(n.decode()),
+                           idx_type=h5py.h5.INDEX_CRT_ORDER)
+        out["samples"] = [(n, text(g[n].attrs["units"]),
+                           text(g[n].attrs["long_name"])) for n in names
+                          if n not in ("sample", "node")]
+        out["axis_units"] = [text(f[a].attrs["units"]) for a in out["axes"]]
+        out["initial_conditions"] = text(f.attrs["initial_conditions"])
+        out["reconstruction"] = text(f.attrs["reconstruction"])
+    return out
+
+
+def table_after(lines, start):
+    """Rows (lists of cells) of the first markdown table after line
+    `start`, its header and separator skipped."""
+    i = start
+    while not lines[i].lstrip().startswith("|"):
+        i += 1
+    rows = []
+    while i < len(lines) and lines[i].lstrip().startswith("|"):
+        rows.append([c.strip() for c in lines[i].strip().strip("|")
+                     .split("|")])
+        i += 1
+    return rows[2:]
+
+
+def bullet(lines, name):
+    """flag values and meanings stated by the bullet `- \\`name\\`...`."""
+    i = next(k for k, ln in enumerate(lines) if ln.startswith("- `") and
+             f"`{name}`" in ln.split(":")[0])
+    body = " ".join(ln.strip() for ln in lines[i:i + 4])
+    m = re.search(r"`flag_(?:values|masks)` = ([-\d ]+), `flag_meanings` ="
+                  r'\s*"([^"]+)"', body)
+    return list(zip([int(v) for v in m.group(1).split()],
+                    m.group(2).split())) if m else None
+
+
+def line_of(lines, prefix):
+    return next(k for k, ln in enumerate(lines) if ln.startswith(prefix))
+
+
+def check_docs(names, path):
+    lines = open(path).read().split("\n")
+    for ds, cat in CATEGORIES.items():
+        check(bullet(lines, ds) == names[cat],
+              f"docs: {ds} bullet {bullet(lines, ds)} != {names[cat]}")
+    rows = [(int(r[0]), r[1].strip("`"))
+            for r in table_after(lines, line_of(lines, "- `regime`"))]
+    check(rows == names["regime"], f"docs: regime table {rows}")
+    rows = [(int(r[0]), r[1].strip("`"))
+            for r in table_after(lines, line_of(lines, "- `flags`"))]
+    check(rows == names["flags"], f"docs: flag table {rows}")
+    start = line_of(lines, "## Dimensions and coordinates")
+    axes = [n for r in table_after(lines, start)
+            for n in re.findall(r"`(\w+)`", r[0])]
+    check(axes == names["axes"], f"docs: dimension table {axes}")
+    doc = " ".join(lines)
+    want = " ".join(n for n, _, _ in names["samples"])
+    check(f"Datasets `{want}`" in doc, f"docs: /samples datasets `{want}`")
+    start = line_of(lines, "## Sample trajectories")
+    rows = [(r[0].strip("`"), r[1], r[2]) for r in table_after(lines, start)]
+    check(rows == names["samples"], f"docs: /samples table {rows}")
+    for key in ("initial_conditions", "reconstruction"):
+        row = next((ln for ln in lines if ln.startswith("| `") and
+                    f"`{key}`" in ln.split("|")[1]), "")
+        check(f'"{names[key]}"' in row, f"docs: {key} row {row!r}")
+
+
+def check_analysis(names):
+    check(list(sswfile.AXES) == names["axes"], f"sswfile.AXES {sswfile.AXES}")
+    check(list(sswfile.SAMPLE_QUANTITIES) ==
+          [n for n, _, _ in names["samples"]],
+          f"sswfile.SAMPLE_QUANTITIES {sswfile.SAMPLE_QUANTITIES}")
+    for attr, cat in (("REGIMES", "regime"), ("SENSES", "sense"),
+                      ("DONE_STATES", "done"), ("TRAJ_FLAGS", "flags")):
+        got = getattr(sswfile, attr)
+        check(list(got.items()) == names[cat], f"sswfile.{attr} {got}")
+    for cat, style in phase_diagram.CATEGORY_STYLE.items():
+        keys = [n for _, n in names[cat]]
+        check(list(style) == keys,
+              f"phase_diagram.CATEGORY_STYLE[{cat!r}] {list(style)} != {keys}")
+    flags = [n for _, n in names["flags"]]
+    check(set(validate.BENIGN_FLAGS) <= set(flags),
+          f"validate.BENIGN_FLAGS {validate.BENIGN_FLAGS} not in {flags}")
+
+
+def main():
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "names.h5")
+        cfg = os.path.join(tmp, "names.ini")
+        with open(cfg, "w") as f:
+            f.write(CONFIG.format(out=out))
+        r = subprocess.run([EXE, "run", "--quiet", cfg], env=ENV,
+                           capture_output=True, text=True)
+        check(r.returncode == 0, f"run: {r.returncode} {r.stderr}")
+        names = engine_names(out)
+    check(names["regime"][0] == (0, "uniform") and
+          names["flags"][-1] == (32, "rtol_not_met"),
+          f"engine names {names['regime']} {names['flags']}")
+    check_docs(names, os.path.join(ROOT, "docs", "output.md"))
+    check_analysis(names)
+    return exit_status()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
