@@ -24,6 +24,8 @@ typedef struct {
   char magic[8];
   uint64_t config_hash;
   uint32_t record_bytes, sample_doubles;
+  /* Reserved bytes of the on-disk header (written as zeros), so that the
+   * header stays 64 bytes; nothing reads them. */
   uint64_t reserved[5];
 } header;
 
@@ -290,12 +292,12 @@ static int each_journal(const char *output, int (*fn)(const char *, void *),
 }
 
 typedef struct {
-  const ssw_config *cfg;
   header want;
   uint64_t npts;
   size_t rec_bytes;
   ssw_journal_set *set;
-  unsigned char *buf;
+  unsigned char *buf; /* one record */
+  double *samples;    /* its samples, copied out as doubles */
 } reader;
 
 /* Keeps one valid record: the point, then its samples (indices outside
@@ -305,8 +307,9 @@ static int keep(void *ctx, const unsigned char *rec) {
   ssw_point_result pt;
   memcpy(&pt, rec + 8, sizeof pt);
   if (pt.index >= r->npts) return SSW_SUCCESS;
-  return ssw_result_buf_push(&r->set->recs, &pt,
-                             (const double *)(rec + 8 + sizeof pt));
+  const size_t sd = r->set->recs.sdoubles;
+  if (sd) memcpy(r->samples, rec + 8 + sizeof pt, 8 * sd);
+  return ssw_result_buf_push(&r->set->recs, &pt, r->samples);
 }
 
 static int read_one(const char *path, void *ctx) {
@@ -373,16 +376,18 @@ int ssw_journal_read_all(const char *output, const ssw_config *cfg,
                          ssw_journal_set *set) {
   memset(set, 0, sizeof *set);
   set->recs.sdoubles = ssw_h5out_sample_doubles(cfg);
-  reader r = {.cfg = cfg,
-              .want = make_header(cfg),
+  reader r = {.want = make_header(cfg),
               .npts = ssw_grid_size(cfg),
               .rec_bytes = record_bytes(set->recs.sdoubles),
               .set = set};
   r.buf = malloc(r.rec_bytes);
-  SSW_CHECK(r.buf, SSW_ERR_MEM, "out of memory reading journals");
-  int rc = each_journal(output, read_one, &r);
+  r.samples = malloc(8 * set->recs.sdoubles + 8);
+  int rc = r.buf && r.samples
+               ? each_journal(output, read_one, &r)
+               : SSW_RAISE(SSW_ERR_MEM, "out of memory reading journals");
   if (rc == SSW_SUCCESS) rc = dedupe(set);
   free(r.buf);
+  free(r.samples);
   if (rc != SSW_SUCCESS) ssw_journal_set_free(set);
   return rc;
 }
