@@ -451,6 +451,92 @@ static void test_mutations(void) {
   EXPECT(ok > 100, "only %d mutated configs parsed", ok);
 }
 
+/* Compares the configs of two texts: 0 or 1, and `why` when 1; also checks
+ * that the canonical texts agree with the comparison. */
+static int compare_texts(const char *a, const char *b, char *why, size_t n) {
+  ssw_config *ca = parse_ok(a, "a.ini"), *cb = parse_ok(b, "b.ini");
+  if (!ca || !cb) return ssw_config_destroy(&ca), ssw_config_destroy(&cb), -1;
+  const int differ = ssw_config_compare(ca, cb, why, n);
+  char *ta = NULL, *tb = NULL, diff[512];
+  EXPECT(ssw_config_canonical(ca, &ta) == SSW_SUCCESS &&
+             ssw_config_canonical(cb, &tb) == SSW_SUCCESS,
+         "canonical: %s", ssw_error_message());
+  if (ta && tb) {
+    EXPECT((strcmp(ta, tb) != 0) == differ, "canonical texts %s:\n%s---\n%s",
+           differ ? "equal, configs differ" : "differ, configs equal", ta, tb);
+    const int d =
+        ssw_config_canonical_diff(ta, tb, "in A", "in B", diff, sizeof diff);
+    EXPECT(d == differ, "canonical diff %d: %s", d, diff);
+    /* the same key named from the texts as from the configs */
+    EXPECT(!d || strncmp(diff, why, strcspn(why, ":")) == 0,
+           "canonical diff names '%s', compare '%s'", diff, why);
+  }
+  free(ta);
+  free(tb);
+  ssw_config_destroy(&ca);
+  ssw_config_destroy(&cb);
+  return differ;
+}
+
+/* A resume compares meaning (issue 12 item 6): comments, blank space,
+ * order, number spelling, defaults written out, the output path and the
+ * run's pacing may change; any value may not, and the first differing key
+ * in table order is named with both values. */
+static void test_compare(void) {
+  char why[1024];
+  static const char same[] =
+      "; the same sweep, written differently\n"
+      "[grid]\nB = 0.30\nA   =   0.5   ; semi-axis\ntheta = linspace(0deg, 180 "
+      "deg, "
+      "37)\na = 0.2, 5e-1\nb = 0\n\n"
+      "[body]\nrho = 1.0\nI0 = 0.5\nm = 1\nadded_inertia = 0.25\n"
+      "# another comment\n[ensemble]\nseed = 1\ntrajectories = 100\n"
+      "energy = 0.5\n[output]\nfile = elsewhere/other.h5\nflush_interval = 5\n"
+      "[run]\nprogress_interval = 1\nwork_unit = 3\n";
+  EXPECT(compare_texts(ISSUE_EXAMPLE, same, why, sizeof why) == 0,
+         "same meaning refused: %s", why);
+  static const struct {
+    const char *from, *to, *why;
+  } changes[] = {
+      {"m = 1\n", "m = 2\n",
+       "[body] m: 1 in the file, 2 in the config "
+       "(line 2: m = 2)"},
+      {"seed = 1\n", "seed = 2\n",
+       "[ensemble] seed: 1 in the file, 2 in the "
+       "config (line 15: seed = 2)"},
+      {"a = 0.2, 0.5\n", "a = 0.2, 0.50000000000000011\n",
+       "[grid] a: 0.2, 0.5 in the file, 0.2, 0.5000000000000001 in the "
+       "config (line 7: a = 0.2, 0.50000000000000011)"},
+      {"180deg, 37)", "180deg, 38)",
+       "[grid] theta: 37 values from 0 to "
+       "3.141592653589793 (checksum "},
+      {"[output]\n", "[integrator]\ntail = false\n[output]\n",
+       "[integrator] tail: true in the file, false in the config (line 17: "
+       "tail = false)"},
+      {"[output]\n", "[output]\nsamples = 2\n",
+       "[output] samples: 0 in the file, 2 in the config"},
+      {"[output]\n", "[body]\nlength_unit = m\n[output]\n",
+       "[body] length_unit:  in the file, m in the config"},
+  };
+  for (size_t i = 0; i < sizeof changes / sizeof changes[0]; i++) {
+    char text[1024];
+    const char *at = strstr(ISSUE_EXAMPLE, changes[i].from);
+    snprintf(text, sizeof text, "%.*s%s%s", (int)(at - ISSUE_EXAMPLE),
+             ISSUE_EXAMPLE, changes[i].to, at + strlen(changes[i].from));
+    EXPECT(compare_texts(ISSUE_EXAMPLE, text, why, sizeof why) == 1 &&
+               strncmp(why, changes[i].why, strlen(changes[i].why)) == 0,
+           "change %zu: got '%s', want '%s'", i, why, changes[i].why);
+  }
+  /* Two changes: the first key in table order is named. */
+  char text[1024];
+  snprintf(text, sizeof text, "%s", ISSUE_EXAMPLE);
+  strstr(text, "seed = 1")[7] = '9';
+  strstr(text, "rho = 1")[6] = '3';
+  EXPECT(compare_texts(ISSUE_EXAMPLE, text, why, sizeof why) == 1 &&
+             strncmp(why, "[body] rho: 1 in the file, 3", 28) == 0,
+         "two changes: %s", why);
+}
+
 int main(void) {
   EXPECT(strcmp(ssw_axis_names[0], "theta") == 0 &&
              strcmp(ssw_axis_names[6], "B") == 0,
@@ -462,5 +548,6 @@ int main(void) {
   test_files();
   test_examples();
   test_mutations();
+  test_compare();
   return TEST_RESULT();
 }
