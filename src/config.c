@@ -7,12 +7,14 @@
 #include <ctype.h>
 #include <errno.h>
 #include <ini.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "config_internal.h"
 #include "sleighsweep/error.h"
@@ -192,7 +194,8 @@ static int syntax_error(parse_state *st, int line) {
               quote);
 }
 
-/* Default output: the config name with its extension replaced by .h5. */
+/* Default output: the config's file name with its extension replaced by
+ * .h5, in the config's directory (absolute_output adds the directory). */
 static int default_output(parse_state *st) {
   const char *name = st->name, *slash = strrchr(name, '/');
   const char *base = slash ? slash + 1 : name, *dot = strrchr(base, '.');
@@ -200,11 +203,60 @@ static int default_output(parse_state *st) {
     return fail(st, st->line, "output", "file",
                 "the default output (the config name with extension .h5) "
                 "would overwrite the config itself; set file explicitly");
-  const size_t stem = dot && dot != base ? (size_t)(dot - name) : strlen(name);
+  const size_t stem = dot && dot != base ? (size_t)(dot - base) : strlen(base);
   st->cfg->file = malloc(stem + 4);
   if (!st->cfg->file) return SSW_RAISE(SSW_ERR_MEM, "out of memory");
-  memcpy(st->cfg->file, name, stem);
+  memcpy(st->cfg->file, base, stem);
   strcpy(st->cfg->file + stem, ".h5");
+  return SSW_SUCCESS;
+}
+
+/* "a" + "/" + "b" into a new string (NULL: out of memory). */
+static char *join(const char *a, const char *b) {
+  const size_t n = strlen(a) + strlen(b) + 2;
+  char *s = malloc(n);
+  if (s)
+    snprintf(s, n, "%s%s%s", a, a[0] && a[strlen(a) - 1] == '/' ? "" : "/", b);
+  return s;
+}
+
+/* The absolute directory of the config file: its directory as named,
+ * after the current directory when relative (lexically when getcwd fails:
+ * then it stays relative). */
+static char *config_dir(const char *name) {
+  const char *slash = strrchr(name, '/');
+  char dir[4096];
+  if (!slash)
+    snprintf(dir, sizeof dir, ".");
+  else
+    snprintf(dir, sizeof dir, "%.*s", (int)(slash == name ? 1 : slash - name),
+             name);
+  char cwd[4096];
+  if (dir[0] == '/' || !getcwd(cwd, sizeof cwd)) return strdup(dir);
+  return strcmp(dir, ".") == 0 ? strdup(cwd) : join(cwd, dir);
+}
+
+/* A relative [output] file is relative to the config's directory, whatever
+ * the current directory (docs/config.md, [output]); cfg->file becomes
+ * absolute, its directory resolved by realpath when it exists (else the
+ * lexical join). Ranks parse the same text under the same name, so they
+ * agree as long as they see the same directories. */
+static int absolute_output(parse_state *st) {
+  ssw_config *c = st->cfg;
+  char *dir = c->file[0] == '/' ? NULL : config_dir(st->name);
+  char *path = c->file[0] == '/' ? strdup(c->file)
+               : dir             ? join(dir, c->file)
+                                 : NULL;
+  free(dir);
+  if (!path) return SSW_RAISE(SSW_ERR_MEM, "out of memory");
+  char *slash = strrchr(path, '/'), real[PATH_MAX];
+  *slash = '\0';
+  char *resolved =
+      realpath(slash == path ? "/" : path, real) ? join(real, slash + 1) : NULL;
+  *slash = '/';
+  free(c->file);
+  if (resolved) free(path);
+  c->file = resolved ? resolved : path;
   return SSW_SUCCESS;
 }
 
@@ -259,7 +311,8 @@ static int finish(parse_state *st, int rc) {
                 "samples are taken from the ensemble",
                 (int)c->samples, (int)c->trajectories);
   }
-  return c->file ? SSW_SUCCESS : default_output(st);
+  if (!c->file) SSW_CALL(default_output(st));
+  return absolute_output(st);
 }
 
 /* ---------------------------------------------------------------------- */

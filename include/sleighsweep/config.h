@@ -64,8 +64,9 @@ typedef struct {
   /* [integrator]: the extraction's own settings (defaults in extract.h) */
   ssw_integrator integ;
   /* [output] */
-  char *file;            /**< output path (default: config name .h5) */
-  int32_t samples;       /**< sample trajectories kept per point (0) */
+  char *file;      /**< absolute output path: a relative [output] file (default:
+                      the config name .h5) is in the config's directory */
+  int32_t samples; /**< sample trajectories kept per point (0) */
   int32_t sample_nodes;  /**< nodes stored per sample trajectory (256) */
   double flush_interval; /**< seconds between durability points (120) */
   /* [run] */
