@@ -130,8 +130,9 @@ point xzp_coarse --scheme hamel2 --eta 1.5 --no-error-estimate
 
 # Phase diagrams: two sweeps over theta x a (rho = 1 and rho = 0).
 for r in 1 0; do
-  (cd "$DATA" && "$MPIEXEC" -np "$NP" "$EXE" run --overwrite --quiet \
-    "$ROOT/jobs/examples/fig_theta_a_rho$r.ini" >/dev/null)
+  "$MPIEXEC" -np "$NP" "$EXE" run --overwrite --quiet \
+    --output "$DATA/fig_theta_a_rho$r.h5" \
+    "$ROOT/jobs/examples/fig_theta_a_rho$r.ini" >/dev/null
 done
 engine=$(date +%s)
 if [ "$DRAW" = 0 ]; then

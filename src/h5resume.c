@@ -22,10 +22,30 @@ static void quote_line(const char *line, char *buf, size_t size) {
            len > 60 ? "..." : "");
 }
 
+/* A resume compares what the configs mean, not their text (docs/config.md,
+ * "What a resume compares"): comments, blank space and the output path may
+ * change, values may not. Both texts are parsed (cfg was parsed from its
+ * text). A text this build cannot parse is reported by its first differing
+ * line. */
 static int compare_config(const ssw_h5out *h, const char *stored,
-                          const char *text) {
-  if (strcmp(stored, text) == 0) return SSW_SUCCESS;
-  const char *a = stored, *b = text, *la = stored, *lb = text;
+                          const ssw_config *cfg) {
+  if (strcmp(stored, cfg->text) == 0) return SSW_SUCCESS;
+  ssw_config *old = NULL, *now = NULL;
+  if (ssw_config_parse(stored, "the file's config", &old) == SSW_SUCCESS &&
+      ssw_config_parse(cfg->text, cfg->path, &now) == SSW_SUCCESS) {
+    char why[2600];
+    const int differ = ssw_config_compare(old, now, why, sizeof why);
+    ssw_config_destroy(&old);
+    ssw_config_destroy(&now);
+    if (!differ) return SSW_SUCCESS;
+    return SSW_RAISE(SSW_ERR_CONFIG,
+                     "'%s' was written with a different configuration; "
+                     "first difference: %s (use the original config or a new "
+                     "output path)",
+                     h->path, why);
+  }
+  ssw_config_destroy(&old);
+  const char *a = stored, *b = cfg->text, *la = stored, *lb = cfg->text;
   int line = 1;
   for (; *a && *a == *b; a++, b++)
     if (*a == '\n') line++, la = a + 1, lb = b + 1;
@@ -33,9 +53,10 @@ static int compare_config(const ssw_h5out *h, const char *stored,
   quote_line(la, qa, sizeof qa);
   quote_line(lb, qb, sizeof qb);
   return SSW_RAISE(SSW_ERR_CONFIG,
-                   "'%s' was written with a different configuration; first "
-                   "difference at line %d: file has %s, config has %s (use "
-                   "the original config or a new output path)",
+                   "'%s' was written with a different configuration (one this "
+                   "build cannot read); first difference at line %d: file has "
+                   "%s, config has %s (use the original config or a new "
+                   "output path)",
                    h->path, line, qa, qb);
 }
 
@@ -88,7 +109,7 @@ static int check_identity(ssw_h5out *h, const ssw_config *cfg) {
     goto done;
   }
   TRY(ssw_h5_attr_read_str(h->file, h->path, "config", &stored));
-  TRY(compare_config(h, stored, cfg->text));
+  TRY(compare_config(h, stored, cfg));
 done:
   if (attr >= 0) H5Aclose(attr);
   free(program);

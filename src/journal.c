@@ -16,21 +16,39 @@
 #include "sleighsweep/grid.h"
 #include "sleighsweep/h5out.h"
 
-#define FILE_MAGIC "SSWJRNL1"
+#define FILE_MAGIC "SSWJRNL2"
+#define OLD_MAGIC "SSWJRNL1" /* format 1: a hash of the config's text */
+/* Longest canonical config text a header may announce: far above any
+ * config's (about 1 KB), low enough that a damaged length allocates
+ * nothing large. */
+#define MAX_TEXT_BYTES (1u << 20)
 #define REC_MAGIC 0x3130434552575353ULL /* "SSWREC01" little-endian */
 
-/* File header: identifies the config and the binary record layout. */
+/* File header (64 bytes): identifies the config and the binary record
+ * layout. The config's canonical text (ssw_config_canonical), text_bytes
+ * long, follows it, then the records. */
 typedef struct {
   char magic[8];
-  uint64_t config_hash;
+  uint64_t config_hash; /* FNV-1a 64 of the canonical text */
   uint32_t record_bytes, sample_doubles;
-  uint64_t reserved[5];
+  uint32_t text_bytes; /* length of the canonical text after the header */
+  /* Reserved bytes of the on-disk header (written as zeros), so that the
+   * header stays 64 bytes; nothing reads them. */
+  uint32_t reserved[9];
 } header;
+_Static_assert(sizeof(header) == 64, "the journal header is 64 bytes");
+
+/* What a journal of a config must hold: its header and canonical text. */
+typedef struct {
+  header h;
+  char *text;
+} ident;
 
 struct ssw_journal {
   int fd;
   char path[4096];
   size_t sdoubles, rec_bytes;
+  off_t data_at;      /* where the records start: after header and text */
   unsigned char *buf; /* one record */
 };
 
@@ -47,27 +65,80 @@ static size_t record_bytes(size_t sdoubles) {
   return 8 + sizeof(ssw_point_result) + 8 * sdoubles + 8;
 }
 
-static header make_header(const ssw_config *cfg) {
-  header h;
-  memset(&h, 0, sizeof h);
-  memcpy(h.magic, FILE_MAGIC, 8);
-  h.config_hash = fnv1a(cfg->text, strlen(cfg->text), FNV0);
-  h.record_bytes = (uint32_t)sizeof(ssw_point_result);
-  h.sample_doubles = (uint32_t)ssw_h5out_sample_doubles(cfg);
-  return h;
+static int make_ident(const ssw_config *cfg, ident *w) {
+  memset(&w->h, 0, sizeof w->h);
+  SSW_CALL(ssw_config_canonical(cfg, &w->text));
+  memcpy(w->h.magic, FILE_MAGIC, 8);
+  w->h.text_bytes = (uint32_t)strlen(w->text);
+  w->h.config_hash = fnv1a(w->text, w->h.text_bytes, FNV0);
+  w->h.record_bytes = (uint32_t)sizeof(ssw_point_result);
+  w->h.sample_doubles = (uint32_t)ssw_h5out_sample_doubles(cfg);
+  return SSW_SUCCESS;
 }
 
-static int check_header(const header *h, const header *want, const char *path) {
+/* Where the records of a journal with header h start. */
+static off_t data_start(const header *h) {
+  return (off_t)sizeof *h + (off_t)h->text_bytes;
+}
+
+/* 1 when a file of `size` bytes starting with h was cut inside its header
+ * or the config text after it (a crash while it was created). */
+static int cut_in_header(const header *h, off_t size) {
+  return memcmp(h->magic, FILE_MAGIC, 8) == 0 &&
+         h->text_bytes <= MAX_TEXT_BYTES && size < data_start(h);
+}
+
+/* The stored canonical text against the config's: the first differing key
+ * names the refusal. */
+static int check_text(int fd, const header *h, const ident *want,
+                      const char *path) {
+  char *text = malloc((size_t)h->text_bytes + 1), why[2600];
+  SSW_CHECK(text, SSW_ERR_MEM, "out of memory reading journal '%s'", path);
+  const ssize_t got = pread(fd, text, h->text_bytes, (off_t)sizeof *h);
+  if (got != (ssize_t)h->text_bytes) {
+    free(text);
+    return SSW_RAISE(SSW_ERR_IO, "cannot read journal '%s': %s", path,
+                     got < 0 ? strerror(errno) : "cut short");
+  }
+  text[h->text_bytes] = '\0';
+  const int differ = ssw_config_canonical_diff(
+      text, want->text, "in the journal", "in the config", why, sizeof why);
+  const uint64_t sum = fnv1a(text, h->text_bytes, FNV0);
+  free(text);
+  SSW_CHECK(!differ, SSW_ERR_CONFIG,
+            "journal '%s' belongs to a different config; first difference: "
+            "%s; remove it (and the output) to start over, or run the config "
+            "it was made with",
+            path, why);
+  SSW_CHECK(sum == h->config_hash && h->config_hash == want->h.config_hash,
+            SSW_ERR_CONFIG,
+            "journal '%s' has a damaged header (its config text does not "
+            "match its checksum): move it away",
+            path);
+  return SSW_SUCCESS;
+}
+
+static int check_header(int fd, const header *h, const ident *want,
+                        const char *path) {
+  SSW_CHECK(memcmp(h->magic, OLD_MAGIC, 8) != 0, SSW_ERR_CONFIG,
+            "journal '%s' was written by an older sleighsweep (journal "
+            "format 1); this build writes format 2 and cannot check it "
+            "against the config: finish the run with the build that started "
+            "it, or remove the output's journals (*.journal.*) to resume "
+            "from the output file alone (points not yet in the file are "
+            "computed again)",
+            path);
   SSW_CHECK(memcmp(h->magic, FILE_MAGIC, 8) == 0, SSW_ERR_CONFIG,
             "'%s' is named like a journal of this output but is not a "
             "sleighsweep journal: move it away",
             path);
-  SSW_CHECK(h->config_hash == want->config_hash, SSW_ERR_CONFIG,
-            "journal '%s' belongs to a different config; remove it (and the "
-            "output) to start over, or run the config it was made with",
-            path);
-  SSW_CHECK(h->record_bytes == want->record_bytes &&
-                h->sample_doubles == want->sample_doubles,
+  SSW_CHECK(h->text_bytes <= MAX_TEXT_BYTES, SSW_ERR_CONFIG,
+            "journal '%s' has a damaged header (a config text of %lu "
+            "bytes): move it away",
+            path, (unsigned long)h->text_bytes);
+  SSW_CALL(check_text(fd, h, want, path));
+  SSW_CHECK(h->record_bytes == want->h.record_bytes &&
+                h->sample_doubles == want->h.sample_doubles,
             SSW_ERR_IO,
             "journal '%s' was written by an incompatible build of sleighsweep",
             path);
@@ -91,6 +162,18 @@ static int write_all(int fd, const void *p, size_t n, const char *path) {
     c += w, n -= (size_t)w;
   }
   return SSW_SUCCESS;
+}
+
+/* Writes the header and the config text of a new journal. */
+static int write_prefix(int fd, const ident *want, const char *path) {
+  const size_t n = sizeof want->h + want->h.text_bytes;
+  unsigned char *buf = malloc(n);
+  SSW_CHECK(buf, SSW_ERR_MEM, "out of memory");
+  memcpy(buf, &want->h, sizeof want->h);
+  memcpy(buf + sizeof want->h, want->text, want->h.text_bytes);
+  const int rc = write_all(fd, buf, n, path);
+  free(buf);
+  return rc;
 }
 
 /* A record is valid when its magic and checksum match. */
@@ -133,13 +216,13 @@ static int resync(int fd, off_t from, off_t size, unsigned char *rec,
 /* Walks the records of an open journal after its header, calling
  * fn(ctx, record) for each valid one, counting damaged stretches in *torn
  * and returning in *end the offset just past the last valid record. */
-static int scan(int fd, size_t rec_bytes, unsigned char *rec,
+static int scan(int fd, off_t start, size_t rec_bytes, unsigned char *rec,
                 int (*fn)(void *, const unsigned char *), void *ctx,
                 size_t *torn, off_t *end) {
   struct stat st;
   SSW_CHECK(fstat(fd, &st) == 0, SSW_ERR_IO, "cannot stat journal: %s",
             strerror(errno));
-  off_t pos = (off_t)sizeof(header);
+  off_t pos = start;
   *end = pos;
   while (pos < st.st_size) {
     const ssize_t got = pread(fd, rec, rec_bytes, pos);
@@ -160,17 +243,18 @@ static int scan(int fd, size_t rec_bytes, unsigned char *rec,
  * crash while creating it) is written again, and a torn tail (a kill mid-
  * append) is cut back to the last valid record, so new records follow
  * valid ones instead of hiding behind the tear. */
-static int prepare_existing(ssw_journal *j, const header *want, off_t size) {
-  if (size < (off_t)sizeof(header)) {
+static int prepare_existing(ssw_journal *j, const ident *want, off_t size) {
+  header h;
+  if (size >= (off_t)sizeof h)
+    SSW_CHECK(pread(j->fd, &h, sizeof h, 0) == (ssize_t)sizeof h, SSW_ERR_IO,
+              "cannot read journal '%s': %s", j->path, strerror(errno));
+  if (size < (off_t)sizeof h || cut_in_header(&h, size)) {
     SSW_CHECK(ftruncate(j->fd, 0) == 0, SSW_ERR_IO,
               "cannot truncate journal '%s': %s", j->path, strerror(errno));
-    return write_all(j->fd, want, sizeof *want, j->path);
+    return write_prefix(j->fd, want, j->path);
   }
-  header h;
-  SSW_CHECK(pread(j->fd, &h, sizeof h, 0) == (ssize_t)sizeof h, SSW_ERR_IO,
-            "cannot read journal '%s': %s", j->path, strerror(errno));
-  SSW_CALL(check_header(&h, want, j->path));
-  const off_t body = size - (off_t)sizeof h;
+  SSW_CALL(check_header(j->fd, &h, want, j->path));
+  const off_t body = size - j->data_at;
   const off_t last = size - (off_t)j->rec_bytes;
   if (body % (off_t)j->rec_bytes == 0 &&
       (body == 0 ||
@@ -178,8 +262,9 @@ static int prepare_existing(ssw_journal *j, const header *want, off_t size) {
         rec_valid(j->buf, j->rec_bytes))))
     return SSW_SUCCESS; /* ends on a whole valid record: the common case */
   size_t torn = 0;
-  off_t end = (off_t)sizeof h;
-  SSW_CALL(scan(j->fd, j->rec_bytes, j->buf, NULL, NULL, &torn, &end));
+  off_t end = j->data_at;
+  SSW_CALL(
+      scan(j->fd, j->data_at, j->rec_bytes, j->buf, NULL, NULL, &torn, &end));
   SSW_CHECK(ftruncate(j->fd, end) == 0, SSW_ERR_IO,
             "cannot cut the torn tail of journal '%s': %s", j->path,
             strerror(errno));
@@ -189,11 +274,15 @@ static int prepare_existing(ssw_journal *j, const header *want, off_t size) {
 int ssw_journal_open(const char *output, int rank, const ssw_config *cfg,
                      ssw_journal **out) {
   *out = NULL;
+  ident want;
+  SSW_CALL(make_ident(cfg, &want));
   ssw_journal *j = calloc(1, sizeof *j);
+  if (!j) free(want.text);
   SSW_CHECK(j, SSW_ERR_MEM, "out of memory");
   ssw_journal_path(output, rank, j->path, sizeof j->path);
   j->sdoubles = ssw_h5out_sample_doubles(cfg);
   j->rec_bytes = record_bytes(j->sdoubles);
+  j->data_at = data_start(&want.h);
   j->buf = malloc(j->rec_bytes);
   j->fd = open(j->path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
   int rc = SSW_SUCCESS;
@@ -202,18 +291,18 @@ int ssw_journal_open(const char *output, int rank, const ssw_config *cfg,
   else if (j->fd < 0)
     rc = SSW_RAISE(SSW_ERR_IO, "cannot open journal '%s': %s", j->path,
                    strerror(errno));
-  const header want = make_header(cfg);
   struct stat st;
   if (rc == SSW_SUCCESS && fstat(j->fd, &st) != 0)
     rc = SSW_RAISE(SSW_ERR_IO, "cannot stat journal '%s': %s", j->path,
                    strerror(errno));
   if (rc == SSW_SUCCESS && st.st_size == 0)
-    rc = write_all(j->fd, &want, sizeof want, j->path);
+    rc = write_prefix(j->fd, &want, j->path);
   else if (rc == SSW_SUCCESS)
     rc = prepare_existing(j, &want, st.st_size);
   if (rc == SSW_SUCCESS && fdatasync(j->fd) != 0)
     rc = SSW_RAISE(SSW_ERR_IO, "cannot sync journal '%s': %s", j->path,
                    strerror(errno));
+  free(want.text);
   if (rc != SSW_SUCCESS) {
     if (j->fd >= 0) close(j->fd);
     free(j->buf);
@@ -290,12 +379,12 @@ static int each_journal(const char *output, int (*fn)(const char *, void *),
 }
 
 typedef struct {
-  const ssw_config *cfg;
-  header want;
+  ident want;
   uint64_t npts;
   size_t rec_bytes;
   ssw_journal_set *set;
-  unsigned char *buf;
+  unsigned char *buf; /* one record */
+  double *samples;    /* its samples, copied out as doubles */
 } reader;
 
 /* Keeps one valid record: the point, then its samples (indices outside
@@ -305,8 +394,9 @@ static int keep(void *ctx, const unsigned char *rec) {
   ssw_point_result pt;
   memcpy(&pt, rec + 8, sizeof pt);
   if (pt.index >= r->npts) return SSW_SUCCESS;
-  return ssw_result_buf_push(&r->set->recs, &pt,
-                             (const double *)(rec + 8 + sizeof pt));
+  const size_t sd = r->set->recs.sdoubles;
+  if (sd) memcpy(r->samples, rec + 8 + sizeof pt, 8 * sd);
+  return ssw_result_buf_push(&r->set->recs, &pt, r->samples);
 }
 
 static int read_one(const char *path, void *ctx) {
@@ -315,18 +405,20 @@ static int read_one(const char *path, void *ctx) {
   SSW_CHECK(fd >= 0, SSW_ERR_IO, "cannot read journal '%s': %s", path,
             strerror(errno));
   header h;
+  struct stat st;
   int rc = SSW_SUCCESS;
   const ssize_t got = pread(fd, &h, sizeof h, 0);
-  if (got >= 0 && got < (ssize_t)sizeof h) {
-    r->set->torn++; /* killed while writing the header: nothing in it */
-    r->set->short_headers++;
-  } else if (got < 0) {
+  if (got < 0 || fstat(fd, &st) != 0) {
     rc = SSW_RAISE(SSW_ERR_IO, "cannot read journal '%s': %s", path,
                    strerror(errno));
-  } else if ((rc = check_header(&h, &r->want, path)) == SSW_SUCCESS) {
+  } else if (got < (ssize_t)sizeof h || cut_in_header(&h, st.st_size)) {
+    r->set->torn++; /* killed while writing the header: nothing in it */
+    r->set->short_headers++;
+  } else if ((rc = check_header(fd, &h, &r->want, path)) == SSW_SUCCESS) {
     r->set->files++;
     off_t end = 0;
-    rc = scan(fd, r->rec_bytes, r->buf, keep, r, &r->set->torn, &end);
+    rc = scan(fd, data_start(&h), r->rec_bytes, r->buf, keep, r, &r->set->torn,
+              &end);
   }
   close(fd);
   return rc;
@@ -373,16 +465,19 @@ int ssw_journal_read_all(const char *output, const ssw_config *cfg,
                          ssw_journal_set *set) {
   memset(set, 0, sizeof *set);
   set->recs.sdoubles = ssw_h5out_sample_doubles(cfg);
-  reader r = {.cfg = cfg,
-              .want = make_header(cfg),
-              .npts = ssw_grid_size(cfg),
+  reader r = {.npts = ssw_grid_size(cfg),
               .rec_bytes = record_bytes(set->recs.sdoubles),
               .set = set};
+  SSW_CALL(make_ident(cfg, &r.want));
   r.buf = malloc(r.rec_bytes);
-  SSW_CHECK(r.buf, SSW_ERR_MEM, "out of memory reading journals");
-  int rc = each_journal(output, read_one, &r);
+  r.samples = malloc(8 * set->recs.sdoubles + 8);
+  int rc = r.buf && r.samples
+               ? each_journal(output, read_one, &r)
+               : SSW_RAISE(SSW_ERR_MEM, "out of memory reading journals");
   if (rc == SSW_SUCCESS) rc = dedupe(set);
   free(r.buf);
+  free(r.samples);
+  free(r.want.text);
   if (rc != SSW_SUCCESS) ssw_journal_set_free(set);
   return rc;
 }

@@ -1,10 +1,13 @@
 /* Config parsing: the issue's example, defaults, units, and bad configs. */
 #define _XOPEN_SOURCE 700 /* M_PI */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "sleighsweep/config.h"
 #include "sleighsweep/error.h"
@@ -31,6 +34,15 @@ static ssw_config *parse_ok(const char *text, const char *name) {
   EXPECT(rc == SSW_SUCCESS && cfg, "parse of %s failed (%d): %s", name, rc,
          ssw_error_message());
   return cfg;
+}
+
+/* 1 when `file` is `rel` in `dir` (the current directory when NULL): a
+ * relative [output] file is stored absolute. */
+static int is_at(const char *file, const char *dir, const char *rel) {
+  char cwd[PATH_MAX], want[2 * PATH_MAX];
+  if (!dir) dir = getcwd(cwd, sizeof cwd);
+  snprintf(want, sizeof want, "%s/%s", dir ? dir : "?", rel);
+  return file && strcmp(file, want) == 0;
 }
 
 static int ulps_apart(double x, double y) {
@@ -68,7 +80,10 @@ static void check_issue_example(const ssw_config *c) {
   EXPECT(c->axes[6].n == 1 && c->axes[6].values[0] == 0.3, "B");
   EXPECT(c->trajectories == 100 && c->seed == 1, "ensemble %d %llu",
          (int)c->trajectories, (unsigned long long)c->seed);
-  EXPECT(c->file && strcmp(c->file, "sweep.h5") == 0, "file %s", c->file);
+  const size_t len = c->file ? strlen(c->file) : 0;
+  EXPECT(c->file && c->file[0] == '/' && len > 9 &&
+             strcmp(c->file + len - 9, "/sweep.h5") == 0,
+         "file %s", c->file);
   EXPECT(ssw_grid_size(c) == 74, "size %llu",
          (unsigned long long)ssw_grid_size(c));
 }
@@ -77,6 +92,7 @@ static void test_issue_example(void) {
   ssw_config *c = parse_ok(ISSUE_EXAMPLE, "issue.ini");
   if (c) {
     check_issue_example(c);
+    EXPECT(is_at(c->file, NULL, "sweep.h5"), "file %s", c->file);
     EXPECT(strcmp(c->text, ISSUE_EXAMPLE) == 0, "text not kept");
     EXPECT(strcmp(c->path, "issue.ini") == 0, "path %s", c->path);
     EXPECT(ssw_grid_validate(c) == SSW_SUCCESS, "validate: %s",
@@ -91,6 +107,10 @@ static void test_issue_example(void) {
   int rc = ssw_config_load(path, &c);
   EXPECT(rc == SSW_SUCCESS, "load %s: %s", path, ssw_error_message());
   if (c) check_issue_example(c);
+  char dir[PATH_MAX];
+  EXPECT(c && realpath(SSW_SOURCE_DIR "/tests/config_cases", dir) &&
+             is_at(c->file, dir, "sweep.h5"),
+         "file %s: not next to the config", c ? c->file : "");
   ssw_config_destroy(&c);
 }
 
@@ -115,7 +135,7 @@ static void test_defaults(void) {
          "integrator defaults differ from ssw_integrator_defaults");
   EXPECT(c->integ.rtol == 1e-10 && c->integ.eta == 0,
          "default step control: rtol %g eta %g", c->integ.rtol, c->integ.eta);
-  EXPECT(strcmp(c->file, "runs/study.v2/first.h5") == 0, "file %s", c->file);
+  EXPECT(is_at(c->file, NULL, "runs/study.v2/first.h5"), "file %s", c->file);
   EXPECT(c->samples == 0 && c->sample_nodes == 256 && c->flush_interval == 120,
          "output defaults");
   EXPECT(c->work_unit == 0 && c->progress_interval == 10, "run defaults");
@@ -127,7 +147,7 @@ static void test_defaults(void) {
   for (int i = 0; i < 4; i++) {
     c = parse_ok(BODY GRID, names[i][0]);
     if (c)
-      EXPECT(strcmp(c->file, names[i][1]) == 0, "file %s, expected %s", c->file,
+      EXPECT(is_at(c->file, NULL, names[i][1]), "file %s, expected %s", c->file,
              names[i][1]);
     ssw_config_destroy(&c);
   }
@@ -451,6 +471,185 @@ static void test_mutations(void) {
   EXPECT(ok > 100, "only %d mutated configs parsed", ok);
 }
 
+/* Compares the configs of two texts: 0 or 1, and `why` when 1; also checks
+ * that the canonical texts agree with the comparison. */
+static int compare_texts(const char *a, const char *b, char *why, size_t n) {
+  ssw_config *ca = parse_ok(a, "a.ini"), *cb = parse_ok(b, "b.ini");
+  if (!ca || !cb) return ssw_config_destroy(&ca), ssw_config_destroy(&cb), -1;
+  const int differ = ssw_config_compare(ca, cb, why, n);
+  char *ta = NULL, *tb = NULL, diff[512];
+  EXPECT(ssw_config_canonical(ca, &ta) == SSW_SUCCESS &&
+             ssw_config_canonical(cb, &tb) == SSW_SUCCESS,
+         "canonical: %s", ssw_error_message());
+  if (ta && tb) {
+    EXPECT((strcmp(ta, tb) != 0) == differ, "canonical texts %s:\n%s---\n%s",
+           differ ? "equal, configs differ" : "differ, configs equal", ta, tb);
+    const int d =
+        ssw_config_canonical_diff(ta, tb, "in A", "in B", diff, sizeof diff);
+    EXPECT(d == differ, "canonical diff %d: %s", d, diff);
+    /* the same key named from the texts as from the configs */
+    EXPECT(!d || strncmp(diff, why, strcspn(why, ":")) == 0,
+           "canonical diff names '%s', compare '%s'", diff, why);
+  }
+  free(ta);
+  free(tb);
+  ssw_config_destroy(&ca);
+  ssw_config_destroy(&cb);
+  return differ;
+}
+
+/* A resume compares meaning (issue 12 item 6): comments, blank space,
+ * order, number spelling, defaults written out, the output path and the
+ * run's pacing may change; any value may not, and the first differing key
+ * in table order is named with both values. */
+static void test_compare(void) {
+  char why[1024];
+  static const char same[] =
+      "; the same sweep, written differently\n"
+      "[grid]\nB = 0.30\nA   =   0.5   ; semi-axis\ntheta = linspace(0deg, 180 "
+      "deg, "
+      "37)\na = 0.2, 5e-1\nb = 0\n\n"
+      "[body]\nrho = 1.0\nI0 = 0.5\nm = 1\nadded_inertia = 0.25\n"
+      "# another comment\n[ensemble]\nseed = 1\ntrajectories = 100\n"
+      "energy = 0.5\n[output]\nfile = elsewhere/other.h5\nflush_interval = 5\n"
+      "[run]\nprogress_interval = 1\nwork_unit = 3\n";
+  EXPECT(compare_texts(ISSUE_EXAMPLE, same, why, sizeof why) == 0,
+         "same meaning refused: %s", why);
+  static const struct {
+    const char *from, *to, *why;
+  } changes[] = {
+      {"m = 1\n", "m = 2\n",
+       "[body] m: 1 in the file, 2 in the config "
+       "(line 2: m = 2)"},
+      {"seed = 1\n", "seed = 2\n",
+       "[ensemble] seed: 1 in the file, 2 in the "
+       "config (line 15: seed = 2)"},
+      {"a = 0.2, 0.5\n", "a = 0.2, 0.50000000000000011\n",
+       "[grid] a: 0.2, 0.5 in the file, 0.2, 0.5000000000000001 in the "
+       "config (line 7: a = 0.2, 0.50000000000000011)"},
+      {"180deg, 37)", "180deg, 38)",
+       "[grid] theta: 37 values from 0 to "
+       "3.141592653589793 (checksum "},
+      {"[output]\n", "[integrator]\ntail = false\n[output]\n",
+       "[integrator] tail: true in the file, false in the config (line 17: "
+       "tail = false)"},
+      {"[output]\n", "[output]\nsamples = 2\n",
+       "[output] samples: 0 in the file, 2 in the config"},
+      {"[output]\n", "[body]\nlength_unit = m\n[output]\n",
+       "[body] length_unit:  in the file, m in the config"},
+  };
+  for (size_t i = 0; i < sizeof changes / sizeof changes[0]; i++) {
+    char text[1024];
+    const char *at = strstr(ISSUE_EXAMPLE, changes[i].from);
+    snprintf(text, sizeof text, "%.*s%s%s", (int)(at - ISSUE_EXAMPLE),
+             ISSUE_EXAMPLE, changes[i].to, at + strlen(changes[i].from));
+    EXPECT(compare_texts(ISSUE_EXAMPLE, text, why, sizeof why) == 1 &&
+               strncmp(why, changes[i].why, strlen(changes[i].why)) == 0,
+           "change %zu: got '%s', want '%s'", i, why, changes[i].why);
+  }
+  /* Two changes: the first key in table order is named. */
+  char text[1024];
+  snprintf(text, sizeof text, "%s", ISSUE_EXAMPLE);
+  strstr(text, "seed = 1")[7] = '9';
+  strstr(text, "rho = 1")[6] = '3';
+  EXPECT(compare_texts(ISSUE_EXAMPLE, text, why, sizeof why) == 1 &&
+             strncmp(why, "[body] rho: 1 in the file, 3", 28) == 0,
+         "two changes: %s", why);
+}
+
+/* Writes `text` to `path`. */
+static void put_file(const char *path, const char *text) {
+  FILE *f = fopen(path, "w");
+  EXPECT(f, "cannot write %s", path);
+  if (!f) return;
+  fputs(text, f);
+  fclose(f);
+}
+
+/* The output path of a config loaded as `path` from directory `cwd`. */
+static char *output_of(const char *cwd, const char *path) {
+  ssw_config *c = NULL;
+  EXPECT(chdir(cwd) == 0, "chdir %s", cwd);
+  const int rc = ssw_config_load(path, &c);
+  EXPECT(rc == SSW_SUCCESS, "load %s from %s: %s", path, cwd,
+         ssw_error_message());
+  char *file = c ? strdup(c->file) : NULL;
+  ssw_config_destroy(&c);
+  return file;
+}
+
+/* One rule for a relative [output] file (issue 12 item 7): relative to the
+ * config's directory, stored absolute, whichever directory the command
+ * runs from; a symlinked directory resolves to the same file; parsing the
+ * text under the config's name (as ranks do) gives the same. */
+static void test_output_paths(void) {
+  char top[] = "/tmp/test_config_paths.XXXXXX", cwd[PATH_MAX], sub[PATH_MAX],
+       path[2 * PATH_MAX], want[2 * PATH_MAX], real[PATH_MAX];
+  EXPECT(getcwd(cwd, sizeof cwd) && mkdtemp(top), "mkdtemp");
+  snprintf(sub, sizeof sub, "%s/sub", top);
+  snprintf(path, sizeof path, "%s/out", sub);
+  EXPECT(mkdir(sub, 0755) == 0 && mkdir(path, 0755) == 0, "mkdir");
+  snprintf(path, sizeof path, "%s/x.ini", sub);
+  put_file(path, BODY GRID "[output]\nfile = out/r.h5\n");
+  snprintf(path, sizeof path, "%s/y.ini", sub);
+  put_file(path, BODY GRID);
+  snprintf(path, sizeof path, "%s/link", top);
+  EXPECT(symlink("sub", path) == 0, "symlink");
+  EXPECT(realpath(sub, real) != NULL, "realpath");
+  snprintf(want, sizeof want, "%s/out/r.h5", real);
+  const char *const from[][2] = {{top, "sub/x.ini"},
+                                 {sub, "x.ini"},
+                                 {sub, "./../sub/x.ini"},
+                                 {"/", "(absolute)"},
+                                 {top, "link/x.ini"}};
+  char abs_link[3 * PATH_MAX];
+  snprintf(abs_link, sizeof abs_link, "%s/x.ini", path);
+  for (size_t i = 0; i < sizeof from / sizeof from[0]; i++) {
+    const char *p = i == 3 ? abs_link + 1 : from[i][1];
+    char *file = output_of(from[i][0], p);
+    EXPECT(file && strcmp(file, want) == 0,
+           "run %s from %s: output %s, want %s", p, from[i][0],
+           file ? file : "", want);
+    free(file);
+  }
+  /* The default is next to the config too. */
+  snprintf(want, sizeof want, "%s/y.h5", real);
+  char *file = output_of(top, "sub/y.ini");
+  EXPECT(file && strcmp(file, want) == 0, "default output %s", file);
+  free(file);
+  /* Ranks parse the broadcast text under the same name: the same file. */
+  ssw_config *c = NULL;
+  EXPECT(chdir(top) == 0, "chdir");
+  EXPECT(ssw_config_parse(BODY GRID "[output]\nfile = out/r.h5\n", "sub/x.ini",
+                          &c) == SSW_SUCCESS,
+         "parse: %s", ssw_error_message());
+  snprintf(want, sizeof want, "%s/out/r.h5", real);
+  EXPECT(c && strcmp(c->file, want) == 0, "parsed: %s", c ? c->file : "");
+  ssw_config_destroy(&c);
+  /* An absolute path stays as written when its directory does not exist;
+   * a missing relative directory is joined lexically. */
+  EXPECT(ssw_config_parse(BODY GRID "[output]\nfile = /no/such/dir/r.h5\n",
+                          "sub/x.ini", &c) == SSW_SUCCESS &&
+             strcmp(c->file, "/no/such/dir/r.h5") == 0,
+         "absolute: %s", c ? c->file : "");
+  ssw_config_destroy(&c);
+  EXPECT(ssw_config_parse(BODY GRID "[output]\nfile = new/r.h5\n", "sub/x.ini",
+                          &c) == SSW_SUCCESS &&
+             is_at(c->file, NULL, "sub/new/r.h5"),
+         "missing directory: %s", c ? c->file : "");
+  ssw_config_destroy(&c);
+  EXPECT(chdir(cwd) == 0, "chdir back");
+  const char *const junk[] = {"sub/x.ini", "sub/y.ini", "link"};
+  for (size_t i = 0; i < 3; i++) {
+    snprintf(path, sizeof path, "%s/%s", top, junk[i]);
+    unlink(path);
+  }
+  snprintf(path, sizeof path, "%s/out", sub);
+  rmdir(path);
+  rmdir(sub);
+  rmdir(top);
+}
+
 int main(void) {
   EXPECT(strcmp(ssw_axis_names[0], "theta") == 0 &&
              strcmp(ssw_axis_names[6], "B") == 0,
@@ -462,5 +661,7 @@ int main(void) {
   test_files();
   test_examples();
   test_mutations();
+  test_compare();
+  test_output_paths();
   return TEST_RESULT();
 }

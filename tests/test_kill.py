@@ -45,8 +45,9 @@ def start(cfg):
 def durable(out, npts):
     """Points in the file (if it opens) or in a journal (complete records;
     the layout is src/journal.c's: 64-byte header holding the record size
-    at byte 16 and the sample doubles at byte 20; each record is an 8-byte
-    magic, the point (index first), the samples and an 8-byte checksum)."""
+    at byte 16, the sample doubles at byte 20 and the length of the config
+    text that follows it at byte 24; each record is an 8-byte magic, the
+    point (index first), the samples and an 8-byte checksum)."""
     have = np.zeros(npts, bool)
     try:
         with h5py.File(out, "r") as f:
@@ -57,9 +58,9 @@ def durable(out, npts):
         data = open(path, "rb").read()
         if len(data) < 64:
             continue
-        rb, sd = np.frombuffer(data[16:24], np.uint32)
+        rb, sd, text = np.frombuffer(data[16:28], np.uint32)
         rec = 8 + int(rb) + 8 * int(sd) + 8
-        for off in range(64, len(data) - rec + 1, rec):
+        for off in range(64 + int(text), len(data) - rec + 1, rec):
             idx = int(np.frombuffer(data[off + 8:off + 16], np.uint64)[0])
             if idx < npts:
                 have[idx] = True

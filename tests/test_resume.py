@@ -25,7 +25,6 @@ from sswtest import ENV, check, datasets, exit_status, ranks_of  # noqa: E402,E5
 EXE, CONFIG = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 MPIEXEC = sys.argv[3] if len(sys.argv) > 3 else "mpirun"
 REC_MAGIC = b"SSWREC01"
-HEADER = 64
 
 
 def make_config(tmp, name, slow=True, extra=""):
@@ -86,13 +85,19 @@ def fnv1a(data):
     return h
 
 
+def header_bytes(data):
+    """Where a journal's records start: after its 64-byte header and the
+    config's canonical text, whose length is at byte 24 (src/journal.c)."""
+    return 64 + struct.unpack_from("<I", data, 24)[0]
+
+
 def valid_records(path):
     """Indices of the valid records of a journal, resynchronising after a
     damaged stretch by magic and checksum (layout: src/journal.c)."""
     data = open(path, "rb").read()
     rb, sd = struct.unpack_from("<II", data, 16)
     rec = 8 + rb + 8 * sd + 8
-    out, pos = set(), HEADER
+    out, pos = set(), header_bytes(data)
     while pos + rec <= len(data):
         r = data[pos:pos + rec]
         if r[:8] == REC_MAGIC and struct.unpack_from(
@@ -121,8 +126,9 @@ def case_torn_journal(tmp, ref):
     jn = out + ".journal.0"
     _, rec = valid_records(jn)
     data = bytearray(open(jn, "rb").read())
-    check(len(data) >= HEADER + 3 * rec, "torn: fewer than 3 records")
-    data[HEADER + rec + rec // 2] ^= 0xFF            # corrupt record 1
+    hdr = header_bytes(data)
+    check(len(data) >= hdr + 3 * rec, "torn: fewer than 3 records")
+    data[hdr + rec + rec // 2] ^= 0xFF               # corrupt record 1
     data += REC_MAGIC + b"\x07" * 100                 # torn tail
     open(jn, "wb").write(bytes(data))
     rc, err = stop_after(run([cfg], wait=False), cfg, 8)

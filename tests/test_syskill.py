@@ -53,7 +53,7 @@ def durable(out, npts):
             continue
         rb, sd = struct.unpack_from("<II", data, 16)
         rec = 8 + rb + 8 * sd + 8
-        pos = 64
+        pos = 64 + struct.unpack_from("<I", data, 24)[0]  # after the text
         while pos + rec <= len(data):
             r = data[pos:pos + rec]
             if r[:8] == b"SSWREC01" and struct.unpack_from(

@@ -2,6 +2,7 @@
 #ifndef SLEIGHSWEEP_CONFIG_H
 #define SLEIGHSWEEP_CONFIG_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -63,8 +64,9 @@ typedef struct {
   /* [integrator]: the extraction's own settings (defaults in extract.h) */
   ssw_integrator integ;
   /* [output] */
-  char *file;            /**< output path (default: config name .h5) */
-  int32_t samples;       /**< sample trajectories kept per point (0) */
+  char *file;      /**< absolute output path: a relative [output] file (default:
+                      the config name .h5) is in the config's directory */
+  int32_t samples; /**< sample trajectories kept per point (0) */
   int32_t sample_nodes;  /**< nodes stored per sample trajectory (256) */
   double flush_interval; /**< seconds between durability points (120) */
   /* [run] */
@@ -88,6 +90,32 @@ int ssw_config_parse(const char *text, const char *name, ssw_config **cfg);
  * another case, or at most two edits), for "did you mean" hints of the
  * config and the command line. */
 int ssw_config_near_miss(const char *typed, const char *candidate);
+
+/** Compares what two configs mean: every key's parsed value (doubles
+ * bit-exact, words exactly, axes by their values), in key-table order,
+ * except the keys that do not change results ([output] file and
+ * flush_interval, [run] work_unit and progress_interval: docs/config.md,
+ * "What a resume compares"). Comments, blank space, the order of lines and
+ * how a number is written do not count. Returns 0 when they mean the same,
+ * else 1 with `why` naming the first differing key, e.g. "[body] m: 1.5 in
+ * the file, 2 in the config" (`a` is the stored config, `b` the current
+ * one; values in canonical form). */
+int ssw_config_compare(const ssw_config *a, const ssw_config *b, char *why,
+                       size_t n);
+
+/** The canonical text of a config: "[section] key = value\n" for each key
+ * ssw_config_compare compares, in key-table order, numbers in their
+ * shortest exact form (axes of more than 16 values as their length, ends
+ * and a checksum of the values). Two configs have the same canonical text
+ * exactly when ssw_config_compare finds them the same. *text is malloc'd.
+ * Errors: SSW_ERR_MEM. */
+int ssw_config_canonical(const ssw_config *cfg, char **text);
+
+/** Compares two canonical texts line by line: 0 when equal, else 1 with
+ * `why` = "[section] key: VALUE_A LABEL_A, VALUE_B LABEL_B" for the first
+ * differing key (labels such as "in the journal", "in the config"). */
+int ssw_config_canonical_diff(const char *a, const char *b, const char *label_a,
+                              const char *label_b, char *why, size_t n);
 
 /** Prints one line per axis: its name, number of values and range (theta
  * in radians and in degrees), for `run --dry-run`. */

@@ -21,8 +21,11 @@ typedef struct ssw_journal ssw_journal;
 void ssw_journal_path(const char *output, int rank, char *buf, size_t n);
 
 /** Opens (creating if needed) the journal of `rank` for appending. A new
- * file gets a header with the config hash and record size; an existing one
- * must match them. A header cut short (crash at creation) is rewritten and
+ * file gets a header (format 2) with the record size and the hash of the
+ * config's canonical text (ssw_config_canonical), followed by that text;
+ * an existing one must match them: a journal of another config is refused
+ * naming the first differing key, one of format 1 (earlier builds) with
+ * what to do. A header cut short (crash at creation) is rewritten and
  * a torn tail is cut back to the last valid record, so new records are
  * never hidden behind a tear. Errors: SSW_ERR_IO (with strerror),
  * SSW_ERR_CONFIG when the journal belongs to another config. */

@@ -81,6 +81,32 @@ static void check_indices(const ssw_config *c, uint64_t size) {
   }
 }
 
+/* A comment and blank lines added change the text, not the meaning: the
+ * resume comparison and the canonical text (issue 12 item 6) must agree. */
+static void check_meaning(const ssw_config *c, const char *text) {
+  const size_t len = strlen(text);
+  char *more = malloc(len + 32);
+  if (!more) return;
+  snprintf(more, len + 32, "; fuzz\n\n%s\n; end\n", text);
+  ssw_config *d = NULL;
+  const int rc = ssw_config_parse(more, FUZZ_NAME, &d);
+  free(more);
+  if (rc != SSW_SUCCESS) { /* a first line cut short may now parse */
+    check_failure(rc, "ssw_config_parse with comments");
+    return;
+  }
+  char why[2048], *ta = NULL, *tb = NULL;
+  PROMISE(ssw_config_compare(c, d, why, sizeof why) == 0,
+          "comments changed the meaning: %s", why);
+  PROMISE(ssw_config_canonical(c, &ta) == SSW_SUCCESS &&
+              ssw_config_canonical(d, &tb) == SSW_SUCCESS,
+          "canonical");
+  PROMISE(strcmp(ta, tb) == 0, "canonical texts differ:\n%s---\n%s", ta, tb);
+  free(ta);
+  free(tb);
+  ssw_config_destroy(&d);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   /* ssw_config_load refuses files with NUL bytes before parsing; text in
    * memory ends at the first one, so the parser sees the part before it. */
@@ -101,6 +127,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   } else {
     PROMISE(cfg != NULL, "successful parse gave no config");
     check_config(cfg, text);
+    check_meaning(cfg, text);
     const uint64_t points = ssw_grid_size(cfg);
     /* Grids over the limit are refused before any point is visited. */
     if (points <= FUZZ_MAX_VALIDATE_POINTS || points > SSW_GRID_MAX_POINTS) {

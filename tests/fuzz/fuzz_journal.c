@@ -87,6 +87,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   PROMISE(ssw_journal_close(&j) == SSW_SUCCESS, "close");
   int fd = open(jpath, O_RDWR | O_APPEND);
   PROMISE(fd >= 0, "open");
+  const off_t hdr = lseek(fd, 0, SEEK_END); /* header and config text */
+  PROMISE(hdr > 64, "no config text after the header");
   for (size_t i = 0; i + 2 <= size && nrec < MAX_RECS; i += 2) {
     const unsigned op = data[i] % 5, arg = data[i + 1];
     const off_t end = lseek(fd, 0, SEEK_END);
@@ -123,8 +125,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       memset(junk, arg, sizeof junk);
       const size_t k = 1 + arg % 64;
       PROMISE(write(fd, junk, k) == (ssize_t)k, "write");
-    } else if (op == 3 && end > 64) { /* a flipped byte after the header */
-      const off_t at = 64 + (off_t)((arg * 7919u) % (uint64_t)(end - 64));
+    } else if (op == 3 && end > hdr) { /* a flipped byte after the header */
+      const off_t at = hdr + (off_t)((arg * 7919u) % (uint64_t)(end - hdr));
       unsigned char c;
       PROMISE(pread(fd, &c, 1, at) == 1, "pread");
       c ^= 0xFF;

@@ -1,0 +1,105 @@
+/* The config's key table: every key, its section, default, kind and range
+ * (docs/config.md lists the same keys in the same order). */
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "config_internal.h"
+#include "sleighsweep/config.h"
+
+const char *const ssw_axis_names[SSW_NAXES] = {"theta", "a", "b", "r",
+                                               "s",     "A", "B"};
+
+#define STR(x) #x
+#define XSTR(x) STR(x)
+#define F(field) offsetof(ssw_config, field)
+#define INF HUGE_VAL
+/* clang-format off */
+const key_spec ssw_cfg_keys[SSW_CFG_NKEYS] = {
+  {"body", "m", REQUIRED, K_REAL, F(body.m), 0, INF, 1, "body mass"},
+  {"body", "I0", REQUIRED, K_REAL, F(body.I0), 0, INF, 0,
+   "body moment of inertia about its centre of mass"},
+  {"body", "rho", REQUIRED, K_REAL, F(body.rho), 0, INF, 0, "fluid density"},
+  {"body", "added_inertia", "papers", K_KROT, F(body.k_rot), 0, INF, 0,
+   "rotational added-inertia constant k_rot"},
+  {"body", "zero_tol", XSTR(SSW_ZERO_TOL_DEFAULT), K_REAL, F(zero_tol), 0,
+   1e-3, 0, "relative tolerance for exact zeros of L1 and Z"},
+  {"body", "length_unit", COMPUTED, K_UNIT, F(length_unit), 0, 0, 0,
+   "unit of every length, for the file's units attributes (e.g. m)"},
+  {"body", "mass_unit", COMPUTED, K_UNIT, F(mass_unit), 0, 0, 0,
+   "unit of every mass, for the file's units attributes (e.g. kg)"},
+  {"grid", "theta", REQUIRED, K_AXIS, 0, 0, 0, 0, "blade angle"},
+  {"grid", "a", REQUIRED, K_AXIS, 1, 0, 0, 0, "centre of mass along the blade"},
+  {"grid", "b", "0", K_AXIS, 2, 0, 0, 0, "centre of mass across the blade"},
+  {"grid", "r", "0", K_AXIS, 3, 0, 0, 0, "ellipse centre along the blade"},
+  {"grid", "s", "0", K_AXIS, 4, 0, 0, 0, "ellipse centre across the blade"},
+  {"grid", "A", REQUIRED, K_AXIS, 5, 0, 0, 0, "major semi-axis"},
+  {"grid", "B", REQUIRED, K_AXIS, 6, 0, 0, 0, "minor semi-axis"},
+  {"ensemble", "trajectories", "16", K_INT32, F(trajectories), 1, 1e7, 0,
+   "number of trajectories per grid point"},
+  {"ensemble", "seed", "1", K_SEED, F(seed), 0, 0, 0, "random-number key"},
+  {"ensemble", "initial", "random", K_IC, F(ic), 0, 0, 0,
+   "initial conditions"},
+  {"ensemble", "energy", "0.5", K_REAL, F(energy), SSW_ENERGY_MIN,
+   SSW_ENERGY_MAX, 0, "energy H of every trajectory"},
+  {"integrator", "scheme", SSW_SCHEME_DEFAULT, K_SCHEME, F(integ.method), 0,
+   0, 0, "method"},
+  {"integrator", "reconstruction", "exp", K_RECON, F(integ.recon), 0, 0, 0,
+   "path reconstruction"},
+  {"integrator", "rtol", COMPUTED, K_REAL, F(integ.rtol), SSW_RTOL_MIN,
+   SSW_RTOL_MAX, 1, "relative accuracy of every result"},
+  {"integrator", "eta", COMPUTED, K_REAL, F(integ.eta), 0, 2, 1,
+   "fixed dimensionless step (instead of rtol)"},
+  {"integrator", "tol", COMPUTED, K_REAL, F(integ.tol), 0, 1e-2, 1,
+   "convergence tolerance"},
+  {"integrator", "max_steps", XSTR(SSW_MAX_STEPS_DEFAULT), K_INT64,
+   F(integ.max_steps), 100, INF, 0, "cap on steps per direction"},
+  {"integrator", "tail", "true", K_BOOL, F(integ.tail), 0, 0, 0,
+   "exponential tail correction"},
+  {"integrator", "error_estimate", "true", K_BOOL, F(integ.estimate), 0, 0,
+   0, "error estimate by a second, coarser run"},
+  {"output", "file", COMPUTED, K_FILE, F(file), 0, 0, 0, "output HDF5 file"},
+  {"output", "samples", "0", K_INT32, F(samples), 0, 64, 0,
+   "number of sample trajectories kept per point"},
+  {"output", "sample_nodes", "256", K_INT32, F(sample_nodes), 2, 1e5, 0,
+   "number of nodes per sample trajectory"},
+  {"output", "flush_interval", "120", K_REAL, F(flush_interval),
+   SSW_FLUSH_INTERVAL_MIN, INF, 0,
+   "time in seconds between durability points"},
+  {"run", "work_unit", "0", K_INT32, F(work_unit), 0, 1e6, 0,
+   "number of grid points per work unit (0: automatic)"},
+  {"run", "progress_interval", "10", K_REAL, F(progress_interval), 0, INF, 1,
+   "time in seconds between progress lines"},
+};
+/* clang-format on */
+#undef F
+_Static_assert(sizeof ssw_cfg_keys / sizeof ssw_cfg_keys[0] == SSW_CFG_NKEYS,
+               "SSW_CFG_NKEYS is the length of the key table");
+
+const char *const ssw_cfg_sections[SSW_CFG_NSECTIONS] = {
+    "body", "grid", "ensemble", "integrator", "output", "run"};
+
+int ssw_cfg_find_key(const char *section, const char *name) {
+  for (int k = 0; k < SSW_CFG_NKEYS; k++)
+    if (strcmp(ssw_cfg_keys[k].section, section) == 0 &&
+        strcmp(ssw_cfg_keys[k].name, name) == 0)
+      return k;
+  return -1;
+}
+
+int ssw_cfg_is_section(const char *section) {
+  for (int i = 0; i < SSW_CFG_NSECTIONS; i++)
+    if (strcmp(ssw_cfg_sections[i], section) == 0) return 1;
+  return 0;
+}
+
+/* Comma-separated list of the keys of a section into buf. */
+void ssw_cfg_section_keys(const char *section, char *buf, size_t size) {
+  size_t used = 0;
+  buf[0] = '\0';
+  for (int k = 0; k < SSW_CFG_NKEYS && used < size; k++)
+    if (strcmp(ssw_cfg_keys[k].section, section) == 0)
+      used += (size_t)snprintf(buf + used, size - used, "%s%s",
+                               used ? ", " : "", ssw_cfg_keys[k].name);
+}

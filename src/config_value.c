@@ -1,0 +1,227 @@
+/* Config values: strict numbers, words, and the store of a parsed value
+ * into its field of ssw_config. Axes are in config_axis.c. */
+#define _XOPEN_SOURCE 700 /* strdup */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config_internal.h"
+#include "sleighsweep/config.h"
+
+char *ssw_cfg_trim(char *s) {
+  while (isspace((unsigned char)*s))
+    s++;
+  char *e = s + strlen(s);
+  while (e > s && isspace((unsigned char)e[-1]))
+    *--e = '\0';
+  return s;
+}
+
+/* A hint appended to "not a number" messages. */
+static const char *number_hint(const char *tok) {
+  if (strchr(tok, '#')) return " (inline comments start with ' ;', not '#')";
+  const char *t = tok + (*tok == '-' || *tok == '+');
+  if (strncmp(t, "nan", 3) == 0 || strncmp(t, "inf", 3) == 0 ||
+      strncmp(t, "NAN", 3) == 0 || strncmp(t, "INF", 3) == 0)
+    return " (values must be finite numbers)";
+  if (strncmp(t, "0x", 2) == 0 || strncmp(t, "0X", 2) == 0)
+    return " (write decimal numbers, not hexadecimal)";
+  int blank = 0;
+  for (const char *c = tok; *c; c++) {
+    if (isalpha((unsigned char)*c) && *c != 'e' && *c != 'E') return "";
+    blank |= isspace((unsigned char)*c);
+  }
+  return blank ? " (separate list entries with commas)" : "";
+}
+
+/* Strict decimal floating-point number: the whole token, finite; nan, inf
+ * and hexadecimal floats are rejected. */
+int ssw_cfg_parse_real(const char *tok, double *v, char *why, size_t n) {
+  if (!*tok) return snprintf(why, n, "empty number"), -1;
+  if (strspn(tok, "0123456789+-.eE") != strlen(tok) ||
+      !(isdigit((unsigned char)tok[0]) || strchr("+-.", tok[0]))) {
+    snprintf(why, n, "'%.40s' is not a decimal number%s", tok,
+             number_hint(tok));
+    return -1;
+  }
+  char *end;
+  errno = 0;
+  const double x = strtod(tok, &end);
+  if (end == tok || *end != '\0') {
+    snprintf(why, n, "'%.40s' is not a number", tok);
+    return -1;
+  }
+  if (!isfinite(x)) {
+    snprintf(why, n, "'%.40s' is out of the range of double precision", tok);
+    return -1;
+  }
+  *v = x + 0.0; /* -0 becomes +0 */
+  return 0;
+}
+
+/* Strict decimal integer with optional sign (or digits only if unsigned). */
+int ssw_cfg_parse_integer(const char *tok, int is_unsigned, long long *sv,
+                          unsigned long long *uv, char *why, size_t n) {
+  const char *digits = tok + (!is_unsigned && (*tok == '-' || *tok == '+'));
+  if (!*digits || strspn(digits, "0123456789") != strlen(digits)) {
+    snprintf(why, n, "'%.40s' is not a %s decimal integer%s", tok,
+             is_unsigned ? "non-negative" : "whole", number_hint(tok));
+    return -1;
+  }
+  errno = 0;
+  if (is_unsigned)
+    *uv = strtoull(tok, NULL, 10);
+  else
+    *sv = strtoll(tok, NULL, 10);
+  if (errno == ERANGE) {
+    snprintf(why, n, "'%.40s' is too large (at most %s)", tok,
+             is_unsigned ? "18446744073709551615" : "9223372036854775807");
+    return -1;
+  }
+  return 0;
+}
+
+/* "> 0", "in [0, 0.001]", ... */
+static void describe_range(const key_spec *k, char *buf, size_t n) {
+  if (isinf(k->hi))
+    snprintf(buf, n, "%s %.15g", k->lo_open ? ">" : ">=", k->lo);
+  else
+    snprintf(buf, n, "in %c%.15g, %.15g]", k->lo_open ? '(' : '[', k->lo,
+             k->hi);
+}
+
+static int in_range(const key_spec *k, double x) {
+  return (k->lo_open ? x > k->lo : x >= k->lo) && x <= k->hi;
+}
+
+/* [body] added_inertia = papers | lamb | number >= 0. */
+static int parse_krot(ssw_config *cfg, const char *v, char *why, size_t n) {
+  double x;
+  if (strcmp(v, "papers") == 0) {
+    cfg->body.k_rot = SSW_KROT_PAPERS;
+  } else if (strcmp(v, "lamb") == 0) {
+    cfg->body.k_rot = SSW_KROT_LAMB;
+  } else if (ssw_cfg_parse_real(v, &x, why, n) == 0 && x >= 0) {
+    cfg->body.k_rot = x;
+    strcpy(cfg->k_rot_name, "custom");
+    return 0;
+  } else {
+    snprintf(why, n,
+             "'%.40s' is not valid; expected papers (k_rot = 1/4), lamb "
+             "(k_rot = 1/8) or a number >= 0",
+             v);
+    return -1;
+  }
+  strcpy(cfg->k_rot_name, v);
+  return 0;
+}
+
+static int parse_scheme(ssw_config *cfg, const char *v, char *why, size_t n) {
+  cfg->integ.method = ssw_method_find(v);
+  if (cfg->integ.method) return 0;
+  int count;
+  const ssw_method *t = ssw_method_table(&count);
+  size_t used = (size_t)snprintf(why, n,
+                                 "unknown scheme '%.40s'; expected "
+                                 "one of",
+                                 v);
+  for (int i = 0; i < count && used < n; i++)
+    used += (size_t)snprintf(why + used, n - used, "%s %s", i ? "," : "",
+                             t[i].name);
+  return -1;
+}
+
+static int parse_word(const char *v, const char *const *words, int nwords,
+                      int *out, char *why, size_t n) {
+  for (int i = 0; i < nwords; i++)
+    if (strcmp(v, words[i]) == 0) return *out = i, 0;
+  size_t used = (size_t)snprintf(why, n, "'%.40s' is not valid; expected", v);
+  for (int i = 0; i < nwords && used < n; i++)
+    used += (size_t)snprintf(why + used, n - used, "%s %s",
+                             i ? (i + 1 < nwords ? "," : " or") : "", words[i]);
+  return -1;
+}
+
+/* Stores a value into its field of ssw_config, found by the key table's
+ * offset: a copy of its bytes, so no pointer is cast to the field's type. */
+static void store(char *field, const void *value, size_t size) {
+  memcpy(field, value, size);
+}
+
+/* Numeric keys: strict parse, then the key's range. */
+static int assign_number(ssw_config *cfg, const key_spec *k, const char *value,
+                         char *why, size_t n) {
+  char *field = (char *)cfg + k->offset, range[64];
+  double x = 0;
+  long long i = 0;
+  unsigned long long u = 0;
+  describe_range(k, range, sizeof range);
+  if (k->kind == K_SEED)
+    return ssw_cfg_parse_integer(value, 1, NULL, &u, why, n) != 0
+               ? -1
+               : (store(field, &(uint64_t){u}, sizeof(uint64_t)), 0);
+  if (k->kind == K_REAL ? ssw_cfg_parse_real(value, &x, why, n)
+                        : ssw_cfg_parse_integer(value, 0, &i, NULL, why, n))
+    return -1;
+  if (k->kind != K_REAL) x = (double)i;
+  if (!in_range(k, x)) {
+    snprintf(why, n, "%.40s is out of range: the %s must be %s", value, k->help,
+             range);
+    return -1;
+  }
+  if (k->kind == K_REAL)
+    store(field, &x, sizeof x);
+  else if (k->kind == K_INT32)
+    store(field, &(int32_t){(int32_t)i}, sizeof(int32_t));
+  else
+    store(field, &(int64_t){i}, sizeof(int64_t));
+  return 0;
+}
+
+int ssw_cfg_assign(ssw_config *cfg, const key_spec *k, int line,
+                   const char *value, char *why, size_t n) {
+  static const char *const bools[] = {"false", "true", "no", "yes", "0", "1"};
+  static const char *const ics[] = {"random", "lattice"};
+  static const char *const recons[] = {"exp", "midpoint"};
+  int word;
+  switch (k->kind) {
+  case K_AXIS: return ssw_cfg_assign_axis(cfg, k, line, value, why, n);
+  case K_KROT: return parse_krot(cfg, value, why, n);
+  case K_SCHEME: return parse_scheme(cfg, value, why, n);
+  case K_BOOL:
+    if (parse_word(value, bools, 6, &word, why, n) != 0) return -1;
+    store((char *)cfg + k->offset, &(int){word % 2}, sizeof(int));
+    return 0;
+  case K_IC:
+    if (parse_word(value, ics, 2, &word, why, n) != 0) return -1;
+    return cfg->ic = word, 0;
+  case K_RECON:
+    if (parse_word(value, recons, 2, &word, why, n) != 0) return -1;
+    cfg->integ.recon = ssw_recon_find(recons[word]);
+    return cfg->integ.recon < 0 ? snprintf(why, n, "not supported"), -1 : 0;
+  case K_UNIT: {
+    const size_t len = strlen(value);
+    if (len >= 32 || strspn(value, "abcdefghijklmnopqrstuvwxyz"
+                                   "ABCDEFGHIJKLMNOPQRSTUVWXYZ") != len)
+      return snprintf(why, n,
+                      "'%.40s' is not a unit symbol; write one UDUNITS "
+                      "symbol or name of letters only, e.g. m, cm, kg, g",
+                      value),
+             -1;
+    strcpy((char *)cfg + k->offset, value);
+    return 0;
+  }
+  case K_FILE: {
+    char *copy = strdup(value);
+    if (!copy) return snprintf(why, n, "out of memory"), -1;
+    free(cfg->file);
+    cfg->file = copy;
+    return 0;
+  }
+  default: return assign_number(cfg, k, value, why, n);
+  }
+}
