@@ -13,7 +13,6 @@
 #include "sleighsweep/ensemble.h"
 #include "sleighsweep/error.h"
 #include "sleighsweep/grid.h"
-#include "sleighsweep/h5out.h"
 #include "sleighsweep/signals.h"
 #include "sleighsweep/sweep.h"
 
