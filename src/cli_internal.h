@@ -1,27 +1,11 @@
-/* Shared helpers of the command-line modules (not a public interface). */
+/* The commands of the command-line interface (not a public interface);
+ * their helpers are in cli_util.h. */
 #ifndef SLEIGHSWEEP_CLI_INTERNAL_H
 #define SLEIGHSWEEP_CLI_INTERNAL_H
 
 #include <stdio.h>
 
 #include "sleighsweep/config.h"
-
-/** Strict number of an option value; `angle`: the angle grammar of
- * include/sleighsweep/angle.h (60deg, pi/3, bare radians up to 2 pi).
- * Errors: SSW_ERR_USAGE naming the option. */
-int ssw_cli_number(const char *opt, const char *text, int angle, double *out);
-struct option;
-/** The error for an option getopt_long refused (c == ':' a missing value,
- * with ":" leading the optstring; else unknown, with a did-you-mean among
- * `opts`). Always returns SSW_ERR_USAGE. */
-int ssw_cli_bad_option(const char *arg, int c, const struct option *opts);
-/** Strict decimal integer in [lo, hi]. Errors: SSW_ERR_USAGE. */
-int ssw_cli_integer(const char *opt, const char *text, long long lo,
-                    long long hi, long long *out);
-/** papers | lamb | number >= 0. Errors: SSW_ERR_USAGE. */
-int ssw_cli_added_inertia(const char *opt, const char *text, double *k_rot);
-/** Prints "sleighsweep CMD: message" and maps the code to an exit status. */
-int ssw_cli_fail(const char *cmd, int code);
 
 /** `sleighsweep point` (argv[0] == "point"). Returns the exit status. */
 int ssw_cli_point(int argc, char **argv);

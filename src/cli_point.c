@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli_internal.h"
+#include "cli_util.h"
 #include "sleighsweep/analytic.h"
 #include "sleighsweep/config.h"
 #include "sleighsweep/error.h"

@@ -15,9 +15,11 @@
 #include <unistd.h>
 
 #include "cli_internal.h"
+#include "cli_util.h"
 #include "sleighsweep/config.h"
 #include "sleighsweep/error.h"
 #include "sleighsweep/grid.h"
+#include "sleighsweep/h5peek.h"
 #include "sleighsweep/journal.h"
 
 static const char status_usage[] =
@@ -55,32 +57,6 @@ typedef struct {
 
 /* ---- reading the file --------------------------------------------- */
 
-/* A string attribute of the root (fixed or variable length) into a fresh
- * buffer; NULL when absent or not a string. */
-static char *root_str(hid_t f, const char *name) {
-  if (H5Aexists(f, name) <= 0) return NULL;
-  char *out = NULL;
-  hid_t a = H5Aopen(f, name, H5P_DEFAULT), t = H5I_INVALID_HID;
-  if (a < 0) return NULL;
-  t = H5Aget_type(a);
-  if (t >= 0 && H5Tget_class(t) == H5T_STRING) {
-    if (H5Tis_variable_str(t) > 0) {
-      char *v = NULL;
-      hid_t m = H5Tcopy(t);
-      if (H5Aread(a, m, &v) >= 0 && v) out = strdup(v);
-      if (v) H5free_memory(v);
-      H5Tclose(m);
-    } else {
-      const size_t n = H5Tget_size(t);
-      out = calloc(n + 1, 1);
-      if (out && H5Aread(a, t, out) < 0) free(out), out = NULL;
-    }
-  }
-  if (t >= 0) H5Tclose(t);
-  H5Aclose(a);
-  return out;
-}
-
 static double root_num(hid_t f, const char *name) {
   double v = NAN;
   if (H5Aexists(f, name) <= 0) return NAN;
@@ -92,7 +68,7 @@ static double root_num(hid_t f, const char *name) {
 }
 
 static void copy_attr(hid_t f, const char *name, char *dst, size_t n) {
-  char *s = root_str(f, name);
+  char *s = ssw_h5peek_root_str(f, name);
   snprintf(dst, n, "%s", s ? s : "");
   free(s);
 }
@@ -120,8 +96,8 @@ static int read_file(report *r, uint8_t **done) {
   copy_attr(f, "start_time", r->start_time, sizeof r->start_time);
   copy_attr(f, "end_time", r->end_time, sizeof r->end_time);
   copy_attr(f, "hostname", r->host, sizeof r->host);
-  r->config = root_str(f, "config");
-  r->history = root_str(f, "history");
+  r->config = ssw_h5peek_root_str(f, "config");
+  r->history = ssw_h5peek_root_str(f, "history");
   r->prev_done = root_num(f, "points_done");
   r->total = (uint64_t)root_num(f, "points_total");
   if (H5Lexists(f, "segments", H5P_DEFAULT) > 0) {
@@ -396,27 +372,9 @@ static void print_text(const report *r) {
 
 /* ---- what a run would do (run --dry-run) ---------------------------- */
 
-/* `path` made absolute (the directory resolved, the name kept), so that
- * the user sees where a relative [output] file lands. */
-static void absolute(const char *path, char *out, size_t n) {
-  char dir[4096], real[4096];
-  const char *slash = strrchr(path, '/');
-  const char *base = slash ? slash + 1 : path;
-  if (slash == path)
-    snprintf(dir, sizeof dir, "/");
-  else if (slash)
-    snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
-  else
-    snprintf(dir, sizeof dir, ".");
-  if (realpath(dir, real))
-    snprintf(out, n, "%s%s%s", real, strcmp(real, "/") ? "/" : "", base);
-  else
-    snprintf(out, n, "%s", path);
-}
-
 void ssw_cli_print_output_plan(const ssw_config *cfg, int overwrite, FILE *f) {
   char abs[8300];
-  absolute(cfg->file, abs, sizeof abs);
+  ssw_cli_absolute(cfg->file, abs, sizeof abs);
   fprintf(f, "output:              %s\n", abs);
   if (access(cfg->file, F_OK) != 0 || overwrite) {
     ssw_journal_set set = {0};

@@ -181,7 +181,8 @@ with tempfile.TemporaryDirectory() as tmp:
     # A finished file: running again computes nothing and says so.
     cfg, out = config_with(tmp, "np1_t1")
     p = run(1, cfg)
-    check(p.returncode == 0 and "0 computed now" in p.stderr,
+    check(p.returncode == 0 and "is already complete (48 points); nothing "
+          "to do" in p.stderr,
           f"rerun of a complete file: {p.returncode} {p.stderr}")
     same_results(base, out, "rerun of a complete file")
 

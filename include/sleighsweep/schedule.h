@@ -1,5 +1,6 @@
-/* MPI master/worker scheduling of grid points, flush epochs and progress.
- * The only module that talks MPI (besides the HDF5 output's MPI-IO). */
+/* MPI master/worker scheduling of grid points and flush epochs. MPI is
+ * spoken here, in sweep.c (a sweep's life cycle), mpi_util.c (helpers) and
+ * the HDF5 output's MPI-IO; signals, progress and journals know no MPI. */
 #ifndef SLEIGHSWEEP_SCHEDULE_H
 #define SLEIGHSWEEP_SCHEDULE_H
 
@@ -9,22 +10,11 @@
 #include "sleighsweep/config.h"
 #include "sleighsweep/h5out.h"
 #include "sleighsweep/journal.h"
+#include "sleighsweep/mpi_util.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/** Checks an MPI return code; on failure raises SSW_ERR_MPI with the
- * failing call and MPI_Error_string's text. */
-#define SSW_MPI_CALL(call)                                                     \
-  do {                                                                         \
-    const int ssw_mpi_rc_ = (call);                                            \
-    if (ssw_mpi_rc_ != MPI_SUCCESS)                                            \
-      return ssw_mpi_error(ssw_mpi_rc_, #call, __FILE__, __LINE__);            \
-  } while (0)
-
-/** Raises SSW_ERR_MPI with the text of an MPI error code. */
-int ssw_mpi_error(int rc, const char *call, const char *file, int line);
 
 /** Figures of a finished (or interrupted) schedule, reduced to rank 0. */
 typedef struct {
@@ -39,33 +29,28 @@ typedef struct {
   int interrupted;      /**< 1 when a signal stopped the run early */
 } ssw_schedule_stats;
 
-/** Installs SIGTERM/SIGUSR1/SIGINT handlers that ask the schedule to stop
- * handing out work (async-signal-safe flag). */
-void ssw_schedule_install_signals(void);
-
-/** Arms (1) or disarms (0) the watchdog around collective HDF5 calls: a
- * call not returning within $SSW_IO_TIMEOUT seconds (default 900) exits the
- * process, which ends the job instead of hanging it. */
-void ssw_schedule_watchdog(int on);
-
-/** Last stop signal received (0 when none). */
+/** The signal that stopped the job: the first one rank 0 learnt of from
+ * any rank, else this process's own (0 when none). */
 int ssw_schedule_signal(void);
 
-/** Computes every grid point not yet done (done[] has ssw_grid_size bytes,
- * identical on every rank), writing results through `out` in collective
- * flush epochs every cfg->flush_interval seconds and at the end. Each rank
+/** Computes every grid point not yet done, writing results through `out`
+ * in collective flush epochs every cfg->flush_interval seconds and at the
+ * end. `done` (ssw_grid_size bytes, 1 = done) is read on rank 0 only, the
+ * master, which hands out units of undone points; other ranks pass NULL.
+ * Units are sized so that none outlasts a quarter of the flush interval
+ * at a conservative (recent maximum) cost per point, and workers join an
+ * epoch between two points, so epochs come when promised. Each rank
  * appends its points to its journal ("<output>.journal.<rank>") as they
  * finish and syncs it at least every second and before every epoch.
  * `recovered` (rank 0, may be NULL) holds journal records not yet in the
- * file (already marked in done[]); they are written in the first epoch.
- * Rank 0 is the master and computes too; progress goes to stderr from
- * rank 0 every cfg->progress_interval seconds (`quiet` silences it).
- * Collective.
+ * file (already marked in done); they are written in the first epoch.
+ * Rank 0 computes too; progress goes to stderr from rank 0 every
+ * cfg->progress_interval seconds (`quiet` silences it). Collective.
  * Errors: SSW_ERR_MPI, SSW_ERR_HDF5, SSW_ERR_MEM, or the ensemble's. A stop
  * signal is not an error: the run ends early with stats->interrupted. */
 int ssw_schedule_run(MPI_Comm comm, const ssw_config *cfg, ssw_h5out *out,
-                     uint8_t *done, const ssw_journal_set *recovered, int quiet,
-                     ssw_schedule_stats *stats);
+                     const uint8_t *done, const ssw_journal_set *recovered,
+                     int quiet, ssw_schedule_stats *stats);
 
 #ifdef __cplusplus
 }

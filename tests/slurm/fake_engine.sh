@@ -2,6 +2,7 @@
 # fake_engine.sh -- stands in for 'sleighsweep' to test jobs/sweep.sbatch.
 #
 #   fake_engine.sh run [--resume] CONFIG
+#   fake_engine.sh run --print-output CONFIG   (the output's absolute path)
 #
 # Mimics the engine's contract: SIGUSR1/SIGTERM -> mark the output unfinished
 # and exit 3 (interrupted, resumable); completion -> exit 0; bad input -> 2;
@@ -18,6 +19,7 @@ rank=${SLURM_PROCID:-${OMPI_COMM_WORLD_RANK:-${PMIX_RANK:-0}}}
 [ "${1:-}" = run ] || { echo "fake_engine: usage: $0 run [--resume] CONFIG" >&2; exit 2; }
 shift
 mode=fresh
+if [ "${1:-}" = --print-output ]; then mode=print; shift; fi
 if [ "${1:-}" = --resume ]; then mode=resume; shift; fi
 config=${1:-}
 [ -r "$config" ] || { echo "fake_engine: cannot read config '$config'" >&2; exit 2; }
@@ -27,6 +29,16 @@ out=$(awk '/^[ \t]*[;#]/{next} /^[ \t]*\[/{s=$0; sub(/^[ \t]*\[/,"",s); sub(/\].
 base=${config##*/}
 case "$base" in ?*.*) def=${config%.*}.h5 ;; *) def=$config.h5 ;; esac
 out=${out:-$def}
+if [ "$mode" = print ]; then
+  # As the engine: a relative [output] file is taken from the config's
+  # directory (the default is derived from the config path itself).
+  case "$out" in
+    /*) ;;
+    *) if [ "$out" = "$def" ]; then out=$(pwd)/$out; else out=$(cd "$(dirname "$config")" && pwd)/$out; fi ;;
+  esac
+  echo "$out"
+  exit 0
+fi
 record=${FAKE_ENGINE_RECORD:-$out.record}
 
 rec() { echo "$* rank=$rank mode=$mode job=${SLURM_JOB_ID:-none} restart=${SLURM_RESTART_COUNT:-0} omp=${OMP_NUM_THREADS:-unset}" >>"$record"; }

@@ -1,0 +1,42 @@
+/* MPI helpers of the sweep: error reporting and the "rank 0 decides,
+ * everyone gets it" broadcasts. */
+#ifndef SLEIGHSWEEP_MPI_UTIL_H
+#define SLEIGHSWEEP_MPI_UTIL_H
+
+#include <mpi.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Checks an MPI return code; on failure returns SSW_ERR_MPI raised with the
+ * MPI function's name (the text before its parenthesis), the call and
+ * MPI_Error_string's text. */
+#define SSW_MPI_CALL(call)                                                     \
+  do {                                                                         \
+    const int ssw_mpi_rc_ = (call);                                            \
+    if (ssw_mpi_rc_ != MPI_SUCCESS)                                            \
+      return ssw_mpi_error(ssw_mpi_rc_, #call, __FILE__, __LINE__);            \
+  } while (0)
+
+/** Raises SSW_ERR_MPI naming the failed call with the text of its MPI error
+ * code; returns SSW_ERR_MPI. */
+int ssw_mpi_error(int rc, const char *call, const char *file, int line);
+
+/** Rank 0 decides a status, every rank gets it: broadcasts rank 0's `rc`
+ * and returns it (an SSW_ERR_MPI of its own if the broadcast fails).
+ * Collective. */
+int ssw_mpi_agree(MPI_Comm comm, int rc);
+
+/** Broadcasts one int from rank 0 into *v. Collective. */
+int ssw_mpi_bcast_int(MPI_Comm comm, int *v);
+
+/** Broadcasts n bytes from rank 0, in pieces within MPI's int counts (n may
+ * exceed 2^31). Collective. Errors: SSW_ERR_MPI. */
+int ssw_mpi_bcast_bytes(MPI_Comm comm, void *buf, uint64_t n);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

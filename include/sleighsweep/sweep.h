@@ -1,0 +1,46 @@
+/* A sweep's whole life under MPI: the config broadcast, the output's lock,
+ * journal recovery, create-or-resume, the done set (rank 0), the schedule,
+ * the segment record, journal removal and unlock. */
+#ifndef SLEIGHSWEEP_SWEEP_H
+#define SLEIGHSWEEP_SWEEP_H
+
+#include "sleighsweep/config.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** What `sleighsweep run` asks for. */
+typedef struct {
+  const char *config; /**< the INI file */
+  const char *output; /**< --output (absolute), or NULL: the config's */
+  int resume, overwrite, quiet;
+  int argc;    /**< the command line, stored as provenance */
+  char **argv; /**< (argv[0] is the command, "run") */
+  /** --dry-run: called on rank 0 with the loaded config instead of the
+   * sweep (NULL: sweep). Returns an SSW_ status. */
+  int (*dry_run)(const ssw_config *cfg, int overwrite);
+} ssw_sweep_opts;
+
+/** How it ended, for the caller's messages. */
+typedef struct {
+  int rank;   /**< this process's rank (0 when MPI did not start) */
+  int signal; /**< the stop signal of an interrupted sweep */
+} ssw_sweep_end;
+
+/** Starts MPI (MPI_THREAD_FUNNELED at least, else SSW_ERR_MPI), runs the
+ * sweep and finalizes MPI. Returns SSW_SUCCESS (complete, or already
+ * complete: nothing done), SSW_ERR_INTERRUPTED (a stop signal; what is
+ * finished is durable), SSW_ERR_CONFIG / SSW_ERR_USAGE (decided alike on
+ * every rank: nothing written), or another error. An error after the
+ * config phase that may leave ranks apart aborts the job (MPI_Abort). */
+int ssw_sweep_main(const ssw_sweep_opts *o, ssw_sweep_end *end);
+
+/** Bytes a new output of `cfg` takes (its datasets are allocated at
+ * creation), with HDF5's overhead and a margin. */
+double ssw_sweep_output_bytes(const ssw_config *cfg);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,499 @@
+/* A sweep's whole life under MPI (include/sleighsweep/sweep.h): config
+ * broadcast -> the output's lock and journals (rank 0) -> create or resume
+ * the file -> the done set (rank 0) with the journals merged in -> the
+ * schedule -> the segment record -> journal removal and unlock. */
+#include "sleighsweep/sweep.h"
+
+#include <errno.h>
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "sleighsweep/error.h"
+#include "sleighsweep/grid.h"
+#include "sleighsweep/h5out.h"
+#include "sleighsweep/h5peek.h"
+#include "sleighsweep/journal.h"
+#include "sleighsweep/mpi_util.h"
+#include "sleighsweep/schedule.h"
+#include "sleighsweep/signals.h"
+
+/* ssw_h5out_read_done fills every rank's array today; once it fills rank
+ * 0's alone (other ranks passing NULL), set this to 1: workers then
+ * allocate nothing of the done set at all. */
+#define READ_DONE_RANK0_ONLY 0
+
+/* One sweep: what every rank holds, and rank 0's share. */
+typedef struct {
+  MPI_Comm comm;
+  int rank, size;
+  const ssw_sweep_opts *o;
+  ssw_config *cfg;
+  ssw_h5out *out;
+  uint8_t *done;            /* the done set: rank 0 only */
+  ssw_journal_set journals; /* records recovered: rank 0 only */
+  int lock;                 /* the output's run lock: rank 0 (-1: none) */
+  char start[32];           /* when this run started (ISO 8601 UTC) */
+  double t0;                /* ... in MPI_Wtime seconds */
+} sweep;
+
+static void iso_time(char *buf, size_t n) {
+  const time_t t = time(NULL);
+  struct tm tm;
+  gmtime_r(&t, &tm);
+  strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+/* Size of a new output: the datasets are allocated (and filled) at
+ * creation, so the file does not grow with results. Per point: 20 float64,
+ * 4 int32, 3 int8, 1 uint8 (docs/output.md) and the samples; plus HDF5's
+ * object headers (about 8 KiB per dataset, ~45 datasets) and a margin. */
+double ssw_sweep_output_bytes(const ssw_config *cfg) {
+  const double per_point =
+      20 * 8 + 4 * 4 + 3 + 1 + 8.0 * (double)ssw_h5out_sample_doubles(cfg);
+  return (double)ssw_grid_size(cfg) * per_point + 64e3 + 45 * 8192.0;
+}
+
+/* ---- config ------------------------------------------------------- */
+
+/* Rank 0 loads and validates; everyone gets the text and parses it, so all
+ * ranks hold the identical config whatever their file system sees. */
+static int load_config(sweep *s) {
+  int rc = SSW_SUCCESS;
+  int len = 0;
+  if (s->rank == 0) {
+    rc = ssw_config_load(s->o->config, &s->cfg);
+    if (rc == SSW_ERR_IO) rc = SSW_ERR_USAGE; /* a path given by the user */
+    if (rc == SSW_SUCCESS) rc = ssw_grid_validate(s->cfg);
+    if (rc == SSW_SUCCESS) len = (int)strlen(s->cfg->text) + 1;
+  }
+  SSW_CALL(ssw_mpi_agree(s->comm, rc));
+  SSW_CALL(ssw_mpi_bcast_int(s->comm, &len));
+  char *text = s->rank == 0 ? s->cfg->text : malloc((size_t)len);
+  SSW_CHECK(text, SSW_ERR_MEM, "out of memory for the config text");
+  rc = ssw_mpi_bcast_bytes(s->comm, text, (uint64_t)len);
+  if (s->rank != 0) {
+    if (rc == SSW_SUCCESS) rc = ssw_config_parse(text, s->o->config, &s->cfg);
+    free(text);
+  }
+  if (rc == SSW_SUCCESS && s->o->output) {
+    char *f = strdup(s->o->output);
+    SSW_CHECK(f, SSW_ERR_MEM, "out of memory");
+    free(s->cfg->file);
+    s->cfg->file = f;
+  }
+  return rc;
+}
+
+/* ---- the output path, lock and journals (rank 0) ------------------ */
+
+/* The directory part of a path ("." when there is none). */
+static void dir_of(const char *path, char *dir, size_t n) {
+  snprintf(dir, n, "%s", path);
+  char *slash = strrchr(dir, '/');
+  if (slash == dir)
+    slash[1] = '\0';
+  else if (slash)
+    *slash = '\0';
+  else
+    snprintf(dir, n, ".");
+}
+
+/* Parallel HDF5 cannot survive a failed write (the ranks stop in different
+ * collective calls inside the library), so a new file must fit before it
+ * is created. The journals, which do grow, fail cleanly when the disk
+ * fills (plain POSIX writes) and the job is aborted with what is durable
+ * kept. */
+static int check_space(const ssw_config *cfg, const char *dir) {
+  struct statvfs fs;
+  if (statvfs(dir, &fs) != 0) return SSW_SUCCESS; /* unknown: let it try */
+  const double avail = (double)fs.f_bavail * (double)fs.f_frsize;
+  const double need = ssw_sweep_output_bytes(cfg);
+  SSW_CHECK(avail >= need, SSW_ERR_CONFIG,
+            "[output] file '%s': not enough free space in '%s' (the file "
+            "needs about %.3g MB, %.3g MB are free)",
+            cfg->file, dir, need / 1e6, avail / 1e6);
+  return SSW_SUCCESS;
+}
+
+/* The output must not be an input (the config: --overwrite would replace
+ * it) nor a symbolic link to nothing (the file would appear elsewhere). */
+static int check_output_path(const ssw_config *cfg, const char *config) {
+  struct stat out, in;
+  if (stat(cfg->file, &out) == 0) {
+    SSW_CHECK(stat(config, &in) != 0 || out.st_dev != in.st_dev ||
+                  out.st_ino != in.st_ino,
+              SSW_ERR_CONFIG,
+              "[output] file '%s' is the config file itself: choose another "
+              "output path",
+              cfg->file);
+  } else if (lstat(cfg->file, &out) == 0 && S_ISLNK(out.st_mode)) {
+    return SSW_RAISE(SSW_ERR_CONFIG,
+                     "[output] file '%s' is a symbolic link to a missing "
+                     "file: remove it or point it at an existing directory's "
+                     "file",
+                     cfg->file);
+  }
+  return SSW_SUCCESS;
+}
+
+/* Rank 0, before anything is written: checks the output path, takes the
+ * output's run lock (a second run of the same output is refused), then
+ * clears (--overwrite) or reads the journals. *noop: the output already
+ * holds this config's complete sweep (nothing is read further). */
+static int take_output(sweep *s, int *noop) {
+  const ssw_config *cfg = s->cfg;
+  SSW_CALL(check_output_path(cfg, s->o->config));
+  char why[512];
+  SSW_CALL(ssw_journal_lock(cfg->file, &s->lock, why, sizeof why));
+  if (s->lock < 0 && !s->o->quiet && access(cfg->file, F_OK) == 0)
+    fprintf(stderr,
+            "sleighsweep: warning: %s: a second run of this output at the "
+            "same time would not be refused\n",
+            why);
+  if (s->o->overwrite) return ssw_journal_remove_all(cfg->file);
+  *noop =
+      access(cfg->file, F_OK) == 0 && ssw_h5peek_complete(cfg->file, cfg->text);
+  if (*noop) return SSW_SUCCESS;
+  return ssw_journal_read_all(cfg->file, cfg, &s->journals);
+}
+
+/* Rank 0 decides: 1 create a new file, 2 resume the existing one. */
+static int output_mode(const sweep *s, int *mode) {
+  const ssw_config *cfg = s->cfg;
+  struct stat st;
+  if (stat(cfg->file, &st) == 0) {
+    SSW_CHECK(S_ISREG(st.st_mode), SSW_ERR_CONFIG,
+              "[output] file '%s' exists and is not a regular file", cfg->file);
+    if (s->o->overwrite) {
+      SSW_CHECK(unlink(cfg->file) == 0, SSW_ERR_IO, "cannot remove '%s': %s",
+                cfg->file, strerror(errno));
+      *mode = 1;
+    } else {
+      *mode = 2;
+    }
+    return SSW_SUCCESS;
+  }
+  /* The directory must be writable, and the file fit, before any work. */
+  char dir[4096];
+  dir_of(cfg->file, dir, sizeof dir);
+  SSW_CHECK(access(dir, W_OK | X_OK) == 0, SSW_ERR_CONFIG,
+            "[output] file '%s': directory '%s' is not writable (%s)",
+            cfg->file, dir, strerror(errno));
+  /* A creation killed earlier left its partial file: it is replaced, so
+   * its space counts as free (the run's lock excludes a live creation). */
+  char creating[4200];
+  ssw_h5out_creating_path(cfg->file, creating, sizeof creating);
+  (void)unlink(creating);
+  SSW_CALL(check_space(cfg, dir));
+  *mode = 1;
+  return SSW_SUCCESS;
+}
+
+/* ---- create or resume the file (collective) ----------------------- */
+
+static char *join_args(int argc, char **argv) {
+  size_t n = 1;
+  for (int i = 0; i < argc; i++)
+    n += strlen(argv[i]) + 1;
+  char *str = calloc(n, 1);
+  for (int i = 0; str && i < argc; i++) {
+    strcat(str, argv[i]);
+    if (i + 1 < argc) strcat(str, " ");
+  }
+  return str;
+}
+
+static int create_output(sweep *s) {
+  char host[256] = "", lib[MPI_MAX_LIBRARY_VERSION_STRING] = "";
+  int len = 0;
+  gethostname(host, sizeof host - 1);
+  MPI_Get_library_version(lib, &len);
+  char *cmd = join_args(s->o->argc, s->o->argv);
+  const ssw_h5out_meta meta = {
+      s->size, omp_get_max_threads(), s->start, lib, host, cmd};
+  ssw_watchdog(1);
+  const int rc =
+      ssw_h5out_create(s->comm, s->cfg->file, s->cfg, &meta, &s->out);
+  ssw_watchdog(0);
+  free(cmd);
+  return rc;
+}
+
+/* Whether a file starts with HDF5's signature. A sleighsweep output always
+ * does: it gets its name only once complete (ssw_h5out_create). */
+static int is_hdf5(const char *path) {
+  static const unsigned char sig[8] = {0x89, 'H',  'D',  'F',
+                                       '\r', '\n', 0x1a, '\n'};
+  unsigned char head[8];
+  FILE *f = fopen(path, "rb");
+  const int ok = f && fread(head, 1, 8, f) == 8 && memcmp(head, sig, 8) == 0;
+  if (f) fclose(f);
+  return ok;
+}
+
+/* A file that did not open (HDF5 errors) is rebuilt when journals exist to
+ * refill it: one that opens but is not ours (SSW_ERR_IO), or is not HDF5,
+ * is never deleted, nor one without journals. `why` says what failed. */
+static int recreate_output(sweep *s, int rc, const char *why) {
+  const char *file = s->cfg->file;
+  const int have_journals = s->journals.files > 0 || s->journals.torn > 0;
+  int recreate = s->rank == 0 && have_journals ? 1 : 0;
+  if (recreate && (rc != SSW_ERR_HDF5 || !is_hdf5(file))) recreate = -1;
+  SSW_CALL(ssw_mpi_bcast_int(s->comm, &recreate));
+  if (recreate <= 0)
+    return SSW_RAISE(SSW_ERR_CONFIG,
+                     "[output] file '%s' exists but is not a usable "
+                     "sleighsweep output (%s)%s: remove it or pass "
+                     "--overwrite",
+                     file, why,
+                     recreate < 0 ? "; left untouched"
+                                  : " and no journals exist to rebuild it");
+  rc = SSW_SUCCESS;
+  if (s->rank == 0) {
+    fprintf(stderr,
+            "sleighsweep: %s is not usable as it is (%s); recreating it "
+            "from the journals\n",
+            file, why);
+    if (unlink(file) != 0)
+      rc = SSW_RAISE(SSW_ERR_IO, "cannot remove '%s': %s", file,
+                     strerror(errno));
+  }
+  SSW_CALL(ssw_mpi_agree(s->comm, rc));
+  return create_output(s);
+}
+
+/* Creates the output, or opens an existing one to resume. */
+static int open_output(sweep *s) {
+  int mode = 0, rc = SSW_SUCCESS;
+  if (s->rank == 0) rc = output_mode(s, &mode);
+  SSW_CALL(ssw_mpi_agree(s->comm, rc));
+  SSW_CALL(ssw_mpi_bcast_int(s->comm, &mode));
+  if (mode == 1) return create_output(s);
+  if (s->rank == 0 && !s->o->quiet)
+    fprintf(stderr, "sleighsweep: resuming %s\n", s->cfg->file);
+  /* A file whose writer was killed may open and yet hold damaged HDF5
+   * structures (a flush epoch cut mid-way: seen as "record is not in
+   * B-tree" on the next write). The journals hold every point it holds,
+   * so such a file is rebuilt from them rather than written into. */
+  int stale = s->rank == 0 && (s->journals.files > 0 || s->journals.torn > 0) &&
+              is_hdf5(s->cfg->file) && ssw_h5out_was_running(s->cfg->file);
+  SSW_CALL(ssw_mpi_bcast_int(s->comm, &stale));
+  if (stale)
+    rc = SSW_RAISE(SSW_ERR_HDF5, "left by a run that did not finish");
+  else
+    rc = ssw_h5out_open(s->comm, s->cfg->file, s->cfg, &s->out);
+  if (rc == SSW_SUCCESS || rc == SSW_ERR_CONFIG) return rc;
+  /* The reason is raised into the buffer it would be read from: copy it. */
+  char why[512];
+  snprintf(why, sizeof why, "%s", ssw_error_user_message());
+  return recreate_output(s, rc, why);
+}
+
+/* ---- the done set (rank 0) ---------------------------------------- */
+
+/* Rank 0 keeps the journal records not yet in the file and marks them
+ * done; they are written in the schedule's first epoch. */
+static void merge_journals(sweep *s) {
+  ssw_journal_set *set = &s->journals;
+  ssw_result_buf *b = &set->recs;
+  size_t m = 0;
+  for (size_t k = 0; k < b->n; k++) {
+    const uint64_t i = b->pts[k].index;
+    if (s->done[i]) continue;
+    s->done[i] = 1;
+    b->pts[m] = b->pts[k];
+    if (b->sdoubles)
+      memmove(ssw_result_buf_samples(b, m), ssw_result_buf_samples(b, k),
+              b->sdoubles * sizeof *b->samples);
+    m++;
+  }
+  if (!s->o->quiet && (set->files > 0 || set->torn > 0))
+    fprintf(stderr,
+            "sleighsweep: journals: %zu file(s), %zu valid record(s), %zu "
+            "point(s) recovered that the output lacked, %zu torn "
+            "record(s) skipped\n",
+            set->files, b->n, m, set->torn);
+  b->n = m;
+}
+
+/* The done set: the file's mask, read by rank 0, with the journals'
+ * points added. Collective (the read is). */
+static int read_done_set(sweep *s) {
+  const uint64_t n = ssw_grid_size(s->cfg);
+  int rc = SSW_SUCCESS;
+  if (s->rank == 0 || !READ_DONE_RANK0_ONLY) {
+    /* Workers: a scratch buffer for as long as ssw_h5out_read_done
+     * broadcasts the mask (see READ_DONE_RANK0_ONLY). */
+    s->done = malloc(n);
+    if (!s->done) rc = SSW_RAISE(SSW_ERR_MEM, "out of memory for the done set");
+  }
+  /* Every rank enters the collective read: a failed malloc reads nothing. */
+  if (rc == SSW_SUCCESS) rc = ssw_h5out_read_done(s->out, s->done);
+  if (s->rank != 0) {
+    free(s->done);
+    s->done = NULL;
+  }
+  if (rc == SSW_SUCCESS && s->rank == 0) merge_journals(s);
+  return rc;
+}
+
+/* ---- the end ------------------------------------------------------ */
+
+/* An error on one rank after the (agreed) config phase may leave the others
+ * waiting in a collective HDF5 or MPI call: print it and abort the whole
+ * job. What is durable (journals, earlier epochs) stays; rerun to resume. */
+static void abort_job(const sweep *s, int rc) {
+  fprintf(stderr,
+          "sleighsweep run (rank %d): %s; aborting the job (finished work is "
+          "kept in the journals: fix the cause and rerun to resume)\n",
+          s->rank, ssw_error_user_message());
+  fflush(stderr);
+  MPI_Abort(s->comm, ssw_error_exit_status(rc));
+}
+
+/* Config and usage errors are decided identically on every rank (rank 0
+ * decides and broadcasts); anything else may have left ranks apart. */
+static int needs_abort(int rc) {
+  return rc != SSW_SUCCESS && rc != SSW_ERR_CONFIG && rc != SSW_ERR_USAGE;
+}
+
+/* Records this run's segment in the file and reports it (rank 0). */
+static int finish(sweep *s, const ssw_schedule_stats *st, int complete) {
+  char end[32];
+  iso_time(end, sizeof end);
+  const ssw_h5out_segment seg = {s->start,
+                                 end,
+                                 complete ? "complete" : "interrupted",
+                                 s->size,
+                                 omp_get_max_threads(),
+                                 st->points_run,
+                                 st->points_done,
+                                 MPI_Wtime() - s->t0};
+  SSW_CALL(ssw_h5out_finish(s->out, &seg));
+  if (s->rank != 0) return SSW_SUCCESS;
+  const ssw_config *cfg = s->cfg;
+  fprintf(stderr,
+          "sleighsweep: %s: %llu of %llu points in %s (%llu computed now "
+          "in %.3g s on %d rank(s) x %d thread(s); HDF5 writes and "
+          "journal syncs %.3g s = %.2f%% of wall time, %d flush "
+          "epoch(s))\n",
+          seg.status, (unsigned long long)st->points_done,
+          (unsigned long long)ssw_grid_size(cfg), cfg->file,
+          (unsigned long long)st->points_run, st->wall_s, s->size,
+          omp_get_max_threads(), st->io_s,
+          st->wall_s > 0 ? 100.0 * st->io_s / st->wall_s : 0.0, st->epochs);
+  printf("%s\n", cfg->file);
+  return SSW_SUCCESS;
+}
+
+/* The journals go only once the complete file is closed on every rank.
+ * Failing to remove them (a read-only directory) leaves the results
+ * complete: say so, and keep exit status 0 for job scripts. */
+static int remove_journals(const sweep *s) {
+  SSW_MPI_CALL(MPI_Barrier(s->comm));
+  if (s->rank == 0 && ssw_journal_remove_all(s->cfg->file) != SSW_SUCCESS)
+    fprintf(stderr,
+            "sleighsweep: warning: the sweep is complete in %s, but %s; "
+            "they are no longer needed: remove them by hand\n",
+            s->cfg->file, ssw_error_user_message());
+  return SSW_SUCCESS;
+}
+
+/* ---- the whole life ----------------------------------------------- */
+
+/* Rank 0 takes the output; a complete sweep of this config needs nothing:
+ * said once, the file untouched. *noop then set on every rank. */
+static int claim_output(sweep *s, int *noop) {
+  int rc = SSW_SUCCESS;
+  if (s->rank == 0) rc = take_output(s, noop);
+  SSW_CALL(ssw_mpi_agree(s->comm, rc));
+  SSW_CALL(ssw_mpi_bcast_int(s->comm, noop));
+  if (*noop && s->rank == 0) {
+    fprintf(stderr,
+            "sleighsweep: %s is already complete (%llu points); nothing to "
+            "do\n",
+            s->cfg->file, (unsigned long long)ssw_grid_size(s->cfg));
+    printf("%s\n", s->cfg->file);
+  }
+  return SSW_SUCCESS;
+}
+
+/* Opens the output, fills the done set and runs the schedule; every error
+ * past the config phase that may leave ranks apart aborts the job. */
+static int compute(sweep *s, ssw_schedule_stats *st) {
+  int rc = open_output(s);
+  if (needs_abort(rc)) abort_job(s, rc);
+  if (rc == SSW_SUCCESS) rc = read_done_set(s);
+  if (needs_abort(rc)) abort_job(s, rc);
+  if (rc == SSW_SUCCESS) {
+    rc = ssw_schedule_run(s->comm, s->cfg, s->out, s->done,
+                          s->rank == 0 ? &s->journals : NULL, s->o->quiet, st);
+    if (rc != SSW_SUCCESS) abort_job(s, rc);
+  }
+  return rc;
+}
+
+static int run(sweep *s) {
+  s->t0 = MPI_Wtime();
+  int rc = load_config(s);
+  if (rc == SSW_SUCCESS && s->o->dry_run) {
+    if (s->rank == 0) rc = s->o->dry_run(s->cfg, s->o->overwrite);
+    return rc;
+  }
+  int noop = 0;
+  if (rc == SSW_SUCCESS) rc = claim_output(s, &noop);
+  if (rc != SSW_SUCCESS || noop) return rc;
+  ssw_schedule_stats st = {0};
+  rc = compute(s, &st);
+  free(s->done);
+  s->done = NULL;
+  ssw_journal_set_free(&s->journals);
+  const int complete = st.points_done == ssw_grid_size(s->cfg);
+  if (rc == SSW_SUCCESS) rc = finish(s, &st, complete);
+  const int crc = ssw_h5out_close(&s->out);
+  if (rc == SSW_SUCCESS) rc = crc;
+  if (needs_abort(rc)) abort_job(s, rc);
+  if (rc == SSW_SUCCESS && complete) rc = remove_journals(s);
+  if (rc == SSW_SUCCESS && !complete) rc = SSW_ERR_INTERRUPTED;
+  return rc;
+}
+
+/* MPI with at least MPI_THREAD_FUNNELED (OpenMP threads never call MPI,
+ * the main thread does), and a private communicator returning errors. */
+static int start_mpi(const ssw_sweep_opts *o, sweep *s) {
+  int provided = MPI_THREAD_SINGLE, argc = o->argc;
+  char **argv = o->argv;
+  SSW_MPI_CALL(MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided));
+  SSW_MPI_CALL(MPI_Comm_dup(MPI_COMM_WORLD, &s->comm));
+  MPI_Comm_set_errhandler(s->comm, MPI_ERRORS_RETURN);
+  SSW_MPI_CALL(MPI_Comm_rank(s->comm, &s->rank));
+  SSW_MPI_CALL(MPI_Comm_size(s->comm, &s->size));
+  SSW_CHECK(provided >= MPI_THREAD_FUNNELED, SSW_ERR_MPI,
+            "the MPI library gives thread support level %d, below "
+            "MPI_THREAD_FUNNELED (%d) which the OpenMP threads need: use an "
+            "MPI built with thread support",
+            provided, MPI_THREAD_FUNNELED);
+  return SSW_SUCCESS;
+}
+
+int ssw_sweep_main(const ssw_sweep_opts *o, ssw_sweep_end *end) {
+  sweep s = {.comm = MPI_COMM_NULL, .o = o, .lock = -1};
+  iso_time(s.start, sizeof s.start);
+  int rc = start_mpi(o, &s);
+  if (rc == SSW_SUCCESS) rc = run(&s);
+  if (s.lock >= 0) ssw_journal_unlock(s.cfg->file, &s.lock);
+  end->rank = s.rank;
+  end->signal = ssw_schedule_signal();
+  ssw_config_destroy(&s.cfg);
+  if (s.comm != MPI_COMM_NULL) MPI_Comm_free(&s.comm);
+  int inited = 0;
+  MPI_Initialized(&inited);
+  if (inited) MPI_Finalize();
+  return rc;
+}
