@@ -10,7 +10,7 @@
 
 static void density(const ssw_coeffs *c, const clock_par *k, double w, double v,
                     double *rho, double *dlog) {
-  const double g = ssw_leg_g(c, w, v), ht = ssw_leg_ht(c, w, v);
+  const double g = ssw_stepper_g(c, w, v), ht = ssw_stepper_ht(c, w, v);
   const double a1 = c->L2 * w - c->M * v, a2 = c->J * w - c->L2 * v;
   const double wd = g * a1 / c->D, vd = g * a2 / c->D, gd = g * ht / c->D;
   const double wdd = (gd * a1 + g * (c->L2 * wd - c->M * vd)) / c->D;
@@ -48,7 +48,7 @@ typedef struct {
 /* F and dF/dt at (w, v): F = g ht / D + w (M v - L2 w). */
 static void blade(const ssw_coeffs *c, double w, double v, double *f,
                   double *d) {
-  const double g = ssw_leg_g(c, w, v), ht = ssw_leg_ht(c, w, v);
+  const double g = ssw_stepper_g(c, w, v), ht = ssw_stepper_ht(c, w, v);
   *f = g * ht / c->D + w * (c->M * v - c->L2 * w);
   const double Fw =
       (c->L1 * ht + g * c->kw2) / c->D + c->M * v - 2.0 * c->L2 * w;
@@ -190,7 +190,7 @@ static void lane_start(const leg_run *R, leg_job *j, lane *L, ssw_state *s) {
   *L = (lane){.mode = LANE_STEP, .job = j};
   ssw_stepper_init(c, j->w0, j->v0, s);
   L->w = j->w0, L->v = j->v0;
-  L->g = ssw_leg_g(c, L->w, L->v), L->ht = ssw_leg_ht(c, L->w, L->v);
+  L->g = ssw_stepper_g(c, L->w, L->v), L->ht = ssw_stepper_ht(c, L->w, L->v);
   j->out = (leg){0};
   j->out.found_peak = L->ht == 0.0;
   if (R->blade) fpeak_add(&L->force, c, 0.0, L->w, L->v, &j->out.fmax);
@@ -249,7 +249,7 @@ static void after_refine_step(const leg_run *R, lane *L, ssw_state *s) {
   const leg_job *j = L->job;
   double w, v;
   ssw_stepper_velocity(R->c, s, &w, &v);
-  const double f = j->dir * ssw_leg_ht(R->c, w, v);
+  const double f = j->dir * ssw_stepper_ht(R->c, w, v);
   illinois_update(&L->br, fabs(L->h), f);
   if (refine_next(L)) {
     *s = L->prev;
@@ -265,8 +265,8 @@ static void after_step(const leg_run *R, lane *L, ssw_state *s) {
   L->t_prev = L->t;
   L->t += L->h;
   ssw_stepper_velocity(c, s, &L->w, &L->v);
-  L->g = ssw_leg_g(c, L->w, L->v);
-  L->ht = ssw_leg_ht(c, L->w, L->v);
+  L->g = ssw_stepper_g(c, L->w, L->v);
+  L->ht = ssw_stepper_ht(c, L->w, L->v);
   if (!isfinite(L->g) || !isfinite(s->x) || !isfinite(s->y) ||
       !isfinite(s->phi)) {
     j->out.nonfinite = 1;
@@ -315,7 +315,7 @@ static double dopri_f(const leg_run *R, const ssw_dopri5_opts *o,
   ssw_ode_state n;
   double err;
   ssw_dopri5_step(&R->c->t, o, from, dir * tau, NULL, NULL, &n, &err);
-  return dir * ssw_leg_ht(R->c, n.w, n.v);
+  return dir * ssw_stepper_ht(R->c, n.w, n.v);
 }
 
 static double dopri_peak(const leg_run *R, const ssw_dopri5_opts *o,
@@ -340,7 +340,7 @@ static void run_leg_dopri5(const leg_run *R, leg_job *j) {
   ssw_ode_state s = {j->w0, j->v0, 0, 0, 0, 0}, n;
   leg *r = &j->out;
   *r = (leg){0};
-  double g = ssw_leg_g(c, s.w, s.v), ht = ssw_leg_ht(c, s.w, s.v);
+  double g = ssw_stepper_g(c, s.w, s.v), ht = ssw_stepper_ht(c, s.w, s.v);
   r->found_peak = ht == 0.0;
   double h = ssw_dopri5_initial_step(&c->t, &o, &s, j->dir);
   fpeak force = {0};
@@ -359,7 +359,7 @@ static void run_leg_dopri5(const leg_run *R, leg_job *j) {
     const ssw_ode_state prev = s;
     const double ht_prev = ht;
     s = n;
-    g = ssw_leg_g(c, s.w, s.v), ht = ssw_leg_ht(c, s.w, s.v);
+    g = ssw_stepper_g(c, s.w, s.v), ht = ssw_stepper_ht(c, s.w, s.v);
     const double H = ssw_leg_energy(c, s.w, s.v);
     r->emax = fmax(r->emax, fabs(H - j->H0) / j->H0);
     if (R->blade) fpeak_add(&force, c, s.t, s.w, s.v, &r->fmax);

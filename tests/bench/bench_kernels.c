@@ -16,13 +16,18 @@
 #include <time.h>
 
 #include "bench.h"
+#include "bench_gsl.h"
 #include "sleighsweep/analytic.h"
 #include "sleighsweep/extract.h"
 #include "sleighsweep/model.h"
 #include "sleighsweep/stepper.h"
+#include "test_util.h"
 
-/* Stopping tolerance |L1 w + Z v| <= TOL g_max: the engine's default
- * (ssw_integrator_defaults), used by every method. */
+/* Stopping tolerance |L1 w + Z v| <= TOL g_max (ssw_integrator.tol) of
+ * every method, so that steps compare across methods and with the earlier
+ * tables of docs/benchmark.md. Not the engine's default: that is derived
+ * from rtol (ssw_integrator_stop_tol; 1e-7 at SSW_RTOL_DEFAULT), or
+ * SSW_TOL_FIXED_DEFAULT with a fixed step. */
 #define STOP_TOL 1e-6
 #define NT 3
 static const double targets[NT] = {1e-6, 1e-8, 1e-10};
@@ -40,7 +45,6 @@ typedef struct {
   ssw_analytic an;
   double w0, v0;
   ssw_coeffs c;
-  double H, rate, wmax, gmax;
 } bcase;
 
 static int make_case(const ssw_body *bd, const ssw_params *p, double w0,
@@ -52,20 +56,7 @@ static int make_case(const ssw_body *bd, const ssw_params *p, double w0,
   snprintf(c->label, sizeof c->label, "%s", label);
   c->w0 = w0, c->v0 = v0;
   ssw_stepper_coeffs(&c->t, &c->c);
-  c->H = ssw_model_energy(&c->t, w0, v0);
-  c->rate = sqrt(2.0 * c->H * ssw_model_E(&c->t)) / c->c.D;
-  c->wmax = sqrt(2.0 * c->H * c->c.M / c->c.D);
-  c->gmax = c->rate * sqrt(c->c.D);
   return 0;
-}
-
-/* SplitMix64, the generator of tests/test_util.h (same sequence). */
-static double uniform(unsigned long long *s, double lo, double hi) {
-  unsigned long long z = (*s += 0x9E3779B97F4A7C15ULL);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  z ^= z >> 31;
-  return lo + (hi - lo) * ((double)(z >> 11) * 0x1p-53);
 }
 
 /* The seed case, then the first `n` valid circle-to-circle bodies of the
@@ -79,18 +70,18 @@ static int make_cases(int n, bcase *out) {
   if (make_case(&seed_body, &seed, 1.5, 1.0, "seed", &out[k]) == 0) k++;
   unsigned long long s = 2024;
   for (int i = 0; i < 10000 && k < n + 1; i++) {
-    ssw_body bd = {uniform(&s, 0.5, 2), uniform(&s, 0.2, 1), uniform(&s, 0, 2),
-                   SSW_KROT_PAPERS};
-    ssw_params p = {uniform(&s, 0, M_PI),
-                    uniform(&s, -0.6, 0.6),
-                    uniform(&s, -0.3, 0.3),
-                    uniform(&s, -0.2, 0.2),
-                    uniform(&s, -0.2, 0.2),
+    ssw_body bd = {test_uniform(&s, 0.5, 2), test_uniform(&s, 0.2, 1),
+                   test_uniform(&s, 0, 2), SSW_KROT_PAPERS};
+    ssw_params p = {test_uniform(&s, 0, M_PI),
+                    test_uniform(&s, -0.6, 0.6),
+                    test_uniform(&s, -0.3, 0.3),
+                    test_uniform(&s, -0.2, 0.2),
+                    test_uniform(&s, -0.2, 0.2),
                     0.5,
                     0.3};
     ssw_tensor t;
     if (ssw_model_tensor(&bd, &p, &t) != 0) continue;
-    const double ang = uniform(&s, 0, 2 * M_PI);
+    const double ang = test_uniform(&s, 0, 2 * M_PI);
     char label[24];
     snprintf(label, sizeof label, "random %d", i);
     if (make_case(&bd, &p, cos(ang), 2 * sin(ang), label, &out[k]) != 0)
@@ -179,123 +170,39 @@ static eres eval_engine(const bcase *c, const mdef *m, double eta) {
   return e;
 }
 
-/* --- GSL on the same equations: state (w, v, phi, x, y). --- */
+/* --- GSL on the same equations, stopping rule and extraction. --- */
 
-typedef struct {
-  const ssw_coeffs *c;
-  long nfev;
-} gsl_ctx;
-
-static int gsl_rhs(double t, const double y[], double f[], void *params) {
-  gsl_ctx *g = params;
-  g->nfev++;
-  ssw_stepper_rhs(g->c, y[0], y[1], &f[0], &f[1]);
-  f[2] = y[0];
-  f[3] = y[1] * cos(y[2]);
-  f[4] = y[1] * sin(y[2]);
-  (void)t;
-  return GSL_SUCCESS;
-}
-
-typedef struct {
-  const gsl_odeiv2_step_type *T;
-  gsl_odeiv2_step *s;
-  gsl_odeiv2_control *ctl;
-  gsl_odeiv2_evolve *ev;
-} gsl_ws;
-
-static gsl_ws gws[4];
+static bench_gsl gws[4];
 
 /* Accepted steps per direction before a GSL leg counts as failed: loose
  * tolerances drift off the energy level and may never reach the line of
  * equilibria (rk8pd needs ~100 steps in all at the targets). */
 #define GSL_LEG_CAP 20000
 
-static gsl_ws *gsl_workspace(const gsl_odeiv2_step_type *T) {
+static bench_gsl *gsl_workspace(const gsl_odeiv2_step_type *T) {
   for (int i = 0; i < 4; i++) {
     if (gws[i].T == T) return &gws[i];
-    if (!gws[i].T) {
-      gws[i].T = T;
-      gws[i].s = gsl_odeiv2_step_alloc(T, 5);
-      gws[i].ctl = gsl_odeiv2_control_standard_new(1e-6, 1e-6, 1.0, 0.0);
-      gws[i].ev = gsl_odeiv2_evolve_alloc(5);
-      return &gws[i];
-    }
+    if (!gws[i].T && bench_gsl_init(&gws[i], T) == 0) return &gws[i];
   }
   abort();
 }
 
-/* End state of one direction. */
-typedef struct {
-  double phi, x, y, w, v, g, ht;
-  long steps;
-  int ok;
-} gleg;
-
-static void gsl_leg(gsl_ws *ws, gsl_ctx *ctx, const bcase *c, int dir,
-                    double tol, gleg *r) {
-  const ssw_coeffs *cf = &c->c;
-  gsl_odeiv2_system sys = {gsl_rhs, NULL, 5, ctx};
-  gsl_odeiv2_step_reset(ws->s);
-  gsl_odeiv2_evolve_reset(ws->ev);
-  gsl_odeiv2_control_init(ws->ctl, tol, tol, 1.0, 0.0);
-  const double scale = fmax(c->rate, c->wmax);
-  double y[5] = {c->w0, c->v0, 0.0, 0.0, 0.0};
-  double t = 0.0, h = dir * 0.1 / scale;
-  const double t1 = dir * 1e30;
-  double g = cf->L1 * y[0] + cf->Z * y[1];
-  memset(r, 0, sizeof *r);
-  r->ok = 1;
-  while (fabs(g) > STOP_TOL * c->gmax) {
-    if (r->steps >= GSL_LEG_CAP ||
-        gsl_odeiv2_evolve_apply(ws->ev, ws->ctl, ws->s, &sys, &t, t1, &h, y) !=
-            GSL_SUCCESS ||
-        !isfinite(y[3]) || !isfinite(y[4])) {
-      r->ok = 0;
-      break;
-    }
-    r->steps++;
-    g = cf->L1 * y[0] + cf->Z * y[1];
-  }
-  r->w = y[0], r->v = y[1], r->phi = y[2], r->x = y[3], r->y = y[4];
-  r->g = g;
-  r->ht = cf->kw2 * y[0] - cf->kw1 * y[1];
-}
-
-/* Limit-circle centre of one end with the first-order exponential tail:
- * the formulas of src/extract.c limit_of() (with a1 = L2 w - M v and
- * g' = g ht / D, the material point (0, -L1/Z) still moves by
- * -(g / Z) e^{i phi} / (ht / D + i w)). */
-static void tail_centre(const ssw_coeffs *c, const gleg *r, double *cx,
-                        double *cy) {
-  const int use = r->ht != 0.0;
-  const double cp = cos(r->phi), sp = sin(r->phi), k = c->L1 / c->Z;
-  *cx = r->x + k * sp;
-  *cy = r->y - k * cp;
-  if (use) {
-    const double lam = r->ht / c->D, den = lam * lam + r->w * r->w;
-    const double gz = r->g / c->Z;
-    *cx -= gz * (cp * lam + sp * r->w) / den;
-    *cy -= gz * (sp * lam - cp * r->w) / den;
-  }
-}
-
 static eres eval_gsl(const bcase *c, const mdef *m, double tol) {
-  gsl_ws *ws = gsl_workspace(*m->gtype);
-  gsl_ctx ctx = {&c->c, 0};
-  gleg f, b;
-  gsl_leg(ws, &ctx, c, +1, tol, &f);
-  gsl_leg(ws, &ctx, c, -1, tol, &b);
+  ssw_integrator o;
+  ssw_integrator_defaults(&o);
+  o.tol = STOP_TOL; /* tail on, as for the engine's runs */
+  ssw_traj r;
+  long nfev;
+  const int capped =
+      bench_gsl_traj(gsl_workspace(*m->gtype), &c->c, c->regime, &o, c->w0,
+                     c->v0, tol, GSL_LEG_CAP, &r, &nfev);
   eres e = {0};
-  double fx, fy, bx, by;
-  tail_centre(&c->c, &f, &fx, &fy);
-  tail_centre(&c->c, &b, &bx, &by);
-  e.d = hypot(fx - bx, fy - by);
-  e.ok = f.ok && b.ok && isfinite(e.d);
-  e.capped = f.steps >= GSL_LEG_CAP || b.steps >= GSL_LEG_CAP;
+  e.d = r.d;
+  e.ok = !(r.flags & (SSW_TRAJ_FWD_CAP | SSW_TRAJ_BWD_CAP)) && isfinite(e.d);
+  e.capped = capped;
   e.err = fabs(e.d - c->an.d) / c->an.d;
-  e.steps = (double)(f.steps + b.steps);
-  e.nfev = (double)ctx.nfev;
+  e.steps = (double)r.steps;
+  e.nfev = (double)nfev;
   return e;
 }
 

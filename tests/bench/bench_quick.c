@@ -5,16 +5,14 @@
  * rk8pd on the same equations, stopping rule and extraction
  * (ssw_extract_finish), each with one batch-wide setting that meets 1e-10
  * in d on every body. docs/benchmark.md explains every figure. */
-#include <gsl/gsl_errno.h>
-#include <gsl/gsl_odeiv2.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bench.h"
+#include "bench_gsl.h"
 #include "sleighsweep/extract.h"
-#include "sleighsweep/ode.h"
 #include "sleighsweep/stepper.h"
 #include "wide_batch.h"
 
@@ -41,67 +39,16 @@ static void seed_body(body *b) {
   wb_states(d, K, b->w0, b->v0);
 }
 
-/* ---- GSL rk8pd on (w, v, phi, x, y), legs ended by the engine's rule -- */
+/* GSL rk8pd on the same equations, stopping rule and extraction. */
 
-static int rhs(double t, const double y[], double f[], void *params) {
-  const ssw_coeffs *c = params;
-  ssw_ode_rhs(&c->t, c->D, y, f); /* the engine's own right-hand side */
-  (void)t;
-  return GSL_SUCCESS;
-}
-
-typedef struct {
-  gsl_odeiv2_step *s;
-  gsl_odeiv2_control *c;
-  gsl_odeiv2_evolve *e;
-} gsl_ws;
-
-static void gsl_leg(gsl_ws *ws, const ssw_coeffs *c, double w0, double v0,
-                    int dir, double eps, double gstop, double scale,
-                    ssw_leg_end *r) {
-  gsl_odeiv2_system sys = {rhs, NULL, 5, (void *)c};
-  gsl_odeiv2_step_reset(ws->s);
-  gsl_odeiv2_evolve_reset(ws->e);
-  gsl_odeiv2_control_init(ws->c, eps, eps, 1.0, 0.0);
-  double y[5] = {w0, v0, 0, 0, 0}, t = 0, h = dir * 0.1 / scale;
-  double ht = c->kw2 * w0 - c->kw1 * v0;
-  memset(r, 0, sizeof *r);
-  r->converged = 1;
-  while (fabs(c->L1 * y[0] + c->Z * y[1]) > gstop) {
-    const double tp = t, htp = ht;
-    if (r->steps >= 100000 ||
-        gsl_odeiv2_evolve_apply(ws->e, ws->c, ws->s, &sys, &t, dir * 1e30, &h,
-                                y) != GSL_SUCCESS ||
-        !isfinite(y[3])) {
-      r->converged = 0;
-      break;
-    }
-    r->steps++;
-    ht = c->kw2 * y[0] - c->kw1 * y[1];
-    if (!r->found_peak && dir * htp > 0 && dir * ht <= 0) {
-      r->found_peak = 1; /* linear: d does not depend on it */
-      r->t_peak = tp + (t - tp) * htp / (htp - ht);
-    }
-  }
-  r->t = t, r->w = y[0], r->v = y[1], r->phi = y[2], r->x = y[3];
-  r->y = y[4];
-}
-
-static void gsl_run(gsl_ws *ws, const body *b, double eps, ssw_traj *out) {
+static void gsl_run(bench_gsl *ws, const body *b, double eps, ssw_traj *out) {
   ssw_integrator o;
   ssw_integrator_defaults(&o);
   ssw_coeffs c;
   ssw_stepper_coeffs(&b->d.t, &c);
-  for (int k = 0; k < K; k++) {
-    const double H = ssw_model_energy(&b->d.t, b->w0[k], b->v0[k]);
-    const double gstop = ssw_extract_gstop(&b->d.t, H, &o);
-    const double scale = sqrt(2.0 * H * c.M / c.D) + 1e-300;
-    ssw_leg_end f, g;
-    gsl_leg(ws, &c, b->w0[k], b->v0[k], 1, eps, gstop, scale, &f);
-    gsl_leg(ws, &c, b->w0[k], b->v0[k], -1, eps, gstop, scale, &g);
-    ssw_extract_finish(&b->d.t, b->d.regime, b->w0[k], b->v0[k], &o, &f, &g,
-                       &out[k]);
-  }
+  for (int k = 0; k < K; k++)
+    bench_gsl_traj(ws, &c, b->d.regime, &o, b->w0[k], b->v0[k], eps, 100000,
+                   &out[k], NULL);
 }
 
 /* The engine's scheme under test (the default unless the full mode's
@@ -117,7 +64,7 @@ static void ours_run(const body *b, double rtol, ssw_traj *out) {
 }
 
 /* Largest relative error in d over the bodies' trajectories; steps mean. */
-static double worst_d(const body *bs, int n, int gsl, double x, gsl_ws *ws,
+static double worst_d(const body *bs, int n, int gsl, double x, bench_gsl *ws,
                       double *steps) {
   double worst = 0, st = 0;
   for (int i = 0; i < n; i++) {
@@ -137,7 +84,7 @@ static double worst_d(const body *bs, int n, int gsl, double x, gsl_ws *ws,
 }
 
 /* The largest setting of a geometric ladder meeting TARGET everywhere. */
-static double batch_setting(const body *bs, int n, int gsl, gsl_ws *ws,
+static double batch_setting(const body *bs, int n, int gsl, bench_gsl *ws,
                             double *steps, double *err) {
   const double top = gsl ? 1e-6 : 1e-7, ratio = 0.5;
   for (double x = top; x > 1e-14; x *= ratio) {
@@ -148,7 +95,7 @@ static double batch_setting(const body *bs, int n, int gsl, gsl_ws *ws,
 }
 
 /* Seconds per trajectory: calls repeated until min_time has passed. */
-static double time_body(const body *b, int gsl, double x, gsl_ws *ws,
+static double time_body(const body *b, int gsl, double x, bench_gsl *ws,
                         double min_time) {
   ssw_traj r[K];
   long calls = 0;
@@ -236,9 +183,11 @@ int bench_quick(const bench_opts *o, sbuf *json) {
     wb_states(&bs[n].d, K, bs[n].w0, bs[n].v0);
     n++;
   }
-  gsl_ws ws = {gsl_odeiv2_step_alloc(gsl_odeiv2_step_rk8pd, 5),
-               gsl_odeiv2_control_standard_new(1e-6, 1e-6, 1, 0),
-               gsl_odeiv2_evolve_alloc(5)};
+  bench_gsl ws;
+  if (bench_gsl_init(&ws, gsl_odeiv2_step_rk8pd) != 0) {
+    free(bs);
+    return 1;
+  }
   printf("Accuracy and cost (%d random bodies of the wide domain + the seed "
          "case, %d trajectories each; target %.0e in d on every one)\n",
          nb, K, TARGET);
@@ -341,9 +290,7 @@ int bench_quick(const bench_opts *o, sbuf *json) {
     ours = NULL;
   }
   sb_printf(json, "}");
-  gsl_odeiv2_evolve_free(ws.e);
-  gsl_odeiv2_control_free(ws.c);
-  gsl_odeiv2_step_free(ws.s);
+  bench_gsl_free(&ws);
   free(to), free(tg), free(ratio), free(bs);
   return !(rtol > 0 && eps > 0);
 }
