@@ -119,7 +119,7 @@ static const char usage[] =
     "  --no-kernels     skip the per-trajectory part\n"
     "  --no-sweep       skip the sweep part (no MPI needed)\n"
     "  --no-headline    skip the big headline sweep (full mode: 10^4 points)\n"
-    "  --batch N        random bodies in the batch [full 24, smoke 3]\n"
+    "  --batch N        random bodies in the batch [full 24, smoke 2]\n"
     "  --rounds N       timing rounds, median taken [full 7, smoke 3]\n"
     "  --engine PATH    sleighsweep binary [" SSW_BENCH_ENGINE "]\n"
     "  --mpiexec PATH   MPI launcher [" SSW_BENCH_MPIEXEC "]\n"
