@@ -8,15 +8,13 @@
 #include "sleighsweep/analytic.h"
 #include "sleighsweep/error.h"
 #include "sleighsweep/model.h"
+#include "sleighsweep/stepper.h"
 #include "test_util.h"
 #include "wide_batch.h"
 
+/* The engine's reduced equations (w, v). */
 static int rhs(double t, const double y[], double f[], void *p) {
-  const ssw_tensor *T = p;
-  const double D = T->M * T->J - T->L2 * T->L2;
-  const double g = T->L1 * y[0] + T->Z * y[1];
-  f[0] = g * (T->L2 * y[0] - T->M * y[1]) / D;
-  f[1] = g * (T->J * y[0] - T->L2 * y[1]) / D;
+  ssw_stepper_rhs(p, y[0], y[1], &f[0], &f[1]);
   (void)t;
   return GSL_SUCCESS;
 }
@@ -112,7 +110,9 @@ static double measured_max(const wb_draw *b) {
   const double H = b->H;
   ssw_tensor T = b->t;
   ref r;
-  r.sys = (gsl_odeiv2_system){rhs, NULL, 2, &T};
+  ssw_coeffs C;
+  ssw_stepper_coeffs(&T, &C);
+  r.sys = (gsl_odeiv2_system){rhs, NULL, 2, &C};
   const double D = ssw_model_D(&T);
   const double rate = sqrt(2 * H * ssw_model_E(&T)) / D;
   const double wmax = sqrt(2 * H * T.M / D);

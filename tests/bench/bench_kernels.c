@@ -46,17 +46,17 @@ static int make_cases(int n, bcase *out) {
   const ssw_params seed = {M_PI / 3.0, 0.2, 0.0, 0.0, 0.0, 0.5, 0.3};
   int k = 0;
   if (make_case(&seed_body, &seed, 1.5, 1.0, "seed", &out[k]) == 0) k++;
+  /* m, I0, rho, theta, a, b, r, s: drawn in this order (a loop, since
+   * the order in which an initializer list evaluates is unspecified). */
+  static const double lo[8] = {0.5, 0.2, 0, 0, -0.6, -0.3, -0.2, -0.2};
+  static const double hi[8] = {2, 1, 2, M_PI, 0.6, 0.3, 0.2, 0.2};
   unsigned long long s = 2024;
   for (int i = 0; i < 10000 && k < n + 1; i++) {
-    ssw_body bd = {test_uniform(&s, 0.5, 2), test_uniform(&s, 0.2, 1),
-                   test_uniform(&s, 0, 2), SSW_KROT_PAPERS};
-    ssw_params p = {test_uniform(&s, 0, M_PI),
-                    test_uniform(&s, -0.6, 0.6),
-                    test_uniform(&s, -0.3, 0.3),
-                    test_uniform(&s, -0.2, 0.2),
-                    test_uniform(&s, -0.2, 0.2),
-                    0.5,
-                    0.3};
+    double u[8];
+    for (int j = 0; j < 8; j++)
+      u[j] = test_uniform(&s, lo[j], hi[j]);
+    ssw_body bd = {u[0], u[1], u[2], SSW_KROT_PAPERS};
+    ssw_params p = {u[3], u[4], u[5], u[6], u[7], 0.5, 0.3};
     ssw_tensor t;
     if (ssw_model_tensor(&bd, &p, &t) != 0) continue;
     const double ang = test_uniform(&s, 0, 2 * M_PI);
