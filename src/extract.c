@@ -225,6 +225,15 @@ static double rel_estimate(const ssw_traj *r, double rtol) {
 
 /* ---- Trajectories ------------------------------------------------------ */
 
+double ssw_extract_fixed_step(const ssw_tensor *t, double H, double eta) {
+  /* The fastest rate on the energy level, max(Arate, w_max) with w_max =
+   * sqrt(2 H M / D) the largest |omega| on the ellipse. */
+  const double D = ssw_model_D(t);
+  const double rate = sqrt(2.0 * H * ssw_model_E(t)) / D;
+  const double wmax = sqrt(2.0 * H * t->M / D);
+  return eta / fmax(rate, wmax);
+}
+
 /* Per-trajectory set-up; returns 1 when legs must be integrated. */
 static int setup(const ssw_coeffs *c, const ssw_tensor *t, int regime,
                  double w0, double v0, const ssw_integrator *o, double tol,
@@ -242,7 +251,7 @@ static int setup(const ssw_coeffs *c, const ssw_tensor *t, int regime,
   out->rate = sqrt(2.0 * out->H0 * ssw_model_E(t)) / c->D;
   /* Largest |g| on the energy ellipse: sqrt(2 H E / D) = Arate sqrt(D). */
   *gmax = out->rate * sqrt(c->D);
-  if (fabs(ssw_leg_g(c, w0, v0)) <= tol * *gmax) {
+  if (fabs(ssw_stepper_g(c, w0, v0)) <= tol * *gmax) {
     stationary(c, w0, v0, out);
     if (regime == SSW_REGIME_LINE_TO_LINE)
       out->r_past = out->r_future = INFINITY;
@@ -258,10 +267,7 @@ static int setup(const ssw_coeffs *c, const ssw_tensor *t, int regime,
                                      pow(o->rtol, 1.0 / o->method->order));
     out->h = out->eps / out->rate; /* nominal: the step at the transition */
   } else {
-    /* Fixed step: the fastest rate on the energy level, max(Arate, w_max)
-     * with w_max = sqrt(2 H M / D) the largest |omega| on the ellipse. */
-    const double wmax = sqrt(2.0 * out->H0 * c->M / c->D);
-    out->h = o->eta / fmax(out->rate, wmax);
+    out->h = ssw_extract_fixed_step(t, out->H0, o->eta);
   }
   return 1;
 }
@@ -282,8 +288,8 @@ void ssw_extract_finish(const ssw_tensor *t, int regime, double w0, double v0,
                  e[k]->y,
                  e[k]->w,
                  e[k]->v,
-                 ssw_leg_g(&c, e[k]->w, e[k]->v),
-                 ssw_leg_ht(&c, e[k]->w, e[k]->v),
+                 ssw_stepper_g(&c, e[k]->w, e[k]->v),
+                 ssw_stepper_ht(&c, e[k]->w, e[k]->v),
                  e[k]->steps,
                  e[k]->emax,
                  e[k]->converged,
@@ -325,8 +331,8 @@ static void make_jobs(const leg_run *R, const ssw_traj *base, int m,
       /* The density's scales from the state itself (not the closed form):
        * nu^2 = (ht^2 + D g^2) / D^2 is constant along the motion, and
        * G^2 = D nu^2 is the largest g^2 on its energy level. */
-      const double g0 = ssw_leg_g(R->c, w0[k], v0[k]),
-                   h0 = ssw_leg_ht(R->c, w0[k], v0[k]);
+      const double g0 = ssw_stepper_g(R->c, w0[k], v0[k]),
+                   h0 = ssw_stepper_ht(R->c, w0[k], v0[k]);
       j->clock.nu2 = (h0 * h0 + R->c->D * g0 * g0) / (R->c->D * R->c->D);
       j->clock.G2 = R->c->D * j->clock.nu2;
       j->clock.delta2 = SSW_GROWTH_DELTA2;

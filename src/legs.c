@@ -10,7 +10,7 @@
 
 static void density(const ssw_coeffs *c, const clock_par *k, double w, double v,
                     double *rho, double *dlog) {
-  const double g = ssw_leg_g(c, w, v), ht = ssw_leg_ht(c, w, v);
+  const double g = ssw_stepper_g(c, w, v), ht = ssw_stepper_ht(c, w, v);
   const double a1 = c->L2 * w - c->M * v, a2 = c->J * w - c->L2 * v;
   const double wd = g * a1 / c->D, vd = g * a2 / c->D, gd = g * ht / c->D;
   const double wdd = (gd * a1 + g * (c->L2 * wd - c->M * vd)) / c->D;
@@ -48,7 +48,7 @@ typedef struct {
 /* F and dF/dt at (w, v): F = g ht / D + w (M v - L2 w). */
 static void blade(const ssw_coeffs *c, double w, double v, double *f,
                   double *d) {
-  const double g = ssw_leg_g(c, w, v), ht = ssw_leg_ht(c, w, v);
+  const double g = ssw_stepper_g(c, w, v), ht = ssw_stepper_ht(c, w, v);
   *f = g * ht / c->D + w * (c->M * v - c->L2 * w);
   const double Fw =
       (c->L1 * ht + g * c->kw2) / c->D + c->M * v - 2.0 * c->L2 * w;
@@ -127,6 +127,50 @@ static void fpeak_add(fpeak *p, const ssw_coeffs *c, double t, double w,
   p->n++;
 }
 
+/* Illinois regula falsi for the zero of f(tau) on a bracket (a, b) with
+ * f(a) > 0 >= f(b): the lanes' t0 refinement and dopri5's share it. */
+typedef struct {
+  double a, b, fa, fb;
+  int side, it;
+} illinois;
+
+static illinois illinois_init(double b, double fa, double fb) {
+  return (illinois){0.0, b, fa, fb, 0, 0};
+}
+
+/* The next point to evaluate in *tau; 0 when the bracket is resolved (an
+ * exact zero, 60 evaluations, or a width of a few ulps of `scale`). */
+static int illinois_next(illinois *br, double scale, double *tau) {
+  if (br->it >= 60 || br->fb == 0.0) return 0;
+  const double a = br->a, b = br->b, fa = br->fa, fb = br->fb;
+  double x = (a * fb - b * fa) / (fb - fa);
+  if (!(x > a && x < b)) x = 0.5 * (a + b);
+  if (b - a <= 4.0 * 0x1p-52 * scale) return 0;
+  br->it++;
+  *tau = x;
+  return 1;
+}
+
+/* Takes f(tau): the side it falls on moves, the other end's value is
+ * halved when the same side moves twice (Illinois). */
+static void illinois_update(illinois *br, double tau, double f) {
+  if (f > 0) {
+    br->a = tau, br->fa = f;
+    if (br->side == -1) br->fb *= 0.5;
+    br->side = -1;
+  } else {
+    br->b = tau, br->fb = f;
+    if (br->side == 1) br->fa *= 0.5;
+    br->side = 1;
+  }
+}
+
+/* The zero: the final secant point (b on an exact zero). */
+static double illinois_root(const illinois *br) {
+  const double a = br->a, b = br->b, fa = br->fa, fb = br->fb;
+  return fb == 0.0 ? b : (a * fb - b * fa) / (fb - fa);
+}
+
 enum { LANE_IDLE, LANE_STEP, LANE_REFINE };
 
 /* What a lane carries between kernel calls. */
@@ -137,8 +181,7 @@ typedef struct {
   double t, z, w, v, g, ht;
   ssw_state prev, cur; /* before and after the step that crossed the peak */
   double t_prev, hpeak;
-  double ra, rb, rfa, rfb; /* Illinois bracket in (0, |hpeak|) */
-  int rside, rit;
+  illinois br; /* bracket of the peak in (0, |hpeak|) */
   fpeak force;
 } lane;
 
@@ -147,7 +190,7 @@ static void lane_start(const leg_run *R, leg_job *j, lane *L, ssw_state *s) {
   *L = (lane){.mode = LANE_STEP, .job = j};
   ssw_stepper_init(c, j->w0, j->v0, s);
   L->w = j->w0, L->v = j->v0;
-  L->g = ssw_leg_g(c, L->w, L->v), L->ht = ssw_leg_ht(c, L->w, L->v);
+  L->g = ssw_stepper_g(c, L->w, L->v), L->ht = ssw_stepper_ht(c, L->w, L->v);
   j->out = (leg){0};
   j->out.found_peak = L->ht == 0.0;
   if (R->blade) fpeak_add(&L->force, c, 0.0, L->w, L->v, &j->out.fmax);
@@ -187,20 +230,14 @@ static int lane_next(const leg_run *R, lane *L, const ssw_state *s) {
  * same method, so t0 carries the integrator's own accuracy. Returns 0 when
  * the bracket is resolved. */
 static int refine_next(lane *L) {
-  if (L->rit >= 60 || L->rfb == 0.0) return 0;
-  const double a = L->ra, b = L->rb, fa = L->rfa, fb = L->rfb;
-  double tau = (a * fb - b * fa) / (fb - fa);
-  if (!(tau > a && tau < b)) tau = 0.5 * (a + b);
-  if (b - a <= 4.0 * 0x1p-52 * fabs(L->hpeak)) return 0;
-  L->rit++;
+  double tau;
+  if (!illinois_next(&L->br, fabs(L->hpeak), &tau)) return 0;
   L->h = L->job->dir * tau;
   return 1;
 }
 
 static void refine_done(const leg_run *R, lane *L, ssw_state *s) {
-  const double a = L->ra, b = L->rb, fa = L->rfa, fb = L->rfb;
-  const double tau = fb == 0.0 ? b : (a * fb - b * fa) / (fb - fa);
-  L->job->out.t_peak = L->t_prev + L->job->dir * tau;
+  L->job->out.t_peak = L->t_prev + L->job->dir * illinois_root(&L->br);
   L->job->out.found_peak = 1;
   *s = L->cur;
   L->mode = LANE_STEP;
@@ -212,17 +249,8 @@ static void after_refine_step(const leg_run *R, lane *L, ssw_state *s) {
   const leg_job *j = L->job;
   double w, v;
   ssw_stepper_velocity(R->c, s, &w, &v);
-  const double f = j->dir * ssw_leg_ht(R->c, w, v);
-  const double tau = fabs(L->h);
-  if (f > 0) {
-    L->ra = tau, L->rfa = f;
-    if (L->rside == -1) L->rfb *= 0.5;
-    L->rside = -1;
-  } else {
-    L->rb = tau, L->rfb = f;
-    if (L->rside == 1) L->rfa *= 0.5;
-    L->rside = 1;
-  }
+  const double f = j->dir * ssw_stepper_ht(R->c, w, v);
+  illinois_update(&L->br, fabs(L->h), f);
   if (refine_next(L)) {
     *s = L->prev;
     return;
@@ -237,8 +265,8 @@ static void after_step(const leg_run *R, lane *L, ssw_state *s) {
   L->t_prev = L->t;
   L->t += L->h;
   ssw_stepper_velocity(c, s, &L->w, &L->v);
-  L->g = ssw_leg_g(c, L->w, L->v);
-  L->ht = ssw_leg_ht(c, L->w, L->v);
+  L->g = ssw_stepper_g(c, L->w, L->v);
+  L->ht = ssw_stepper_ht(c, L->w, L->v);
   if (!isfinite(L->g) || !isfinite(s->x) || !isfinite(s->y) ||
       !isfinite(s->phi)) {
     j->out.nonfinite = 1;
@@ -266,9 +294,7 @@ static void after_step(const leg_run *R, lane *L, ssw_state *s) {
   if (!j->out.found_peak && j->dir * ht_prev > 0 && j->dir * L->ht <= 0) {
     L->cur = *s;
     L->hpeak = L->h;
-    L->ra = 0.0, L->rb = fabs(L->h);
-    L->rfa = j->dir * ht_prev, L->rfb = j->dir * L->ht;
-    L->rside = 0, L->rit = 0;
+    L->br = illinois_init(fabs(L->h), j->dir * ht_prev, j->dir * L->ht);
     if (refine_next(L)) {
       L->mode = LANE_REFINE;
       *s = L->prev;
@@ -289,31 +315,19 @@ static double dopri_f(const leg_run *R, const ssw_dopri5_opts *o,
   ssw_ode_state n;
   double err;
   ssw_dopri5_step(&R->c->t, o, from, dir * tau, NULL, NULL, &n, &err);
-  return dir * ssw_leg_ht(R->c, n.w, n.v);
+  return dir * ssw_stepper_ht(R->c, n.w, n.v);
 }
 
 static double dopri_peak(const leg_run *R, const ssw_dopri5_opts *o,
                          const ssw_ode_state *prev, int dir, double hstep,
                          double fa, double fb, int64_t *steps) {
-  double a = 0.0, b = hstep;
-  int side = 0;
-  for (int it = 0; it < 60 && fb != 0.0; it++) {
-    double tau = (a * fb - b * fa) / (fb - fa);
-    if (!(tau > a && tau < b)) tau = 0.5 * (a + b);
-    if (b - a <= 4.0 * 0x1p-52 * hstep) break;
-    const double f = dopri_f(R, o, prev, dir, tau);
+  illinois br = illinois_init(hstep, fa, fb);
+  double tau;
+  while (illinois_next(&br, hstep, &tau)) {
+    illinois_update(&br, tau, dopri_f(R, o, prev, dir, tau));
     ++*steps;
-    if (f > 0) {
-      a = tau, fa = f;
-      if (side == -1) fb *= 0.5;
-      side = -1;
-    } else {
-      b = tau, fb = f;
-      if (side == 1) fa *= 0.5;
-      side = 1;
-    }
   }
-  return fb == 0.0 ? b : (a * fb - b * fa) / (fb - fa);
+  return illinois_root(&br);
 }
 
 static void run_leg_dopri5(const leg_run *R, leg_job *j) {
@@ -326,7 +340,7 @@ static void run_leg_dopri5(const leg_run *R, leg_job *j) {
   ssw_ode_state s = {j->w0, j->v0, 0, 0, 0, 0}, n;
   leg *r = &j->out;
   *r = (leg){0};
-  double g = ssw_leg_g(c, s.w, s.v), ht = ssw_leg_ht(c, s.w, s.v);
+  double g = ssw_stepper_g(c, s.w, s.v), ht = ssw_stepper_ht(c, s.w, s.v);
   r->found_peak = ht == 0.0;
   double h = ssw_dopri5_initial_step(&c->t, &o, &s, j->dir);
   fpeak force = {0};
@@ -345,7 +359,7 @@ static void run_leg_dopri5(const leg_run *R, leg_job *j) {
     const ssw_ode_state prev = s;
     const double ht_prev = ht;
     s = n;
-    g = ssw_leg_g(c, s.w, s.v), ht = ssw_leg_ht(c, s.w, s.v);
+    g = ssw_stepper_g(c, s.w, s.v), ht = ssw_stepper_ht(c, s.w, s.v);
     const double H = ssw_leg_energy(c, s.w, s.v);
     r->emax = fmax(r->emax, fabs(H - j->H0) / j->H0);
     if (R->blade) fpeak_add(&force, c, s.t, s.w, s.v, &r->fmax);

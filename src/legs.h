@@ -10,15 +10,6 @@
 #include "sleighsweep/extract.h"
 #include "sleighsweep/stepper.h"
 
-/* g = L1 w + Z v vanishes on the equilibria; g' = g ht / D exactly, with
- * ht = (L1 L2 + Z J) w - (L1 M + Z L2) v, so |g| peaks where ht = 0 and the
- * approach to the line is exponential at the rate ht / D. */
-static inline double ssw_leg_g(const ssw_coeffs *c, double w, double v) {
-  return c->L1 * w + c->Z * v;
-}
-static inline double ssw_leg_ht(const ssw_coeffs *c, double w, double v) {
-  return c->kw2 * w - c->kw1 * v;
-}
 static inline double ssw_leg_energy(const ssw_coeffs *c, double w, double v) {
   return 0.5 * (c->J * w * w + c->M * v * v - 2.0 * c->L2 * w * v);
 }

@@ -8,38 +8,15 @@
 #include "sleighsweep/analytic.h"
 #include "sleighsweep/error.h"
 #include "sleighsweep/model.h"
+#include "sleighsweep/stepper.h"
 #include "test_util.h"
+#include "wide_batch.h"
 
+/* The engine's reduced equations (w, v). */
 static int rhs(double t, const double y[], double f[], void *p) {
-  const ssw_tensor *T = p;
-  const double D = T->M * T->J - T->L2 * T->L2;
-  const double g = T->L1 * y[0] + T->Z * y[1];
-  f[0] = g * (T->L2 * y[0] - T->M * y[1]) / D;
-  f[1] = g * (T->J * y[0] - T->L2 * y[1]) / D;
+  ssw_stepper_rhs(p, y[0], y[1], &f[0], &f[1]);
   (void)t;
   return GSL_SUCCESS;
-}
-
-typedef struct {
-  ssw_tensor t;
-  int regime;
-  double w0, v0;
-} body;
-
-static int random_body(unsigned long long *seed, body *b) {
-  const double A = test_uniform(seed, 0.1, 5);
-  ssw_body bd = {test_uniform(seed, 0.1, 10), test_uniform(seed, 0.01, 5),
-                 test_uniform(seed, 0, 10), SSW_KROT_PAPERS};
-  ssw_params p = {test_uniform(seed, 0, M_PI),       test_uniform(seed, -3, 3),
-                  test_uniform(seed, -3, 3),         test_uniform(seed, -2, 2),
-                  test_uniform(seed, -2, 2),         A,
-                  A * test_uniform(seed, 0.02, 0.99)};
-  const double ang = test_uniform(seed, 0, 2 * M_PI);
-  if (ssw_model_tensor(&bd, &p, &b->t) != 0) return 0;
-  ssw_model_classify(&b->t, SSW_ZERO_TOL_DEFAULT, &b->t, &b->regime);
-  const double h = ssw_model_energy(&b->t, cos(ang), sin(ang));
-  b->w0 = cos(ang) / sqrt(2 * h), b->v0 = sin(ang) / sqrt(2 * h); /* H = 1/2 */
-  return b->regime != SSW_REGIME_UNIFORM;
 }
 
 /* Lab-frame linear momentum of body + fluid at time t of the exact motion:
@@ -60,11 +37,10 @@ static void lab_momentum(const ssw_orbit *o, const ssw_tensor *T, double t,
  * the 4th-order central difference of the exact motion (error ~ (Arate
  * dt)^4 ~ 1e-12 relative, round-off ~ 1e-16 / 1e-3). */
 static void test_momentum_balance(void) {
-  unsigned long long seed = 99;
   double worst = 0;
   for (int i = 0; i < 200; i++) {
-    body b;
-    if (!random_body(&seed, &b)) continue;
+    wb_draw b;
+    if (wb_draw_one(99, i, &b) != 0) continue;
     ssw_orbit o;
     ssw_analytic_orbit(&b.t, b.regime, b.w0, b.v0, &o);
     const double wmax = sqrt(2 * o.H * b.t.M / ssw_model_D(&b.t));
@@ -130,10 +106,13 @@ static double force_at(ref *r, const ssw_tensor *T, const double y0[2],
  * 25 (the limit circles are then reached to e^-25): the best of nodes
  * 0.02 / rate apart, refined by golden-section search between its
  * neighbours, each evaluation integrating afresh from the left node. */
-static double measured_max(const body *b, double H) {
+static double measured_max(const wb_draw *b) {
+  const double H = b->H;
   ssw_tensor T = b->t;
   ref r;
-  r.sys = (gsl_odeiv2_system){rhs, NULL, 2, &T};
+  ssw_coeffs C;
+  ssw_stepper_coeffs(&T, &C);
+  r.sys = (gsl_odeiv2_system){rhs, NULL, 2, &C};
   const double D = ssw_model_D(&T);
   const double rate = sqrt(2 * H * ssw_model_E(&T)) / D;
   const double wmax = sqrt(2 * H * T.M / D);
@@ -180,19 +159,18 @@ static double measured_max(const body *b, double H) {
 }
 
 static void test_max_random(void) {
-  unsigned long long seed = 314;
   double worst = 0;
   int n = 0;
   for (int i = 0; i < 120; i++) {
-    body b;
-    if (!random_body(&seed, &b)) continue;
+    wb_draw b;
+    if (wb_draw_one(314, i, &b) != 0) continue;
     double fp, fm;
     EXPECT(ssw_analytic_blade_force_max(&b.t, b.regime, 1, &fp) == 0, "fmax");
     EXPECT(ssw_analytic_blade_force_max(&b.t, b.regime, -1, &fm) == 0, "fmax");
     EXPECT_REL(fm, fp, 1e-13, "max |F|/H independent of the side");
     EXPECT_REL(fp, eigen_bound(&b.t), 1e-11, "max |F|/H vs eigenvalue form");
     if (n < 60) {
-      const double meas = measured_max(&b, 0.5);
+      const double meas = measured_max(&b);
       const double e = fabs(meas - fp) / fp;
       worst = fmax(worst, e);
       EXPECT(e <= 1e-9,

@@ -10,6 +10,7 @@
 #include "sleighsweep/model.h"
 #include "sleighsweep/rattle.h"
 #include "test_util.h"
+#include "wide_batch.h"
 
 typedef struct {
   const char *name;
@@ -310,26 +311,9 @@ static void test_rattle_reversible(void) {
   }
 }
 
-static int random_body(unsigned long long *seed, body *b) {
-  const double A = test_uniform(seed, 0.1, 5);
-  ssw_body bd = {test_uniform(seed, 0.1, 10), test_uniform(seed, 0.01, 5),
-                 test_uniform(seed, 0, 10), SSW_KROT_PAPERS};
-  ssw_params p = {test_uniform(seed, 0, M_PI),       test_uniform(seed, -3, 3),
-                  test_uniform(seed, -3, 3),         test_uniform(seed, -2, 2),
-                  test_uniform(seed, -2, 2),         A,
-                  A * test_uniform(seed, 0.02, 0.99)};
-  const double ang = test_uniform(seed, 0, 2 * M_PI);
-  b->name = "random";
-  if (ssw_model_tensor(&bd, &p, &b->t) != 0) return 0;
-  ssw_model_classify(&b->t, SSW_ZERO_TOL_DEFAULT, &b->t, &b->regime);
-  const double h = ssw_model_energy(&b->t, cos(ang), sin(ang));
-  b->w0 = cos(ang) / sqrt(2 * h), b->v0 = sin(ang) / sqrt(2 * h);
-  return b->regime != SSW_REGIME_UNIFORM;
-}
-
-/* Seeded random bodies over the issue's domain (and the tractrix family for
- * dopri5): dopri5 at rtol = atol = 1e-12 over Arate |t| = 8 stays on the
- * exact path to 1e-8 (scaled as in state_error: a few hundred steps of
+/* Seeded random bodies of the wide domain (wide_batch.h; and the tractrix
+ * family for dopri5): dopri5 at rtol = atol = 1e-12 over Arate |t| = 8 stays on
+ * the exact path to 1e-8 (scaled as in state_error: a few hundred steps of
  * local error ~1e-12, amplified at most ~e^1 per unit Arate t only while
  * leaving an equilibrium); rattle shows order 2 with steps scaled by the
  * fastest rate max(Arate, w_max). */
@@ -338,8 +322,9 @@ static void test_random(void) {
   double worst = 0;
   int n = 0, nr = 0;
   for (int i = 0; i < 60; i++) {
-    body b;
-    if (!random_body(&seed, &b)) continue;
+    wb_draw d;
+    if (wb_draw_one(77, i, &d) != 0) continue;
+    body b = {"random", d.t, d.regime, d.w0, d.v0};
     if (i % 6 == 0) { /* I0 = 0 on a dry plane: the tractrix */
       ssw_body bd = {test_uniform(&seed, 0.1, 10), 0, 0, SSW_KROT_PAPERS};
       ssw_params p = {0,

@@ -3,9 +3,11 @@
 #define SSW_TEST_UTIL_H
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 
-static int test_failures = 0;
+/* Unused where only the generator is wanted (the benchmark). */
+static int test_failures __attribute__((unused)) = 0;
 
 #define EXPECT(cond, ...)                                                      \
   do {                                                                         \
@@ -43,13 +45,22 @@ static int test_failures = 0;
 #define SEED_PARAMS(bval)                                                      \
   ((ssw_params){M_PI / 3.0, 0.2, (bval), 0.0, 0.0, 0.5, 0.3})
 
-/* SplitMix64: deterministic pseudo-random numbers for sampled tests. */
-static inline double test_uniform(unsigned long long *s, double lo, double hi) {
-  unsigned long long z = (*s += 0x9E3779B97F4A7C15ULL);
+/* SplitMix64 (Steele, Lea & Flood 2014), the one generator of the tests
+ * and the benchmark: the next number of the sequence, uniform in [0, 1). */
+static inline double test_u01(uint64_t *s) {
+  uint64_t z = (*s += 0x9E3779B97F4A7C15ULL);
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
   z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
   z ^= z >> 31;
-  return lo + (hi - lo) * ((double)(z >> 11) * 0x1p-53);
+  return (double)(z >> 11) * 0x1p-53;
+}
+
+/* Uniform in [lo, hi) from the state *s (deterministic sampled tests). */
+static inline double test_uniform(unsigned long long *s, double lo, double hi) {
+  uint64_t u = *s;
+  const double x = test_u01(&u);
+  *s = u;
+  return lo + (hi - lo) * x;
 }
 
 #endif

@@ -11,6 +11,7 @@
 #include "sleighsweep/analytic.h"
 #include "sleighsweep/extract.h"
 #include "sleighsweep/model.h"
+#include "test_util.h"
 
 /* One draw: body, tensor, regime, closed form and an initial state. */
 typedef struct {
@@ -25,19 +26,11 @@ typedef struct {
   double dphi;      /* exact signed transition angle */
 } wb_draw;
 
-/* SplitMix64 step: uniform in [0, 1). */
-static inline double wb_u01(uint64_t *s) {
-  uint64_t z = (*s += 0x9E3779B97F4A7C15ULL);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  z ^= z >> 31;
-  return (double)(z >> 11) * 0x1p-53;
-}
 static inline double wb_lin(uint64_t *s, double lo, double hi) {
-  return lo + (hi - lo) * wb_u01(s);
+  return lo + (hi - lo) * test_u01(s);
 }
 static inline double wb_log(uint64_t *s, double lo, double hi) {
-  return lo * pow(hi / lo, wb_u01(s));
+  return lo * pow(hi / lo, test_u01(s));
 }
 
 /* Exact t0 of the trajectory through (w0, v0) at t = 0: solve
@@ -63,10 +56,10 @@ static inline double wb_exact_t0(const ssw_analytic *an, double H, int sigma,
 static inline int wb_draw_one(uint64_t seed, int i, wb_draw *d) {
   uint64_t s = seed * 0x100000001B3ULL + (uint64_t)i * 0x9E3779B97F4A7C15ULL;
   for (int k = 0; k < 4; k++)
-    (void)wb_u01(&s);
+    (void)test_u01(&s);
   d->body.m = wb_log(&s, 0.1, 10);
   d->body.I0 = wb_log(&s, 0.01, 5);
-  d->body.rho = wb_u01(&s) < 1.0 / 6 ? 0.0 : wb_log(&s, 0.01, 10);
+  d->body.rho = test_u01(&s) < 1.0 / 6 ? 0.0 : wb_log(&s, 0.01, 10);
   d->body.k_rot = SSW_KROT_PAPERS;
   d->p.A = wb_log(&s, 0.1, 5);
   d->p.B = d->p.A * wb_lin(&s, 0.02, 0.99);

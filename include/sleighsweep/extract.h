@@ -153,6 +153,11 @@ void ssw_extract_finish(const ssw_tensor *t, int regime, double w0, double v0,
 double ssw_extract_gstop(const ssw_tensor *t, double H,
                          const ssw_integrator *o);
 
+/** The fixed macro step of eta (ssw_integrator.eta) on the energy level
+ * H: eta / max(Arate, w_max) with Arate = sqrt(2 H E) / D and w_max =
+ * sqrt(2 H M / D), the fastest rate on the level. */
+double ssw_extract_fixed_step(const ssw_tensor *t, double H, double eta);
+
 /** Extracts one trajectory of the (snapped, classified) tensor from the
  * initial reduced state (w0, v0) at t = 0, heading 0, contact point at the
  * origin. `sample` may be NULL. Errors: SSW_ERR_ARG for a zero initial

@@ -115,6 +115,17 @@ static inline void ssw_stepper_rhs(const ssw_coeffs *c, double w, double v,
   *dv = g * (c->J * w - c->L2 * v) / c->D;
 }
 
+/** g = L1 w + Z v, which vanishes on the line of equilibria: the stopping
+ * rule is |g| <= gstop (ssw_extract_gstop). g' = g ht / D exactly, with
+ * ht = (L1 L2 + Z J) w - (L1 M + Z L2) v, so |g| peaks where ht = 0 (t0)
+ * and the approach to the line is exponential at the rate ht / D. */
+static inline double ssw_stepper_g(const ssw_coeffs *c, double w, double v) {
+  return c->L1 * w + c->Z * v;
+}
+static inline double ssw_stepper_ht(const ssw_coeffs *c, double w, double v) {
+  return c->kw2 * w - c->kw1 * v;
+}
+
 #ifdef __cplusplus
 }
 #endif

@@ -119,7 +119,7 @@ static const char usage[] =
     "  --no-kernels     skip the per-trajectory part\n"
     "  --no-sweep       skip the sweep part (no MPI needed)\n"
     "  --no-headline    skip the big headline sweep (full mode: 10^4 points)\n"
-    "  --batch N        random bodies in the batch [full 24, smoke 3]\n"
+    "  --batch N        random bodies in the batch [full 24, smoke 2]\n"
     "  --rounds N       timing rounds, median taken [full 7, smoke 3]\n"
     "  --engine PATH    sleighsweep binary [" SSW_BENCH_ENGINE "]\n"
     "  --mpiexec PATH   MPI launcher [" SSW_BENCH_MPIEXEC "]\n"
@@ -164,40 +164,54 @@ static void machine_info(sbuf *json) {
             __VERSION__, SSW_BENCH_FLAGS);
 }
 
-int main(int argc, char **argv) {
-  bench_opts o = {0};
-  o.kernels = o.sweep = 1;
-  o.engine = SSW_BENCH_ENGINE;
-  o.mpiexec = SSW_BENCH_MPIEXEC;
-  o.shim = SSW_BENCH_SHIM;
+/* The mode's sizes (smoke or full), then --batch / --rounds / headline. */
+static void mode_defaults(bench_opts *o, int batch, int rounds, int headline) {
+  if (o->smoke) {
+    o->batch = 2, o->rounds = 3, o->min_time = 0.3e-3, o->bisect = 3;
+    o->step_cap = 2e5;
+    o->scale_points = 8, o->scale_traj = 4;
+    o->big_points = 16, o->big_traj = 4, o->big_ranks = 2;
+  } else {
+    o->batch = 24, o->rounds = 7, o->min_time = 4e-3, o->bisect = 6;
+    o->step_cap = 4e6;
+    o->scale_points = 1000, o->scale_traj = 100;
+    o->big_points = 10000, o->big_traj = 100, o->big_ranks = 2;
+  }
+  if (!headline) o->big_points = 0;
+  if (batch >= 0) o->batch = batch;
+  if (rounds > 0) o->rounds = rounds;
+}
+
+/* Options into o; returns -1 to go on, else the exit status. */
+static int parse_args(int argc, char **argv, bench_opts *o) {
   int batch = -1, rounds = -1, headline = 1;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     const int more = i + 1 < argc;
     if (!strcmp(a, "--smoke"))
-      o.smoke = 1;
+      o->smoke = 1;
     else if (!strcmp(a, "--quick"))
-      o.quick = 1;
+      o->quick = 1;
     else if (!strcmp(a, "--no-kernels"))
-      o.kernels = 0;
+      o->kernels = 0;
     else if (!strcmp(a, "--no-sweep"))
-      o.sweep = 0;
+      o->sweep = 0;
     else if (!strcmp(a, "--no-headline"))
       headline = 0;
     else if (!strcmp(a, "--keep"))
-      o.keep = 1;
+      o->keep = 1;
     else if (!strcmp(a, "--batch") && more)
       batch = atoi(argv[++i]);
     else if (!strcmp(a, "--rounds") && more)
       rounds = atoi(argv[++i]);
     else if (!strcmp(a, "--engine") && more)
-      o.engine = argv[++i];
+      o->engine = argv[++i];
     else if (!strcmp(a, "--mpiexec") && more)
-      o.mpiexec = argv[++i];
+      o->mpiexec = argv[++i];
     else if (!strcmp(a, "--shim") && more)
-      o.shim = argv[++i];
+      o->shim = argv[++i];
     else if (!strcmp(a, "--workdir") && more)
-      o.workdir = argv[++i];
+      o->workdir = argv[++i];
     else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
       fputs(usage, stdout);
       return 0;
@@ -209,20 +223,18 @@ int main(int argc, char **argv) {
       return 2;
     }
   }
-  if (o.smoke) {
-    o.batch = 2, o.rounds = 3, o.min_time = 0.3e-3, o.bisect = 3;
-    o.step_cap = 2e5;
-    o.scale_points = 8, o.scale_traj = 4;
-    o.big_points = 16, o.big_traj = 4, o.big_ranks = 2;
-  } else {
-    o.batch = 24, o.rounds = 7, o.min_time = 4e-3, o.bisect = 6;
-    o.step_cap = 4e6;
-    o.scale_points = 1000, o.scale_traj = 100;
-    o.big_points = 10000, o.big_traj = 100, o.big_ranks = 2;
-  }
-  if (!headline) o.big_points = 0;
-  if (batch >= 0) o.batch = batch;
-  if (rounds > 0) o.rounds = rounds;
+  mode_defaults(o, batch, rounds, headline);
+  return -1;
+}
+
+int main(int argc, char **argv) {
+  bench_opts o = {0};
+  o.kernels = o.sweep = 1;
+  o.engine = SSW_BENCH_ENGINE;
+  o.mpiexec = SSW_BENCH_MPIEXEC;
+  o.shim = SSW_BENCH_SHIM;
+  const int st = parse_args(argc, argv, &o);
+  if (st >= 0) return st;
 
   setvbuf(stdout, NULL, _IOLBF, 0);
   sbuf json = {0};

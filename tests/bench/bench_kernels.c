@@ -6,42 +6,24 @@
  * largest step (eta; GSL: rtol = atol) reaching the target is searched,
  * then the trajectory is timed at that setting, all methods of a case
  * interleaved round by round so that ratios are measured side by side. */
+#include "bench_kernels.h"
+
 #include <gsl/gsl_errno.h>
-#include <gsl/gsl_odeiv2.h>
-#include <gsl/gsl_version.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "bench.h"
-#include "sleighsweep/analytic.h"
-#include "sleighsweep/extract.h"
-#include "sleighsweep/model.h"
-#include "sleighsweep/stepper.h"
+#include "bench_gsl.h"
+#include "test_util.h"
 
-/* Stopping tolerance |L1 w + Z v| <= TOL g_max: the engine's default
- * (ssw_integrator_defaults), used by every method. */
-#define STOP_TOL 1e-6
-#define NT 3
-static const double targets[NT] = {1e-6, 1e-8, 1e-10};
-static const char *const target_names[NT] = {"1e-06", "1e-08", "1e-10"};
-#define MAXROUNDS 15
+const double targets[NT] = {1e-6, 1e-8, 1e-10};
+const char *const target_names[NT] = {"1e-06", "1e-08", "1e-10"};
 #define MAXSCAN 80
 
 /* ------------------------------------------------------------------ */
-/* Cases: the seed body and random bodies (as tests/test_extract.c). */
-
-typedef struct {
-  char label[24];
-  ssw_tensor t;
-  int regime;
-  ssw_analytic an;
-  double w0, v0;
-  ssw_coeffs c;
-  double H, rate, wmax, gmax;
-} bcase;
+/* Cases. */
 
 static int make_case(const ssw_body *bd, const ssw_params *p, double w0,
                      double v0, const char *label, bcase *c) {
@@ -52,20 +34,7 @@ static int make_case(const ssw_body *bd, const ssw_params *p, double w0,
   snprintf(c->label, sizeof c->label, "%s", label);
   c->w0 = w0, c->v0 = v0;
   ssw_stepper_coeffs(&c->t, &c->c);
-  c->H = ssw_model_energy(&c->t, w0, v0);
-  c->rate = sqrt(2.0 * c->H * ssw_model_E(&c->t)) / c->c.D;
-  c->wmax = sqrt(2.0 * c->H * c->c.M / c->c.D);
-  c->gmax = c->rate * sqrt(c->c.D);
   return 0;
-}
-
-/* SplitMix64, the generator of tests/test_util.h (same sequence). */
-static double uniform(unsigned long long *s, double lo, double hi) {
-  unsigned long long z = (*s += 0x9E3779B97F4A7C15ULL);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  z ^= z >> 31;
-  return lo + (hi - lo) * ((double)(z >> 11) * 0x1p-53);
 }
 
 /* The seed case, then the first `n` valid circle-to-circle bodies of the
@@ -77,20 +46,20 @@ static int make_cases(int n, bcase *out) {
   const ssw_params seed = {M_PI / 3.0, 0.2, 0.0, 0.0, 0.0, 0.5, 0.3};
   int k = 0;
   if (make_case(&seed_body, &seed, 1.5, 1.0, "seed", &out[k]) == 0) k++;
+  /* m, I0, rho, theta, a, b, r, s: drawn in this order (a loop, since
+   * the order in which an initializer list evaluates is unspecified). */
+  static const double lo[8] = {0.5, 0.2, 0, 0, -0.6, -0.3, -0.2, -0.2};
+  static const double hi[8] = {2, 1, 2, M_PI, 0.6, 0.3, 0.2, 0.2};
   unsigned long long s = 2024;
   for (int i = 0; i < 10000 && k < n + 1; i++) {
-    ssw_body bd = {uniform(&s, 0.5, 2), uniform(&s, 0.2, 1), uniform(&s, 0, 2),
-                   SSW_KROT_PAPERS};
-    ssw_params p = {uniform(&s, 0, M_PI),
-                    uniform(&s, -0.6, 0.6),
-                    uniform(&s, -0.3, 0.3),
-                    uniform(&s, -0.2, 0.2),
-                    uniform(&s, -0.2, 0.2),
-                    0.5,
-                    0.3};
+    double u[8];
+    for (int j = 0; j < 8; j++)
+      u[j] = test_uniform(&s, lo[j], hi[j]);
+    ssw_body bd = {u[0], u[1], u[2], SSW_KROT_PAPERS};
+    ssw_params p = {u[3], u[4], u[5], u[6], u[7], 0.5, 0.3};
     ssw_tensor t;
     if (ssw_model_tensor(&bd, &p, &t) != 0) continue;
-    const double ang = uniform(&s, 0, 2 * M_PI);
+    const double ang = test_uniform(&s, 0, 2 * M_PI);
     char label[24];
     snprintf(label, sizeof label, "random %d", i);
     if (make_case(&bd, &p, cos(ang), 2 * sin(ang), label, &out[k]) != 0)
@@ -102,20 +71,9 @@ static int make_cases(int n, bcase *out) {
 }
 
 /* ------------------------------------------------------------------ */
-/* Methods. */
+/* Methods and one evaluation. */
 
-enum { KIND_ENGINE = 0, KIND_GSL = 1 };
-
-typedef struct {
-  const char *label, *key;
-  int kind;
-  const char *scheme; /* engine scheme name */
-  int recon;
-  const gsl_odeiv2_step_type *const *gtype;
-  const ssw_method *m; /* resolved at start */
-} mdef;
-
-static mdef mdefs[] = {
+mdef mdefs[NM] = {
     {"hamel2 exp", "hamel2_exp", KIND_ENGINE, "hamel2", SSW_RECON_EXP, NULL,
      NULL},
     {"hamel4 exp", "hamel4_exp", KIND_ENGINE, "hamel4", SSW_RECON_EXP, NULL,
@@ -137,24 +95,6 @@ static mdef mdefs[] = {
     {"gsl rk8pd", "gsl_rk8pd", KIND_GSL, NULL, 0, &gsl_odeiv2_step_rk8pd, NULL},
     {"gsl rkf45", "gsl_rkf45", KIND_GSL, NULL, 0, &gsl_odeiv2_step_rkf45, NULL},
 };
-#define NM ((int)(sizeof mdefs / sizeof mdefs[0]))
-#define M_H6 2 /* hamel6 exp */
-#define M_H8 3 /* hamel8 exp: the defaults of ssw_integrator_defaults */
-#define M_RK8PD 9
-
-static int is_hamel(int mi) { return mi < 8; }
-
-/* One evaluation: relative error in d and the work it took. */
-typedef struct {
-  int ok;     /* converged, finite */
-  int capped; /* stopped by the step cap */
-  double d, err;
-  double steps; /* engine: base steps (ssw_traj.steps, with the peak
-                   refinement); GSL: accepted steps */
-  double nfev;  /* right-hand-side evaluations (engine: base steps for the
-                   Hamel methods, 4 per RK4 step) */
-} eres;
-
 static double step_cap_per_dir = 2e6;
 
 static eres eval_engine(const bcase *c, const mdef *m, double eta) {
@@ -179,123 +119,39 @@ static eres eval_engine(const bcase *c, const mdef *m, double eta) {
   return e;
 }
 
-/* --- GSL on the same equations: state (w, v, phi, x, y). --- */
+/* --- GSL on the same equations, stopping rule and extraction. --- */
 
-typedef struct {
-  const ssw_coeffs *c;
-  long nfev;
-} gsl_ctx;
-
-static int gsl_rhs(double t, const double y[], double f[], void *params) {
-  gsl_ctx *g = params;
-  g->nfev++;
-  ssw_stepper_rhs(g->c, y[0], y[1], &f[0], &f[1]);
-  f[2] = y[0];
-  f[3] = y[1] * cos(y[2]);
-  f[4] = y[1] * sin(y[2]);
-  (void)t;
-  return GSL_SUCCESS;
-}
-
-typedef struct {
-  const gsl_odeiv2_step_type *T;
-  gsl_odeiv2_step *s;
-  gsl_odeiv2_control *ctl;
-  gsl_odeiv2_evolve *ev;
-} gsl_ws;
-
-static gsl_ws gws[4];
+static bench_gsl gws[4];
 
 /* Accepted steps per direction before a GSL leg counts as failed: loose
  * tolerances drift off the energy level and may never reach the line of
  * equilibria (rk8pd needs ~100 steps in all at the targets). */
 #define GSL_LEG_CAP 20000
 
-static gsl_ws *gsl_workspace(const gsl_odeiv2_step_type *T) {
+static bench_gsl *gsl_workspace(const gsl_odeiv2_step_type *T) {
   for (int i = 0; i < 4; i++) {
     if (gws[i].T == T) return &gws[i];
-    if (!gws[i].T) {
-      gws[i].T = T;
-      gws[i].s = gsl_odeiv2_step_alloc(T, 5);
-      gws[i].ctl = gsl_odeiv2_control_standard_new(1e-6, 1e-6, 1.0, 0.0);
-      gws[i].ev = gsl_odeiv2_evolve_alloc(5);
-      return &gws[i];
-    }
+    if (!gws[i].T && bench_gsl_init(&gws[i], T) == 0) return &gws[i];
   }
   abort();
 }
 
-/* End state of one direction. */
-typedef struct {
-  double phi, x, y, w, v, g, ht;
-  long steps;
-  int ok;
-} gleg;
-
-static void gsl_leg(gsl_ws *ws, gsl_ctx *ctx, const bcase *c, int dir,
-                    double tol, gleg *r) {
-  const ssw_coeffs *cf = &c->c;
-  gsl_odeiv2_system sys = {gsl_rhs, NULL, 5, ctx};
-  gsl_odeiv2_step_reset(ws->s);
-  gsl_odeiv2_evolve_reset(ws->ev);
-  gsl_odeiv2_control_init(ws->ctl, tol, tol, 1.0, 0.0);
-  const double scale = fmax(c->rate, c->wmax);
-  double y[5] = {c->w0, c->v0, 0.0, 0.0, 0.0};
-  double t = 0.0, h = dir * 0.1 / scale;
-  const double t1 = dir * 1e30;
-  double g = cf->L1 * y[0] + cf->Z * y[1];
-  memset(r, 0, sizeof *r);
-  r->ok = 1;
-  while (fabs(g) > STOP_TOL * c->gmax) {
-    if (r->steps >= GSL_LEG_CAP ||
-        gsl_odeiv2_evolve_apply(ws->ev, ws->ctl, ws->s, &sys, &t, t1, &h, y) !=
-            GSL_SUCCESS ||
-        !isfinite(y[3]) || !isfinite(y[4])) {
-      r->ok = 0;
-      break;
-    }
-    r->steps++;
-    g = cf->L1 * y[0] + cf->Z * y[1];
-  }
-  r->w = y[0], r->v = y[1], r->phi = y[2], r->x = y[3], r->y = y[4];
-  r->g = g;
-  r->ht = cf->kw2 * y[0] - cf->kw1 * y[1];
-}
-
-/* Limit-circle centre of one end with the first-order exponential tail:
- * the formulas of src/extract.c limit_of() (with a1 = L2 w - M v and
- * g' = g ht / D, the material point (0, -L1/Z) still moves by
- * -(g / Z) e^{i phi} / (ht / D + i w)). */
-static void tail_centre(const ssw_coeffs *c, const gleg *r, double *cx,
-                        double *cy) {
-  const int use = r->ht != 0.0;
-  const double cp = cos(r->phi), sp = sin(r->phi), k = c->L1 / c->Z;
-  *cx = r->x + k * sp;
-  *cy = r->y - k * cp;
-  if (use) {
-    const double lam = r->ht / c->D, den = lam * lam + r->w * r->w;
-    const double gz = r->g / c->Z;
-    *cx -= gz * (cp * lam + sp * r->w) / den;
-    *cy -= gz * (sp * lam - cp * r->w) / den;
-  }
-}
-
 static eres eval_gsl(const bcase *c, const mdef *m, double tol) {
-  gsl_ws *ws = gsl_workspace(*m->gtype);
-  gsl_ctx ctx = {&c->c, 0};
-  gleg f, b;
-  gsl_leg(ws, &ctx, c, +1, tol, &f);
-  gsl_leg(ws, &ctx, c, -1, tol, &b);
+  ssw_integrator o;
+  ssw_integrator_defaults(&o);
+  o.tol = STOP_TOL; /* tail on, as for the engine's runs */
+  ssw_traj r;
+  long nfev;
+  const int capped =
+      bench_gsl_traj(gsl_workspace(*m->gtype), &c->c, c->regime, &o, c->w0,
+                     c->v0, tol, GSL_LEG_CAP, &r, &nfev);
   eres e = {0};
-  double fx, fy, bx, by;
-  tail_centre(&c->c, &f, &fx, &fy);
-  tail_centre(&c->c, &b, &bx, &by);
-  e.d = hypot(fx - bx, fy - by);
-  e.ok = f.ok && b.ok && isfinite(e.d);
-  e.capped = f.steps >= GSL_LEG_CAP || b.steps >= GSL_LEG_CAP;
+  e.d = r.d;
+  e.ok = !(r.flags & (SSW_TRAJ_FWD_CAP | SSW_TRAJ_BWD_CAP)) && isfinite(e.d);
+  e.capped = capped;
   e.err = fabs(e.d - c->an.d) / c->an.d;
-  e.steps = (double)(f.steps + b.steps);
-  e.nfev = (double)ctx.nfev;
+  e.steps = (double)r.steps;
+  e.nfev = (double)nfev;
   return e;
 }
 
@@ -305,13 +161,6 @@ static eres eval(const bcase *c, const mdef *m, double x) {
 
 /* ------------------------------------------------------------------ */
 /* Search of the largest step setting reaching each target. */
-
-typedef struct {
-  int found;  /* target reached within the scan */
-  int capped; /* reached at the largest allowed setting (eta = 2) */
-  double x;   /* eta, or GSL rtol = atol */
-  eres r;
-} sres;
 
 static int passes(const eres *r, double target) {
   return r->ok && r->err <= target;
@@ -380,15 +229,6 @@ static void search(const bcase *c, const mdef *m, double x_hi, double x_lo,
 /* ------------------------------------------------------------------ */
 /* Timing. */
 
-typedef struct {
-  const bcase *c;
-  const mdef *m;
-  double x;
-  long k;                   /* calls per sample */
-  double ns[MAXROUNDS];     /* ns per trajectory, per round (wall clock) */
-  double cpu_ns[MAXROUNDS]; /* the same in thread CPU time */
-} tjob;
-
 static volatile double sink;
 
 static double thread_cpu(void) {
@@ -452,19 +292,6 @@ static void run_rounds(tjob *jobs, int n, int rounds) {
     }
 }
 
-static double job_us(const tjob *j, int rounds) {
-  return bench_median(j->ns, rounds) * 1e-3;
-}
-
-/* Median over rounds of the per-round ratio a / b. */
-static double paired_ratio(const tjob *a, const tjob *b, int rounds) {
-  if (!a || !b) return NAN;
-  double q[MAXROUNDS];
-  for (int r = 0; r < rounds; r++)
-    q[r] = a->ns[r] / b->ns[r];
-  return bench_median(q, rounds);
-}
-
 /* Kernel cost: macro steps of a method from the seed's initial state over
  * the span of the forward leg, no extraction around them. Returns ns per
  * base step (per RK4 step). */
@@ -518,18 +345,6 @@ static double kernel_ns(const bcase *c, const mdef *m, double eta, int rounds,
 /* ------------------------------------------------------------------ */
 /* Driver. */
 
-typedef struct {
-  sres s[NT];
-  tjob *job[NT];
-} cell; /* one case x method */
-
-typedef struct {
-  int found;
-  double x, maxerr;
-  double *steps; /* per body */
-  tjob **job;    /* per body */
-} uniform_cell;  /* one method x target over the batch */
-
 static double x_hi_of(const mdef *m) {
   return m->kind == KIND_GSL ? 1e-3 : 2.0;
 }
@@ -537,13 +352,8 @@ static double x_lo_of(const mdef *m) {
   return m->kind == KIND_GSL ? 1e-15 : 1e-6;
 }
 
-static void print_target_header(const char *what, int k) {
-  printf("\n%s, target: relative error in d <= %s\n", what, target_names[k]);
-}
-
-int bench_kernels(const bench_opts *o, sbuf *json) {
-  gsl_set_error_handler_off();
-  trace = getenv("SSW_BENCH_TRACE") != NULL;
+/* The engine's schemes of the method table; 0 when every one exists. */
+static int resolve_methods(void) {
   for (int i = 0; i < NM; i++)
     if (mdefs[i].kind == KIND_ENGINE) {
       mdefs[i].m = ssw_method_find(mdefs[i].scheme);
@@ -553,353 +363,133 @@ int bench_kernels(const bench_opts *o, sbuf *json) {
         return 1;
       }
     }
-  const int rounds = o->rounds > MAXROUNDS ? MAXROUNDS : o->rounds;
-  step_cap_per_dir = 0.5 * o->step_cap;
-  bcase *cases = calloc((size_t)o->batch + 1, sizeof *cases);
-  const int nc = make_cases(o->batch, cases);
-  const int nb = nc - 1; /* random bodies */
-  cell *cells = calloc((size_t)nc * NM, sizeof *cells);
-  tjob *jobs = calloc((size_t)nc * NM * NT * 2, sizeof *jobs);
-  int nj = 0;
-  const double t_start = bench_now();
+  return 0;
+}
 
-  printf("== Cost to accuracy of one trajectory ==\n");
-  printf("stopping |L1 w + Z v| <= %g g_max, first-order exponential tail, "
-         "d from the limit-circle centres (all methods)\n",
-         STOP_TOL);
-  printf("cases: seed (m=1 I0=0.5 a=0.2 b=0 A=0.5 B=0.3 theta=pi/3 rho=1, "
-         "omega0=1.5 v0=1, d = %.15g) and %d random bodies\n",
-         cases[0].an.d, nb);
-  fflush(stdout);
+/* 1. Per case and method, the largest setting reaching each target. */
+static void search_all(kctx *kc) {
+  for (int ci = 0; ci < kc->nc; ci++)
+    for (int mi = 0; mi < NM; mi++)
+      search(&kc->cases[ci], &mdefs[mi], x_hi_of(&mdefs[mi]),
+             x_lo_of(&mdefs[mi]), kc->o->bisect, kc->o->step_cap,
+             kc->cells[ci * NM + mi].s);
+}
 
-  /* 1. Search. */
-  for (int ci = 0; ci < nc; ci++)
-    for (int mi = 0; mi < NM; mi++) {
-      cell *ce = &cells[ci * NM + mi];
-      search(&cases[ci], &mdefs[mi], x_hi_of(&mdefs[mi]), x_lo_of(&mdefs[mi]),
-             o->bisect, o->step_cap, ce->s);
+/* 2. One setting of method mi for the whole batch (what one sweep would
+ * use): from the smallest per-body setting down by 2^(1/8) until every
+ * body meets target k. */
+static void uniform_setting(kctx *kc, int mi, int k) {
+  uniform_cell *u = &kc->uni[mi * NT + k];
+  u->steps = calloc((size_t)kc->nb, sizeof *u->steps);
+  u->job = calloc((size_t)kc->nb, sizeof *u->job);
+  double x = INFINITY;
+  for (int b = 1; b < kc->nc; b++) {
+    const sres *s = &kc->cells[b * NM + mi].s[k];
+    if (!s->found) return;
+    x = fmin(x, s->x);
+  }
+  for (int tries = 0; tries < 24; tries++, x /= pow(2.0, 0.125)) {
+    double me = 0;
+    int ok = 1;
+    for (int b = 1; b < kc->nc; b++) {
+      const eres r = eval(&kc->cases[b], &mdefs[mi], x);
+      ok &= r.ok;
+      me = fmax(me, r.err);
+      u->steps[b - 1] = r.steps;
     }
-  const double t_search = bench_now() - t_start;
-
-  /* 2. Uniform setting over the batch (what one sweep would use). */
-  uniform_cell *uni = calloc((size_t)NM * NT, sizeof *uni);
-  for (int mi = 0; mi < NM && nb > 0; mi++)
-    for (int k = 0; k < NT; k++) {
-      uniform_cell *u = &uni[mi * NT + k];
-      u->steps = calloc((size_t)nb, sizeof *u->steps);
-      u->job = calloc((size_t)nb, sizeof *u->job);
-      double x = INFINITY;
-      int all = 1;
-      for (int b = 1; b < nc; b++) {
-        const sres *s = &cells[b * NM + mi].s[k];
-        if (!s->found)
-          all = 0;
-        else
-          x = fmin(x, s->x);
-      }
-      if (!all) continue;
-      for (int tries = 0; tries < 24; tries++, x /= pow(2.0, 0.125)) {
-        double me = 0;
-        int ok = 1;
-        for (int b = 1; b < nc; b++) {
-          const eres r = eval(&cases[b], &mdefs[mi], x);
-          ok &= r.ok;
-          me = fmax(me, r.err);
-          u->steps[b - 1] = r.steps;
-        }
-        if (ok && me <= targets[k]) {
-          u->found = 1, u->x = x, u->maxerr = me;
-          break;
-        }
-      }
+    if (ok && me <= targets[k]) {
+      u->found = 1, u->x = x, u->maxerr = me;
+      return;
     }
+  }
+}
 
-  /* 3. Timing jobs: every found setting, then the uniform ones. */
-  for (int ci = 0; ci < nc; ci++)
+static void add_job(kctx *kc, const bcase *c, int mi, double x, tjob **slot) {
+  tjob *j = &kc->jobs[kc->nj++];
+  *j = (tjob){c, &mdefs[mi], x, 1, {0}, {0}};
+  *slot = j;
+}
+
+/* 3. Timing: every found setting, then the uniform ones, round by round. */
+static void time_all(kctx *kc) {
+  for (int ci = 0; ci < kc->nc; ci++)
     for (int k = 0; k < NT; k++)
       for (int mi = 0; mi < NM; mi++) {
-        cell *ce = &cells[ci * NM + mi];
-        if (!ce->s[k].found) continue;
-        tjob *j = &jobs[nj++];
-        *j = (tjob){&cases[ci], &mdefs[mi], ce->s[k].x, 1, {0}, {0}};
-        ce->job[k] = j;
+        cell *ce = &kc->cells[ci * NM + mi];
+        if (ce->s[k].found)
+          add_job(kc, &kc->cases[ci], mi, ce->s[k].x, &ce->job[k]);
       }
-  for (int mi = 0; mi < NM && nb > 0; mi++)
+  for (int mi = 0; mi < NM && kc->nb > 0; mi++)
     for (int k = 0; k < NT; k++) {
-      uniform_cell *u = &uni[mi * NT + k];
+      uniform_cell *u = &kc->uni[mi * NT + k];
       if (!u->found) continue;
-      for (int b = 1; b < nc; b++) {
-        tjob *j = &jobs[nj++];
-        *j = (tjob){&cases[b], &mdefs[mi], u->x, 1, {0}, {0}};
-        u->job[b - 1] = j;
-      }
+      for (int b = 1; b < kc->nc; b++)
+        add_job(kc, &kc->cases[b], mi, u->x, &u->job[b - 1]);
     }
-  for (int i = 0; i < nj; i++)
-    calibrate(&jobs[i], o->min_time);
-  const double load_timing = bench_loadavg();
-  run_rounds(jobs, nj, rounds);
+  for (int i = 0; i < kc->nj; i++)
+    calibrate(&kc->jobs[i], kc->o->min_time);
+  kc->load_timing = bench_loadavg();
+  run_rounds(kc->jobs, kc->nj, kc->rounds);
   /* Share of a core the timing thread got: wall-clock figures are inflated
    * by other processes when it is well below 1. */
   double sum_cpu = 0, sum_wall = 0;
-  for (int i = 0; i < nj; i++)
-    for (int r = 0; r < rounds; r++)
-      sum_cpu += jobs[i].cpu_ns[r] * jobs[i].k,
-          sum_wall += jobs[i].ns[r] * jobs[i].k;
-  const double cpu_share = sum_wall > 0 ? sum_cpu / sum_wall : NAN;
+  for (int i = 0; i < kc->nj; i++)
+    for (int r = 0; r < kc->rounds; r++)
+      sum_cpu += kc->jobs[i].cpu_ns[r] * kc->jobs[i].k,
+          sum_wall += kc->jobs[i].ns[r] * kc->jobs[i].k;
+  kc->cpu_share = sum_wall > 0 ? sum_cpu / sum_wall : NAN;
+}
 
-  /* 4. Kernel ns per base step (seed case, eta of the 1e-8 target). */
-  double kns[NM];
+/* 4. Kernel ns per base step (seed case, eta of the 1e-8 target). */
+static void kernel_costs(kctx *kc) {
   for (int mi = 0; mi < NM; mi++) {
-    kns[mi] = NAN;
+    kc->kns[mi] = NAN;
     if (mdefs[mi].kind != KIND_ENGINE) continue;
-    const cell *ce = &cells[mi];
+    const cell *ce = &kc->cells[mi];
     const double eta = ce->s[1].found   ? ce->s[1].x
                        : ce->s[0].found ? ce->s[0].x
                                         : 0.1;
-    kns[mi] = kernel_ns(&cases[0], &mdefs[mi], eta, rounds, o->min_time);
+    kc->kns[mi] =
+        kernel_ns(&kc->cases[0], &mdefs[mi], eta, kc->rounds, kc->o->min_time);
   }
-  const double t_total = bench_now() - t_start;
+}
 
-  /* ---- Seed table. ---- */
-  sb_printf(json,
-            "\"kernels\": {\"stop_tol\": %g, \"targets\": [1e-6, 1e-8, "
-            "1e-10], \"rounds\": %d, \"gsl_version\": \"%s\", "
-            "\"search_s\": %.3g, \"total_s\": %.3g, "
-            "\"loadavg_timing\": %.2f, \"cpu_share_timing\": %.3f, "
-            "\"samples\": %ld, \"samples_retaken\": %ld, ",
-            STOP_TOL, rounds, GSL_VERSION, t_search, t_total, load_timing,
-            cpu_share, samples_taken, retaken);
-  sb_printf(json, "\"kernel_ns_per_base_step\": {");
-  printf("\ntiming: %d rounds (median), load average %.2f; the timing "
-         "thread got %.0f%% of a core (thread CPU / wall time) in the kept "
-         "samples; %ld of %ld samples were retaken because another process "
-         "took the core%s\n",
-         rounds, load_timing, 100.0 * cpu_share, retaken, samples_taken,
-         cpu_share < 0.9 ? " (NOISY)" : "");
-  printf("\nKernel cost, seed case (macro steps over the forward span at the "
-         "1e-8 eta, no extraction): ns per base step (RK4: per step)\n");
-  for (int mi = 0, first = 1; mi < NM; mi++) {
-    if (!isfinite(kns[mi])) continue;
-    printf("  %-16s %8.1f ns\n", mdefs[mi].label, kns[mi]);
-    sb_printf(json, "%s\"%s\": ", first ? "" : ", ", mdefs[mi].key);
-    sb_num(json, kns[mi]);
-    first = 0;
+static void free_ctx(kctx *kc) {
+  for (int i = 0; kc->uni && i < NM * NT; i++) {
+    free(kc->uni[i].steps);
+    free(kc->uni[i].job);
   }
-  sb_printf(json, "}, \"seed\": {\"d_closed_form\": %.17g, \"methods\": {",
-            cases[0].an.d);
+  free(kc->uni);
+  free(kc->jobs);
+  free(kc->cells);
+  free(kc->cases);
+}
 
-  for (int k = 0; k < NT; k++) {
-    print_target_header("Seed case", k);
-    printf("  %-16s %10s %9s %9s %9s %10s %8s %10s\n", "method", "eta|tol",
-           "err_d", "steps", "RHS", "us/traj", "ns/step", "/rk8pd");
-    const tjob *ref = cells[M_RK8PD].job[k];
-    for (int mi = 0; mi < NM; mi++) {
-      const cell *ce = &cells[mi];
-      const sres *s = &ce->s[k];
-      if (!s->found) {
-        printf("  %-16s %10s (not reached within %.3g steps)\n",
-               mdefs[mi].label, "-", o->step_cap);
-        continue;
-      }
-      const double us = job_us(ce->job[k], rounds);
-      printf("  %-16s %9.3g%s %9.2g %9.0f %9.0f %10.1f %8.1f %10.3g\n",
-             mdefs[mi].label, s->x, s->capped ? "*" : " ", s->r.err, s->r.steps,
-             s->r.nfev, us, us * 1e3 / s->r.steps,
-             paired_ratio(ce->job[k], ref, rounds));
-    }
-  }
-  printf("  (* = reached at the largest eta the engine accepts, 2; "
-         "ns/step = us/traj / steps; /rk8pd = time ratio, paired rounds)\n");
-  for (int mi = 0; mi < NM; mi++) {
-    const cell *ce = &cells[mi];
-    sb_printf(json, "%s\"%s\": {", mi ? ", " : "", mdefs[mi].key);
-    for (int k = 0; k < NT; k++) {
-      const sres *s = &ce->s[k];
-      sb_printf(json, "%s\"%s\": ", k ? ", " : "", target_names[k]);
-      if (!s->found) {
-        sb_printf(json, "null");
-        continue;
-      }
-      const double us = job_us(ce->job[k], rounds);
-      sb_printf(json, "{\"x\": ");
-      sb_num(json, s->x);
-      sb_printf(json,
-                ", \"capped\": %s, \"err\": ", s->capped ? "true" : "false");
-      sb_num(json, s->r.err);
-      sb_printf(json, ", \"steps\": %.0f, \"rhs\": %.0f, \"us\": ", s->r.steps,
-                s->r.nfev);
-      sb_num(json, us);
-      sb_printf(json, ", \"us_cpu\": ");
-      sb_num(json, bench_median(ce->job[k]->cpu_ns, rounds) * 1e-3);
-      sb_printf(json, ", \"ns_per_step\": ");
-      sb_num(json, us * 1e3 / s->r.steps);
-      sb_printf(json, ", \"ratio_vs_rk8pd\": ");
-      sb_num(json, paired_ratio(ce->job[k], cells[M_RK8PD].job[k], rounds));
-      sb_printf(json, "}");
-    }
-    sb_printf(json, "}");
-  }
-  sb_printf(json, "}}");
-
-  /* ---- Batch tables. ---- */
-  double *v1 = calloc((size_t)nb + 1, sizeof *v1);
-  double *v2 = calloc((size_t)nb + 1, sizeof *v2);
-  double *v3 = calloc((size_t)nb + 1, sizeof *v3);
-  double *v4 = calloc((size_t)nb + 1, sizeof *v4);
-  double *v5 = calloc((size_t)nb + 1, sizeof *v5);
-  sb_printf(json, ", \"random\": {\"bodies\": %d, \"methods\": {", nb);
-  /* summary[m][k]: median us, median ratio for the headline. */
-  double med_us[NM][NT], med_ratio[NM][NT];
-  for (int mi = 0; mi < NM; mi++)
+int bench_kernels(const bench_opts *o, sbuf *json) {
+  gsl_set_error_handler_off();
+  trace = getenv("SSW_BENCH_TRACE") != NULL;
+  if (resolve_methods() != 0) return 1;
+  kctx kc = {.o = o};
+  kc.rounds = o->rounds > MAXROUNDS ? MAXROUNDS : o->rounds;
+  step_cap_per_dir = 0.5 * o->step_cap;
+  kc.cases = calloc((size_t)o->batch + 1, sizeof *kc.cases);
+  kc.nc = make_cases(o->batch, kc.cases);
+  kc.nb = kc.nc - 1; /* random bodies */
+  kc.cells = calloc((size_t)kc.nc * NM, sizeof *kc.cells);
+  kc.jobs = calloc((size_t)kc.nc * NM * NT * 2, sizeof *kc.jobs);
+  kc.uni = calloc((size_t)NM * NT, sizeof *kc.uni);
+  const double t_start = bench_now();
+  kernels_intro(&kc);
+  search_all(&kc);
+  kc.t_search = bench_now() - t_start;
+  for (int mi = 0; mi < NM && kc.nb > 0; mi++)
     for (int k = 0; k < NT; k++)
-      med_us[mi][k] = med_ratio[mi][k] = NAN;
-  for (int k = 0; k < NT && nb > 0; k++) {
-    char what[64];
-    snprintf(what, sizeof what, "Random bodies (%d)", nb);
-    print_target_header(what, k);
-    printf("  per body, largest step: median / max over the bodies "
-           "(n = bodies reaching the target)\n");
-    printf("  %-16s %3s %9s %15s %17s %8s %15s | %9s %8s %15s %17s\n", "method",
-           "n", "eta med", "steps med/max", "us/traj med/max", "ns/step",
-           "/rk8pd med/max", "unif eta", "max err", "steps med/max",
-           "us/traj med/max");
-    for (int mi = 0; mi < NM; mi++) {
-      int n = 0;
-      for (int b = 1; b < nc; b++) {
-        const cell *ce = &cells[b * NM + mi];
-        if (!ce->s[k].found) continue;
-        v1[n] = ce->s[k].x;
-        v2[n] = ce->s[k].r.steps;
-        v3[n] = job_us(ce->job[k], rounds);
-        v4[n] = v3[n] * 1e3 / v2[n];
-        v5[n] =
-            paired_ratio(ce->job[k], cells[b * NM + M_RK8PD].job[k], rounds);
-        n++;
-      }
-      const double eta_med = bench_median(v1, n), st_med = bench_median(v2, n),
-                   st_max = bench_max(v2, n), us_med = bench_median(v3, n),
-                   us_max = bench_max(v3, n), ns_med = bench_median(v4, n),
-                   r_med = bench_median(v5, n), r_max = bench_max(v5, n);
-      med_us[mi][k] = us_med, med_ratio[mi][k] = r_med;
-      const uniform_cell *u = &uni[mi * NT + k];
-      double ust_med = NAN, ust_max = NAN, uus_med = NAN, uus_max = NAN;
-      if (u->found) {
-        for (int b = 0; b < nb; b++)
-          v1[b] = job_us(u->job[b], rounds);
-        ust_med = bench_median(u->steps, nb), ust_max = bench_max(u->steps, nb);
-        uus_med = bench_median(v1, nb), uus_max = bench_max(v1, nb);
-      }
-      printf("  %-16s %3d %9.3g %7.0f/%-7.0f %8.1f/%-8.1f %8.1f %7.3g/%-7.3g | "
-             "%9.3g %8.2g %7.0f/%-7.0f %8.1f/%-8.1f\n",
-             mdefs[mi].label, n, eta_med, st_med, st_max, us_med, us_max,
-             ns_med, r_med, r_max, u->found ? u->x : NAN,
-             u->found ? u->maxerr : NAN, ust_med, ust_max, uus_med, uus_max);
-      sb_printf(json, "%s\"%s/%s\": {\"n\": %d, \"eta_median\": ",
-                (k || mi) ? ", " : "", mdefs[mi].key, target_names[k], n);
-      sb_num(json, eta_med);
-      sb_printf(json, ", \"steps_median\": ");
-      sb_num(json, st_med);
-      sb_printf(json, ", \"steps_max\": ");
-      sb_num(json, st_max);
-      sb_printf(json, ", \"us_median\": ");
-      sb_num(json, us_med);
-      sb_printf(json, ", \"us_max\": ");
-      sb_num(json, us_max);
-      sb_printf(json, ", \"ns_per_step_median\": ");
-      sb_num(json, ns_med);
-      sb_printf(json, ", \"ratio_vs_rk8pd_median\": ");
-      sb_num(json, r_med);
-      sb_printf(json, ", \"ratio_vs_rk8pd_max\": ");
-      sb_num(json, r_max);
-      sb_printf(json, ", \"uniform\": ");
-      if (!u->found) {
-        sb_printf(json, "null}");
-        continue;
-      }
-      sb_printf(json, "{\"x\": ");
-      sb_num(json, u->x);
-      sb_printf(json, ", \"max_err\": ");
-      sb_num(json, u->maxerr);
-      sb_printf(json, ", \"steps_median\": ");
-      sb_num(json, ust_med);
-      sb_printf(json, ", \"steps_max\": ");
-      sb_num(json, ust_max);
-      sb_printf(json, ", \"us_median\": ");
-      sb_num(json, uus_med);
-      sb_printf(json, ", \"us_max\": ");
-      sb_num(json, uus_max);
-      sb_printf(json, "}}");
-    }
-  }
-  if (nb > 0)
-    printf("  (unif = one setting for the whole batch, the largest meeting the "
-           "target on every body: what a sweep would use)\n");
-  sb_printf(json, "}}");
-
-  /* ---- Headline ratios. ---- */
-  printf("\nTime-to-accuracy ratio ours / GSL rk8pd (> 1: GSL is faster), "
-         "paired rounds\n");
-  printf("  %-7s %-26s %-11s %-11s | %-26s %-11s %-11s\n", "target",
-         "seed: best Hamel", "hamel8 exp", "hamel6 exp",
-         "random median: best Hamel", "hamel8 exp", "hamel6 exp");
-  sb_printf(json, ", \"ratios\": {");
-  for (int k = 0; k < NT; k++) {
-    int best = -1, bestb = -1;
-    for (int mi = 0; mi < NM; mi++) {
-      if (!is_hamel(mi)) continue;
-      const tjob *j = cells[mi].job[k];
-      if (j &&
-          (best < 0 || job_us(j, rounds) < job_us(cells[best].job[k], rounds)))
-        best = mi;
-      if (isfinite(med_us[mi][k]) &&
-          (bestb < 0 || med_us[mi][k] < med_us[bestb][k]))
-        bestb = mi;
-    }
-    const tjob *ref = cells[M_RK8PD].job[k];
-    const double rb =
-        best >= 0 ? paired_ratio(cells[best].job[k], ref, rounds) : NAN;
-    const double r8 = paired_ratio(cells[M_H8].job[k], ref, rounds);
-    const double r6 = paired_ratio(cells[M_H6].job[k], ref, rounds);
-    const double rr = bestb >= 0 ? med_ratio[bestb][k] : NAN;
-    char a[64], c[64];
-    snprintf(a, sizeof a, "%.3g (%s)", rb, best >= 0 ? mdefs[best].label : "-");
-    snprintf(c, sizeof c, "%.3g (%s)", rr,
-             bestb >= 0 ? mdefs[bestb].label : "-");
-    printf("  %-7s %-26s %-11.3g %-11.3g | %-26s %-11.3g %-11.3g\n",
-           target_names[k], a, r8, r6, c, med_ratio[M_H8][k],
-           med_ratio[M_H6][k]);
-    sb_printf(json, "%s\"%s\": {\"seed_best\": ", k ? ", " : "",
-              target_names[k]);
-    sb_num(json, rb);
-    sb_printf(json, ", \"seed_best_method\": \"%s\", \"seed_hamel8_exp\": ",
-              best >= 0 ? mdefs[best].key : "");
-    sb_num(json, r8);
-    sb_printf(json, ", \"seed_hamel6_exp\": ");
-    sb_num(json, r6);
-    sb_printf(json, ", \"random_median_best\": ");
-    sb_num(json, rr);
-    sb_printf(json,
-              ", \"random_best_method\": \"%s\", "
-              "\"random_median_hamel8_exp\": ",
-              bestb >= 0 ? mdefs[bestb].key : "");
-    sb_num(json, med_ratio[M_H8][k]);
-    sb_printf(json, ", \"random_median_hamel6_exp\": ");
-    sb_num(json, med_ratio[M_H6][k]);
-    sb_printf(json, "}");
-  }
-  sb_printf(json, "}}");
-  printf("(kernel part: %.1f s, of which search %.1f s)\n", t_total, t_search);
-  fflush(stdout);
-
-  for (int mi = 0; mi < NM; mi++)
-    for (int k = 0; k < NT; k++) {
-      free(uni[mi * NT + k].steps);
-      free(uni[mi * NT + k].job);
-    }
-  free(uni);
-  free(v1), free(v2), free(v3), free(v4), free(v5);
-  free(jobs);
-  free(cells);
-  free(cases);
+      uniform_setting(&kc, mi, k);
+  time_all(&kc);
+  kernel_costs(&kc);
+  kc.t_total = bench_now() - t_start;
+  kc.samples = samples_taken, kc.retaken = retaken;
+  kernels_report(&kc, json);
+  free_ctx(&kc);
   return 0;
 }

@@ -5,16 +5,14 @@
  * rk8pd on the same equations, stopping rule and extraction
  * (ssw_extract_finish), each with one batch-wide setting that meets 1e-10
  * in d on every body. docs/benchmark.md explains every figure. */
-#include <gsl/gsl_errno.h>
-#include <gsl/gsl_odeiv2.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bench.h"
+#include "bench_gsl.h"
 #include "sleighsweep/extract.h"
-#include "sleighsweep/ode.h"
 #include "sleighsweep/stepper.h"
 #include "wide_batch.h"
 
@@ -41,67 +39,16 @@ static void seed_body(body *b) {
   wb_states(d, K, b->w0, b->v0);
 }
 
-/* ---- GSL rk8pd on (w, v, phi, x, y), legs ended by the engine's rule -- */
+/* GSL rk8pd on the same equations, stopping rule and extraction. */
 
-static int rhs(double t, const double y[], double f[], void *params) {
-  const ssw_coeffs *c = params;
-  ssw_ode_rhs(&c->t, c->D, y, f); /* the engine's own right-hand side */
-  (void)t;
-  return GSL_SUCCESS;
-}
-
-typedef struct {
-  gsl_odeiv2_step *s;
-  gsl_odeiv2_control *c;
-  gsl_odeiv2_evolve *e;
-} gsl_ws;
-
-static void gsl_leg(gsl_ws *ws, const ssw_coeffs *c, double w0, double v0,
-                    int dir, double eps, double gstop, double scale,
-                    ssw_leg_end *r) {
-  gsl_odeiv2_system sys = {rhs, NULL, 5, (void *)c};
-  gsl_odeiv2_step_reset(ws->s);
-  gsl_odeiv2_evolve_reset(ws->e);
-  gsl_odeiv2_control_init(ws->c, eps, eps, 1.0, 0.0);
-  double y[5] = {w0, v0, 0, 0, 0}, t = 0, h = dir * 0.1 / scale;
-  double ht = c->kw2 * w0 - c->kw1 * v0;
-  memset(r, 0, sizeof *r);
-  r->converged = 1;
-  while (fabs(c->L1 * y[0] + c->Z * y[1]) > gstop) {
-    const double tp = t, htp = ht;
-    if (r->steps >= 100000 ||
-        gsl_odeiv2_evolve_apply(ws->e, ws->c, ws->s, &sys, &t, dir * 1e30, &h,
-                                y) != GSL_SUCCESS ||
-        !isfinite(y[3])) {
-      r->converged = 0;
-      break;
-    }
-    r->steps++;
-    ht = c->kw2 * y[0] - c->kw1 * y[1];
-    if (!r->found_peak && dir * htp > 0 && dir * ht <= 0) {
-      r->found_peak = 1; /* linear: d does not depend on it */
-      r->t_peak = tp + (t - tp) * htp / (htp - ht);
-    }
-  }
-  r->t = t, r->w = y[0], r->v = y[1], r->phi = y[2], r->x = y[3];
-  r->y = y[4];
-}
-
-static void gsl_run(gsl_ws *ws, const body *b, double eps, ssw_traj *out) {
+static void gsl_run(bench_gsl *ws, const body *b, double eps, ssw_traj *out) {
   ssw_integrator o;
   ssw_integrator_defaults(&o);
   ssw_coeffs c;
   ssw_stepper_coeffs(&b->d.t, &c);
-  for (int k = 0; k < K; k++) {
-    const double H = ssw_model_energy(&b->d.t, b->w0[k], b->v0[k]);
-    const double gstop = ssw_extract_gstop(&b->d.t, H, &o);
-    const double scale = sqrt(2.0 * H * c.M / c.D) + 1e-300;
-    ssw_leg_end f, g;
-    gsl_leg(ws, &c, b->w0[k], b->v0[k], 1, eps, gstop, scale, &f);
-    gsl_leg(ws, &c, b->w0[k], b->v0[k], -1, eps, gstop, scale, &g);
-    ssw_extract_finish(&b->d.t, b->d.regime, b->w0[k], b->v0[k], &o, &f, &g,
-                       &out[k]);
-  }
+  for (int k = 0; k < K; k++)
+    bench_gsl_traj(ws, &c, b->d.regime, &o, b->w0[k], b->v0[k], eps, 100000,
+                   &out[k], NULL);
 }
 
 /* The engine's scheme under test (the default unless the full mode's
@@ -117,7 +64,7 @@ static void ours_run(const body *b, double rtol, ssw_traj *out) {
 }
 
 /* Largest relative error in d over the bodies' trajectories; steps mean. */
-static double worst_d(const body *bs, int n, int gsl, double x, gsl_ws *ws,
+static double worst_d(const body *bs, int n, int gsl, double x, bench_gsl *ws,
                       double *steps) {
   double worst = 0, st = 0;
   for (int i = 0; i < n; i++) {
@@ -137,7 +84,7 @@ static double worst_d(const body *bs, int n, int gsl, double x, gsl_ws *ws,
 }
 
 /* The largest setting of a geometric ladder meeting TARGET everywhere. */
-static double batch_setting(const body *bs, int n, int gsl, gsl_ws *ws,
+static double batch_setting(const body *bs, int n, int gsl, bench_gsl *ws,
                             double *steps, double *err) {
   const double top = gsl ? 1e-6 : 1e-7, ratio = 0.5;
   for (double x = top; x > 1e-14; x *= ratio) {
@@ -148,7 +95,7 @@ static double batch_setting(const body *bs, int n, int gsl, gsl_ws *ws,
 }
 
 /* Seconds per trajectory: calls repeated until min_time has passed. */
-static double time_body(const body *b, int gsl, double x, gsl_ws *ws,
+static double time_body(const body *b, int gsl, double x, bench_gsl *ws,
                         double min_time) {
   ssw_traj r[K];
   long calls = 0;
@@ -224,10 +171,24 @@ static void default_accuracy(double *emax_d, double *emax_dphi, double *bound) {
   *bound = (double)nb / nt;
 }
 
-int bench_quick(const bench_opts *o, sbuf *json) {
-  const int nb = o->smoke ? 4 : 24;
+/* Everything the summary measures. */
+typedef struct {
+  body *bs; /* the seed, then nb random bodies */
+  int nb;
+  bench_gsl ws;
+  double min_time;
+  double emax_d, emax_dphi, bound; /* defaults on the wide batch */
+  double rtol, st_o, e_o;          /* hamel8 batch-wide setting */
+  double eps, st_g, e_g;           /* rk8pd batch-wide setting */
+  double *to, *tg;                 /* seconds per trajectory, per body */
+  double med_o, med_g, r_seed, r_rand, r_med;
+  double kns;
+} quick;
+
+/* The seed body, then the first nb circle-to-circle draws of seed 4242. */
+static body *make_bodies(int nb) {
   body *bs = calloc((size_t)nb + 1, sizeof *bs);
-  if (!bs) return 1;
+  if (!bs) return NULL;
   seed_body(&bs[0]);
   for (int i = 0, n = 1; n <= nb; i++) {
     if (wb_draw_one(4242, i, &bs[n].d) != 0 ||
@@ -236,114 +197,141 @@ int bench_quick(const bench_opts *o, sbuf *json) {
     wb_states(&bs[n].d, K, bs[n].w0, bs[n].v0);
     n++;
   }
-  gsl_ws ws = {gsl_odeiv2_step_alloc(gsl_odeiv2_step_rk8pd, 5),
-               gsl_odeiv2_control_standard_new(1e-6, 1e-6, 1, 0),
-               gsl_odeiv2_evolve_alloc(5)};
-  printf("Accuracy and cost (%d random bodies of the wide domain + the seed "
-         "case, %d trajectories each; target %.0e in d on every one)\n",
-         nb, K, TARGET);
-  double emax_d, emax_dphi, bound;
-  default_accuracy(&emax_d, &emax_dphi, &bound);
-  printf("  defaults (%s, rtol %.0e) on %d bodies x %d: max rel. error d "
-         "%.2e, dphi %.2e; estimates bound %.1f%% of the errors\n",
-         SSW_SCHEME_DEFAULT, SSW_RTOL_DEFAULT, NACC, K, emax_d, emax_dphi,
-         100 * bound);
-  double st_o, st_g, e_o, e_g;
-  const double rtol = batch_setting(bs, nb + 1, 0, &ws, &st_o, &e_o);
-  const double eps = batch_setting(bs, nb + 1, 1, &ws, &st_g, &e_g);
+  return bs;
+}
+
+/* Time per trajectory of both at their batch-wide settings, alternated
+ * body by body (paired under load), best of the rounds. */
+static void time_pairs(quick *q, int rounds) {
+  const int nb = q->nb;
+  q->to = calloc((size_t)nb + 1, sizeof *q->to);
+  q->tg = calloc((size_t)nb + 1, sizeof *q->tg);
+  double *ratio = calloc((size_t)nb, sizeof *ratio);
+  for (int r = 0; r < rounds; r++)
+    for (int i = 0; i <= nb; i++) {
+      const double a = time_body(&q->bs[i], 0, q->rtol, &q->ws, q->min_time);
+      const double b = time_body(&q->bs[i], 1, q->eps, &q->ws, q->min_time);
+      if (r == 0 || a < q->to[i]) q->to[i] = a;
+      if (r == 0 || b < q->tg[i]) q->tg[i] = b;
+    }
+  for (int i = 1; i <= nb; i++)
+    ratio[i - 1] = q->to[i] / q->tg[i];
+  q->med_o = bench_median(q->to + 1, nb);
+  q->med_g = bench_median(q->tg + 1, nb);
+  q->r_seed = q->to[0] / q->tg[0], q->r_rand = q->med_o / q->med_g;
+  q->r_med = bench_median(ratio, nb);
+  free(ratio);
+}
+
+/* `"name": value` members, each after ", " (the first after `first`). */
+static void json_members(sbuf *json, const char *first,
+                         const char *const *names, const double *vals, int n) {
+  for (int i = 0; i < n; i++) {
+    sb_printf(json, "%s\"%s\": ", i ? ", " : first, names[i]);
+    sb_num(json, vals[i]);
+  }
+}
+
+/* The top-level keys and `"quick": {...` (left open for `adaptive`). */
+static void quick_json(const quick *q, sbuf *json) {
+  static const char *const top[] = {"kernel_ns_per_base_step",
+                                    "time_ratio_vs_rk8pd_seed_1e-10",
+                                    "time_ratio_vs_rk8pd_random_median_1e-10",
+                                    "default_max_rel_err_d",
+                                    "default_max_rel_err_dphi",
+                                    "error_estimate_bound_fraction"};
+  const double tv[] = {q->kns,    q->r_seed,    q->r_rand,
+                       q->emax_d, q->emax_dphi, q->bound};
+  json_members(json, "", top, tv, 6);
+  static const char *const qk[] = {"batch_rtol",
+                                   "rk8pd_eps",
+                                   "us_per_traj_seed",
+                                   "rk8pd_us_per_traj_seed",
+                                   "us_per_traj_random_median",
+                                   "rk8pd_us_per_traj_random_median",
+                                   "steps_per_traj",
+                                   "rk8pd_steps_per_traj"};
+  const double qv[] = {q->rtol,        q->eps,         1e6 * q->to[0],
+                       1e6 * q->tg[0], 1e6 * q->med_o, 1e6 * q->med_g,
+                       q->st_o,        q->st_g};
+  sb_printf(json, ", \"quick\": ");
+  json_members(json, "{", qk, qv, 8);
+}
+
+/* Full mode: the other adaptive schemes at their own batch-wide rtol,
+ * against the same rk8pd times. */
+static void other_schemes(quick *q, sbuf *json) {
+  static const char *const others[] = {"hamel6", "hamel4", "dopri5"};
+  const int nb = q->nb;
+  sb_printf(json, ", \"adaptive\": {");
+  printf("  other schemes at their batch-wide rtol (same rk8pd times):\n");
+  for (int k = 0; k < 3; k++) {
+    ours = ssw_method_find(others[k]);
+    double st, e;
+    const double x = batch_setting(q->bs, nb + 1, 0, &q->ws, &st, &e);
+    double t_seed = NAN, *tt = calloc((size_t)nb, sizeof *tt);
+    if (x > 0 && tt) {
+      t_seed = time_body(&q->bs[0], 0, x, &q->ws, q->min_time);
+      for (int i = 1; i <= nb; i++)
+        tt[i - 1] = time_body(&q->bs[i], 0, x, &q->ws, q->min_time);
+    }
+    const double med = tt ? bench_median(tt, nb) : NAN;
+    printf("    %-7s rtol %.3g, %.0f steps/trajectory: seed %.1f us (ratio "
+           "%.2f), random median %.1f us (ratio %.2f)\n",
+           others[k], x, st, 1e6 * t_seed, t_seed / q->tg[0], 1e6 * med,
+           med / q->med_g);
+    static const char *const names[] = {"rtol", "ratio_seed",
+                                        "ratio_random_median"};
+    const double vals[] = {x, t_seed / q->tg[0], med / q->med_g};
+    sb_printf(json, "%s\"%s\": ", k ? ", " : "", others[k]);
+    json_members(json, "{", names, vals, 3);
+    sb_printf(json, "}");
+    free(tt);
+  }
+  sb_printf(json, "}");
+  ours = NULL;
+}
+
+static void print_summary(const quick *q) {
   printf("  batch-wide settings meeting %.0e in d: hamel8 rtol %.3g (max "
          "error %.2e, %.0f base steps/trajectory incl. the estimate); "
          "rk8pd eps %.3g (max error %.2e, %.0f steps/trajectory)\n",
-         TARGET, rtol, e_o, st_o, eps, e_g, st_g);
-  double *to = calloc((size_t)nb + 1, sizeof *to);
-  double *tg = calloc((size_t)nb + 1, sizeof *tg);
-  double *ratio = calloc((size_t)nb, sizeof *ratio);
-  const double min_time = o->smoke ? 0.5e-3 : 5e-3;
-  for (int r = 0; r < (o->smoke ? 1 : 3); r++)
-    for (int i = 0; i <= nb; i++) { /* alternate: paired under load */
-      const double a = time_body(&bs[i], 0, rtol, &ws, min_time);
-      const double b = time_body(&bs[i], 1, eps, &ws, min_time);
-      if (r == 0 || a < to[i]) to[i] = a;
-      if (r == 0 || b < tg[i]) tg[i] = b;
-    }
-  for (int i = 1; i <= nb; i++)
-    ratio[i - 1] = to[i] / tg[i];
-  const double med_o = bench_median(to + 1, nb);
-  const double med_g = bench_median(tg + 1, nb);
-  const double r_seed = to[0] / tg[0], r_rand = med_o / med_g;
-  const double kns = kernel_ns(o->smoke ? 2 : 5);
+         TARGET, q->rtol, q->e_o, q->st_o, q->eps, q->e_g, q->st_g);
   printf("  time per trajectory: seed %.1f us (hamel8) vs %.1f us (rk8pd), "
          "ratio %.2f; random median %.1f vs %.1f us, ratio %.2f (median of "
          "per-body ratios %.2f)\n",
-         1e6 * to[0], 1e6 * tg[0], r_seed, 1e6 * med_o, 1e6 * med_g, r_rand,
-         bench_median(ratio, nb));
+         1e6 * q->to[0], 1e6 * q->tg[0], q->r_seed, 1e6 * q->med_o,
+         1e6 * q->med_g, q->r_rand, q->r_med);
   printf("  batch kernel: %.2f ns per base step per lane (hamel8, %d "
          "lanes)\n",
-         kns, SSW_LANES);
-  sb_printf(json, "\"kernel_ns_per_base_step\": ");
-  sb_num(json, kns);
-  sb_printf(json, ", \"time_ratio_vs_rk8pd_seed_1e-10\": ");
-  sb_num(json, r_seed);
-  sb_printf(json, ", \"time_ratio_vs_rk8pd_random_median_1e-10\": ");
-  sb_num(json, r_rand);
-  sb_printf(json, ", \"default_max_rel_err_d\": ");
-  sb_num(json, emax_d);
-  sb_printf(json, ", \"default_max_rel_err_dphi\": ");
-  sb_num(json, emax_dphi);
-  sb_printf(json, ", \"error_estimate_bound_fraction\": ");
-  sb_num(json, bound);
-  sb_printf(json, ", \"quick\": {\"batch_rtol\": ");
-  sb_num(json, rtol);
-  sb_printf(json, ", \"rk8pd_eps\": ");
-  sb_num(json, eps);
-  sb_printf(json, ", \"us_per_traj_seed\": ");
-  sb_num(json, 1e6 * to[0]);
-  sb_printf(json, ", \"rk8pd_us_per_traj_seed\": ");
-  sb_num(json, 1e6 * tg[0]);
-  sb_printf(json, ", \"us_per_traj_random_median\": ");
-  sb_num(json, 1e6 * med_o);
-  sb_printf(json, ", \"rk8pd_us_per_traj_random_median\": ");
-  sb_num(json, 1e6 * med_g);
-  sb_printf(json, ", \"steps_per_traj\": ");
-  sb_num(json, st_o);
-  sb_printf(json, ", \"rk8pd_steps_per_traj\": ");
-  sb_num(json, st_g);
-  /* Full mode: the other adaptive schemes against the same rk8pd times. */
-  if (!o->smoke && !o->quick) {
-    static const char *const others[] = {"hamel6", "hamel4", "dopri5"};
-    sb_printf(json, ", \"adaptive\": {");
-    printf("  other schemes at their batch-wide rtol (same rk8pd times):\n");
-    for (int k = 0; k < 3; k++) {
-      ours = ssw_method_find(others[k]);
-      double st, e;
-      const double x = batch_setting(bs, nb + 1, 0, &ws, &st, &e);
-      double t_seed = NAN, *tt = calloc((size_t)nb, sizeof *tt);
-      if (x > 0 && tt) {
-        t_seed = time_body(&bs[0], 0, x, &ws, min_time);
-        for (int i = 1; i <= nb; i++)
-          tt[i - 1] = time_body(&bs[i], 0, x, &ws, min_time);
-      }
-      const double med = tt ? bench_median(tt, nb) : NAN;
-      printf("    %-7s rtol %.3g, %.0f steps/trajectory: seed %.1f us (ratio "
-             "%.2f), random median %.1f us (ratio %.2f)\n",
-             others[k], x, st, 1e6 * t_seed, t_seed / tg[0], 1e6 * med,
-             med / med_g);
-      sb_printf(json, "%s\"%s\": {\"rtol\": ", k ? ", " : "", others[k]);
-      sb_num(json, x);
-      sb_printf(json, ", \"ratio_seed\": ");
-      sb_num(json, t_seed / tg[0]);
-      sb_printf(json, ", \"ratio_random_median\": ");
-      sb_num(json, med / med_g);
-      sb_printf(json, "}");
-      free(tt);
-    }
-    sb_printf(json, "}");
-    ours = NULL;
+         q->kns, SSW_LANES);
+}
+
+int bench_quick(const bench_opts *o, sbuf *json) {
+  quick q = {.nb = o->smoke ? 4 : 24, .min_time = o->smoke ? 0.5e-3 : 5e-3};
+  q.bs = make_bodies(q.nb);
+  if (!q.bs) return 1;
+  if (bench_gsl_init(&q.ws, gsl_odeiv2_step_rk8pd) != 0) {
+    free(q.bs);
+    return 1;
   }
+  printf("Accuracy and cost (%d random bodies of the wide domain + the seed "
+         "case, %d trajectories each; target %.0e in d on every one)\n",
+         q.nb, K, TARGET);
+  default_accuracy(&q.emax_d, &q.emax_dphi, &q.bound);
+  printf("  defaults (%s, rtol %.0e) on %d bodies x %d: max rel. error d "
+         "%.2e, dphi %.2e; estimates bound %.1f%% of the errors\n",
+         SSW_SCHEME_DEFAULT, SSW_RTOL_DEFAULT, NACC, K, q.emax_d, q.emax_dphi,
+         100 * q.bound);
+  q.rtol = batch_setting(q.bs, q.nb + 1, 0, &q.ws, &q.st_o, &q.e_o);
+  q.eps = batch_setting(q.bs, q.nb + 1, 1, &q.ws, &q.st_g, &q.e_g);
+  time_pairs(&q, o->smoke ? 1 : 3);
+  q.kns = kernel_ns(o->smoke ? 2 : 5);
+  print_summary(&q);
+  quick_json(&q, json);
+  if (!o->smoke && !o->quick) other_schemes(&q, json);
   sb_printf(json, "}");
-  gsl_odeiv2_evolve_free(ws.e);
-  gsl_odeiv2_control_free(ws.c);
-  gsl_odeiv2_step_free(ws.s);
-  free(to), free(tg), free(ratio), free(bs);
-  return !(rtol > 0 && eps > 0);
+  bench_gsl_free(&q.ws);
+  free(q.to), free(q.tg), free(q.bs);
+  return !(q.rtol > 0 && q.eps > 0);
 }

@@ -262,65 +262,52 @@ static void print_run(const srun *r, double pps, double speedup, double eff,
          r->io_pct, sch[0] ? sch : "n/a", rss[0] ? rss : "n/a");
 }
 
-int bench_sweep(const bench_opts *o, sbuf *json) {
-  if (geteuid() == 0 && !getenv("OMPI_ALLOW_RUN_AS_ROOT")) {
-    /* Open MPI refuses root unless told; containers run as root. */
-    setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 0);
-    setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 0);
-  }
-  char dir[4096];
+/* The work directory: --workdir, or a new one in $TMPDIR or /tmp. */
+static int make_workdir(const bench_opts *o, char *dir, size_t size) {
   if (o->workdir) {
-    snprintf(dir, sizeof dir, "%s", o->workdir);
+    snprintf(dir, size, "%s", o->workdir);
     mkdir(dir, 0777);
-  } else {
-    const char *tmp = getenv("TMPDIR");
-    snprintf(dir, sizeof dir, "%s/ssw_bench.XXXXXX",
-             tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp(dir)) {
-      fprintf(stderr, "ssw_bench: mkdtemp %s: %s\n", dir, strerror(errno));
-      return 1;
-    }
+    return 0;
   }
-  const int ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN);
-  int rc = 0;
+  const char *tmp = getenv("TMPDIR");
+  snprintf(dir, size, "%s/ssw_bench.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+  if (!mkdtemp(dir)) {
+    fprintf(stderr, "ssw_bench: mkdtemp %s: %s\n", dir, strerror(errno));
+    return 1;
+  }
+  return 0;
+}
 
-  /* The integrator settings the engine uses for these configs. */
+/* The integrator settings the engine uses for these configs. */
+static void probe_integrator(const char *dir, char scheme[32], double *eta,
+                             double *tol) {
   char probe[4200];
   snprintf(probe, sizeof probe, "%s/probe.ini", dir);
   ssw_config *cfg = NULL;
-  char scheme[32] = "?";
-  double eta = NAN, tol = NAN;
+  snprintf(scheme, 32, "?");
+  *eta = *tol = NAN;
   if (write_config(probe, "probe.h5", 1, 1) == 0 &&
       ssw_config_load(probe, &cfg) == 0) {
-    snprintf(scheme, sizeof scheme, "%s", cfg->integ.method->name);
-    eta = cfg->integ.eta, tol = ssw_integrator_stop_tol(&cfg->integ);
+    snprintf(scheme, 32, "%s", cfg->integ.method->name);
+    *eta = cfg->integ.eta, *tol = ssw_integrator_stop_tol(&cfg->integ);
     ssw_config_destroy(&cfg);
   }
   remove(probe);
+}
 
-  printf("== Sweep: `sleighsweep run` under %s ==\n", o->mpiexec);
-  printf("load average before: %.2f (%d cores; other processes distort "
-         "these figures)\n",
-         bench_loadavg(), ncpu);
-  printf("engine %s; integrator = config defaults: %s, eta %g, tol %g; "
-         "work dir %s\n",
-         o->engine, scheme, eta, tol, dir);
-  printf("grid: theta x a x b (x s) of the seed body; %ld points x %d "
-         "trajectories per point for the scaling runs\n",
-         o->scale_points, o->scale_traj);
+/* 1x1, 1x2, 2x1 and 2x2 (ranks x threads): `"scaling": [...]`. */
+static int scaling_runs(const bench_opts *o, const char *dir, int ncpu,
+                        sbuf *json) {
   printf("  %5s %7s %8s %9s %9s %9s %7s %7s %6s %7s %-13s %-13s\n", "ranks",
          "threads", "points", "wall s", "proc s", "points/s", "speedup",
          "effic.", "cores", "HDF5%", "sched% /rank", "peak RSS MB");
-  sb_printf(json, "\"sweep\": {\"scheme\": \"%s\", \"eta\": ", scheme);
-  sb_num(json, eta);
-  sb_printf(json, ", \"tol\": ");
-  sb_num(json, tol);
   sb_printf(json,
             ", \"cores\": %d, \"loadavg_before\": %.2f, "
             "\"scaling\": [",
             ncpu, bench_loadavg());
   static const int rt[4][2] = {{1, 1}, {1, 2}, {2, 1}, {2, 2}};
   double pps1 = NAN;
+  int rc = 0;
   for (int i = 0; i < 4; i++) {
     srun r;
     char tag[32];
@@ -346,31 +333,63 @@ int bench_sweep(const bench_opts *o, sbuf *json) {
       "threads when the machine is shared)\n",
       ncpu);
   sb_printf(json, "]");
+  return rc;
+}
 
-  if (o->big_points > 0) {
-    srun r;
-    printf("\nHeadline sweep: %ld points x %d trajectories on %d ranks x 1 "
-           "thread\n",
-           o->big_points, o->big_traj, o->big_ranks);
-    fflush(stdout);
-    rc |= run_engine(o, dir, "headline", o->big_points, o->big_traj,
-                     o->big_ranks, 1, &r);
-    const double pps = (double)r.points / r.wall;
-    printf("  wall time %.2f s (process %.2f s), %.1f points/s, %.3g ms per "
-           "trajectory-core\n",
-           r.wall, r.ext_wall, pps,
-           1e3 * r.wall * r.ranks / ((double)r.points * r.traj));
-    printf("  HDF5 writes %.3g s = %.2f%% of wall time (%d flush epochs), "
-           "output %.2f MB; CPU of all ranks / wall = %.2f cores\n",
-           r.io_s, r.io_pct, r.epochs, r.file_mb, cores_used(&r));
-    for (int i = 0; i < r.nr; i++)
-      printf("  rank %d: scheduling %.3g s = %.2f%% of wall, %ld MPI p2p "
-             "calls, peak RSS %.1f MB\n",
-             i, r.sched[i], 100.0 * r.sched[i] / r.wall, r.calls[i],
-             r.rss_mb[i]);
-    sb_printf(json, ", \"headline\": ");
-    json_run(json, &r, pps, NAN, NAN);
+/* The 10^4-point headline sweep: `"headline": {...}`. */
+static int headline_run(const bench_opts *o, const char *dir, sbuf *json) {
+  srun r;
+  printf("\nHeadline sweep: %ld points x %d trajectories on %d ranks x 1 "
+         "thread\n",
+         o->big_points, o->big_traj, o->big_ranks);
+  fflush(stdout);
+  const int rc = run_engine(o, dir, "headline", o->big_points, o->big_traj,
+                            o->big_ranks, 1, &r);
+  const double pps = (double)r.points / r.wall;
+  printf("  wall time %.2f s (process %.2f s), %.1f points/s, %.3g ms per "
+         "trajectory-core\n",
+         r.wall, r.ext_wall, pps,
+         1e3 * r.wall * r.ranks / ((double)r.points * r.traj));
+  printf("  HDF5 writes %.3g s = %.2f%% of wall time (%d flush epochs), "
+         "output %.2f MB; CPU of all ranks / wall = %.2f cores\n",
+         r.io_s, r.io_pct, r.epochs, r.file_mb, cores_used(&r));
+  for (int i = 0; i < r.nr; i++)
+    printf("  rank %d: scheduling %.3g s = %.2f%% of wall, %ld MPI p2p "
+           "calls, peak RSS %.1f MB\n",
+           i, r.sched[i], 100.0 * r.sched[i] / r.wall, r.calls[i], r.rss_mb[i]);
+  sb_printf(json, ", \"headline\": ");
+  json_run(json, &r, pps, NAN, NAN);
+  return rc;
+}
+
+int bench_sweep(const bench_opts *o, sbuf *json) {
+  if (geteuid() == 0 && !getenv("OMPI_ALLOW_RUN_AS_ROOT")) {
+    /* Open MPI refuses root unless told; containers run as root. */
+    setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 0);
+    setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 0);
   }
+  char dir[4096];
+  if (make_workdir(o, dir, sizeof dir) != 0) return 1;
+  const int ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN);
+  char scheme[32];
+  double eta, tol;
+  probe_integrator(dir, scheme, &eta, &tol);
+  printf("== Sweep: `sleighsweep run` under %s ==\n", o->mpiexec);
+  printf("load average before: %.2f (%d cores; other processes distort "
+         "these figures)\n",
+         bench_loadavg(), ncpu);
+  printf("engine %s; integrator = config defaults: %s, eta %g, tol %g; "
+         "work dir %s\n",
+         o->engine, scheme, eta, tol, dir);
+  printf("grid: theta x a x b (x s) of the seed body; %ld points x %d "
+         "trajectories per point for the scaling runs\n",
+         o->scale_points, o->scale_traj);
+  sb_printf(json, "\"sweep\": {\"scheme\": \"%s\", \"eta\": ", scheme);
+  sb_num(json, eta);
+  sb_printf(json, ", \"tol\": ");
+  sb_num(json, tol);
+  int rc = scaling_runs(o, dir, ncpu, json);
+  if (o->big_points > 0) rc |= headline_run(o, dir, json);
   sb_printf(json, "}");
   if (!o->keep && !o->workdir) nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
   return rc;

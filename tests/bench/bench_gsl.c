@@ -1,0 +1,87 @@
+/* GSL reference runs of the benchmark (bench_gsl.h). */
+#include "bench_gsl.h"
+
+#include <gsl/gsl_errno.h>
+#include <math.h>
+#include <string.h>
+
+#include "sleighsweep/ode.h"
+#include "sleighsweep/stepper.h"
+
+int bench_gsl_init(bench_gsl *g, const gsl_odeiv2_step_type *T) {
+  g->T = T;
+  g->s = gsl_odeiv2_step_alloc(T, SSW_ODE_DIM);
+  g->c = gsl_odeiv2_control_standard_new(1e-6, 1e-6, 1.0, 0.0);
+  g->e = gsl_odeiv2_evolve_alloc(SSW_ODE_DIM);
+  return g->s && g->c && g->e ? 0 : -1;
+}
+
+void bench_gsl_free(bench_gsl *g) {
+  if (g->e) gsl_odeiv2_evolve_free(g->e);
+  if (g->c) gsl_odeiv2_control_free(g->c);
+  if (g->s) gsl_odeiv2_step_free(g->s);
+  memset(g, 0, sizeof *g);
+}
+
+typedef struct {
+  const ssw_coeffs *c;
+  long nfev;
+} rhs_ctx;
+
+/* The engine's right-hand side, counted. */
+static int rhs(double t, const double y[], double f[], void *params) {
+  rhs_ctx *r = params;
+  r->nfev++;
+  ssw_ode_rhs(&r->c->t, r->c->D, y, f);
+  (void)t;
+  return GSL_SUCCESS;
+}
+
+/* One direction until |L1 w + Z v| <= gstop; the peak of |g| (ht = 0) by
+ * linear interpolation (d does not depend on it). */
+static void leg(bench_gsl *g, rhs_ctx *ctx, double w0, double v0, int dir,
+                double eps, double gstop, double h0, long cap, ssw_leg_end *r) {
+  const ssw_coeffs *c = ctx->c;
+  gsl_odeiv2_system sys = {rhs, NULL, SSW_ODE_DIM, ctx};
+  gsl_odeiv2_step_reset(g->s);
+  gsl_odeiv2_evolve_reset(g->e);
+  gsl_odeiv2_control_init(g->c, eps, eps, 1.0, 0.0);
+  double y[SSW_ODE_DIM] = {w0, v0, 0, 0, 0}, t = 0, h = dir * h0;
+  double ht = ssw_stepper_ht(c, w0, v0);
+  memset(r, 0, sizeof *r);
+  r->converged = 1;
+  while (fabs(ssw_stepper_g(c, y[0], y[1])) > gstop) {
+    const double tp = t, htp = ht;
+    if (r->steps >= cap ||
+        gsl_odeiv2_evolve_apply(g->e, g->c, g->s, &sys, &t, dir * 1e30, &h,
+                                y) != GSL_SUCCESS ||
+        !isfinite(y[3]) || !isfinite(y[4])) {
+      r->converged = 0;
+      break;
+    }
+    r->steps++;
+    ht = ssw_stepper_ht(c, y[0], y[1]);
+    if (!r->found_peak && dir * htp > 0 && dir * ht <= 0) {
+      r->found_peak = 1;
+      r->t_peak = tp + (t - tp) * htp / (htp - ht);
+    }
+  }
+  r->t = t, r->w = y[0], r->v = y[1], r->phi = y[2], r->x = y[3];
+  r->y = y[4];
+}
+
+int bench_gsl_traj(bench_gsl *g, const ssw_coeffs *c, int regime,
+                   const ssw_integrator *o, double w0, double v0, double eps,
+                   long cap, ssw_traj *out, long *nfev) {
+  const ssw_tensor *t = &c->t;
+  rhs_ctx ctx = {c, 0};
+  const double H = ssw_model_energy(t, w0, v0);
+  const double gstop = ssw_extract_gstop(t, H, o);
+  const double h0 = ssw_extract_fixed_step(t, H, 0.1);
+  ssw_leg_end f, b;
+  leg(g, &ctx, w0, v0, 1, eps, gstop, h0, cap, &f);
+  leg(g, &ctx, w0, v0, -1, eps, gstop, h0, cap, &b);
+  ssw_extract_finish(t, regime, w0, v0, o, &f, &b, out);
+  if (nfev) *nfev = ctx.nfev;
+  return f.steps >= cap || b.steps >= cap;
+}
