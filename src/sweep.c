@@ -23,11 +23,6 @@
 #include "sleighsweep/schedule.h"
 #include "sleighsweep/signals.h"
 
-/* ssw_h5out_read_done fills every rank's array today; once it fills rank
- * 0's alone (other ranks passing NULL), set this to 1: workers then
- * allocate nothing of the done set at all. */
-#define READ_DONE_RANK0_ONLY 0
-
 /* One sweep: what every rank holds, and rank 0's share. */
 typedef struct {
   MPI_Comm comm;
@@ -325,20 +320,15 @@ static void merge_journals(sweep *s) {
 /* The done set: the file's mask, read by rank 0, with the journals'
  * points added. Collective (the read is). */
 static int read_done_set(sweep *s) {
-  const uint64_t n = ssw_grid_size(s->cfg);
   int rc = SSW_SUCCESS;
-  if (s->rank == 0 || !READ_DONE_RANK0_ONLY) {
-    /* Workers: a scratch buffer for as long as ssw_h5out_read_done
-     * broadcasts the mask (see READ_DONE_RANK0_ONLY). */
-    s->done = malloc(n);
+  if (s->rank == 0) { /* workers hold none of it */
+    s->done = malloc(ssw_grid_size(s->cfg));
     if (!s->done) rc = SSW_RAISE(SSW_ERR_MEM, "out of memory for the done set");
   }
-  /* Every rank enters the collective read: a failed malloc reads nothing. */
-  if (rc == SSW_SUCCESS) rc = ssw_h5out_read_done(s->out, s->done);
-  if (s->rank != 0) {
-    free(s->done);
-    s->done = NULL;
-  }
+  /* Every rank enters the collective read; rank 0 without its array makes
+   * it fail on every rank (its own message, out of memory, is kept). */
+  const int rrc = ssw_h5out_read_done(s->out, s->done);
+  if (rc == SSW_SUCCESS) rc = rrc;
   if (rc == SSW_SUCCESS && s->rank == 0) merge_journals(s);
   return rc;
 }
