@@ -1,6 +1,7 @@
 #!/bin/sh
 # Static checks CI runs (.ci/run), a few seconds in all:
 #   clang-format on the C sources (scripts/format-check.sh, .clang-format)
+#   sizes: no C file over 800 lines, no function over 80 (scripts/size-check.py)
 #   flake8 on analysis/ and tests/ (configuration and check list: .flake8)
 #   cppcheck on src/ (check list and the reasons: docs/static-analysis.md;
 #   known findings still to fix: scripts/cppcheck-baseline.txt)
@@ -20,9 +21,16 @@ else
   status=1
 fi
 
+if /usr/bin/python3 scripts/size-check.py --top 0 >/dev/null 2>&1; then
+  echo "lint: sizes: no C file over 800 lines, no function over 80"
+else
+  /usr/bin/python3 scripts/size-check.py >&2 || true
+  status=1
+fi
+
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
-if flake8 analysis tests >"$out" 2>&1; then
+if flake8 analysis tests scripts/size-check.py >"$out" 2>&1; then
   echo "lint: flake8 analysis/ tests/: 0 findings"
 else
   cat "$out" >&2
