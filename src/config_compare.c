@@ -82,9 +82,7 @@ static void put_value(const ssw_config *c, const key_spec *k, char *buf,
     snprintf(buf, n, "%s", c->integ.method ? c->integ.method->name : "");
     return;
   case K_RECON: snprintf(buf, n, "%s", ssw_recon_name(c->integ.recon)); return;
-  case K_IC:
-    snprintf(buf, n, c->ic == SSW_IC_LATTICE ? "lattice" : "random");
-    return;
+  case K_IC: snprintf(buf, n, "%s", ssw_ic_names[c->ic]); return;
   case K_FILE: snprintf(buf, n, "%s", c->file ? c->file : ""); return;
   case K_UNIT: snprintf(buf, n, "%s", field); return;
   case K_SEED: snprintf(buf, n, "%" PRIu64, c->seed); return;

@@ -185,8 +185,6 @@ static int assign_number(ssw_config *cfg, const key_spec *k, const char *value,
 int ssw_cfg_assign(ssw_config *cfg, const key_spec *k, int line,
                    const char *value, char *why, size_t n) {
   static const char *const bools[] = {"false", "true", "no", "yes", "0", "1"};
-  static const char *const ics[] = {"random", "lattice"};
-  static const char *const recons[] = {"exp", "midpoint"};
   int word;
   switch (k->kind) {
   case K_AXIS: return ssw_cfg_assign_axis(cfg, k, line, value, why, n);
@@ -197,12 +195,13 @@ int ssw_cfg_assign(ssw_config *cfg, const key_spec *k, int line,
     store((char *)cfg + k->offset, &(int){word % 2}, sizeof(int));
     return 0;
   case K_IC:
-    if (parse_word(value, ics, 2, &word, why, n) != 0) return -1;
+    if (parse_word(value, ssw_ic_names, SSW_IC_COUNT, &word, why, n) != 0)
+      return -1;
     return cfg->ic = word, 0;
   case K_RECON:
-    if (parse_word(value, recons, 2, &word, why, n) != 0) return -1;
-    cfg->integ.recon = ssw_recon_find(recons[word]);
-    return cfg->integ.recon < 0 ? snprintf(why, n, "not supported"), -1 : 0;
+    if (parse_word(value, ssw_recon_names, SSW_RECON_COUNT, &word, why, n))
+      return -1;
+    return cfg->integ.recon = word, 0;
   case K_UNIT: {
     const size_t len = strlen(value);
     if (len >= 32 || strspn(value, "abcdefghijklmnopqrstuvwxyz"

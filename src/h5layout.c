@@ -92,22 +92,6 @@ const column ssw_h5_columns[] = {
 _Static_assert(sizeof ssw_h5_columns / sizeof ssw_h5_columns[0] == SSW_H5_NCOL,
                "SSW_H5_NCOL (h5out_internal.h) must count the columns");
 
-/* The C enums the file's names stand for must have the values of names.h
- * (extract.h, stepper.h and config.h spell their enums themselves). */
-#define CHECK_FLAG_(id, bit, ...)                                              \
-  _Static_assert(SSW_TRAJ_##id == (bit), "SSW_TRAJ_" #id " != names.h");
-#define CHECK_RECON_(id, value, ...)                                           \
-  _Static_assert(SSW_RECON_##id == (value), "SSW_RECON_" #id " != names.h");
-#define CHECK_IC_(id, value, ...)                                              \
-  _Static_assert(SSW_IC_##id == (value), "SSW_IC_" #id " != names.h");
-SSW_TRAJ_FLAGS(CHECK_FLAG_)
-SSW_RECONS(CHECK_RECON_)
-SSW_ICS(CHECK_IC_)
-_Static_assert(SSW_RECON_COUNT == (0 SSW_RECONS(SSW_NAME_COUNT)),
-               "SSW_RECON_COUNT != names.h");
-_Static_assert(SSW_NAXES == (0 SSW_AXES(SSW_NAME_COUNT)),
-               "SSW_NAXES != names.h SSW_AXES");
-
 /* A category's values and meanings from a names.h list. */
 #define CATEGORY_(attr, list)                                                  \
   {                                                                            \
@@ -136,8 +120,6 @@ static const struct {
   [index] = {name, units, long_name},
 const sample_quantity ssw_h5_sample_quantities[SSW_SAMPLE_NQ] = {
     SSW_SAMPLES(SAMPLE_ROW_)};
-
-static const char *const ic_names[] = {SSW_ICS(SSW_NAME_STRING)};
 
 /* ---- creation -------------------------------------------------------- */
 
@@ -326,9 +308,7 @@ done:
 }
 
 static const char *ic_name(int ic) {
-  return ic >= 0 && ic < (int)(sizeof ic_names / sizeof ic_names[0])
-             ? ic_names[ic]
-             : "unknown";
+  return ic >= 0 && ic < SSW_IC_COUNT ? ssw_ic_names[ic] : "unknown";
 }
 
 /* Root provenance known from the config and the library. */

@@ -61,9 +61,12 @@ double ssw_model_blade_force(const ssw_tensor *t, double w, double v) {
 }
 
 static int check_params(const ssw_params *p) {
-  const double v[7] = {p->theta, p->a, p->b, p->r, p->s, p->A, p->B};
-  const char *names[7] = {"theta", "a", "b", "r", "s", "A", "B"};
-  for (int i = 0; i < 7; i++)
+  /* ssw_params holds the axes in their storage order (names.h SSW_AXES). */
+  static const char *const names[] = {SSW_AXES(SSW_NAME_AT)};
+  const double v[] = {p->theta, p->a, p->b, p->r, p->s, p->A, p->B};
+  _Static_assert(sizeof v / sizeof v[0] == sizeof names / sizeof names[0],
+                 "ssw_params and SSW_AXES differ");
+  for (int i = 0; i < (int)(sizeof v / sizeof v[0]); i++)
     SSW_CHECK(isfinite(v[i]), SSW_ERR_BODY, "parameter %s = %g is not finite",
               names[i], v[i]);
   SSW_CHECK(p->B > 0, SSW_ERR_BODY, "semi-axis B = %g must be > 0", p->B);

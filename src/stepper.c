@@ -73,15 +73,16 @@ const ssw_method *ssw_method_find(const char *name) {
   return NULL;
 }
 
-static const char *const recon_names[] = {"exp", "midpoint"};
+const char *const ssw_recon_names[SSW_RECON_COUNT] = {SSW_RECONS(SSW_NAME_AT)};
 
 const char *ssw_recon_name(int recon) {
-  return (recon >= 0 && recon < SSW_RECON_COUNT) ? recon_names[recon] : NULL;
+  return (recon >= 0 && recon < SSW_RECON_COUNT) ? ssw_recon_names[recon]
+                                                 : NULL;
 }
 
 int ssw_recon_find(const char *name) {
   for (int i = 0; i < SSW_RECON_COUNT; i++)
-    if (strcmp(recon_names[i], name) == 0) return i;
+    if (strcmp(ssw_recon_names[i], name) == 0) return i;
   return -1;
 }
 

@@ -572,40 +572,6 @@ static void test_large_config_and_foreign(const char *base, int rank) {
   free(text);
 }
 
-/* The names of include/sleighsweep/names.h are the ones the parser, the
- * axis table and the name functions use (the file's own names are checked
- * by test_names.py against a file the engine wrote). */
-#define AXIS_NAME_(id, index, name, ...)                                       \
-  EXPECT(strcmp(ssw_axis_names[index], name) == 0, "axis %d: %s != %s", index, \
-         ssw_axis_names[index], name);
-#define RECON_NAME_(id, value, name, ...)                                      \
-  EXPECT(ssw_recon_name(value) && strcmp(ssw_recon_name(value), name) == 0,    \
-         "reconstruction %d: %s != %s", value, ssw_recon_name(value), name);
-#define REGIME_NAME_(id, value, name, ...)                                     \
-  EXPECT(strcmp(ssw_regime_name(value), name) == 0, "regime %d: %s != %s",     \
-         value, ssw_regime_name(value), name);
-#define IC_NAME_(id, value, name, ...) check_ic(value, name);
-
-static void check_ic(int value, const char *name) {
-  char text[sizeof config_text + 64];
-  snprintf(text, sizeof text, "%s[ensemble]\ninitial = %s\n", config_text,
-           name);
-  ssw_config *c = NULL;
-  const int rc = ssw_config_parse(text, "names.ini", &c);
-  EXPECT(rc == SSW_SUCCESS && c->ic == value, "initial = %s: %d %s", name,
-         rc == SSW_SUCCESS ? c->ic : -1, ssw_error_message());
-  ssw_config_destroy(&c);
-}
-
-static void test_names(void) {
-  SSW_AXES(AXIS_NAME_)
-  SSW_RECONS(RECON_NAME_)
-  SSW_REGIMES(REGIME_NAME_)
-  SSW_ICS(IC_NAME_)
-  EXPECT(strcmp(ssw_regime_name(SSW_REGIME_COUNT), "unknown") == 0,
-         "regime name out of range");
-}
-
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   int rank, size;
@@ -621,7 +587,6 @@ int main(int argc, char **argv) {
   test_write_and_read(path, rank, size);
   test_resume(path, rank, size);
   test_large_config_and_foreign(path, rank);
-  if (rank == 0) test_names();
   int failures = test_failures, total = 0;
   MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
   MPI_Finalize();

@@ -14,9 +14,10 @@
 extern "C" {
 #endif
 
-/** Number of swept axes and their order (row-major, theta slowest). */
-#define SSW_NAXES 7
-/** Axis names in storage order: theta a b r s A B. */
+/** Number of swept axes (7) and their order (row-major, theta slowest),
+ * from the list SSW_AXES in names.h. */
+#define SSW_NAXES (0 SSW_AXES(SSW_NAME_COUNT))
+/** Axis names in storage order: theta a b r s A B (names.h). */
 extern const char *const ssw_axis_names[SSW_NAXES];
 
 /** Largest grid the output supports (points). */
@@ -40,11 +41,14 @@ typedef struct {
   int line;       /**< line of the config that defined it (0: default) */
 } ssw_axis;
 
-/** How the initial (omega0, v0) of an ensemble are drawn. */
-typedef enum {
-  SSW_IC_RANDOM = 0,  /**< uniform angle on the energy ellipse, keyed RNG */
-  SSW_IC_LATTICE = 1, /**< evenly spaced angles on the energy ellipse */
-} ssw_ic_kind;
+/** How the initial (omega0, v0) of an ensemble are drawn: SSW_IC_RANDOM
+ * (0, uniform angle on the energy ellipse, keyed RNG) and SSW_IC_LATTICE
+ * (1, evenly spaced angles on the energy ellipse), from the list SSW_ICS
+ * in names.h. */
+#define SSW_IC_ENUM_(id, value, ...) SSW_IC_##id = value,
+typedef enum { SSW_ICS(SSW_IC_ENUM_) SSW_IC_COUNT } ssw_ic_kind;
+/** Initial-condition names indexed by value ("random", "lattice"). */
+extern const char *const ssw_ic_names[SSW_IC_COUNT];
 
 /** A validated configuration. Every field has a documented default. */
 typedef struct {

@@ -14,17 +14,14 @@
 extern "C" {
 #endif
 
-/** Per-trajectory flags (OR-ed). FWD_CAP, BWD_CAP, NONFINITE and NO_PEAK
- * mean the trajectory is not converged and is excluded from ensemble
- * statistics; EQUILIBRIUM and RTOL are information. */
-enum {
-  SSW_TRAJ_FWD_CAP = 1,     /**< forward integration hit the step cap */
-  SSW_TRAJ_BWD_CAP = 2,     /**< backward integration hit the step cap */
-  SSW_TRAJ_NONFINITE = 4,   /**< a NaN or infinity appeared */
-  SSW_TRAJ_EQUILIBRIUM = 8, /**< initial state already on the equilibria */
-  SSW_TRAJ_NO_PEAK = 16,    /**< the time of max |L1 w + Z v| was not found */
-  SSW_TRAJ_RTOL = 32,       /**< error estimate above rtol after refinement */
-};
+/** Per-trajectory flags (OR-ed): SSW_TRAJ_FWD_CAP (1), _BWD_CAP (2),
+ * _NONFINITE (4), _EQUILIBRIUM (8), _NO_PEAK (16), _RTOL (32), from the
+ * list SSW_TRAJ_FLAGS in names.h (with names and meanings). FWD_CAP,
+ * BWD_CAP, NONFINITE and NO_PEAK mean the trajectory is not converged and
+ * is excluded from ensemble statistics; EQUILIBRIUM and RTOL are
+ * information. */
+#define SSW_TRAJ_ENUM_(id, bit, ...) SSW_TRAJ_##id = bit,
+enum { SSW_TRAJ_FLAGS(SSW_TRAJ_ENUM_) };
 
 /** Integrator defaults (config keys and `point` options derive from these;
  * docs/config.md lists them). */

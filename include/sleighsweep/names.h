@@ -23,9 +23,8 @@
   XM(CIRCLE_TO_CIRCLE, 3, "circle_to_circle",                                  \
      "generic: opposite-sense limit circles")
 
-/** Trajectory flags (extract.h SSW_TRAJ_*, checked against these at compile
- * time in src/h5layout.c; dataset `flags`, flag_masks). X(ID, bit, name,
- * description). */
+/** Trajectory flags (extract.h SSW_TRAJ_*, generated from this list;
+ * dataset `flags`, flag_masks). X(ID, bit, name, description). */
 #define SSW_TRAJ_FLAGS(XM)                                                     \
   XM(FWD_CAP, 1, "forward_step_cap", "forward integration hit the step cap")   \
   XM(BWD_CAP, 2, "backward_step_cap", "backward integration hit the step cap") \
@@ -47,22 +46,25 @@
   XM(PENDING, 0, "pending", "not written yet")                                 \
   XM(DONE, 1, "done", "written")
 
-/** Reconstructions of the contact point (stepper.h SSW_RECON_*, checked at
- * compile time in src/h5layout.c; root attribute `reconstruction`, config
- * key [integrator] reconstruction). X(ID, value, name, description). */
+/** Reconstructions of the contact point (stepper.h SSW_RECON_* and
+ * ssw_recon_names, generated from this list; root attribute
+ * `reconstruction`, config key [integrator] reconstruction). Values are
+ * 0, 1, ... in order. X(ID, value, name, description). */
 #define SSW_RECONS(XM)                                                         \
   XM(EXP, 0, "exp", "SE(2) exponential: exact arc of each step")               \
   XM(MIDPOINT, 1, "midpoint", "coordinate midpoint, as in the 2025 paper")
 
-/** Initial conditions of an ensemble (config.h SSW_IC_*, checked at compile
- * time in src/h5layout.c; root attribute `initial_conditions`, config key
- * [ensemble] initial). X(ID, value, name, description). */
+/** Initial conditions of an ensemble (config.h SSW_IC_* and ssw_ic_names,
+ * generated from this list; root attribute `initial_conditions`, config key
+ * [ensemble] initial). Values are 0, 1, ... in order. X(ID, value, name,
+ * description). */
 #define SSW_ICS(XM)                                                            \
   XM(RANDOM, 0, "random", "uniform angle on the energy ellipse, keyed RNG")    \
   XM(LATTICE, 1, "lattice", "evenly spaced angles on the energy ellipse")
 
-/** Grid axes in storage order (config.h SSW_NAXES, ssw_axis_names; the
- * coordinate datasets). X(ID, index, name, units, long_name). */
+/** Grid axes in storage order (config.h SSW_NAXES and ssw_axis_names,
+ * generated from this list; the coordinate datasets). X(ID, index, name,
+ * units, long_name). */
 #define SSW_AXES(XM)                                                           \
   XM(THETA, 0, "theta", "rad",                                                 \
      "blade angle from the major axis (counter-clockwise)")                    \
@@ -94,6 +96,9 @@
 #define SSW_NAME_VALUE(id, value, ...) value,
 /** The name, as an initializer element. */
 #define SSW_NAME_STRING(id, value, name, ...) name,
+/** The name at index `value`, as a designated initializer element:
+ * {SSW_AXES(SSW_NAME_AT)} is indexed by the axis index. */
+#define SSW_NAME_AT(id, value, name, ...) [value] = name,
 /** " name" for a space-separated list: (SSW_REGIMES(SSW_NAME_SPACED) + 1)
  * is "uniform line_to_line ..." (string literals concatenate first). */
 #define SSW_NAME_SPACED(id, value, name, ...) " " name

@@ -19,12 +19,15 @@
 extern "C" {
 #endif
 
-/** Reconstruction of the spatial path from the body velocity. */
-typedef enum {
-  SSW_RECON_EXP = 0,      /**< SE(2) exponential: exact arc of each step */
-  SSW_RECON_MIDPOINT = 1, /**< coordinate midpoint, as in the 2025 paper */
-  SSW_RECON_COUNT
-} ssw_recon;
+/** Reconstruction of the spatial path from the body velocity:
+ * SSW_RECON_EXP (0, SE(2) exponential: exact arc of each step) and
+ * SSW_RECON_MIDPOINT (1, coordinate midpoint, as in the 2025 paper), from
+ * the list SSW_RECONS in names.h. */
+#define SSW_RECON_ENUM_(id, value, ...) SSW_RECON_##id = value,
+typedef enum { SSW_RECONS(SSW_RECON_ENUM_) SSW_RECON_COUNT } ssw_recon;
+
+/** Reconstruction names indexed by value ("exp", "midpoint"; names.h). */
+extern const char *const ssw_recon_names[SSW_RECON_COUNT];
 
 /** Lower-case name of a reconstruction ("exp", "midpoint"); NULL if none. */
 const char *ssw_recon_name(int recon);
