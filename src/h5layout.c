@@ -377,7 +377,7 @@ int ssw_h5_write_meta_attrs(ssw_h5out *h, const ssw_h5out_meta *meta) {
   TRY(ssw_h5_attr_i32(h->file, "/", "mpi_ranks", counts[0]));
   TRY(ssw_h5_attr_i32(h->file, "/", "omp_threads", counts[1]));
   for (int i = 0; i < 4; i++) {
-    TRY(ssw_h5_bcast_str(h->comm, values[i], &text));
+    TRY(ssw_mpi_bcast_str(h->comm, values[i], &text));
     TRY(ssw_h5_attr_str(h->file, "/", names[i], text));
     free(text);
     text = NULL;

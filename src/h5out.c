@@ -320,8 +320,8 @@ int ssw_h5out_finish(ssw_h5out *h, const ssw_h5out_segment *seg) {
   uint64_t points_done = seg->points_done;
   double total = 0.0;
   MPITRY(MPI_Bcast(&points_done, 1, MPI_UINT64_T, 0, h->comm));
-  TRY(ssw_h5_bcast_str(h->comm, seg->status, &st));
-  TRY(ssw_h5_bcast_str(h->comm, seg->end_time, &end));
+  TRY(ssw_mpi_bcast_str(h->comm, seg->status, &st));
+  TRY(ssw_mpi_bcast_str(h->comm, seg->end_time, &end));
   TRY(ssw_h5_record_segment(h, seg, &total));
   TRY(ssw_h5_attr_str(h->file, "/", "end_time", end));
   TRY(ssw_h5_attr_f64(h->file, "/", "wall_time_s", total));

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "sleighsweep/h5out.h"
+#include "sleighsweep/mpi_util.h"
 
 /* Layout version stored as `format_version`; bump on any layout change so
  * that a resume refuses files of another layout. */
@@ -34,12 +35,13 @@
     }                                                                          \
   } while (0)
 
-/* As H5TRY for MPI calls (our communicator returns errors). */
+/* As H5TRY for MPI calls (our communicator returns errors); the message
+ * is mpi_util.h's ssw_mpi_error. */
 #define MPITRY(expr)                                                           \
   do {                                                                         \
     const int mpi_rc_ = (expr);                                                \
     if (mpi_rc_ != MPI_SUCCESS) {                                              \
-      status = ssw_h5_mpi_fail(mpi_rc_, #expr, __FILE__, __LINE__, __func__);  \
+      status = ssw_mpi_error(mpi_rc_, #expr, __FILE__, __LINE__);              \
       goto done;                                                               \
     }                                                                          \
   } while (0)
@@ -56,9 +58,6 @@
 /* Records a failed HDF5 call (expression text, object) as SSW_ERR_HDF5. */
 int ssw_h5_fail(const char *expr, const char *file, int line, const char *func,
                 const char *fmt, ...);
-/* Records a failed MPI call as SSW_ERR_MPI. */
-int ssw_h5_mpi_fail(int rc, const char *expr, const char *file, int line,
-                    const char *func);
 /* Makes a local status collective: when any rank failed, every rank returns
  * an error (its own, or else the lowest failing rank's code and message), so
  * no rank enters a collective HDF5 call alone. */
@@ -170,8 +169,6 @@ int ssw_h5_attr_u64(hid_t loc, const char *where, const char *name, uint64_t v);
 /* Reads a string attribute (fixed or variable length) into malloc'd text. */
 int ssw_h5_attr_read_str(hid_t loc, const char *where, const char *name,
                          char **out);
-/* Rank 0's copy of a string on every rank (malloc'd). */
-int ssw_h5_bcast_str(MPI_Comm comm, const char *s, char **out);
 
 /* ---- layout (h5layout.c) ------------------------------------------- */
 

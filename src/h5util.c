@@ -39,15 +39,6 @@ int ssw_h5_fail(const char *expr, const char *file, int line, const char *func,
       detail[0] ? " (HDF5: " : "", detail, detail[0] ? ")" : "");
 }
 
-int ssw_h5_mpi_fail(int rc, const char *expr, const char *file, int line,
-                    const char *func) {
-  char text[MPI_MAX_ERROR_STRING] = "";
-  int len = 0;
-  MPI_Error_string(rc, text, &len);
-  return ssw_error_raise(SSW_ERR_MPI, file, line, func, "%s failed: %s", expr,
-                         text);
-}
-
 /* Makes a local status collective: when any rank failed, every rank returns
  * an error (its own, or else the lowest failing rank's code and message), so
  * no rank enters a collective HDF5 call alone. */
@@ -60,8 +51,7 @@ int ssw_h5_agree(MPI_Comm comm, int status) {
   if (rc != MPI_SUCCESS)
     return status != SSW_SUCCESS
                ? status
-               : ssw_h5_mpi_fail(rc, "MPI_Allreduce", __FILE__, __LINE__,
-                                 __func__);
+               : ssw_mpi_error(rc, "MPI_Allreduce", __FILE__, __LINE__);
   if (first == size) return SSW_SUCCESS;
   struct {
     int code;
@@ -72,7 +62,7 @@ int ssw_h5_agree(MPI_Comm comm, int status) {
   rc = MPI_Bcast(&msg, (int)sizeof msg, MPI_BYTE, first, comm);
   if (status != SSW_SUCCESS) return status; /* keep this rank's own message */
   if (rc != MPI_SUCCESS)
-    return ssw_h5_mpi_fail(rc, "MPI_Bcast", __FILE__, __LINE__, __func__);
+    return ssw_mpi_error(rc, "MPI_Bcast", __FILE__, __LINE__);
   return SSW_RAISE(msg.code, "rank %d: %s", first, msg.text);
 }
 
@@ -96,7 +86,7 @@ int ssw_h5_handle_new(MPI_Comm comm, const char *path, const ssw_config *cfg,
   const int rc = MPI_Comm_dup(comm, &h->comm);
   if (rc != MPI_SUCCESS) {
     h->comm = MPI_COMM_NULL;
-    return ssw_h5_mpi_fail(rc, "MPI_Comm_dup", __FILE__, __LINE__, __func__);
+    return ssw_mpi_error(rc, "MPI_Comm_dup", __FILE__, __LINE__);
   }
   MPI_Comm_set_errhandler(h->comm, MPI_ERRORS_RETURN);
   MPI_Comm_rank(h->comm, &h->rank);
@@ -247,20 +237,5 @@ done:
   if (mtype >= 0) H5Tclose(mtype);
   if (ftype >= 0) H5Tclose(ftype);
   if (attr >= 0) H5Aclose(attr);
-  return status;
-}
-
-/* Rank 0's copy of a string on every rank (malloc'd). */
-int ssw_h5_bcast_str(MPI_Comm comm, const char *s, char **out) {
-  int status = SSW_SUCCESS, rank, len = 0;
-  MPI_Comm_rank(comm, &rank);
-  if (rank == 0) len = (int)strlen(s ? s : "");
-  MPITRY(MPI_Bcast(&len, 1, MPI_INT, 0, comm));
-  *out = malloc((size_t)len + 1);
-  SSW_CHECK(*out, SSW_ERR_MEM, "out of memory");
-  if (rank == 0) memcpy(*out, s ? s : "", (size_t)len);
-  (*out)[len] = '\0';
-  MPITRY(MPI_Bcast(*out, len, MPI_CHAR, 0, comm));
-done:
   return status;
 }

@@ -60,22 +60,17 @@ double ssw_sweep_output_bytes(const ssw_config *cfg) {
  * ranks hold the identical config whatever their file system sees. */
 static int load_config(sweep *s) {
   int rc = SSW_SUCCESS;
-  int len = 0;
   if (s->rank == 0) {
     rc = ssw_config_load(s->o->config, &s->cfg);
     if (rc == SSW_ERR_IO) rc = SSW_ERR_USAGE; /* a path given by the user */
     if (rc == SSW_SUCCESS) rc = ssw_grid_validate(s->cfg);
-    if (rc == SSW_SUCCESS) len = (int)strlen(s->cfg->text) + 1;
   }
   SSW_CALL(ssw_mpi_agree(s->comm, rc));
-  SSW_CALL(ssw_mpi_bcast_int(s->comm, &len));
-  char *text = s->rank == 0 ? s->cfg->text : malloc((size_t)len);
-  SSW_CHECK(text, SSW_ERR_MEM, "out of memory for the config text");
-  rc = ssw_mpi_bcast_bytes(s->comm, text, (uint64_t)len);
-  if (s->rank != 0) {
-    if (rc == SSW_SUCCESS) rc = ssw_config_parse(text, s->o->config, &s->cfg);
-    free(text);
-  }
+  char *text = NULL;
+  SSW_CALL(
+      ssw_mpi_bcast_str(s->comm, s->rank == 0 ? s->cfg->text : NULL, &text));
+  if (s->rank != 0) rc = ssw_config_parse(text, s->o->config, &s->cfg);
+  free(text);
   if (rc == SSW_SUCCESS && s->o->output) {
     char *f = strdup(s->o->output);
     SSW_CHECK(f, SSW_ERR_MEM, "out of memory");

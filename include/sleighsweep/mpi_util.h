@@ -36,6 +36,11 @@ int ssw_mpi_bcast_int(MPI_Comm comm, int *v);
  * exceed 2^31). Collective. Errors: SSW_ERR_MPI. */
 int ssw_mpi_bcast_bytes(MPI_Comm comm, void *buf, uint64_t n);
 
+/** Rank 0's string s (NULL: "") on every rank as a malloc'd copy in *out
+ * (NULL on failure), sent in pieces by ssw_mpi_bcast_bytes. Collective.
+ * Errors: SSW_ERR_MPI, SSW_ERR_MEM. */
+int ssw_mpi_bcast_str(MPI_Comm comm, const char *s, char **out);
+
 #ifdef __cplusplus
 }
 #endif
