@@ -25,14 +25,10 @@ EXE, CONFIG = sys.argv[1], sys.argv[2]
 MPIEXEC = sys.argv[3] if len(sys.argv) > 3 else "mpirun"
 
 
-
-
 def run(cfg, out):
     return subprocess.run([MPIEXEC, "--oversubscribe", "-np", "2", EXE, "run",
                            "--output", out, cfg], env=ENV, capture_output=True,
                           text=True, timeout=300)
-
-
 
 
 def unmount(path):

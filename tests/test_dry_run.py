@@ -33,7 +33,8 @@ def estimate(cfg):
 
 
 with tempfile.TemporaryDirectory() as tmp:
-    for name, extra in (("adaptive", ""), ("fixed", "[integrator]\neta = 0.8\n")):
+    for name, extra in (("adaptive", ""),
+                        ("fixed", "[integrator]\neta = 0.8\n")):
         cfg = os.path.join(tmp, name + ".ini")
         shutil.copy(os.path.join(ROOT, "jobs", "examples", "small_7d.ini"),
                     cfg)

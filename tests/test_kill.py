@@ -18,10 +18,11 @@ import tempfile
 import time
 
 import h5py
+import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from sswtest import ENV, check, datasets, exit_status, ranks_of  # noqa: E402,E501
-import numpy as np
+from sswtest import (ENV, check, datasets, exit_status,  # noqa: E402
+                     ranks_of)
 
 EXE, CONFIG = sys.argv[1], sys.argv[2]
 MPIEXEC = sys.argv[3] if len(sys.argv) > 3 else "mpirun"

@@ -11,16 +11,14 @@ import sys
 import tempfile
 
 import h5py
+import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from sswtest import ENV, check, datasets, exit_status  # noqa: E402
-import numpy as np
 
 EXE, CONFIG = sys.argv[1], sys.argv[2]
 MPIEXEC = sys.argv[3] if len(sys.argv) > 3 else "mpirun"
 DIMS = ("theta", "a", "b", "r", "s", "A", "B")
-
-
 
 
 def config_with(tmp, name, extra_output=""):
@@ -52,8 +50,6 @@ def wait_for_progress(p, points):
         if m and int(m.group(1)) >= points:
             return
     raise RuntimeError("the run ended before reaching the signal point")
-
-
 
 
 def rank_pid(cfg):
@@ -110,7 +106,8 @@ with tempfile.TemporaryDirectory() as tmp:
             err = np.max(np.abs(m / r - 1))
             check(err <= 1e-8, f"{meas}: max rel. error {err:.3g}")
         spin = regime == 2
-        d, dr = f["center_spacing"][()][spin], f["analytic_center_spacing"][()][spin]
+        d = f["center_spacing"][()][spin]
+        dr = f["analytic_center_spacing"][()][spin]
         check(np.max(np.abs(d / dr - 1)) <= 1e-8, "spin reversal spacing")
         line = regime == 1
         check(np.all(np.isinf(f["radius_future"][()][line])), "line radius")
@@ -220,7 +217,8 @@ with tempfile.TemporaryDirectory() as tmp:
         p = run(2, cfg, extra=("--resume",))
         check(p.returncode == 0, f"{name} resume: exit {p.returncode}: "
               f"{p.stderr}")
-        same_results(os.path.join(tmp, "ref.h5"), os.path.join(tmp, name + ".h5"),
+        same_results(os.path.join(tmp, "ref.h5"),
+                     os.path.join(tmp, name + ".h5"),
                      f"{name}: resumed vs uninterrupted")
 
     # A different config against the same file is refused.
@@ -251,7 +249,8 @@ with tempfile.TemporaryDirectory() as tmp:
         before = open(keep, "rb").read() if keep else None
         p = subprocess.run([MPIEXEC, "--oversubscribe", "-np", "2", EXE, "run",
                             *args], env=ENV, capture_output=True, text=True)
-        check(p.returncode == 2, f"run {args}: exit {p.returncode}, expected 2")
+        check(p.returncode == 2,
+              f"run {args}: exit {p.returncode}, expected 2")
         check(word in p.stderr, f"run {args}: message {p.stderr[-300:]!r} "
               f"lacks {word!r}")
         if keep:
