@@ -6,19 +6,14 @@
 
 #include "sleighsweep/analytic.h"
 #include "sleighsweep/model.h"
+#include "sleighsweep/ode.h"
 #include "test_util.h"
 
-/* Full equations on (w, v, phi, x, y), written out from
- * docs/theory/exact-path.md independently of the library's steppers. */
+/* Full equations on (w, v, phi, x, y) (docs/theory/exact-path.md): the
+ * engine's ssw_ode_rhs, integrated by GSL instead of the engine's schemes. */
 static int rhs(double t, const double y[], double f[], void *p) {
   const ssw_tensor *T = p;
-  const double D = T->M * T->J - T->L2 * T->L2;
-  const double g = T->L1 * y[0] + T->Z * y[1];
-  f[0] = g * (T->L2 * y[0] - T->M * y[1]) / D;
-  f[1] = g * (T->J * y[0] - T->L2 * y[1]) / D;
-  f[2] = y[0];
-  f[3] = y[1] * cos(y[2]);
-  f[4] = y[1] * sin(y[2]);
+  ssw_ode_rhs(T, ssw_model_D(T), y, f);
   (void)t;
   return GSL_SUCCESS;
 }
