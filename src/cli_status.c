@@ -49,6 +49,7 @@ typedef struct {
   double prev_done; /* points_done attribute of an earlier segment, -1 */
   double elapsed, rate, eta, idle; /* NAN when unknown */
   long segments;                   /* rows of a /segments table, -1: none */
+  ssw_h5peek_segment *seg_rows;    /* those rows; NULL: none or unreadable */
   int lock_held;                   /* 1 held, 0 not, -1 not probed */
   long lock_pid;                   /* -1: unknown (OFD lock) */
   char lock_path[4200];
@@ -100,15 +101,7 @@ static int read_file(report *r, uint8_t **done) {
   r->history = ssw_h5peek_root_str(f, "history");
   r->prev_done = root_num(f, "points_done");
   r->total = (uint64_t)root_num(f, "points_total");
-  if (H5Lexists(f, "segments", H5P_DEFAULT) > 0) {
-    hid_t s = H5Dopen2(f, "segments", H5P_DEFAULT), ss = H5I_INVALID_HID;
-    hsize_t n = 0;
-    if (s >= 0 && (ss = H5Dget_space(s)) >= 0 &&
-        H5Sget_simple_extent_ndims(ss) >= 1)
-      H5Sget_simple_extent_dims(ss, &n, NULL), r->segments = (long)n;
-    if (ss >= 0) H5Sclose(ss);
-    if (s >= 0) H5Dclose(s);
-  }
+  r->segments = ssw_h5peek_segments(f, &r->seg_rows);
   d = H5Dopen2(f, "done", H5P_DEFAULT);
   hssize_t n = -1;
   if (d >= 0 && (sp = H5Dget_space(d)) >= 0)
@@ -282,6 +275,34 @@ static void jnum(const char *key, double x, int comma) {
     printf("\"%s\": null%s", key, comma ? ", " : "");
 }
 
+/* "segments_recorded" (the row count, null without a table) and
+ * "segments": one object per row, null without a table or when its rows are
+ * not the engine's. */
+static void print_segments_json(const report *r) {
+  if (r->segments >= 0)
+    printf("\"segments_recorded\": %ld, \"segments\": ", r->segments);
+  else
+    printf("\"segments_recorded\": null, \"segments\": ");
+  if (r->segments < 0 || (r->segments > 0 && !r->seg_rows)) {
+    printf("null, ");
+    return;
+  }
+  printf("[");
+  for (long i = 0; i < r->segments; i++) {
+    const ssw_h5peek_segment *s = &r->seg_rows[i];
+    printf("%s{", i ? ", " : "");
+    jstr("start_time", s->start_time, 1);
+    jstr("end_time", s->end_time, 1);
+    jstr("status", s->status, 1);
+    printf("\"mpi_ranks\": %d, \"omp_threads\": %d, \"points_computed\": "
+           "%llu, \"points_done\": %llu, \"wall_time_s\": %.17g}",
+           (int)s->mpi_ranks, (int)s->omp_threads,
+           (unsigned long long)s->points_computed,
+           (unsigned long long)s->points_done, s->wall_time_s);
+  }
+  printf("], ");
+}
+
 /* One line of the state, for people. */
 static const char *verdict(const report *r) {
   if (strcmp(r->status, "complete") == 0) return "complete";
@@ -321,11 +342,8 @@ static void print_json(const report *r) {
     printf("null, ");
   jstr("holder", r->lock_holder, 1);
   jstr("path", r->lock_path, 0);
-  printf("}, \"segments\": ");
-  if (r->segments >= 0)
-    printf("%ld, ", r->segments);
-  else
-    printf("null, ");
+  printf("}, ");
+  print_segments_json(r);
   jstr("history", r->history ? r->history : "", 0);
   printf("}\n");
 }
@@ -361,6 +379,15 @@ static void print_text(const report *r) {
            "<output>.lock)\n");
   if (r->segments >= 0)
     printf("  segments  %ld recorded (/segments)\n", r->segments);
+  for (long i = 0; r->seg_rows && i < r->segments; i++) {
+    const ssw_h5peek_segment *s = &r->seg_rows[i];
+    printf("    %ld. %s .. %s %s: %llu computed, %llu done, %d rank(s) x %d "
+           "thread(s), %.3f s\n",
+           i + 1, s->start_time, s->end_time, s->status,
+           (unsigned long long)s->points_computed,
+           (unsigned long long)s->points_done, (int)s->mpi_ranks,
+           (int)s->omp_threads, s->wall_time_s);
+  }
   if (!r->history || !*r->history) return;
   printf("  history   (the file's CF history, one run segment a line)\n");
   for (const char *p = r->history; *p;) { /* each line indented */
@@ -411,6 +438,7 @@ void ssw_cli_print_output_plan(const ssw_config *cfg, int overwrite, FILE *f) {
   free(done);
   free(r.config);
   free(r.history);
+  free(r.seg_rows);
   ssw_error_clear();
 }
 
@@ -454,5 +482,6 @@ int ssw_cli_status(int argc, char **argv) {
   free(done);
   free(r.config);
   free(r.history);
+  free(r.seg_rows);
   return status == SSW_SUCCESS ? 0 : ssw_cli_fail("status", status);
 }

@@ -9,6 +9,7 @@
 
 #include "h5out_internal.h"
 #include "sleighsweep/error.h"
+#include "sleighsweep/h5peek.h"
 
 #define SEGMENTS "segments"      /* the dataset, its own dimension scale */
 #define SEGMENT_TYPE "segment_t" /* its committed type (netCDF-4 lists it) */
@@ -16,13 +17,11 @@
 #define STATUS_LEN 16
 #define SEGMENT_CHUNK 64 /* rows per chunk */
 
-/* One row in memory. */
-typedef struct {
-  char start_time[TIME_LEN], end_time[TIME_LEN], status[STATUS_LEN];
-  int32_t mpi_ranks, omp_threads;
-  uint64_t points_computed, points_done;
-  double wall_time_s;
-} segment_row;
+/* One row in memory: the row h5peek.h reads back. */
+typedef ssw_h5peek_segment segment_row;
+_Static_assert(sizeof((segment_row *)0)->start_time == TIME_LEN &&
+                   sizeof((segment_row *)0)->status == STATUS_LEN,
+               "ssw_h5peek_segment string sizes");
 
 typedef enum { F_TIME, F_STATUS, F_I32, F_U64, F_F64 } field_kind;
 
@@ -239,4 +238,35 @@ int ssw_h5_record_segment(ssw_h5out *h, const ssw_h5out_segment *seg,
 done:
   if (dset >= 0) H5Dclose(dset);
   return status;
+}
+
+/* 1 when the dataset's rows are compounds with every field of a row. */
+static int has_fields(hid_t d) {
+  const hid_t t = H5Dget_type(d);
+  int ok = t >= 0 && H5Tget_class(t) == H5T_COMPOUND;
+  for (size_t i = 0; ok && i < NFIELDS; i++)
+    ok = H5Tget_member_index(t, fields[i].name) >= 0;
+  if (t >= 0) H5Tclose(t);
+  return ok;
+}
+
+long ssw_h5peek_segments(hid_t f, ssw_h5peek_segment **rows) {
+  *rows = NULL;
+  if (H5Lexists(f, SEGMENTS, H5P_DEFAULT) <= 0) return -1;
+  hid_t d = H5Dopen2(f, SEGMENTS, H5P_DEFAULT), s = H5I_INVALID_HID;
+  hid_t mtype = H5I_INVALID_HID;
+  hsize_t n = 0;
+  if (d < 0 || (s = H5Dget_space(d)) < 0 ||
+      H5Sget_simple_extent_ndims(s) != 1 ||
+      H5Sget_simple_extent_dims(s, &n, NULL) < 0)
+    n = 0;
+  segment_row *r = n ? calloc((size_t)n, sizeof *r) : NULL;
+  if (r && has_fields(d) && row_type(0, &mtype) == SSW_SUCCESS &&
+      H5Dread(d, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, r) >= 0)
+    *rows = r, r = NULL;
+  free(r);
+  if (mtype >= 0) H5Tclose(mtype);
+  if (s >= 0) H5Sclose(s);
+  if (d >= 0) H5Dclose(d);
+  return (long)n;
 }

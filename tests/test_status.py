@@ -1,7 +1,8 @@
 """`sleighsweep status FILE [--json]` on a running 2-rank sweep and on one
 killed with SIGKILL: points done/total from the file and the journals
 together (checked exactly against what the resume then computes), status,
-rate and ETA while running, and the lock probe (an fcntl lock taken here).
+rate and ETA while running, the lock probe (an fcntl lock taken here), and
+the /segments rows of a sweep interrupted once and then completed.
 Usage: test_status.py SLEIGHSWEEP MPIEXEC"""
 import fcntl
 import json
@@ -100,6 +101,50 @@ def run_and_kill(tmp, attempt):
     return js, out, cfg
 
 
+def interrupted_then_complete(tmp):
+    """A sweep stopped by SIGTERM, then resumed to the end: status lists its
+    two /segments rows (JSON and text), wall times summing to the root's."""
+    out = os.path.join(tmp, "seg.h5")
+    cfg = os.path.join(tmp, "seg.ini")
+    with open(cfg, "w") as f:
+        f.write(CONFIG.format(out=out))
+    cmd = [MPIEXEC, "--oversubscribe", "-np", "2", EXE, "run", cfg]
+    p = subprocess.Popen(cmd, env=ENV, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.PIPE, text=True)
+    for line in p.stderr:
+        m = re.match(r"sleighsweep: (\d+)/(\d+) points", line)
+        if m and int(m.group(1)) >= 20:
+            os.kill(ranks_of(cfg)[0], signal.SIGTERM)
+            break
+    p.communicate(timeout=120)
+    check(p.returncode == 3, f"interrupted run: exit {p.returncode}")
+    r = subprocess.run(cmd, env=ENV, capture_output=True, text=True)
+    check(r.returncode == 0, f"resume: {r.returncode} {r.stderr[-300:]}")
+    rc, js, _ = status(out)
+    seg = js["segments"] if js else None
+    check(rc == 0 and seg and len(seg) == 2 and js["segments_recorded"] == 2,
+          f"segments: {js}")
+    if not seg or len(seg) != 2:
+        return
+    check([s["status"] for s in seg] == ["interrupted", "complete"],
+          f"segment statuses {seg}")
+    check(0 < seg[0]["points_done"] < seg[1]["points_done"] == TOTAL,
+          f"segment points_done {seg}")
+    check(all(s["mpi_ranks"] == 2 and s["start_time"] and s["end_time"]
+              for s in seg), f"segment rows {seg}")
+    import h5py
+    with h5py.File(out, "r") as f:
+        wall = float(f.attrs["wall_time_s"])
+    total = sum(s["wall_time_s"] for s in seg)
+    check(abs(total - wall) <= 1e-9 * abs(wall),
+          f"segment wall times {total} != root wall_time_s {wall}")
+    r = subprocess.run([EXE, "status", out], capture_output=True, text=True,
+                       env=ENV)
+    check("  segments  2 recorded (/segments)\n    1. " in r.stdout and
+          " interrupted: " in r.stdout and "\n    2. " in r.stdout and
+          " complete: " in r.stdout, f"text segments: {r.stdout!r}")
+
+
 with tempfile.TemporaryDirectory() as tmp:
     # usage
     r = subprocess.run([EXE, "status"], capture_output=True, text=True,
@@ -167,7 +212,8 @@ with tempfile.TemporaryDirectory() as tmp:
                 del f["segments"]
             f["segments"] = np.zeros(2, dtype=[("start", "f8"), ("end", "f8")])
         rc, js, _ = status(out)
-        check(js and js["history"] == hist and js["segments"] == 2,
+        check(js and js["history"] == hist and js["segments_recorded"] == 2
+              and js["segments"] is None,  # not the engine's rows
               f"history/segments: {js and (js['history'], js['segments'])}")
         r = subprocess.run([EXE, "status", out], capture_output=True,
                            text=True, env=ENV)
@@ -201,4 +247,5 @@ with tempfile.TemporaryDirectory() as tmp:
         rc, js, _ = status(out)  # a lock file left by a killed run: no lock
         check(js and js["lock"]["held"] is False, "stale lock file reported "
               "as held")
+    interrupted_then_complete(tmp)
 sys.exit(exit_status())

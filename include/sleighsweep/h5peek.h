@@ -5,6 +5,7 @@
 #define SLEIGHSWEEP_H5PEEK_H
 
 #include <hdf5.h>
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -18,6 +19,20 @@ char *ssw_h5peek_root_str(hid_t f, const char *name);
  * "complete" and its `config` attribute equals `config_text` byte for byte
  * (the resume's check); 0 otherwise. Writes nothing, not even metadata. */
 int ssw_h5peek_complete(const char *path, const char *config_text);
+
+/** One row of the /segments table as read back (docs/output.md): strings
+ * NUL-terminated at their stored sizes. */
+typedef struct {
+  char start_time[32], end_time[32], status[16];
+  int32_t mpi_ranks, omp_threads;
+  uint64_t points_computed, points_done;
+  double wall_time_s;
+} ssw_h5peek_segment;
+
+/** The rows of /segments: returns their number (-1: no table) and sets
+ * *rows to a fresh array of them (free it), or to NULL when there are none
+ * or they do not read as the engine's row type (a foreign table). */
+long ssw_h5peek_segments(hid_t f, ssw_h5peek_segment **rows);
 
 #ifdef __cplusplus
 }
