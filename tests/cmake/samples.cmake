@@ -1,0 +1,2 @@
+# Sample trajectories: dense output at even times, chosen grid points.
+ssw_add_test(NAME test_path_dense SOURCES test_path_dense.c LABELS numerics)
