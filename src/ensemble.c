@@ -11,6 +11,7 @@
 #include "sleighsweep/grid.h"
 #include "sleighsweep/h5out.h"
 #include "sleighsweep/path.h"
+#include "sleighsweep/sample_points.h"
 
 /* Trajectories are processed in blocks: each block in parallel, then
  * reduced sequentially in index order. Memory stays bounded for any
@@ -297,7 +298,13 @@ int ssw_ensemble_run(ssw_ensemble *e, uint64_t index, ssw_point_result *res,
   ssw_params p;
   ssw_grid_params(cfg, index, &p);
   memset(res, 0, sizeof *res);
-  e->recording = cfg->samples > 0 && samples != NULL;
+  /* Sample paths only at the chosen grid points; elsewhere the buffer is
+   * NaN (not stored in the file). */
+  e->recording = cfg->samples > 0 && samples != NULL &&
+                 ssw_sample_points_slot(&cfg->sample_sel, index) >= 0;
+  if (cfg->samples > 0 && samples != NULL && !e->recording)
+    for (size_t k = 0; k < ssw_h5out_sample_doubles(cfg); k++)
+      samples[k] = NAN;
   res->index = index;
   SSW_CALL(ssw_model_tensor(&cfg->body, &p, &res->tensor));
   int regime;

@@ -136,8 +136,7 @@ void ssw_path_dense(const ssw_path *p, const ssw_tensor *t, size_t n,
     const double *c = tk - a[0] <= b[0] - tk ? a : b;
     double y[SSW_ODE_DIM] = {c[4], c[5], c[1], c[2], c[3]};
     if (h > 0 && tk != c[0])
-      rk4(t, D, y, tk - c[0],
-          (int)ceil(SSW_DENSE_STEPS * fabs(tk - c[0]) / h));
+      rk4(t, D, y, tk - c[0], (int)ceil(SSW_DENSE_STEPS * fabs(tk - c[0]) / h));
     out[k][0] = tk;
     out[k][1] = y[2], out[k][2] = y[3], out[k][3] = y[4];
     out[k][4] = y[0], out[k][5] = y[1];

@@ -26,6 +26,27 @@ static int match_value(const ssw_axis *ax, double x, double *near) {
   return fabs(*near - x) <= 1e-9 * scale ? best : -1;
 }
 
+/* The end of a value starting at s: the next separator (',' or ';'), or
+ * the blank before the next term (an axis name and '='), so that
+ * "2 pi / 3" keeps its blanks. */
+static const char *value_end(const char *s) {
+  while (*s && *s != ';' && *s != ',') {
+    if (isspace((unsigned char)*s)) {
+      const char *w = s;
+      while (isspace((unsigned char)*w))
+        w++;
+      const char *e = w;
+      while (isalpha((unsigned char)*e))
+        e++;
+      while (isspace((unsigned char)*e))
+        e++;
+      if (e > w && *e == '=') return s;
+    }
+    s++;
+  }
+  return s;
+}
+
 /* Parses one `axis = value` term at *p (blanks skipped); sets axis and the
  * value's index. */
 static int parse_term(const ssw_config *cfg, const char **p, int *axis, int *at,
@@ -54,22 +75,7 @@ static int parse_term(const ssw_config *cfg, const char **p, int *axis, int *at,
   while (isspace((unsigned char)*s))
     s++;
   const char *v = s;
-  /* A value runs to the next separator; "2 pi / 3" keeps its blanks when
-   * the next word is not a new term (an axis name and '='). */
-  while (*s && *s != ';' && *s != ',') {
-    if (isspace((unsigned char)*s)) {
-      const char *w = s;
-      while (isspace((unsigned char)*w))
-        w++;
-      const char *e = w;
-      while (isalpha((unsigned char)*e))
-        e++;
-      while (isspace((unsigned char)*e))
-        e++;
-      if (e > w && *e == '=') break;
-    }
-    s++;
-  }
+  s = value_end(s);
   char buf[VALUE_MAX];
   const size_t vl = (size_t)(s - v);
   if (vl == 0 || vl >= sizeof buf) {
@@ -79,13 +85,14 @@ static int parse_term(const ssw_config *cfg, const char **p, int *axis, int *at,
   }
   memcpy(buf, v, vl), buf[vl] = '\0';
   double x;
-  char *end, msg[160] = "";
   if (*axis == 0) {
+    char msg[160] = "";
     if (ssw_angle_parse(buf, &x, NULL, NULL, msg, sizeof msg) != SSW_SUCCESS) {
       snprintf(why, n, "theta = %s: %s", buf, msg);
       return SSW_ERR_CONFIG;
     }
   } else {
+    char *end;
     x = strtod(buf, &end);
     while (isspace((unsigned char)*end))
       end++;

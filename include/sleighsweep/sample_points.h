@@ -12,14 +12,6 @@
 extern "C" {
 #endif
 
-/** The chosen grid points: every point (`all`), or sorted distinct flat
- * indices. */
-typedef struct {
-  uint64_t *index; /**< n flat grid indices, increasing (NULL when all) */
-  size_t n;        /**< number of chosen points */
-  int all;         /**< 1: every grid point (index is NULL, n the grid size) */
-} ssw_sample_points;
-
 /** Parses a selection against the grid of `cfg` (its axes must be set):
  *   all                          every grid point
  *   none                         no grid point
