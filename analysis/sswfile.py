@@ -239,7 +239,8 @@ class Sweep:
                 raise UsageError(
                     f"{path}: no sample trajectories (missing "
                     f"{', '.join('/samples/' + q for q in miss)}); rerun the "
-                    "sweep with [output] samples = N")
+                    "sweep with [output] samples = N (and sample_points "
+                    "choosing the grid points)")
 
     def close(self):
         self.f.close()

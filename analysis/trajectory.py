@@ -138,9 +138,8 @@ def load_samples(path, at=None, samples=(0,), angles="deg", quiet=False):
             say(f"{path}: point {fixed_text(chosen)} is not done: nothing "
                 "drawn (blank)")
             return [], 1
-        n = s.f["samples/x"].shape[len(AXES)]
-        if n == 0:
-            raise UsageError(f"{path}: the sweep kept no sample trajectories")
+        slot = sample_slot(s, index, chosen, path)
+        n = s.f["samples/x"].shape[1]
         want = range(n) if samples in ("all", None) else samples
         for k in want:
             if not 0 <= k < n:
@@ -154,7 +153,7 @@ def load_samples(path, at=None, samples=(0,), angles="deg", quiet=False):
         body.update(s.body())
         out = []
         for k in want:
-            cols = {q: np.asarray(s.f["samples/" + q][index + (k,)],
+            cols = {q: np.asarray(s.f["samples/" + q][slot, k],
                                   dtype=float) for q in SAMPLE_QUANTITIES}
             cols = _trim(cols)
             if len(cols["t"]) < 2:
@@ -166,6 +165,25 @@ def load_samples(path, at=None, samples=(0,), angles="deg", quiet=False):
                                   units=units, **cols))
             out[-1].sample = k
         return out, 0
+
+
+def sample_slot(s, index, chosen, path):
+    """Position along /samples/point of the grid point `index` (a tuple of
+    axis indices), or a UsageError naming the points that keep samples."""
+    shape = tuple(len(s.f[a]) for a in AXES)
+    flat = int(np.ravel_multi_index(index, shape))
+    points = np.asarray(s.f["samples/point"][()], dtype=np.int64)
+    hit = np.flatnonzero(points == flat)
+    if len(hit):
+        return int(hit[0])
+    near = ", ".join(
+        "(" + ", ".join(f"{a} = {fmt_value(a, float(s.f[a][i]))}"
+                        for a, i in zip(AXES, np.unravel_index(p, shape))
+                        if len(s.f[a]) > 1) + ")" for p in points[:5])
+    more = f" and {len(points) - 5} more" if len(points) > 5 else ""
+    raise UsageError(f"{path}: point {fixed_text(chosen)} keeps no sample "
+                     f"trajectories ([output] sample_points chose "
+                     f"{len(points)} point(s): {near}{more})")
 
 
 def fixed_text(chosen):

@@ -173,6 +173,11 @@ static int dry_run(const ssw_config *cfg, int overwrite) {
            secs / count * traj / 3600.0, secs / count);
   }
   printf("output size:         %.3g MB\n", bytes / 1e6);
+  if (cfg->samples > 0)
+    printf("sample paths:        %d per point at %zu of %llu grid points "
+           "([output] sample_points), %d rows each\n",
+           (int)cfg->samples, cfg->sample_sel.n, (unsigned long long)n,
+           (int)cfg->sample_nodes);
   return SSW_SUCCESS;
 }
 

@@ -19,6 +19,7 @@
 #include "config_internal.h"
 #include "sleighsweep/error.h"
 #include "sleighsweep/hint.h"
+#include "sleighsweep/sample_points.h"
 
 /* Largest config file accepted by ssw_config_load. */
 #define MAX_FILE_BYTES (16u << 20)
@@ -289,6 +290,18 @@ static int integrator_mode(parse_state *st) {
   return SSW_SUCCESS;
 }
 
+/* The sample_points selection, once the grid is known. */
+static int sample_points(parse_state *st) {
+  ssw_config *c = st->cfg;
+  char why[512] = "";
+  const int rc = ssw_sample_points_parse(c, c->sample_points, &c->sample_sel,
+                                         why, sizeof why);
+  if (rc == SSW_ERR_CONFIG)
+    return fail(st, st->set_line[ssw_cfg_find_key("output", "sample_points")],
+                "output", "sample_points", "%s", why);
+  return rc;
+}
+
 /* Checks that need the whole file: syntax, required keys, cross-key. */
 static int finish(parse_state *st, int rc) {
   if (rc == -2) return SSW_RAISE(SSW_ERR_MEM, "libinih: out of memory");
@@ -311,6 +324,7 @@ static int finish(parse_state *st, int rc) {
                 "samples are taken from the ensemble",
                 (int)c->samples, (int)c->trajectories);
   }
+  SSW_CALL(sample_points(st));
   if (!c->file) SSW_CALL(default_output(st));
   return absolute_output(st);
 }
@@ -426,6 +440,8 @@ void ssw_config_destroy(ssw_config **cfg) {
   for (int a = 0; a < SSW_NAXES; a++)
     free(c->axes[a].values);
   free(c->file);
+  free(c->sample_points);
+  ssw_sample_points_free(&c->sample_sel);
   free(c->path);
   free(c->text);
   free(c);

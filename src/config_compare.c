@@ -66,6 +66,30 @@ static void put_axis(const ssw_axis *ax, char *buf, size_t n) {
   }
 }
 
+/* The chosen sample points: all, none, their flat indices, or (past
+ * AXIS_LIST_MAX of them) their count, ends and a checksum. */
+static void put_points(const ssw_sample_points *sp, char *buf, size_t n) {
+  if (sp->all || sp->n == 0) {
+    snprintf(buf, n, sp->all ? "all" : "none");
+    return;
+  }
+  if (sp->n > AXIS_LIST_MAX) {
+    uint64_t h = 0xCBF29CE484222325ULL;
+    const unsigned char *c = (const unsigned char *)sp->index;
+    for (size_t i = 0; i < sp->n * sizeof *sp->index; i++)
+      h = (h ^ c[i]) * 0x100000001B3ULL;
+    snprintf(buf, n,
+             "%zu grid points from index %" PRIu64 " to %" PRIu64
+             " (checksum %016" PRIx64 ")",
+             sp->n, sp->index[0], sp->index[sp->n - 1], h);
+    return;
+  }
+  size_t used = (size_t)snprintf(buf, n, "grid points");
+  for (size_t i = 0; i < sp->n && used < n; i++)
+    used += (size_t)snprintf(buf + used, n - used, "%s %" PRIu64, i ? "," : "",
+                             sp->index[i]);
+}
+
 /* A key's value in canonical form: numbers in their shortest exact form
  * (theta in radians, added_inertia as its number), words as words. */
 static void put_value(const ssw_config *c, const key_spec *k, char *buf,
@@ -84,6 +108,7 @@ static void put_value(const ssw_config *c, const key_spec *k, char *buf,
   case K_RECON: snprintf(buf, n, "%s", ssw_recon_name(c->integ.recon)); return;
   case K_IC: snprintf(buf, n, "%s", ssw_ic_names[c->ic]); return;
   case K_FILE: snprintf(buf, n, "%s", c->file ? c->file : ""); return;
+  case K_POINTS: put_points(&c->sample_sel, buf, n); return;
   case K_UNIT: snprintf(buf, n, "%s", field); return;
   case K_SEED: snprintf(buf, n, "%" PRIu64, c->seed); return;
   case K_BOOL:

@@ -21,6 +21,8 @@ enum kind {
   K_IC,     /* random | lattice */
   K_FILE,   /* non-empty path */
   K_UNIT,   /* a unit symbol (letters), into a char[32] field */
+  K_POINTS, /* a sample_points selection, kept as text until the grid is
+               known (sample_points.h) */
 };
 
 /* One key: where it lives, its default written as the user would write it
@@ -39,7 +41,7 @@ typedef struct {
 
 /* The key table (config_keys.c), in the order of the docs and of the
  * canonical text; its length is checked against SSW_CFG_NKEYS there. */
-#define SSW_CFG_NKEYS 32
+#define SSW_CFG_NKEYS 33
 extern const key_spec ssw_cfg_keys[SSW_CFG_NKEYS];
 #define SSW_CFG_NSECTIONS 6
 extern const char *const ssw_cfg_sections[SSW_CFG_NSECTIONS];

@@ -214,11 +214,13 @@ int ssw_cfg_assign(ssw_config *cfg, const key_spec *k, int line,
     strcpy((char *)cfg + k->offset, value);
     return 0;
   }
-  case K_FILE: {
+  case K_FILE:
+  case K_POINTS: {
     char *copy = strdup(value);
     if (!copy) return snprintf(why, n, "out of memory"), -1;
-    free(cfg->file);
-    cfg->file = copy;
+    char **field = k->kind == K_FILE ? &cfg->file : &cfg->sample_points;
+    free(*field);
+    *field = copy;
     return 0;
   }
   default: return assign_number(cfg, k, value, why, n);

@@ -11,6 +11,7 @@
 #include "sleighsweep/grid.h"
 #include "sleighsweep/h5out.h"
 #include "sleighsweep/path.h"
+#include "sleighsweep/sample_points.h"
 
 /* Trajectories are processed in blocks: each block in parallel, then
  * reduced sequentially in index order. Memory stays bounded for any
@@ -37,8 +38,10 @@ struct ssw_ensemble {
   const ssw_config *cfg;
   ssw_integrator integ;
   traj_summary *block;
-  ssw_path *nodes;       /* one per sample trajectory */
-  ssw_path probe;        /* trajectory 0's path when it is not a sample */
+  ssw_path *nodes; /* one per sample trajectory */
+  ssw_path probe;  /* trajectory 0's path when it is not a sample */
+  int recording;   /* sample trajectories wanted at this point */
+  double (*dense)[SSW_PATH_NQ]; /* sample_nodes rows of dense output */
   ssw_error_state *errs; /* one per batch of a block: errors of threads */
 };
 
@@ -91,7 +94,10 @@ int ssw_ensemble_create(const ssw_config *cfg, ssw_ensemble **e) {
   w->errs = calloc(BLOCK / BATCH, sizeof *w->errs);
   w->nodes =
       cfg->samples > 0 ? calloc((size_t)cfg->samples, sizeof *w->nodes) : NULL;
-  if (!w->block || !w->errs || (cfg->samples > 0 && !w->nodes)) {
+  w->dense = cfg->samples > 0
+                 ? malloc((size_t)cfg->sample_nodes * sizeof *w->dense)
+                 : NULL;
+  if (!w->block || !w->errs || (cfg->samples > 0 && (!w->nodes || !w->dense))) {
     ssw_ensemble_destroy(&w);
     return SSW_RAISE(SSW_ERR_MEM, "out of memory for the ensemble workspace");
   }
@@ -105,6 +111,7 @@ void ssw_ensemble_destroy(ssw_ensemble **e) {
     for (int i = 0; i < (*e)->cfg->samples; i++)
       ssw_path_free(&(*e)->nodes[i]);
   ssw_path_free(&(*e)->probe);
+  free((*e)->dense);
   free((*e)->nodes);
   free((*e)->block);
   free((*e)->errs);
@@ -126,7 +133,7 @@ static int one_batch(const ssw_ensemble *e, const ssw_point_result *res,
     ssw_ensemble_initial(cfg, &res->tensor, res->index, traj, &w0[k], &v0[k]);
     /* Trajectory 0 is always recorded: its path is compared with the
      * exact one (path_error_max). Only the thread of batch 0 touches it. */
-    ssw_path *nb = traj < cfg->samples
+    ssw_path *nb = e->recording && traj < cfg->samples
                        ? &e->nodes[traj]
                        : (traj == 0 ? (ssw_path *)&e->probe : NULL);
     if (nb) {
@@ -257,29 +264,27 @@ static void finish(const reduction *a, int64_t n, ssw_point_result *res) {
   res->sense_future = s - 1;
 }
 
-/* Resamples each recorded sample trajectory to cfg->sample_nodes nodes at
- * evenly spaced node indices (first and last included); NaN pads. */
-static int store_samples(const ssw_ensemble *e, double *out) {
+/* Each recorded sample trajectory as cfg->sample_nodes rows at evenly
+ * spaced times over its computed span (ssw_path_dense), laid out
+ * [quantity][sample][node]. */
+static int store_samples(const ssw_ensemble *e, const ssw_tensor *t,
+                         double *out) {
   const ssw_config *cfg = e->cfg;
   const size_t S = (size_t)cfg->samples, N = (size_t)cfg->sample_nodes;
   for (size_t s = 0; s < S; s++) {
     ssw_path *b = &e->nodes[s];
     SSW_CALL(ssw_path_sort(b));
-    for (size_t k = 0; k < N; k++) {
-      const size_t src = b->n <= N
-                             ? k
-                             : (size_t)llround((double)k * (double)(b->n - 1) /
-                                               (double)(N - 1));
+    ssw_path_dense(b, t, N, e->dense);
+    for (size_t k = 0; k < N; k++)
       for (size_t q = 0; q < SSW_SAMPLE_NQ; q++)
-        out[q * S * N + s * N + k] = src < b->n ? b->rows[src][q] : NAN;
-    }
+        out[q * S * N + s * N + k] = e->dense[k][q];
   }
   return SSW_SUCCESS;
 }
 
 /* Largest distance of trajectory 0's nodes from its exact path. */
 static int path_error(ssw_ensemble *e, ssw_point_result *res, int regime) {
-  ssw_path *p = e->cfg->samples > 0 ? &e->nodes[0] : &e->probe;
+  ssw_path *p = e->recording ? &e->nodes[0] : &e->probe;
   double w0, v0, head;
   ssw_ensemble_initial(e->cfg, &res->tensor, res->index, 0, &w0, &v0);
   SSW_CALL(ssw_path_sort(p));
@@ -293,6 +298,13 @@ int ssw_ensemble_run(ssw_ensemble *e, uint64_t index, ssw_point_result *res,
   ssw_params p;
   ssw_grid_params(cfg, index, &p);
   memset(res, 0, sizeof *res);
+  /* Sample paths only at the chosen grid points; elsewhere the buffer is
+   * NaN (not stored in the file). */
+  e->recording = cfg->samples > 0 && samples != NULL &&
+                 ssw_sample_points_slot(&cfg->sample_sel, index) >= 0;
+  if (cfg->samples > 0 && samples != NULL && !e->recording)
+    for (size_t k = 0; k < ssw_h5out_sample_doubles(cfg); k++)
+      samples[k] = NAN;
   res->index = index;
   SSW_CALL(ssw_model_tensor(&cfg->body, &p, &res->tensor));
   int regime;
@@ -338,8 +350,8 @@ int ssw_ensemble_run(ssw_ensemble *e, uint64_t index, ssw_point_result *res,
         ssw_analytic_blade_force_max(&res->tensor, regime, 1, &fa) != 0)
       ssw_error_clear(), fa = NAN;
     res->analytic_blade_force_max = fa;
-    if (status == SSW_SUCCESS && cfg->samples > 0 && samples)
-      status = store_samples(e, samples);
+    if (status == SSW_SUCCESS && e->recording)
+      status = store_samples(e, &res->tensor, samples);
   }
   free(acc.loops);
   if (status != SSW_SUCCESS && ssw_error_message()[0] == '\0')

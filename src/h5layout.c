@@ -10,6 +10,7 @@
 #include "h5out_internal.h"
 #include "sleighsweep/error.h"
 #include "sleighsweep/extract.h"
+#include "sleighsweep/grid.h"
 #include "sleighsweep/stepper.h"
 #include "sleighsweep/version.h"
 
@@ -169,14 +170,14 @@ static void udunits(const ssw_h5out *h, const char *generic, char *buf,
 /* Creates a chunked dataset with fill value, early allocation (required by
  * parallel HDF5) and units/long_name/_FillValue attributes. */
 static int create_dataset(ssw_h5out *h, hid_t loc, const char *name, int rank,
-                          col_type t, double fill, int masked,
-                          const char *units, const char *long_name,
+                          const hsize_t *dims, col_type t, double fill,
+                          int masked, const char *units, const char *long_name,
                           hid_t *dset) {
   int status = SSW_SUCCESS;
   hid_t dcpl = H5I_INVALID_HID, space = H5I_INVALID_HID;
   hsize_t chunk[SSW_NAXES + 2];
-  chunk_dims(rank, h->dims, ssw_h5_type_size(t), chunk);
-  H5TRY(space = H5Screate_simple(rank, h->dims, NULL), "dataset %s", name);
+  chunk_dims(rank, dims, ssw_h5_type_size(t), chunk);
+  H5TRY(space = H5Screate_simple(rank, dims, NULL), "dataset %s", name);
   H5TRY(dcpl = H5Pcreate(H5P_DATASET_CREATE), "dataset %s", name);
   H5TRY(H5Pset_chunk(dcpl, rank, chunk), "dataset %s", name);
   H5TRY(H5Pset_fill_value(dcpl, H5T_NATIVE_DOUBLE, &fill), "dataset %s", name);
@@ -249,9 +250,9 @@ int ssw_h5_create_grid(ssw_h5out *h, const ssw_config *cfg) {
     const double fill = col->type == T_F64         ? NAN
                         : col->fill == FILL_MASKED ? -1.0
                                                    : 0.0;
-    TRY(create_dataset(h, h->file, col->name, SSW_NAXES, col->type, fill,
-                       col->fill == FILL_MASKED, col->units, col->long_name,
-                       &h->dset[c]));
+    TRY(create_dataset(h, h->file, col->name, SSW_NAXES, h->dims, col->type,
+                       fill, col->fill == FILL_MASKED, col->units,
+                       col->long_name, &h->dset[c]));
     if (col->cat != CAT_NONE) {
       const category *k = &ssw_h5_categories[col->cat];
       TRY(ssw_h5_attr_num(h->dset[c], col->name, k->attr,
@@ -265,11 +266,69 @@ done:
   return status;
 }
 
-/* /samples: 9-D datasets (grid axes, sample, node); the sample and node
- * scales live in the group, the grid axes attach to the root scales. */
-int ssw_h5_create_samples(ssw_h5out *h) {
+/* One axis's values at the chosen points: a 1-D dataset of /samples over
+ * `point`, with the axis's units and long name (rank 0 writes it). */
+static int create_point_coord(ssw_h5out *h, int a, const double *values) {
   int status = SSW_SUCCESS;
-  hid_t gcpl = H5I_INVALID_HID, scales[SSW_NAXES + 2];
+  hid_t space = H5I_INVALID_HID;
+  const char *name = ssw_axis_names[a];
+  H5TRY(space = H5Screate_simple(1, h->sdims, NULL), "/samples/%s", name);
+  H5TRY(h->scoord[a] = H5Dcreate2(h->sgroup, name, H5T_IEEE_F64LE, space,
+                                  H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+        "/samples/%s in '%s'", name, h->path);
+  char unit_text[96];
+  udunits(h, axis_info[a].units, unit_text, sizeof unit_text);
+  TRY(ssw_h5_attr_str(h->scoord[a], name, "units", unit_text));
+  TRY(ssw_h5_attr_str(h->scoord[a], name, "long_name", axis_info[a].long_name));
+  if (h->rank != 0) H5TRY(H5Sselect_none(space), "/samples/%s", name);
+  H5TRY(H5Dwrite(h->scoord[a], H5T_NATIVE_DOUBLE, space, space, H5P_DEFAULT,
+                 values),
+        "/samples/%s in '%s'", name, h->path);
+done:
+  if (space >= 0) H5Sclose(space);
+  return status;
+}
+
+/* The /samples group's coordinates along `point`: the scale (each chosen
+ * point's flat grid index) and, per axis, the points' values (CF auxiliary
+ * coordinates, named by the data's `coordinates` attribute). */
+static int create_sample_coords(ssw_h5out *h, const ssw_config *cfg) {
+  int status = SSW_SUCCESS;
+  const size_t P = h->sel.n;
+  uint64_t *idx = malloc(P * sizeof *idx);
+  double *val = malloc(P * sizeof *val);
+  if (!idx || !val) {
+    status = SSW_RAISE(SSW_ERR_MEM, "out of memory for %zu sample points", P);
+    goto done;
+  }
+  for (size_t k = 0; k < P; k++)
+    idx[k] = h->sel.all ? (uint64_t)k : h->sel.index[k];
+  TRY(create_scale(h, h->sgroup, "point", h->sdims[0], H5T_STD_U64LE,
+                   H5T_NATIVE_UINT64, idx, "1",
+                   "grid point keeping sample trajectories (flat index, "
+                   "row-major over theta a b r s A B)",
+                   &h->sdim[0]));
+  for (int a = 0; a < SSW_NAXES; a++) {
+    for (size_t k = 0; k < P; k++) {
+      ssw_params p;
+      ssw_grid_params(cfg, idx[k], &p);
+      const double v[SSW_NAXES] = {p.theta, p.a, p.b, p.r, p.s, p.A, p.B};
+      val[k] = v[a];
+    }
+    TRY(create_point_coord(h, a, val));
+  }
+done:
+  free(idx);
+  free(val);
+  return status;
+}
+
+/* /samples: datasets over (point, sample, node) for the chosen points
+ * only; point, sample and node are scales of the group, and the grid
+ * coordinates of the points are auxiliary coordinates along point. */
+int ssw_h5_create_samples(ssw_h5out *h, const ssw_config *cfg) {
+  int status = SSW_SUCCESS;
+  hid_t gcpl = H5I_INVALID_HID;
   const int n = h->samples > h->nodes ? h->samples : h->nodes;
   int *idx = malloc((size_t)n * sizeof *idx);
   SSW_CHECK(idx, SSW_ERR_MEM, "out of memory");
@@ -282,25 +341,27 @@ int ssw_h5_create_samples(ssw_h5out *h) {
   H5TRY(h->sgroup =
             H5Gcreate2(h->file, "samples", H5P_DEFAULT, gcpl, H5P_DEFAULT),
         "group /samples in '%s'", h->path);
-  for (int q = 0; q < SSW_SAMPLE_NQ; q++)
-    TRY(create_dataset(h, h->sgroup, ssw_h5_sample_quantities[q].name,
-                       SSW_NAXES + 2, T_F64, NAN, 1,
+  for (int q = 0; q < SSW_SAMPLE_NQ; q++) {
+    TRY(create_dataset(h, h->sgroup, ssw_h5_sample_quantities[q].name, 3,
+                       h->sdims, T_F64, NAN, 1,
                        ssw_h5_sample_quantities[q].units,
                        ssw_h5_sample_quantities[q].long_name, &h->sdset[q]));
-  /* Scales after the data, so that readers list the grid dims first. */
-  TRY(create_scale(h, h->sgroup, "sample", h->dims[SSW_NAXES], H5T_STD_I32LE,
-                   H5T_NATIVE_INT, idx, "1",
-                   "sample trajectory (ensemble members 0 .. samples-1)",
-                   &h->sdim[0]));
-  TRY(create_scale(h, h->sgroup, "node", h->dims[SSW_NAXES + 1], H5T_STD_I32LE,
-                   H5T_NATIVE_INT, idx, "1", "stored node along the trajectory",
-                   &h->sdim[1]));
-  memcpy(scales, h->coord, sizeof h->coord);
-  scales[SSW_NAXES] = h->sdim[0];
-  scales[SSW_NAXES + 1] = h->sdim[1];
+    TRY(ssw_h5_attr_str(h->sdset[q], ssw_h5_sample_quantities[q].name,
+                        "coordinates", "theta a b r s A B"));
+  }
+  /* Scales after the data, so that readers list the data first. */
+  TRY(create_sample_coords(h, cfg));
+  TRY(create_scale(
+      h, h->sgroup, "sample", h->sdims[1], H5T_STD_I32LE, H5T_NATIVE_INT, idx,
+      "1", "sample trajectory (ensemble members 0 .. samples-1)", &h->sdim[1]));
+  TRY(create_scale(
+      h, h->sgroup, "node", h->sdims[2], H5T_STD_I32LE, H5T_NATIVE_INT, idx,
+      "1", "row at evenly spaced times along the trajectory", &h->sdim[2]));
   for (int q = 0; q < SSW_SAMPLE_NQ; q++)
-    TRY(attach_scales(h->sdset[q], ssw_h5_sample_quantities[q].name, scales,
-                      SSW_NAXES + 2));
+    TRY(attach_scales(h->sdset[q], ssw_h5_sample_quantities[q].name, h->sdim,
+                      3));
+  for (int a = 0; a < SSW_NAXES; a++)
+    TRY(attach_scales(h->scoord[a], ssw_axis_names[a], h->sdim, 1));
 done:
   free(idx);
   if (gcpl >= 0) H5Pclose(gcpl);

@@ -13,6 +13,7 @@
 
 #include "h5out_internal.h"
 #include "sleighsweep/error.h"
+#include "sleighsweep/sample_points.h"
 
 /* ---- creation -------------------------------------------------------- */
 
@@ -94,7 +95,8 @@ int ssw_h5out_create(MPI_Comm comm, const char *path, const ssw_config *cfg,
   TRY(ssw_h5_agree(h->comm, create_file(h, tmp)));
   TRY(ssw_h5_agree(h->comm, ssw_h5_make_dxpl(h)));
   TRY(ssw_h5_agree(h->comm, ssw_h5_create_grid(h, cfg)));
-  if (h->samples > 0) TRY(ssw_h5_agree(h->comm, ssw_h5_create_samples(h)));
+  if (ssw_h5_has_samples(h))
+    TRY(ssw_h5_agree(h->comm, ssw_h5_create_samples(h, cfg)));
   TRY(ssw_h5_agree(h->comm, ssw_h5_create_segments(h)));
   TRY(ssw_h5_agree(h->comm, ssw_h5_write_config_attrs(h, cfg)));
   TRY(ssw_h5_agree(h->comm, ssw_h5_write_meta_attrs(h, meta)));
@@ -177,48 +179,50 @@ static void gather(const column *c, const ssw_point_result *pts,
 
 /* File selection of the points' sample blocks: one hyperslab block per run
  * of consecutive indices along the fastest axis, OR-ed in index order. */
+/* File selection of the chosen points' sample blocks (point slots, every
+ * sample and node): one hyperslab per run of consecutive slots. The points
+ * are in index order, so their slots increase. Sets *m to the number of
+ * chosen points among them. */
 static int select_sample_blocks(const ssw_h5out *h, const order_t *ord,
-                                size_t n, const hsize_t *coords, hid_t space) {
+                                size_t n, hid_t space, size_t *m) {
   int status = SSW_SUCCESS;
-  hsize_t start[SSW_NAXES + 2] = {0}, count[SSW_NAXES + 2];
-  hsize_t block[SSW_NAXES + 2];
-  for (int i = 0; i < SSW_NAXES + 2; i++)
-    count[i] = block[i] = 1;
-  block[SSW_NAXES] = h->dims[SSW_NAXES];
-  block[SSW_NAXES + 1] = h->dims[SSW_NAXES + 1];
-  if (n == 0) H5TRY(H5Sselect_none(space), "/samples selection");
-  for (size_t j = 0; j < n;) {
-    size_t run = 1;
-    while (j + run < n && ord[j + run].index == ord[j].index + run &&
-           coords[(j + run) * SSW_NAXES + SSW_NAXES - 1] != 0)
-      run++;
-    memcpy(start, coords + j * SSW_NAXES, SSW_NAXES * sizeof *start);
-    block[SSW_NAXES - 1] = run;
-    H5TRY(H5Sselect_hyperslab(space, j ? H5S_SELECT_OR : H5S_SELECT_SET, start,
+  hsize_t start[3] = {0, 0, 0}, count[3] = {1, 1, 1};
+  hsize_t block[3] = {1, h->sdims[1], h->sdims[2]};
+  *m = 0;
+  H5TRY(H5Sselect_none(space), "/samples selection");
+  for (size_t j = 0; j < n; j++) {
+    const int64_t slot = ssw_sample_points_slot(&h->sel, ord[j].index);
+    if (slot < 0) continue;
+    start[0] = (hsize_t)slot;
+    H5TRY(H5Sselect_hyperslab(space, *m ? H5S_SELECT_OR : H5S_SELECT_SET, start,
                               NULL, count, block),
           "/samples selection");
-    j += run;
+    (*m)++;
   }
 done:
   return status;
 }
 
+/* The chosen points' sample blocks, quantity by quantity, gathered into
+ * buf in slot order. */
 static int write_samples(ssw_h5out *h, const order_t *ord, size_t n,
-                         const hsize_t *coords, const double *samples,
-                         double *buf) {
+                         const double *samples, double *buf) {
   int status = SSW_SUCCESS;
   hid_t fspace = H5I_INVALID_HID, mspace = H5I_INVALID_HID;
   const size_t per = (size_t)h->samples * (size_t)h->nodes;
-  hsize_t mlen = n ? (hsize_t)(n * per) : 1;
-  H5TRY(fspace = H5Screate_simple(SSW_NAXES + 2, h->dims, NULL), "/samples");
-  TRY(select_sample_blocks(h, ord, n, coords, fspace));
+  size_t m = 0;
+  H5TRY(fspace = H5Screate_simple(3, h->sdims, NULL), "/samples");
+  TRY(select_sample_blocks(h, ord, n, fspace, &m));
+  hsize_t mlen = m ? (hsize_t)(m * per) : 1;
   H5TRY(mspace = H5Screate_simple(1, &mlen, NULL), "/samples");
-  if (n == 0) H5TRY(H5Sselect_none(mspace), "/samples");
+  if (m == 0) H5TRY(H5Sselect_none(mspace), "/samples");
   for (int q = 0; q < SSW_SAMPLE_NQ; q++) {
+    size_t k = 0;
     for (size_t j = 0; j < n; j++)
-      memcpy(buf + j * per,
-             samples + (ord[j].pos * SSW_SAMPLE_NQ + (size_t)q) * per,
-             per * sizeof *buf);
+      if (ssw_sample_points_slot(&h->sel, ord[j].index) >= 0)
+        memcpy(buf + k++ * per,
+               samples + (ord[j].pos * SSW_SAMPLE_NQ + (size_t)q) * per,
+               per * sizeof *buf);
     H5TRY(
         H5Dwrite(h->sdset[q], H5T_NATIVE_DOUBLE, mspace, fspace, h->dxpl, buf),
         "dataset /samples/%s in '%s'", ssw_h5_sample_quantities[q].name,
@@ -260,7 +264,7 @@ static int write_columns(ssw_h5out *h, const ssw_point_result *pts,
   if (n == 0) H5TRY(H5Sselect_none(mspace), "'%s'", h->path);
   for (size_t c = 0; c < SSW_H5_DONE_COL; c++)
     TRY(write_column(h, c, pts, ord, n, mspace, fspace, buf));
-  if (h->samples > 0) TRY(write_samples(h, ord, n, coords, samples, buf));
+  if (ssw_h5_has_samples(h)) TRY(write_samples(h, ord, n, samples, buf));
   TRY(write_column(h, SSW_H5_DONE_COL, pts, ord, n, mspace, fspace, buf));
 done:
   if (mspace >= 0) H5Sclose(mspace);
@@ -350,8 +354,11 @@ int ssw_h5out_close(ssw_h5out **hp) {
   const char *p = h->path ? h->path : "?";
   for (int q = 0; q < SSW_SAMPLE_NQ; q++)
     CLOSE(h->sdset[q], H5Dclose, ssw_h5_sample_quantities[q].name);
-  CLOSE(h->sdim[0], H5Dclose, "sample");
-  CLOSE(h->sdim[1], H5Dclose, "node");
+  for (int i = 0; i < SSW_NAXES; i++)
+    CLOSE(h->scoord[i], H5Dclose, ssw_axis_names[i]);
+  CLOSE(h->sdim[0], H5Dclose, "point");
+  CLOSE(h->sdim[1], H5Dclose, "sample");
+  CLOSE(h->sdim[2], H5Dclose, "node");
   CLOSE(h->sgroup, H5Gclose, "/samples");
   for (size_t c = 0; c < SSW_H5_NCOL; c++)
     CLOSE(h->dset[c], H5Dclose, ssw_h5_columns[c].name);
@@ -361,6 +368,7 @@ int ssw_h5out_close(ssw_h5out **hp) {
   CLOSE(h->file, H5Fclose, "file");
   if (h->comm != MPI_COMM_NULL) MPI_Comm_free(&h->comm);
   free(h->path);
+  free(h->sel.index);
   free(h);
   *hp = NULL;
   return status;

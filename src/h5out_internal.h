@@ -13,7 +13,7 @@
 
 /* Layout version stored as `format_version`; bump on any layout change so
  * that a resume refuses files of another layout. */
-#define SSW_H5_FORMAT_VERSION 2
+#define SSW_H5_FORMAT_VERSION 3
 /* Target chunk size. Chunks are blocks of contiguous flat indices along the
  * fastest axes; 64 KiB keeps the chunk index small for 10^9-point grids
  * while a flush epoch touches few chunks per work unit. */
@@ -137,15 +137,23 @@ struct ssw_h5out {
   MPI_Comm comm; /* private duplicate returning MPI errors */
   int rank;
   char *path;
-  hsize_t dims[SSW_NAXES + 2]; /* grid axes, then sample and node */
+  hsize_t dims[SSW_NAXES]; /* grid axes */
   uint64_t total;
   int samples, nodes;
+  ssw_sample_points sel; /* grid points keeping samples (a copy of cfg's) */
+  hsize_t sdims[3];      /* /samples: point, sample, node */
   hid_t file, dxpl;
   hid_t coord[SSW_NAXES];
   hid_t dset[SSW_H5_NCOL];
-  hid_t sgroup, sdim[2], sdset[SSW_SAMPLE_NQ];
+  hid_t sgroup, sdim[3], scoord[SSW_NAXES], sdset[SSW_SAMPLE_NQ];
   char length_unit[32], mass_unit[32]; /* [body] units, "" when not given */
 };
+
+/* Whether the file has a /samples group: sample trajectories wanted and
+ * at least one grid point chosen for them. */
+static inline int ssw_h5_has_samples(const ssw_h5out *h) {
+  return h->samples > 0 && h->sel.n > 0;
+}
 
 /* ---- helpers (h5util.c) -------------------------------------------- */
 
@@ -175,7 +183,7 @@ int ssw_h5_attr_read_str(hid_t loc, const char *where, const char *name,
 /* The coordinate scales and every per-point dataset with its attributes. */
 int ssw_h5_create_grid(ssw_h5out *h, const ssw_config *cfg);
 /* The /samples group, its datasets and sample/node scales. */
-int ssw_h5_create_samples(ssw_h5out *h);
+int ssw_h5_create_samples(ssw_h5out *h, const ssw_config *cfg);
 /* Root provenance known from the config and the library. */
 int ssw_h5_write_config_attrs(ssw_h5out *h, const ssw_config *cfg);
 /* Root provenance known to the caller (rank 0's values). */

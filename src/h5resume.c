@@ -62,17 +62,17 @@ static int compare_config(const ssw_h5out *h, const char *stored,
 
 /* Opens a dataset and checks its shape against the config's grid. */
 static int open_dataset(const ssw_h5out *h, hid_t loc, const char *name,
-                        int rank, hid_t *dset) {
+                        int rank, const hsize_t *want, hid_t *dset) {
   int status = SSW_SUCCESS;
   hid_t space = H5I_INVALID_HID;
-  hsize_t dims[SSW_NAXES + 2] = {0};
+  hsize_t dims[SSW_NAXES] = {0};
   int got;
   H5TRY(*dset = H5Dopen2(loc, name, H5P_DEFAULT), "dataset %s in '%s'", name,
         h->path);
   H5TRY(space = H5Dget_space(*dset), "dataset %s", name);
   H5TRY(got = H5Sget_simple_extent_ndims(space), "dataset %s", name);
   if (got == rank) H5Sget_simple_extent_dims(space, dims, NULL);
-  if (got != rank || memcmp(dims, h->dims, (size_t)rank * sizeof *dims)) {
+  if (got != rank || memcmp(dims, want, (size_t)rank * sizeof *dims)) {
     status = SSW_RAISE(SSW_ERR_IO,
                        "dataset %s in '%s' does not have the "
                        "config's grid shape",
@@ -101,9 +101,11 @@ static int check_identity(ssw_h5out *h, const ssw_config *cfg) {
   if (version != SSW_H5_FORMAT_VERSION) {
     status = SSW_RAISE(SSW_ERR_IO,
                        "'%s' has output format %d, this program "
-                       "writes %d (format 2 added adaptive steps and error "
-                       "estimates; points of both kinds cannot share a "
-                       "file): finish it with the version that started it "
+                       "writes %d (format 3 keeps sample trajectories at "
+                       "chosen grid points only, format 2 added adaptive "
+                       "steps and error estimates; points of two formats "
+                       "cannot share a file): finish it with the version "
+                       "that started it "
                        "(its git_revision attribute), or write a new file",
                        h->path, version, SSW_H5_FORMAT_VERSION);
     goto done;
@@ -120,14 +122,14 @@ done:
 static int open_datasets(ssw_h5out *h) {
   int status = SSW_SUCCESS;
   for (size_t c = 0; c < SSW_H5_NCOL; c++)
-    TRY(open_dataset(h, h->file, ssw_h5_columns[c].name, SSW_NAXES,
+    TRY(open_dataset(h, h->file, ssw_h5_columns[c].name, SSW_NAXES, h->dims,
                      &h->dset[c]));
-  if (h->samples > 0) {
+  if (ssw_h5_has_samples(h)) {
     H5TRY(h->sgroup = H5Gopen2(h->file, "samples", H5P_DEFAULT),
           "group /samples in '%s'", h->path);
     for (int q = 0; q < SSW_SAMPLE_NQ; q++)
-      TRY(open_dataset(h, h->sgroup, ssw_h5_sample_quantities[q].name,
-                       SSW_NAXES + 2, &h->sdset[q]));
+      TRY(open_dataset(h, h->sgroup, ssw_h5_sample_quantities[q].name, 3,
+                       h->sdims, &h->sdset[q]));
   }
 done:
   return status;

@@ -81,7 +81,10 @@ int ssw_h5_handle_new(MPI_Comm comm, const char *path, const ssw_config *cfg,
     h->dset[c] = H5I_INVALID_HID;
   for (int q = 0; q < SSW_SAMPLE_NQ; q++)
     h->sdset[q] = H5I_INVALID_HID;
-  h->sdim[0] = h->sdim[1] = H5I_INVALID_HID;
+  for (int i = 0; i < 3; i++)
+    h->sdim[i] = H5I_INVALID_HID;
+  for (int i = 0; i < SSW_NAXES; i++)
+    h->scoord[i] = H5I_INVALID_HID;
   *out = h;
   const int rc = MPI_Comm_dup(comm, &h->comm);
   if (rc != MPI_SUCCESS) {
@@ -111,8 +114,16 @@ int ssw_h5_handle_new(MPI_Comm comm, const char *path, const ssw_config *cfg,
   }
   h->samples = cfg->samples;
   h->nodes = cfg->samples > 0 ? cfg->sample_nodes : 0;
-  h->dims[SSW_NAXES] = (hsize_t)h->samples;
-  h->dims[SSW_NAXES + 1] = (hsize_t)h->nodes;
+  const ssw_sample_points *sel = &cfg->sample_sel;
+  h->sel.all = sel->all, h->sel.n = sel->n;
+  if (!sel->all && sel->n > 0) {
+    h->sel.index = malloc(sel->n * sizeof *sel->index);
+    SSW_CHECK(h->sel.index, SSW_ERR_MEM, "out of memory");
+    memcpy(h->sel.index, sel->index, sel->n * sizeof *sel->index);
+  }
+  h->sdims[0] = (hsize_t)h->sel.n;
+  h->sdims[1] = (hsize_t)h->samples;
+  h->sdims[2] = (hsize_t)h->nodes;
   return SSW_SUCCESS;
 }
 

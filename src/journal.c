@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 #include "sleighsweep/error.h"
 #include "sleighsweep/grid.h"
 #include "sleighsweep/h5out.h"
+#include "sleighsweep/sample_points.h"
 
 #define FILE_MAGIC "SSWJRNL2"
 #define OLD_MAGIC "SSWJRNL1" /* format 1: a hash of the config's text */
@@ -22,7 +24,11 @@
  * config's (about 1 KB), low enough that a damaged length allocates
  * nothing large. */
 #define MAX_TEXT_BYTES (1u << 20)
-#define REC_MAGIC 0x3130434552575353ULL /* "SSWREC01" little-endian */
+/* Two kinds of record: a point with its sample trajectories (a grid point
+ * sample_points chose), and a point alone (every other point: the file
+ * keeps no samples for it, so neither does its journal). */
+#define REC_MAGIC 0x3130434552575353ULL       /* "SSWREC01" little-endian */
+#define REC_MAGIC_PLAIN 0x3030434552575353ULL /* "SSWREC00" */
 
 /* File header (64 bytes): identifies the config and the binary record
  * layout. The config's canonical text (ssw_config_canonical), text_bytes
@@ -47,7 +53,8 @@ typedef struct {
 struct ssw_journal {
   int fd;
   char path[4096];
-  size_t sdoubles, rec_bytes;
+  const ssw_sample_points *sel; /* the points whose records carry samples */
+  size_t sdoubles, rec_bytes;   /* rec_bytes: of a record with samples */
   off_t data_at;      /* where the records start: after header and text */
   unsigned char *buf; /* one record */
 };
@@ -63,6 +70,16 @@ static const uint64_t FNV0 = 0xCBF29CE484222325ULL;
 
 static size_t record_bytes(size_t sdoubles) {
   return 8 + sizeof(ssw_point_result) + 8 * sdoubles + 8;
+}
+
+/* Length of a record by its first 8 bytes (its kind), 0 for neither kind;
+ * `full` is the length of a record with samples. */
+static size_t record_len(const unsigned char *p, size_t full) {
+  uint64_t magic;
+  memcpy(&magic, p, 8);
+  return magic == REC_MAGIC         ? full
+         : magic == REC_MAGIC_PLAIN ? record_bytes(0)
+                                    : 0;
 }
 
 static int make_ident(const ssw_config *cfg, ident *w) {
@@ -176,34 +193,47 @@ static int write_prefix(int fd, const ident *want, const char *path) {
   return rc;
 }
 
-/* A record is valid when its magic and checksum match. */
-static int rec_valid(const unsigned char *p, size_t rec_bytes) {
-  const size_t body = rec_bytes - 8;
-  uint64_t magic, sum;
-  memcpy(&magic, p, 8);
+/* A record of `len` bytes is valid when its checksum matches. */
+static int rec_valid(const unsigned char *p, size_t len) {
+  const size_t body = len - 8;
+  uint64_t sum;
   memcpy(&sum, p + body, 8);
-  return magic == REC_MAGIC && sum == fnv1a(p, body, FNV0);
+  return sum == fnv1a(p, body, FNV0);
+}
+
+/* The valid record at `at` of a file of `size` bytes, read into rec (room
+ * for `full` bytes): its length, or 0 when there is none. */
+static size_t record_at(int fd, off_t at, off_t size, unsigned char *rec,
+                        size_t full, int *err) {
+  *err = 0;
+  const size_t want = at + (off_t)full <= size ? full : (size_t)(size - at);
+  if (want < 8) return 0;
+  const ssize_t got = pread(fd, rec, want, at);
+  if (got < 0) return *err = errno, 0;
+  const size_t len = got >= 8 ? record_len(rec, full) : 0;
+  return len && (size_t)got >= len && rec_valid(rec, len) ? len : 0;
 }
 
 /* Offset of the next valid record at or after `from`, or `size` when none:
  * after a torn or corrupt stretch the records that follow are found again
  * by their magic and checksum, so one damaged record hides nothing else. */
 static int resync(int fd, off_t from, off_t size, unsigned char *rec,
-                  size_t rec_bytes, off_t *next) {
+                  size_t full, off_t *next) {
   enum { WIN = 65536 };
-  static const uint64_t magic = REC_MAGIC;
+  static const uint64_t magic[2] = {REC_MAGIC, REC_MAGIC_PLAIN};
   unsigned char win[WIN];
-  for (off_t base = from; base + (off_t)rec_bytes <= size; base += WIN - 7) {
+  for (off_t base = from; base + 8 <= size; base += WIN - 7) {
     const ssize_t got = pread(fd, win, WIN, base);
     SSW_CHECK(got >= 0, SSW_ERR_IO, "cannot read journal: %s", strerror(errno));
     for (ssize_t k = 0; k + 8 <= got; k++) {
-      if (memcmp(win + k, &magic, 8) != 0) continue;
-      const off_t at = base + k;
-      if (at + (off_t)rec_bytes > size) break;
-      SSW_CHECK(pread(fd, rec, rec_bytes, at) == (ssize_t)rec_bytes, SSW_ERR_IO,
-                "cannot read journal: %s", strerror(errno));
-      if (rec_valid(rec, rec_bytes)) {
-        *next = at;
+      if (memcmp(win + k, &magic[0], 8) != 0 &&
+          memcmp(win + k, &magic[1], 8) != 0)
+        continue;
+      int err;
+      const size_t len = record_at(fd, base + k, size, rec, full, &err);
+      SSW_CHECK(!err, SSW_ERR_IO, "cannot read journal: %s", strerror(err));
+      if (len) {
+        *next = base + k;
         return SSW_SUCCESS;
       }
     }
@@ -216,7 +246,7 @@ static int resync(int fd, off_t from, off_t size, unsigned char *rec,
 /* Walks the records of an open journal after its header, calling
  * fn(ctx, record) for each valid one, counting damaged stretches in *torn
  * and returning in *end the offset just past the last valid record. */
-static int scan(int fd, off_t start, size_t rec_bytes, unsigned char *rec,
+static int scan(int fd, off_t start, size_t full, unsigned char *rec,
                 int (*fn)(void *, const unsigned char *), void *ctx,
                 size_t *torn, off_t *end) {
   struct stat st;
@@ -225,18 +255,32 @@ static int scan(int fd, off_t start, size_t rec_bytes, unsigned char *rec,
   off_t pos = start;
   *end = pos;
   while (pos < st.st_size) {
-    const ssize_t got = pread(fd, rec, rec_bytes, pos);
-    SSW_CHECK(got >= 0, SSW_ERR_IO, "cannot read journal: %s", strerror(errno));
-    if (got == (ssize_t)rec_bytes && rec_valid(rec, rec_bytes)) {
+    int err;
+    const size_t len = record_at(fd, pos, st.st_size, rec, full, &err);
+    SSW_CHECK(!err, SSW_ERR_IO, "cannot read journal: %s", strerror(err));
+    if (len) {
       if (fn) SSW_CALL(fn(ctx, rec));
-      pos += (off_t)rec_bytes;
+      pos += (off_t)len;
       *end = pos;
       continue;
     }
     (*torn)++;
-    SSW_CALL(resync(fd, pos + 1, st.st_size, rec, rec_bytes, &pos));
+    SSW_CALL(resync(fd, pos + 1, st.st_size, rec, full, &pos));
   }
   return SSW_SUCCESS;
+}
+
+/* Whether the file ends on a whole valid record (of either kind). */
+static int ends_on_record(ssw_journal *j, off_t size) {
+  const size_t lens[2] = {j->rec_bytes, record_bytes(0)};
+  for (int k = 0; k < 2; k++) {
+    int err;
+    const off_t at = size - (off_t)lens[k];
+    if (at >= j->data_at &&
+        record_at(j->fd, at, size, j->buf, j->rec_bytes, &err) == lens[k])
+      return 1;
+  }
+  return 0;
 }
 
 /* Makes an existing journal ready for appending: a header cut short (a
@@ -254,12 +298,7 @@ static int prepare_existing(ssw_journal *j, const ident *want, off_t size) {
     return write_prefix(j->fd, want, j->path);
   }
   SSW_CALL(check_header(j->fd, &h, want, j->path));
-  const off_t body = size - j->data_at;
-  const off_t last = size - (off_t)j->rec_bytes;
-  if (body % (off_t)j->rec_bytes == 0 &&
-      (body == 0 ||
-       (pread(j->fd, j->buf, j->rec_bytes, last) == (ssize_t)j->rec_bytes &&
-        rec_valid(j->buf, j->rec_bytes))))
+  if (size == j->data_at || ends_on_record(j, size))
     return SSW_SUCCESS; /* ends on a whole valid record: the common case */
   size_t torn = 0;
   off_t end = j->data_at;
@@ -280,6 +319,7 @@ int ssw_journal_open(const char *output, int rank, const ssw_config *cfg,
   if (!j) free(want.text);
   SSW_CHECK(j, SSW_ERR_MEM, "out of memory");
   ssw_journal_path(output, rank, j->path, sizeof j->path);
+  j->sel = &cfg->sample_sel;
   j->sdoubles = ssw_h5out_sample_doubles(cfg);
   j->rec_bytes = record_bytes(j->sdoubles);
   j->data_at = data_start(&want.h);
@@ -316,14 +356,16 @@ int ssw_journal_open(const char *output, int rank, const ssw_config *cfg,
 int ssw_journal_append(ssw_journal *j, const ssw_point_result *r,
                        const double *samples) {
   unsigned char *p = j->buf;
-  const uint64_t magic = REC_MAGIC;
+  const int with =
+      j->sdoubles && samples && ssw_sample_points_slot(j->sel, r->index) >= 0;
+  const uint64_t magic = with ? REC_MAGIC : REC_MAGIC_PLAIN;
+  const size_t len = with ? j->rec_bytes : record_bytes(0);
   memcpy(p, &magic, 8);
   memcpy(p + 8, r, sizeof *r);
-  if (j->sdoubles) memcpy(p + 8 + sizeof *r, samples, 8 * j->sdoubles);
-  const size_t body = j->rec_bytes - 8;
-  const uint64_t sum = fnv1a(p, body, FNV0);
-  memcpy(p + body, &sum, 8);
-  return write_all(j->fd, p, j->rec_bytes, j->path);
+  if (with) memcpy(p + 8 + sizeof *r, samples, 8 * j->sdoubles);
+  const uint64_t sum = fnv1a(p, len - 8, FNV0);
+  memcpy(p + len - 8, &sum, 8);
+  return write_all(j->fd, p, len, j->path);
 }
 
 int ssw_journal_sync(ssw_journal *j) {
@@ -395,7 +437,11 @@ static int keep(void *ctx, const unsigned char *rec) {
   memcpy(&pt, rec + 8, sizeof pt);
   if (pt.index >= r->npts) return SSW_SUCCESS;
   const size_t sd = r->set->recs.sdoubles;
-  if (sd) memcpy(r->samples, rec + 8 + sizeof pt, 8 * sd);
+  if (sd && record_len(rec, r->rec_bytes) == r->rec_bytes)
+    memcpy(r->samples, rec + 8 + sizeof pt, 8 * sd);
+  else /* a point without samples in the file */
+    for (size_t k = 0; k < sd; k++)
+      r->samples[k] = NAN;
   return ssw_result_buf_push(&r->set->recs, &pt, r->samples);
 }
 

@@ -8,6 +8,10 @@
 
 #include "sleighsweep/analytic.h"
 #include "sleighsweep/error.h"
+#include "sleighsweep/ode.h"
+
+/* Runge-Kutta steps per node interval of the dense output. */
+#define SSW_DENSE_STEPS 32
 
 void ssw_path_record(void *ctx, int dir, double t, double phi, double x,
                      double y, double w, double v, double H) {
@@ -82,4 +86,60 @@ int ssw_path_exact(const ssw_path *p, const ssw_tensor *t, int regime,
   walk(p, &o, i0, (long)p->n, 1, exact, pos_err, head_err);
   walk(p, &o, i0 - 1, -1, -1, exact, pos_err, head_err);
   return SSW_SUCCESS;
+}
+
+/* Classical Runge-Kutta steps of the reduced and reconstruction equations
+ * from state y (w, v, phi, x, y) over a time span `span` in `m` equal
+ * steps. */
+static void rk4(const ssw_tensor *t, double D, double y[SSW_ODE_DIM],
+                double span, int m) {
+  const double h = span / m;
+  for (int s = 0; s < m; s++) {
+    double k1[SSW_ODE_DIM], k2[SSW_ODE_DIM], k3[SSW_ODE_DIM], k4[SSW_ODE_DIM];
+    double z[SSW_ODE_DIM];
+    ssw_ode_rhs(t, D, y, k1);
+    for (int q = 0; q < SSW_ODE_DIM; q++)
+      z[q] = y[q] + 0.5 * h * k1[q];
+    ssw_ode_rhs(t, D, z, k2);
+    for (int q = 0; q < SSW_ODE_DIM; q++)
+      z[q] = y[q] + 0.5 * h * k2[q];
+    ssw_ode_rhs(t, D, z, k3);
+    for (int q = 0; q < SSW_ODE_DIM; q++)
+      z[q] = y[q] + h * k3[q];
+    ssw_ode_rhs(t, D, z, k4);
+    for (int q = 0; q < SSW_ODE_DIM; q++)
+      y[q] += h / 6 * (k1[q] + 2 * k2[q] + 2 * k3[q] + k4[q]);
+  }
+}
+
+void ssw_path_dense(const ssw_path *p, const ssw_tensor *t, size_t n,
+                    double (*out)[SSW_PATH_NQ]) {
+  for (size_t k = 0; k < n; k++)
+    for (int q = 0; q < SSW_PATH_NQ; q++)
+      out[k][q] = NAN;
+  if (p->n == 0 || n < 2) return;
+  if (p->n == 1) {
+    memcpy(out[0], p->rows[0], sizeof out[0]);
+    return;
+  }
+  const double D = t->M * t->J - t->L2 * t->L2;
+  const double t0 = p->rows[0][0], t1 = p->rows[p->n - 1][0];
+  size_t i = 0; /* interval [rows[i], rows[i + 1]] */
+  for (size_t k = 0; k < n; k++) {
+    const double tk =
+        k + 1 == n ? t1 : t0 + (t1 - t0) * ((double)k / (double)(n - 1));
+    while (i + 2 < p->n && p->rows[i + 1][0] < tk)
+      i++;
+    const double *a = p->rows[i], *b = p->rows[i + 1];
+    const double h = b[0] - a[0];
+    /* From the nearer node, so every row is within half an interval. */
+    const double *c = tk - a[0] <= b[0] - tk ? a : b;
+    double y[SSW_ODE_DIM] = {c[4], c[5], c[1], c[2], c[3]};
+    if (h > 0 && tk != c[0])
+      rk4(t, D, y, tk - c[0], (int)ceil(SSW_DENSE_STEPS * fabs(tk - c[0]) / h));
+    out[k][0] = tk;
+    out[k][1] = y[2], out[k][2] = y[3], out[k][3] = y[4];
+    out[k][4] = y[0], out[k][5] = y[1];
+    out[k][6] = h > 0 ? a[6] + (tk - a[0]) / h * (b[6] - a[6]) : a[6];
+  }
 }

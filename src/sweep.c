@@ -49,9 +49,10 @@ static void iso_time(char *buf, size_t n) {
  * 4 int32, 3 int8, 1 uint8 (docs/output.md) and the samples; plus HDF5's
  * object headers (about 8 KiB per dataset, ~45 datasets) and a margin. */
 double ssw_sweep_output_bytes(const ssw_config *cfg) {
-  const double per_point =
-      20 * 8 + 4 * 4 + 3 + 1 + 8.0 * (double)ssw_h5out_sample_doubles(cfg);
-  return (double)ssw_grid_size(cfg) * per_point + 64e3 + 45 * 8192.0;
+  const double per_point = 20 * 8 + 4 * 4 + 3 + 1;
+  const double per_sample_point = 8.0 * (double)ssw_h5out_sample_doubles(cfg);
+  return (double)ssw_grid_size(cfg) * per_point +
+         (double)cfg->sample_sel.n * per_sample_point + 64e3 + 45 * 8192.0;
 }
 
 /* ---- config ------------------------------------------------------- */

@@ -74,21 +74,32 @@ def check_root(path):
 
 
 def check_samples(path):
+    """The chosen points (test_h5out.c: 1, 3, 8, 10) along `point`, with
+    their grid coordinates as coordinates."""
     ds = xr.open_dataset(path, engine="h5netcdf", group="samples")
-    want = DIMS + ["sample", "node"]
+    want = ["point", "sample", "node"]
     expect(list(ds.dims) == want, f"samples dims {list(ds.dims)}")
     expect(ds["t"].dims == tuple(want), f"t dims {ds['t'].dims}")
+    chosen = [1, 3, NEVER, 10]
+    expect(np.array_equal(ds["point"].values, chosen), "point coordinate")
+    expect(all(a in ds["t"].coords for a in DIMS), "grid coordinates of t")
+    root = xr.open_dataset(path, engine="h5netcdf")
+    for a in DIMS:
+        axis = root[a].values
+        idx = np.unravel_index(chosen, SHAPE)[DIMS.index(a)]
+        expect(np.array_equal(ds[a].values, axis[idx]), f"samples/{a}")
+    root.close()
     expect(np.array_equal(ds["sample"].values, [0, 1]), "sample coordinate")
     expect(np.array_equal(ds["node"].values, range(5)), "node coordinate")
-    t = ds["t"].values.reshape(math.prod(SHAPE), 2, 5)
-    for i in range(math.prod(SHAPE)):
+    t = ds["t"].values
+    for p, i in enumerate(chosen):
         for s in range(2):
             for k in range(5):
                 ref = (math.nan if i == NEVER or (s == 1 and k == 4)
                        else i * 1000 + s * 10 + k)
-                got = t[i, s, k]
+                got = t[p, s, k]
                 expect(got == ref or (math.isnan(got) and math.isnan(ref)),
-                       f"t[{i},{s},{k}] = {got}, expected {ref}")
+                       f"t[{p},{s},{k}] = {got}, expected {ref}")
     expect(ds["x"].attrs.get("units") == "length", "x units")
     ds.close()
 
@@ -103,7 +114,7 @@ def check_ncdump(path):
     expect("phony" not in out.stdout, "ncdump shows phony dimensions")
     expect("double J(theta, a, b, r, s, A, B) ;" in out.stdout,
            "ncdump does not show J over the named dims")
-    expect("double t(theta, a, b, r, s, A, B, sample, node) ;" in out.stdout,
+    expect("double t(point, sample, node) ;" in out.stdout,
            "ncdump does not show samples/t over the named dims")
     expect("segment_t segments(segments) ;" in out.stdout,
            "ncdump does not show the segments table")

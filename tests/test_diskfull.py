@@ -21,8 +21,21 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from sswtest import ENV, check, datasets, exit_status  # noqa: E402
 
-EXE, CONFIG = sys.argv[1], sys.argv[2]
+EXE, SMALL_CONFIG = sys.argv[1], sys.argv[2]
 MPIEXEC = sys.argv[3] if len(sys.argv) > 3 else "mpirun"
+
+
+def every_point_samples(tmp):
+    """The test config with samples at every grid point: journal records
+    of 7 KiB each, so the journals fill the 900 KiB disk mid-sweep."""
+    with open(SMALL_CONFIG) as f:
+        lines = [ln for ln in f.read().splitlines()
+                 if not ln.startswith("sample_points")]
+    path = os.path.join(tmp, "every_point_samples.ini")
+    with open(path, "w") as f:
+        f.write("\n".join(lines).replace(
+            "[output]", "[output]\nsample_points = all") + "\n")
+    return path
 
 
 def run(cfg, out):
@@ -43,6 +56,7 @@ def unmount(path):
 
 
 with tempfile.TemporaryDirectory() as tmp:
+    CONFIG = every_point_samples(tmp)
     full = os.path.join(tmp, "full")
     os.mkdir(full)
     if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=900k", "tmpfs",

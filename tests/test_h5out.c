@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "sleighsweep/error.h"
+#include "sleighsweep/grid.h"
 #include "sleighsweep/h5out.h"
 #include "sleighsweep/names.h"
 #include "sleighsweep/stepper.h"
@@ -23,6 +24,8 @@
 #define NN 5    /* nodes per sample */
 #define NEVER 8 /* never written */
 #define LATE 3  /* written only after the resume */
+#define NSEL 4  /* grid points keeping samples: */
+static const uint64_t sel_index[NSEL] = {1, LATE, NEVER, 10};
 
 static const char *const axis[SSW_NAXES] = {"theta", "a", "b", "r",
                                             "s",     "A", "B"};
@@ -147,6 +150,9 @@ static ssw_config *make_config(const char *text) {
   ssw_integrator_defaults(&c->integ);
   c->integ.method = &method;
   c->samples = NS, c->sample_nodes = NN;
+  c->sample_sel.n = NSEL;
+  c->sample_sel.index = malloc(sizeof sel_index);
+  memcpy(c->sample_sel.index, sel_index, sizeof sel_index);
   c->path = copy("cases/test.ini");
   c->text = copy(text);
   return c;
@@ -155,6 +161,7 @@ static ssw_config *make_config(const char *text) {
 static void free_config(ssw_config *c) {
   for (int i = 0; i < SSW_NAXES; i++)
     free(c->axes[i].values);
+  free(c->sample_sel.index);
   free(c->path);
   free(c->text);
   free(c);
@@ -241,9 +248,42 @@ static void check_fields(hid_t f, const int *done_expected,
   }
 }
 
-static void check_samples(hid_t f, const int *done_expected,
-                          const hid_t *scales) {
-  static double got[NPTS * NS * NN];
+/* /samples holds the chosen points only, in index order along `point`
+ * (whose scale is their flat index), with their grid coordinates. */
+static void check_sample_coords(hid_t f, const ssw_config *cfg, hid_t point) {
+  uint64_t idx[NSEL] = {0};
+  H5Dread(point, H5T_NATIVE_UINT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, idx);
+  EXPECT(memcmp(idx, sel_index, sizeof idx) == 0, "samples/point values");
+  for (int a = 0; a < SSW_NAXES; a++) {
+    char path[32];
+    double v[NSEL];
+    snprintf(path, sizeof path, "samples/%s", axis[a]);
+    hid_t d = H5Dopen2(f, path, H5P_DEFAULT);
+    EXPECT(d >= 0 && H5DSis_attached(d, point, 0) > 0, "%s over point", path);
+    if (d < 0) continue;
+    H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v);
+    for (int k = 0; k < NSEL; k++) {
+      int at[SSW_NAXES];
+      ssw_grid_unravel(cfg, sel_index[k], at);
+      EXPECT(v[k] == cfg->axes[a].values[at[a]], "%s[%d] = %g", path, k, v[k]);
+    }
+    H5Dclose(d);
+  }
+}
+
+static void check_samples(hid_t f, const ssw_config *cfg,
+                          const int *done_expected) {
+  static double got[NSEL * NS * NN];
+  static const char *const dims[3] = {"point", "sample", "node"};
+  hid_t scales[3];
+  for (int i = 0; i < 3; i++) {
+    char path[32];
+    snprintf(path, sizeof path, "samples/%s", dims[i]);
+    scales[i] = H5Dopen2(f, path, H5P_DEFAULT);
+    EXPECT(scales[i] >= 0 && H5DSis_scale(scales[i]) > 0, "%s not a scale",
+           path);
+  }
+  if (scales[0] >= 0) check_sample_coords(f, cfg, scales[0]);
   for (int q = 0; q < SSW_SAMPLE_NQ; q++) {
     char path[32];
     snprintf(path, sizeof path, "samples/%s", sample_names[q]);
@@ -251,19 +291,22 @@ static void check_samples(hid_t f, const int *done_expected,
     EXPECT(d >= 0, "dataset %s missing", path);
     if (d < 0) continue;
     H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, got);
-    for (int i = 0; i < NPTS; i++)
+    for (int p = 0; p < NSEL; p++)
       for (int s = 0; s < NS; s++)
         for (int k = 0; k < NN; k++) {
+          const int i = (int)sel_index[p];
           const double want = done_expected[i] ? sample_value(i, q, s, k) : NAN;
-          const double g = got[(i * NS + s) * NN + k];
-          EXPECT(same(g, want), "%s[%d,%d,%d] = %g, expected %g", path, i, s, k,
+          const double g = got[(p * NS + s) * NN + k];
+          EXPECT(same(g, want), "%s[%d,%d,%d] = %g, expected %g", path, p, s, k,
                  g, want);
         }
-    for (unsigned dim = 0; dim < SSW_NAXES; dim++)
+    for (unsigned dim = 0; dim < 3; dim++)
       EXPECT(H5DSis_attached(d, scales[dim], dim) > 0,
-             "scale %s not attached to %s", axis[dim], path);
+             "scale %s not attached to %s", dims[dim], path);
     H5Dclose(d);
   }
+  for (int i = 0; i < 3; i++)
+    if (scales[i] >= 0) H5Dclose(scales[i]);
 }
 
 static void check_scales(hid_t f, const ssw_config *cfg, hid_t *scales) {
@@ -289,7 +332,7 @@ static void check_file(const char *path, const ssw_config *cfg, int ranks,
   if (f < 0) return;
   check_scales(f, cfg, scales);
   check_fields(f, done_expected, scales);
-  check_samples(f, done_expected, scales);
+  check_samples(f, cfg, done_expected);
   for (int i = 0; i < SSW_NAXES; i++)
     H5Dclose(scales[i]);
   expect_attr(f, "program", "sleighsweep");

@@ -65,7 +65,8 @@ def engine_names(path):
                            idx_type=h5py.h5.INDEX_CRT_ORDER)
         out["samples"] = [(n, text(g[n].attrs["units"]),
                            text(g[n].attrs["long_name"])) for n in names
-                          if n not in ("sample", "node")]
+                          if n not in ("point", "sample", "node") and
+                          n not in out["axes"]]
         out["axis_units"] = [text(f[a].attrs["units"]) for a in out["axes"]]
         out["initial_conditions"] = text(f.attrs["initial_conditions"])
         out["reconstruction"] = text(f.attrs["reconstruction"])

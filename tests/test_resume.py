@@ -24,7 +24,8 @@ from sswtest import ENV, check, datasets, exit_status, ranks_of  # noqa: E402,E5
 
 EXE, CONFIG = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 MPIEXEC = sys.argv[3] if len(sys.argv) > 3 else "mpirun"
-REC_MAGIC = b"SSWREC01"
+REC_MAGIC = b"SSWREC01"        # a point with its samples
+REC_MAGIC_PLAIN = b"SSWREC00"  # a point alone (not a sample point)
 
 
 def make_config(tmp, name, slow=True, extra=""):
@@ -92,22 +93,25 @@ def header_bytes(data):
 
 
 def valid_records(path):
-    """Indices of the valid records of a journal, resynchronising after a
-    damaged stretch by magic and checksum (layout: src/journal.c)."""
+    """Indices and (offset, length) of the valid records of a journal,
+    resynchronising after a damaged stretch by magic and checksum (layout:
+    src/journal.c: two kinds of record, by their magic)."""
     data = open(path, "rb").read()
     rb, sd = struct.unpack_from("<II", data, 16)
-    rec = 8 + rb + 8 * sd + 8
-    out, pos = set(), header_bytes(data)
-    while pos + rec <= len(data):
+    size = {REC_MAGIC: 8 + rb + 8 * sd + 8, REC_MAGIC_PLAIN: 8 + rb + 8}
+    out, where, pos = set(), [], header_bytes(data)
+    while pos + 8 <= len(data):
+        rec = size.get(bytes(data[pos:pos + 8]), 0)
         r = data[pos:pos + rec]
-        if r[:8] == REC_MAGIC and struct.unpack_from(
+        if rec and len(r) == rec and struct.unpack_from(
                 "<Q", r, rec - 8)[0] == fnv1a(r[:rec - 8]):
             out.add(struct.unpack_from("<Q", r, 8)[0])
+            where.append((pos, rec))
             pos += rec
         else:
-            nxt = data.find(REC_MAGIC, pos + 1)
-            pos = nxt if nxt >= 0 else len(data)
-    return out, rec
+            nxt = [k for k in (data.find(m, pos + 1) for m in size) if k >= 0]
+            pos = min(nxt) if nxt else len(data)
+    return out, where
 
 
 def same(a, b, what):
@@ -124,11 +128,11 @@ def case_torn_journal(tmp, ref):
     rc, err = stop_after(run([cfg], wait=False), cfg, 8)
     check(rc == 3, f"torn: first run exit {rc}: {err[-400:]}")
     jn = out + ".journal.0"
-    _, rec = valid_records(jn)
+    _, where = valid_records(jn)
     data = bytearray(open(jn, "rb").read())
-    hdr = header_bytes(data)
-    check(len(data) >= hdr + 3 * rec, "torn: fewer than 3 records")
-    data[hdr + rec + rec // 2] ^= 0xFF               # corrupt record 1
+    check(len(where) >= 3, "torn: fewer than 3 records")
+    at, rec = where[1]
+    data[at + rec // 2] ^= 0xFF                      # corrupt record 1
     data += REC_MAGIC + b"\x07" * 100                 # torn tail
     open(jn, "wb").write(bytes(data))
     rc, err = stop_after(run([cfg], wait=False), cfg, 8)

@@ -19,6 +19,51 @@ from sswtest import ENV, check, datasets, exit_status  # noqa: E402
 EXE, CONFIG = sys.argv[1], sys.argv[2]
 MPIEXEC = sys.argv[3] if len(sys.argv) > 3 else "mpirun"
 DIMS = ("theta", "a", "b", "r", "s", "A", "B")
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def check_samples(f, regime):
+    """/samples: the points sample_points chose (a = 0.2; theta = 90deg,
+    a = 0) in index order with their grid coordinates, each sample as 64
+    rows at evenly spaced times (docs/output.md)."""
+    grid = np.meshgrid(*[f[a][()] for a in DIMS], indexing="ij")
+    th, a = grid[0].ravel(), grid[1].ravel()
+    want = np.flatnonzero((a == 0.2) | ((th == np.pi / 2) & (a == 0)))
+    check(np.array_equal(f["samples/point"][()], want),
+          f"samples/point {f['samples/point'][()]}, expected {want}")
+    for k, name in enumerate(DIMS):
+        check(np.array_equal(f["samples/" + name][()], grid[k].ravel()[want]),
+              f"samples/{name}")
+    x, t = f["samples/x"][()], f["samples/t"][()]
+    check(x.shape == (len(want), 2, 64), f"sample shape {x.shape}")
+    moving = regime.ravel()[want] > 0
+    check(moving.any() and (~moving).any(), "both kinds of point sampled")
+    check(np.isfinite(x[moving]).all(), "NaN in a moving sample")
+    dt = np.diff(t[moving], axis=-1)
+    check(np.all(np.abs(dt - dt[..., :1]) <= 1e-12 * np.abs(dt[..., :1])),
+          "sample rows not at evenly spaced times")
+    # Uniform motion: one node (the start), the rest NaN.
+    check(np.isfinite(x[~moving][..., 0]).all() and
+          np.isnan(x[~moving][..., 1:]).all(), "uniform samples")
+
+
+def check_trajectory_script(path, tmp):
+    """trajectory.py draws a chosen point and names the chosen points when
+    asked for another."""
+    script = os.path.join(ROOT, "analysis", "trajectory.py")
+    png = os.path.join(tmp, "chosen.png")
+    r = subprocess.run(["/usr/bin/python3", script, path, "--at",
+                        "theta=30deg", "a=0.2", "b=0", "s=0", "--out", png],
+                       capture_output=True, text=True)
+    check(r.returncode == 0 and os.path.getsize(png) > 1000,
+          f"trajectory.py at a chosen point: {r.returncode} {r.stderr}")
+    r = subprocess.run(["/usr/bin/python3", script, path, "--at",
+                        "theta=30deg", "a=0.5", "b=0", "s=0", "--out", png],
+                       capture_output=True, text=True)
+    check(r.returncode == 2 and "keeps no sample trajectories" in r.stderr
+          and "a = 0.2" in r.stderr,
+          f"trajectory.py at a point without samples: {r.returncode} "
+          f"{r.stderr}")
 
 
 def config_with(tmp, name, extra_output=""):
@@ -154,16 +199,8 @@ with tempfile.TemporaryDirectory() as tmp:
                      "wall_time_s", "mpi_ranks", "omp_threads", "k_rot"):
             check(name in f.attrs, f"root attribute {name} missing")
         check(f.attrs["status"] in (b"complete", "complete"), "status")
-        check(f["samples/x"].shape[-2:] == (2, 64), "sample shape")
-        x = f["samples/x"][()]
-        # Stationary motion (uniform regime) has one node; the others have
-        # at least 16, and NaN padding only at the end (docs/output.md).
-        moving = x[regime > 0]
-        fin = np.isfinite(moving)
-        check(fin[..., :16].all(), "sample trajectories too short")
-        check(not (np.diff(fin.astype(int), axis=-1) > 0).any(),
-              "NaN before a finite node in a sample trajectory")
-        check(np.isfinite(x[regime == 0][..., 0]).all(), "uniform samples")
+        check_samples(f, regime)
+    check_trajectory_script(base, tmp)
 
     # xarray sees the seven named dimensions, with coordinates.
     import xarray as xr

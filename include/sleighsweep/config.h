@@ -50,6 +50,14 @@ typedef enum { SSW_ICS(SSW_IC_ENUM_) SSW_IC_COUNT } ssw_ic_kind;
 /** Initial-condition names indexed by value ("random", "lattice"). */
 extern const char *const ssw_ic_names[SSW_IC_COUNT];
 
+/** Grid points chosen for sample trajectories (`[output] sample_points`,
+ * sample_points.h): every point, or sorted distinct flat indices. */
+typedef struct {
+  uint64_t *index; /**< n flat grid indices, increasing (NULL when all) */
+  size_t n;        /**< number of chosen points */
+  int all;         /**< 1: every grid point (index is NULL, n the grid size) */
+} ssw_sample_points;
+
 /** A validated configuration. Every field has a documented default. */
 typedef struct {
   /* [body] */
@@ -71,8 +79,10 @@ typedef struct {
   char *file;      /**< absolute output path: a relative [output] file (default:
                       the config name .h5) is in the config's directory */
   int32_t samples; /**< sample trajectories kept per point (0) */
-  int32_t sample_nodes;  /**< nodes stored per sample trajectory (256) */
-  double flush_interval; /**< seconds between durability points (120) */
+  int32_t sample_nodes; /**< rows at even times per sample trajectory (256) */
+  char *sample_points;  /**< grid points keeping samples, as written ("all") */
+  ssw_sample_points sample_sel; /**< those points, parsed */
+  double flush_interval;        /**< seconds between durability points (120) */
   /* [run] */
   int32_t work_unit;        /**< grid points per work unit (0: automatic) */
   double progress_interval; /**< seconds between progress lines (10) */

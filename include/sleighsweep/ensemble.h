@@ -40,10 +40,11 @@ void ssw_ensemble_destroy(ssw_ensemble **e);
 
 /** Computes grid point `index`: tensor, regime, closed form, and the
  * ensemble statistics (OpenMP across trajectories; the result is
- * bit-identical for any thread count). When cfg->samples > 0, `samples`
- * receives the first cfg->samples trajectories resampled to
- * cfg->sample_nodes nodes evenly spread over the computed time span, laid
- * out as in h5out.h ([quantity][sample][node]); it may be NULL otherwise.
+ * bit-identical for any thread count). When cfg->samples > 0 and `samples`
+ * is not NULL, it receives the first cfg->samples trajectories as
+ * cfg->sample_nodes rows at evenly spaced times over their computed span
+ * (ssw_path_dense), laid out as in h5out.h ([quantity][sample][node]);
+ * with NULL no path is kept (a grid point not chosen for samples).
  * Errors: SSW_ERR_BODY for an invalid body (validation should have caught
  * it), SSW_ERR_MEM. Numerical failures of trajectories are not errors:
  * they show in converged_fraction and flags. */

@@ -32,8 +32,11 @@ void ssw_journal_path(const char *output, int rank, char *buf, size_t n);
 int ssw_journal_open(const char *output, int rank, const ssw_config *cfg,
                      ssw_journal **j);
 
-/** Appends one finished point (and its sample buffer when the config keeps
- * samples) with a checksum. Not yet durable: see ssw_journal_sync.
+/** Appends one finished point with a checksum, and its sample buffer when
+ * the config keeps samples at this point (cfg->sample_sel; the record of
+ * any other point is the point alone, so journals grow with the chosen
+ * points' samples only). `cfg` of ssw_journal_open must outlive the
+ * journal. Not yet durable: see ssw_journal_sync.
  * Errors: SSW_ERR_IO (disk full: the message says so). */
 int ssw_journal_append(ssw_journal *j, const ssw_point_result *r,
                        const double *samples);

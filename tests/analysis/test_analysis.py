@@ -180,9 +180,12 @@ def test_trajectory(path, tmp):
     with h5py.File(path, "r") as f:
         i = (2, 1, 0, 0, 0, 0, 0)
         L1, Z = f["L1"][i], f["Z"][i]
+        # sample_points = all: the point's slot is its flat index.
+        slot = int(np.ravel_multi_index(i, f["L1"].shape))
+        check(int(f["samples/point"][slot]) == slot, "samples/point")
         for k, tr in enumerate(res.trajectories):
             for q in ("t", "x", "y", "phi"):
-                v = f["samples/" + q][i + (k,)]
+                v = f["samples/" + q][slot, k]
                 check(same(getattr(tr, q), v[np.isfinite(v)]),
                       f"trajectory: sample {k} {q} differs from the file")
             want = np.array([tr.x[-1] + L1 / Z * math.sin(tr.phi[-1]),
@@ -300,7 +303,7 @@ def test_partial(path, tmp):
                 d[...] = v
         for q in ("x", "y", "t"):
             v = f["samples/" + q][()]
-            v[done == 0] = np.nan
+            v[done.ravel() == 0] = np.nan
             f["samples/" + q][...] = v
     res, text = quiet_call(phase_diagram.plot_phase_diagram, part,
                            quantity="center_spacing", fix={"b": 0},
