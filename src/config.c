@@ -30,6 +30,7 @@ typedef struct {
   const char *text; /* whole text */
   const char *pos;  /* reader position */
   int line;         /* line just returned by the reader */
+  const char *raw;  /* that line's text in `text` (up to its newline) */
   int indented;     /* that line starts with a blank */
   int headers;      /* lines so far that look like a [section] header */
   int err;          /* first error raised (0: none) */
@@ -103,6 +104,18 @@ static int unknown_key(parse_state *st, const char *section, const char *name) {
 
 /* libinih handler: called once per "key = value" line (and again for an
  * indented continuation line, which we refuse). */
+/* Whether the raw line of a sample_points key has a ';' comment that
+ * holds another selection (an '=' after it): libinih has cut it off, and
+ * the user meant it as a separator. */
+static int lost_selection(const parse_state *st) {
+  const char *eol = strchr(st->raw, '\n');
+  const char *eq = strchr(st->raw, '=');
+  const char *semi = eq ? strchr(eq, ';') : NULL;
+  if (!semi || (eol && semi > eol)) return 0;
+  const char *more = strchr(semi, '=');
+  return more && (!eol || more < eol);
+}
+
 static int handle_key(void *user, const char *section, const char *name,
                       const char *value) {
   parse_state *st = user;
@@ -134,6 +147,11 @@ static int handle_key(void *user, const char *section, const char *name,
                              : "; give every key once"),
            0;
   st->set_line[k] = st->line;
+  if (ssw_cfg_keys[k].kind == K_POINTS && lost_selection(st))
+    return fail(st, st->line, section, name,
+                "a ';' after a blank starts a comment, so the selection "
+                "after it would be ignored: separate selections with '|'"),
+           0;
   char why[512];
   if (!*value)
     snprintf(why, sizeof why, "no value given (%s)", ssw_cfg_keys[k].help);
@@ -155,6 +173,7 @@ static char *read_line(char *buf, int size, void *stream) {
   const char *eol = strchr(st->pos, '\n');
   const size_t len = eol ? (size_t)(eol - st->pos) + 1 : strlen(st->pos);
   st->line++;
+  st->raw = st->pos;
   st->indented = *st->pos == ' ' || *st->pos == '\t';
   st->headers += st->pos[strspn(st->pos, " \t")] == '[';
   if (len > (size_t)size - 1) {

@@ -26,11 +26,11 @@ static int match_value(const ssw_axis *ax, double x, double *near) {
   return fabs(*near - x) <= 1e-9 * scale ? best : -1;
 }
 
-/* The end of a value starting at s: the next separator (',' or ';'), or
+/* The end of a value starting at s: the next separator (',' or '|'), or
  * the blank before the next term (an axis name and '='), so that
  * "2 pi / 3" keeps its blanks. */
 static const char *value_end(const char *s) {
-  while (*s && *s != ';' && *s != ',') {
+  while (*s && *s != '|' && *s != ',') {
     if (isspace((unsigned char)*s)) {
       const char *w = s;
       while (isspace((unsigned char)*w))
@@ -68,7 +68,7 @@ static int parse_term(const ssw_config *cfg, const char **p, int *axis, int *at,
   if (*axis < 0 || *s != '=') {
     snprintf(why, n,
              "'%.*s' is not a term 'axis = value' (axes: theta a b r s A B)",
-             (int)strcspn(name, ";"), name);
+             (int)strcspn(name, "|"), name);
     return SSW_ERR_CONFIG;
   }
   s++;
@@ -159,14 +159,14 @@ static int parse_selections(const ssw_config *cfg, const char *text,
     for (;;) {
       while (isspace((unsigned char)*p) || *p == ',')
         p++;
-      if (!*p || *p == ';') break;
+      if (!*p || *p == '|') break;
       int axis, at;
       if (parse_term(cfg, &p, &axis, &at, why, n) != SSW_SUCCESS)
         return SSW_ERR_CONFIG;
       if (fixed[axis] >= 0) {
         snprintf(why, n,
                  "%s named twice in one selection (separate "
-                 "selections with ';')",
+                 "selections with '|')",
                  ssw_axis_names[axis]);
         return SSW_ERR_CONFIG;
       }
@@ -175,12 +175,12 @@ static int parse_selections(const ssw_config *cfg, const char *text,
     if (terms == 0) {
       snprintf(why, n,
                "an empty selection (write 'all', 'none', or terms "
-               "'axis = value' separated by ';')");
+               "'axis = value' separated by '|')");
       return SSW_ERR_CONFIG;
     }
     SSW_CALL(add_selection(cfg, fixed, sp, &cap));
     if (!*p) return SSW_SUCCESS;
-    p++; /* ';' */
+    p++; /* '|' */
   }
 }
 
@@ -207,6 +207,15 @@ int ssw_sample_points_parse(const ssw_config *cfg, const char *text,
   if (is_word(text, "all")) {
     sp->all = 1, sp->n = (size_t)ssw_grid_size(cfg);
     return SSW_SUCCESS;
+  }
+  /* ';' would be a natural separator, but in the config ' ;' starts a
+   * comment (libinih), so "x ; y" would silently lose y: one separator,
+   * '|', and ';' refused wherever it survives. */
+  if (strchr(text, ';')) {
+    snprintf(why, n,
+             "separate selections with '|', not ';' (in the config "
+             "a ';' after a blank starts a comment)");
+    return SSW_ERR_CONFIG;
   }
   const int rc = parse_selections(cfg, text, sp, why, n);
   if (rc != SSW_SUCCESS) {

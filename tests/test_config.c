@@ -234,6 +234,14 @@ static const bad_case bad_cases[] = {
      "10000000)\na = linspace(0, 1, 10000000)\nA = 0.5\nB = 0.3\n",
      7, "[grid] a:", "values in all"},
     {BODY GRID "[outptu]\nfile = x.h5\n", 11, "[outptu]", "[output]"},
+    /* sample_points: a selection a ';' comment would silently drop, one
+     * that survives, and a value off the grid. */
+    {BODY GRID "[output]\nsamples = 1\nsample_points = a = 0.2 ; theta = 0\n",
+     12, "[output] sample_points:", "separate selections with '|'"},
+    {BODY GRID "[output]\nsamples = 1\nsample_points = a = 0.2;\n", 12,
+     "[output] sample_points:", "not ';'"},
+    {BODY GRID "[output]\nsamples = 1\nsample_points = a = 0.3\n", 12,
+     "[output] sample_points:", "nearest: 0.2"},
     {BODY GRID "[Body]\nm = 1\n", 11, "[Body]", "[body]"},
     {BODY "mass = 2\n" GRID, 5, "mass", "valid keys"},
     {BODY GRID "[ensemble]\ntrajectoris = 5\n", 11, "trajectoris",

@@ -22,7 +22,7 @@ static const char text[] = "[body]\nm = 1\nI0 = 0.5\nrho = 1\n"
                            "[grid]\ntheta = linspace(0, 180deg, 5)\n"
                            "a = 0.2, 0.5\nA = 0.5\nB = 0.3\n"
                            "[output]\nsamples = 2\nsample_nodes = 4\n"
-                           "sample_points = a = 0.5; theta = 0\n";
+                           "sample_points = a = 0.5 | theta = 0\n";
 
 static double sample_value(uint64_t i, size_t k) { return 1000.0 * i + k; }
 

@@ -72,14 +72,15 @@ int main(void) {
   expect_sel(cfg, "theta = 180deg", slice, 1);
   expect_sel(cfg, "theta = pi", slice, 1);
   const int two[][3] = {{0, 0, -1}, {-1, -1, 0}};
-  expect_sel(cfg, "theta=0 a=0.2; r = -1", two, 2);
-  expect_sel(cfg, "theta = 2 pi / 3 ; theta = 2pi/3",
+  expect_sel(cfg, "theta=0 a=0.2 | r = -1", two, 2);
+  expect_sel(cfg, "theta = 2 pi / 3 | theta = 2pi/3",
              (const int[][3]){{4, -1, -1}}, 1);
   expect_refused(cfg, "theta = 61deg", "nearest: 1.04719755 rad = 60deg");
   expect_refused(cfg, "a = 0.3", "not a value of the a axis (nearest: 0.2)");
   expect_refused(cfg, "c = 1", "not a term 'axis = value'");
   expect_refused(cfg, "a = 0.2 a = 0.5", "a named twice");
-  expect_refused(cfg, "a = 0.2;", "an empty selection");
+  expect_refused(cfg, "a = 0.2 |", "an empty selection");
+  expect_refused(cfg, "a = 0.2; r = -1", "separate selections with '|'");
   expect_refused(cfg, "a = x", "a = x: not a number");
   expect_refused(cfg, "theta = 180", "did you mean 180deg?");
   expect_refused(cfg, "a =", "a: missing value");

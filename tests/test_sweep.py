@@ -23,7 +23,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def check_samples(f, regime):
-    """/samples: the points sample_points chose (a = 0.2; theta = 90deg,
+    """/samples: the points sample_points chose (a = 0.2 | theta = 90deg,
     a = 0) in index order with their grid coordinates, each sample as 64
     rows at evenly spaced times (docs/output.md)."""
     grid = np.meshgrid(*[f[a][()] for a in DIMS], indexing="ij")

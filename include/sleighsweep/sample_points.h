@@ -15,7 +15,7 @@ extern "C" {
 /** Parses a selection against the grid of `cfg` (its axes must be set):
  *   all                          every grid point
  *   none                         no grid point
- *   SEL [; SEL ...]              the union of the selections
+ *   SEL [| SEL ...]              the union of the selections
  * where a selection SEL is one or more terms `axis = value` separated by
  * blanks or commas, naming each axis at most once; it chooses the points
  * whose named axes have those values (an axis not named: every value).
