@@ -109,7 +109,7 @@ typedef struct {
 /* Indexed by SSW_SAMPLE_*. */
 extern const sample_quantity ssw_h5_sample_quantities[SSW_SAMPLE_NQ];
 
-inline hid_t ssw_h5_file_type(col_type t) {
+static inline hid_t ssw_h5_file_type(col_type t) {
   switch (t) {
   case T_F64: return H5T_IEEE_F64LE;
   case T_I32: return H5T_STD_I32LE;
@@ -118,7 +118,7 @@ inline hid_t ssw_h5_file_type(col_type t) {
   }
 }
 
-inline hid_t ssw_h5_mem_type(col_type t) {
+static inline hid_t ssw_h5_mem_type(col_type t) {
   switch (t) {
   case T_F64: return H5T_NATIVE_DOUBLE;
   case T_I32: return H5T_NATIVE_INT32;
@@ -127,7 +127,7 @@ inline hid_t ssw_h5_mem_type(col_type t) {
   }
 }
 
-inline size_t ssw_h5_type_size(col_type t) {
+static inline size_t ssw_h5_type_size(col_type t) {
   return t == T_F64 ? 8 : t == T_I32 ? 4 : 1;
 }
 
