@@ -7,10 +7,11 @@
 #include <string.h>
 
 #include "sleighsweep/analytic.h"
+#include "sleighsweep/dopri5.h"
 #include "sleighsweep/error.h"
 #include "sleighsweep/ode.h"
 
-/* Runge-Kutta steps per node interval of the dense output. */
+/* Dormand-Prince steps per node interval of the dense output. */
 #define SSW_DENSE_STEPS 32
 
 void ssw_path_record(void *ctx, int dir, double t, double phi, double x,
@@ -88,28 +89,22 @@ int ssw_path_exact(const ssw_path *p, const ssw_tensor *t, int regime,
   return SSW_SUCCESS;
 }
 
-/* Classical Runge-Kutta steps of the reduced and reconstruction equations
- * from state y (w, v, phi, x, y) over a time span `span` in `m` equal
- * steps. */
-static void rk4(const ssw_tensor *t, double D, double y[SSW_ODE_DIM],
-                double span, int m) {
-  const double h = span / m;
-  for (int s = 0; s < m; s++) {
-    double k1[SSW_ODE_DIM], k2[SSW_ODE_DIM], k3[SSW_ODE_DIM], k4[SSW_ODE_DIM];
-    double z[SSW_ODE_DIM];
-    ssw_ode_rhs(t, D, y, k1);
-    for (int q = 0; q < SSW_ODE_DIM; q++)
-      z[q] = y[q] + 0.5 * h * k1[q];
-    ssw_ode_rhs(t, D, z, k2);
-    for (int q = 0; q < SSW_ODE_DIM; q++)
-      z[q] = y[q] + 0.5 * h * k2[q];
-    ssw_ode_rhs(t, D, z, k3);
-    for (int q = 0; q < SSW_ODE_DIM; q++)
-      z[q] = y[q] + h * k3[q];
-    ssw_ode_rhs(t, D, z, k4);
-    for (int q = 0; q < SSW_ODE_DIM; q++)
-      y[q] += h / 6 * (k1[q] + 2 * k2[q] + 2 * k3[q] + k4[q]);
+/* The state c (a row: t, phi, x, y, omega, v, H) carried over a time span
+ * `span` in `m` (>= 0) equal steps of the engine's Dormand-Prince 5(4) step
+ * (dopri5.h; its error estimate is not used: the steps are a fraction of
+ * the integrator's own node spacing). */
+static ssw_ode_state advance(const ssw_tensor *t, const double *c, double span,
+                             int m) {
+  ssw_dopri5_opts o;
+  ssw_dopri5_defaults(&o);
+  ssw_ode_state s = {c[4], c[5], c[1], c[2], c[3], c[0]}, next;
+  double f0[SSW_ODE_DIM], f1[SSW_ODE_DIM], err;
+  for (int k = 0; k < m; k++) {
+    ssw_dopri5_step(t, &o, &s, span / m, k ? f0 : NULL, f1, &next, &err);
+    s = next;
+    memcpy(f0, f1, sizeof f0);
   }
+  return s;
 }
 
 void ssw_path_dense(const ssw_path *p, const ssw_tensor *t, size_t n,
@@ -122,7 +117,6 @@ void ssw_path_dense(const ssw_path *p, const ssw_tensor *t, size_t n,
     memcpy(out[0], p->rows[0], sizeof out[0]);
     return;
   }
-  const double D = t->M * t->J - t->L2 * t->L2;
   const double t0 = p->rows[0][0], t1 = p->rows[p->n - 1][0];
   size_t i = 0; /* interval [rows[i], rows[i + 1]] */
   for (size_t k = 0; k < n; k++) {
@@ -134,12 +128,13 @@ void ssw_path_dense(const ssw_path *p, const ssw_tensor *t, size_t n,
     const double h = b[0] - a[0];
     /* From the nearer node, so every row is within half an interval. */
     const double *c = tk - a[0] <= b[0] - tk ? a : b;
-    double y[SSW_ODE_DIM] = {c[4], c[5], c[1], c[2], c[3]};
-    if (h > 0 && tk != c[0])
-      rk4(t, D, y, tk - c[0], (int)ceil(SSW_DENSE_STEPS * fabs(tk - c[0]) / h));
+    const int m = h > 0 && tk != c[0]
+                      ? (int)ceil(SSW_DENSE_STEPS * fabs(tk - c[0]) / h)
+                      : 0;
+    const ssw_ode_state y = advance(t, c, tk - c[0], m);
     out[k][0] = tk;
-    out[k][1] = y[2], out[k][2] = y[3], out[k][3] = y[4];
-    out[k][4] = y[0], out[k][5] = y[1];
+    out[k][1] = y.phi, out[k][2] = y.x, out[k][3] = y.y;
+    out[k][4] = y.w, out[k][5] = y.v;
     out[k][6] = h > 0 ? a[6] + (tk - a[0]) / h * (b[6] - a[6]) : a[6];
   }
 }

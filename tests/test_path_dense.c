@@ -1,6 +1,7 @@
 /* Dense output of sample trajectories (ssw_path_dense): rows at evenly
- * spaced times, on the exact path within the accuracy docs/output.md
- * promises, over the wide random domain at the default settings. */
+ * spaced times, on the exact path within the accuracy docs/config.md ("Sample
+ * trajectories") promises, over the wide random domain at the default settings.
+ */
 #include <stdlib.h>
 
 #include "sleighsweep/analytic.h"
@@ -58,9 +59,9 @@ int main(void) {
       double pos, head, ext;
       errors_of(&d, &q, &pos, &head, &ext);
       const double rel = pos / fmax(ext, 1e-300);
-      /* The promise (docs/output.md): the rows are as accurate as the
-       * integrator's own nodes, to within 1e-10 (position relative to the
-       * extent; heading in rad). */
+      /* The promise (docs/config.md, "Sample trajectories"): the rows are as
+       * accurate as the integrator's own nodes, to within 1e-10 (position
+       * relative to the extent; heading in rad). */
       EXPECT(rel <= npos / next + 1e-10 && head <= nhead + 1e-10,
              "draw %d, %zu rows: position %.3g of extent (nodes %.3g), "
              "heading %.3g rad (nodes %.3g)",
