@@ -115,7 +115,8 @@ done:
 
 typedef struct {
   uint64_t index;
-  size_t pos; /* in the caller's arrays */
+  size_t pos;   /* in the caller's arrays */
+  int64_t slot; /* along /samples/point, -1: keeps no samples */
 } order_t;
 
 static int by_index(const void *x, const void *y) {
@@ -137,7 +138,8 @@ static void unravel(const hsize_t *dims, uint64_t index, hsize_t *coord) {
 static int sort_points(const ssw_h5out *h, const ssw_point_result *pts,
                        size_t n, order_t *ord) {
   for (size_t i = 0; i < n; i++)
-    ord[i] = (order_t){pts[i].index, i};
+    ord[i] = (order_t){pts[i].index, i,
+                       ssw_sample_points_slot(&h->sel, pts[i].index)};
   qsort(ord, n, sizeof *ord, by_index);
   for (size_t j = 0; j < n; j++) {
     SSW_CHECK(ord[j].index < h->total, SSW_ERR_ARG,
@@ -179,10 +181,10 @@ static void gather(const column *c, const ssw_point_result *pts,
 
 /* File selection of the points' sample blocks: one hyperslab block per run
  * of consecutive indices along the fastest axis, OR-ed in index order. */
-/* File selection of the chosen points' sample blocks (point slots, every
- * sample and node): one hyperslab per run of consecutive slots. The points
- * are in index order, so their slots increase. Sets *m to the number of
- * chosen points among them. */
+/* File selection of the chosen points' sample blocks (point slot, every
+ * sample and node): one hyperslab block per chosen point, OR'ed. The
+ * points are in index order, so their slots increase. Sets *m to the
+ * number of chosen points among them. */
 static int select_sample_blocks(const ssw_h5out *h, const order_t *ord,
                                 size_t n, hid_t space, size_t *m) {
   int status = SSW_SUCCESS;
@@ -191,9 +193,8 @@ static int select_sample_blocks(const ssw_h5out *h, const order_t *ord,
   *m = 0;
   H5TRY(H5Sselect_none(space), "/samples selection");
   for (size_t j = 0; j < n; j++) {
-    const int64_t slot = ssw_sample_points_slot(&h->sel, ord[j].index);
-    if (slot < 0) continue;
-    start[0] = (hsize_t)slot;
+    if (ord[j].slot < 0) continue;
+    start[0] = (hsize_t)ord[j].slot;
     H5TRY(H5Sselect_hyperslab(space, *m ? H5S_SELECT_OR : H5S_SELECT_SET, start,
                               NULL, count, block),
           "/samples selection");
@@ -219,7 +220,7 @@ static int write_samples(ssw_h5out *h, const order_t *ord, size_t n,
   for (int q = 0; q < SSW_SAMPLE_NQ; q++) {
     size_t k = 0;
     for (size_t j = 0; j < n; j++)
-      if (ssw_sample_points_slot(&h->sel, ord[j].index) >= 0)
+      if (ord[j].slot >= 0)
         memcpy(buf + k++ * per,
                samples + (ord[j].pos * SSW_SAMPLE_NQ + (size_t)q) * per,
                per * sizeof *buf);
