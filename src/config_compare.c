@@ -39,11 +39,11 @@ static void put_real(double x, char *buf, size_t n) {
   }
 }
 
-/* FNV-1a 64 of the values' bytes. */
-static uint64_t values_hash(const double *v, int count) {
+/* FNV-1a 64 of n bytes (an axis's values, the chosen points' indices). */
+static uint64_t bytes_hash(const void *p, size_t n) {
   uint64_t h = 0xCBF29CE484222325ULL;
-  const unsigned char *c = (const unsigned char *)v;
-  for (size_t i = 0; i < (size_t)count * sizeof *v; i++)
+  const unsigned char *c = p;
+  for (size_t i = 0; i < n; i++)
     h = (h ^ c[i]) * 0x100000001B3ULL;
   return h;
 }
@@ -55,7 +55,7 @@ static void put_axis(const ssw_axis *ax, char *buf, size_t n) {
     put_real(ax->values[0], x, sizeof x);
     put_real(ax->values[ax->n - 1], y, sizeof y);
     snprintf(buf, n, "%d values from %s to %s (checksum %016" PRIx64 ")", ax->n,
-             x, y, values_hash(ax->values, ax->n));
+             x, y, bytes_hash(ax->values, (size_t)ax->n * sizeof *ax->values));
     return;
   }
   size_t used = 0;
@@ -74,10 +74,7 @@ static void put_points(const ssw_sample_points *sp, char *buf, size_t n) {
     return;
   }
   if (sp->n > AXIS_LIST_MAX) {
-    uint64_t h = 0xCBF29CE484222325ULL;
-    const unsigned char *c = (const unsigned char *)sp->index;
-    for (size_t i = 0; i < sp->n * sizeof *sp->index; i++)
-      h = (h ^ c[i]) * 0x100000001B3ULL;
+    const uint64_t h = bytes_hash(sp->index, sp->n * sizeof *sp->index);
     snprintf(buf, n,
              "%zu grid points from index %" PRIu64 " to %" PRIu64
              " (checksum %016" PRIx64 ")",
