@@ -43,10 +43,12 @@ int ssw_analytic_compute(const ssw_tensor *t, int regime, ssw_analytic *out) {
     return SSW_SUCCESS;
   }
   const double sD = sqrt(D);
+  ssw_reduced e;
+  ssw_model_reduce(t, &e);
   out->alpha = -D * t->Z / E;
   out->beta = D * t->L1 / E;
-  out->c1 = sD * (t->Z * t->L2 + t->M * t->L1) / E;
-  out->c2 = sD * (t->L1 * t->L2 + t->Z * t->J) / E;
+  out->c1 = sD * e.kw1 / E;
+  out->c2 = sD * e.kw2 / E;
   out->dphi_abs = M_PI * fabs(out->c1);
   out->loops = (int)floor(out->dphi_abs / (2.0 * M_PI));
   if (regime == SSW_REGIME_LINE_TO_LINE) {
@@ -79,7 +81,7 @@ double ssw_analytic_dphi(const ssw_analytic *an, int sigma) {
 }
 
 int ssw_analytic_sigma(const ssw_tensor *t, double w, double v) {
-  const double g = t->L1 * w + t->Z * v;
+  const double g = SSW_MODEL_G(t, w, v);
   return g > 0 ? 1 : (g < 0 ? -1 : 0);
 }
 
@@ -121,11 +123,12 @@ int ssw_analytic_orbit(const ssw_tensor *t, int regime, double w0, double v0,
   *o = (ssw_orbit){0};
   SSW_CALL(ssw_analytic_compute(t, regime, &o->an));
   o->w0 = w0, o->v0 = v0;
-  o->H = ssw_model_energy(t, w0, v0);
+  ssw_reduced e;
+  ssw_model_reduce(t, &e);
+  o->H = ssw_model_energy(&e, w0, v0);
   const double D = o->an.D;
-  const double g0 = t->L1 * w0 + t->Z * v0;
-  const double ht0 =
-      (t->L1 * t->L2 + t->Z * t->J) * w0 - (t->L1 * t->M + t->Z * t->L2) * v0;
+  const double g0 = ssw_model_g(&e, w0, v0);
+  const double ht0 = ssw_model_ht(&e, w0, v0);
   if (regime == SSW_REGIME_UNIFORM || g0 == 0.0) {
     /* Uniform motion on a circle (or line) for all time. */
     o->sigma = 0;
@@ -241,17 +244,6 @@ int ssw_analytic_path(const ssw_tensor *t, int regime, double w0, double v0,
 
 /* ---- The blade's reaction force (docs/theory/blade-force.md) ----------- */
 
-/* F(w, v) as a symmetric quadratic form: F = Fww w^2 + 2 Fwv w v + Fvv v^2. */
-static void force_form(const ssw_tensor *t, double *Fww, double *Fwv,
-                       double *Fvv) {
-  const double D = ssw_model_D(t);
-  const double k2 = t->L1 * t->L2 + t->Z * t->J;
-  const double k1 = t->L1 * t->M + t->Z * t->L2;
-  *Fww = t->L1 * k2 / D - t->L2;
-  *Fwv = 0.5 * ((t->Z * k2 - t->L1 * k1) / D + t->M);
-  *Fvv = -t->Z * k1 / D;
-}
-
 int ssw_analytic_blade_force_max(const ssw_tensor *t, int regime, int sigma,
                                  double *fmax_over_H) {
   SSW_CHECK(sigma == 1 || sigma == -1, SSW_ERR_ARG,
@@ -259,7 +251,9 @@ int ssw_analytic_blade_force_max(const ssw_tensor *t, int regime, int sigma,
   SSW_CHECK(ssw_model_regular(t, NULL), SSW_ERR_ARG,
             "reduced inertia is singular (D = M J - L2^2 <= 0)");
   double Fww, Fwv, Fvv;
-  force_form(t, &Fww, &Fwv, &Fvv);
+  ssw_reduced e;
+  ssw_model_reduce(t, &e);
+  ssw_model_blade_form(&e, &Fww, &Fwv, &Fvv);
   ssw_analytic an;
   SSW_CALL(ssw_analytic_compute(t, regime, &an));
   if (regime == SSW_REGIME_UNIFORM) {

@@ -14,6 +14,7 @@
 #include "sleighsweep/extract.h"
 #include "sleighsweep/model.h"
 #include "sleighsweep/path.h"
+#include "sleighsweep/point.h"
 #include "sleighsweep/version.h"
 
 static const char point_usage[] =
@@ -341,7 +342,7 @@ static int write_csv(FILE *f, const char *path, const ssw_path *s,
 static int check_energy(const point_opts *o, const ssw_tensor *t) {
   const double s = fmax(fabs(o->w0), fabs(o->v0));
   if (s == 0) return SSW_SUCCESS; /* an equilibrium start: flagged later */
-  const double h = ssw_model_energy(t, o->w0 / s, o->v0 / s);
+  const double h = SSW_MODEL_ENERGY(t, o->w0 / s, o->v0 / s);
   const double log10_h = 2 * log10(s) + log10(h);
   SSW_CHECK(h > 0 && log10_h >= log10(SSW_ENERGY_MIN) &&
                 log10_h <= log10(SSW_ENERGY_MAX),
@@ -356,13 +357,11 @@ static int check_energy(const point_opts *o, const ssw_tensor *t) {
 }
 
 static int run_point(const point_opts *o) {
-  ssw_tensor t;
-  int regime;
-  ssw_analytic an;
-  SSW_CALL(ssw_model_tensor(&o->body, &o->p, &t));
-  SSW_CALL(check_energy(o, &t));
-  ssw_model_classify(&t, o->zero_tol, &t, &regime);
-  SSW_CALL(ssw_analytic_compute(&t, regime, &an));
+  ssw_point pt;
+  SSW_CALL(ssw_point_setup(&o->body, &o->p, o->zero_tol, o->integ.method, &pt));
+  SSW_CALL(check_energy(o, &pt.tensor));
+  const ssw_tensor *t = &pt.tensor;
+  const int regime = pt.regime;
   FILE *csv = NULL;
   if (o->trajectory) {
     /* Opened first: a bad path is a usage error, before any work. */
@@ -376,20 +375,19 @@ static int run_point(const point_opts *o) {
   ssw_traj r;
   double(*exact)[SSW_PATH_NEXACT] = NULL;
   path_cmp cmp = {NAN, NAN, NAN};
-  int rc = ssw_extract_run(&t, regime, o->w0, o->v0, &o->integ, ssw_path_record,
-                           &s, &r);
+  void *const ctx[1] = {&s};
+  int rc = ssw_point_trajectories(&pt, 1, &o->w0, &o->v0, &o->integ,
+                                  ssw_path_record, ctx, &r);
   if (rc == SSW_SUCCESS) {
     ssw_path_record(&s, 0, 0.0, 0.0, 0.0, 0.0, o->w0, o->v0, r.H0);
     rc = ssw_path_sort(&s);
   }
   if (rc == SSW_SUCCESS) {
     exact = malloc((s.n ? s.n : 1) * sizeof *exact);
-    rc = exact ? ssw_path_exact(&s, &t, regime, o->w0, o->v0, exact, &cmp.pos,
+    rc = exact ? ssw_path_exact(&s, t, regime, o->w0, o->v0, exact, &cmp.pos,
                                 &cmp.head)
                : SSW_RAISE(SSW_ERR_MEM, "out of memory for the exact path");
-    if (rc == SSW_SUCCESS &&
-        ssw_analytic_blade_force_max(&t, regime, 1, &cmp.blade) != 0)
-      ssw_error_clear(), cmp.blade = NAN;
+    cmp.blade = ssw_point_blade_bound(&pt);
   }
   if (rc == SSW_SUCCESS && csv) rc = write_csv(csv, o->trajectory, &s, exact);
   ssw_path_free(&s);
@@ -398,8 +396,8 @@ static int run_point(const point_opts *o) {
     rc = SSW_RAISE(SSW_ERR_IO, "--trajectory: error closing '%s'",
                    o->trajectory);
   if (rc != SSW_SUCCESS) return rc;
-  print_json(stdout, o, &t, &r, &an, ssw_analytic_sigma(&t, o->w0, o->v0),
-             &cmp);
+  print_json(stdout, o, t, &r, &pt.analytic,
+             ssw_analytic_sigma(t, o->w0, o->v0), &cmp);
   return SSW_SUCCESS;
 }
 

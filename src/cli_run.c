@@ -13,6 +13,7 @@
 #include "sleighsweep/ensemble.h"
 #include "sleighsweep/error.h"
 #include "sleighsweep/grid.h"
+#include "sleighsweep/point.h"
 #include "sleighsweep/signals.h"
 #include "sleighsweep/sweep.h"
 
@@ -118,19 +119,17 @@ static int dry_run(const ssw_config *cfg, int overwrite) {
     const uint64_t idx =
         probes == (int)n ? (uint64_t)k : (uint64_t)(u * (double)n) % n;
     ssw_params p;
-    ssw_tensor t;
-    int regime;
+    ssw_point pt;
     ssw_grid_params(cfg, idx, &p);
-    SSW_CALL(ssw_model_tensor(&cfg->body, &p, &t));
-    ssw_model_classify(&t, cfg->zero_tol, &t, &regime);
+    SSW_CALL(ssw_point_setup(&cfg->body, &p, cfg->zero_tol, o.method, &pt));
     double w0[PROBE_TRAJ], v0[PROBE_TRAJ];
     ssw_traj r[PROBE_TRAJ];
     const int m =
         cfg->trajectories < PROBE_TRAJ ? cfg->trajectories : PROBE_TRAJ;
     for (int j = 0; j < m; j++)
-      ssw_ensemble_initial(cfg, &t, idx, j, &w0[j], &v0[j]);
+      ssw_ensemble_initial(cfg, &pt.tensor, idx, j, &w0[j], &v0[j]);
     const double t0 = seconds();
-    SSW_CALL(ssw_extract_batch(&t, regime, m, w0, v0, &o, NULL, NULL, r));
+    SSW_CALL(ssw_point_trajectories(&pt, m, w0, v0, &o, NULL, NULL, r));
     secs += seconds() - t0;
     /* The point's mean, as the file's steps_mean will hold it. */
     double mean = 0;

@@ -69,44 +69,43 @@ static double norm(const ssw_dopri5_opts *o, const double e[5],
   return sqrt(s / 5.0);
 }
 
-void ssw_dopri5_step(const ssw_tensor *t, const ssw_dopri5_opts *o,
+void ssw_dopri5_step(const ssw_reduced *e, const ssw_dopri5_opts *o,
                      const ssw_ode_state *s, double h, const double f0[5],
                      double f1[5], ssw_ode_state *out, double *err) {
-  const double D = ssw_model_D(t);
   double y0[5], k1[5], k2[5], k3[5], k4[5], k5[5], k6[5], k7[5], y[5];
   pack(s, y0);
   if (f0) {
     for (int i = 0; i < 5; i++)
       k1[i] = f0[i];
   } else {
-    ssw_ode_rhs(t, D, y0, k1);
+    ssw_model_rhs(e, y0, k1);
   }
   for (int i = 0; i < 5; i++)
     y[i] = y0[i] + h * A21 * k1[i];
-  ssw_ode_rhs(t, D, y, k2);
+  ssw_model_rhs(e, y, k2);
   for (int i = 0; i < 5; i++)
     y[i] = y0[i] + h * (A31 * k1[i] + A32 * k2[i]);
-  ssw_ode_rhs(t, D, y, k3);
+  ssw_model_rhs(e, y, k3);
   for (int i = 0; i < 5; i++)
     y[i] = y0[i] + h * (A41 * k1[i] + A42 * k2[i] + A43 * k3[i]);
-  ssw_ode_rhs(t, D, y, k4);
+  ssw_model_rhs(e, y, k4);
   for (int i = 0; i < 5; i++)
     y[i] = y0[i] + h * (A51 * k1[i] + A52 * k2[i] + A53 * k3[i] + A54 * k4[i]);
-  ssw_ode_rhs(t, D, y, k5);
+  ssw_model_rhs(e, y, k5);
   for (int i = 0; i < 5; i++)
     y[i] = y0[i] + h * (A61 * k1[i] + A62 * k2[i] + A63 * k3[i] + A64 * k4[i] +
                         A65 * k5[i]);
-  ssw_ode_rhs(t, D, y, k6);
+  ssw_model_rhs(e, y, k6);
   double y1[5];
   for (int i = 0; i < 5; i++)
     y1[i] = y0[i] + h * (B1 * k1[i] + B3 * k3[i] + B4 * k4[i] + B5 * k5[i] +
                          B6 * k6[i]);
-  ssw_ode_rhs(t, D, y1, k7);
-  double e[5];
+  ssw_model_rhs(e, y1, k7);
+  double er[5];
   for (int i = 0; i < 5; i++)
-    e[i] = h * (E1 * k1[i] + E3 * k3[i] + E4 * k4[i] + E5 * k5[i] + E6 * k6[i] +
-                E7 * k7[i]);
-  *err = norm(o, e, y0, y1);
+    er[i] = h * (E1 * k1[i] + E3 * k3[i] + E4 * k4[i] + E5 * k5[i] +
+                 E6 * k6[i] + E7 * k7[i]);
+  *err = norm(o, er, y0, y1);
   if (f1)
     for (int i = 0; i < 5; i++)
       f1[i] = k7[i];
@@ -143,18 +142,17 @@ int ssw_dopri5_propose(ssw_dopri5_ctl *c, const ssw_dopri5_opts *o, double h,
   return accept;
 }
 
-double ssw_dopri5_initial_step(const ssw_tensor *t, const ssw_dopri5_opts *o,
+double ssw_dopri5_initial_step(const ssw_reduced *e, const ssw_dopri5_opts *o,
                                const ssw_ode_state *s, int dir) {
-  const double D = ssw_model_D(t);
   double y0[5], f0[5], y1[5], f1[5], zero[5] = {0, 0, 0, 0, 0};
   pack(s, y0);
-  ssw_ode_rhs(t, D, y0, f0);
+  ssw_model_rhs(e, y0, f0);
   const double d0 = norm(o, y0, y0, zero), d1 = norm(o, f0, y0, zero);
   double h0 = (d0 < 1e-10 || d1 < 1e-10) ? 1e-6 : 0.01 * d0 / d1;
   if (o->hmax > 0) h0 = fmin(h0, o->hmax);
   for (int i = 0; i < 5; i++)
     y1[i] = y0[i] + dir * h0 * f0[i];
-  ssw_ode_rhs(t, D, y1, f1);
+  ssw_model_rhs(e, y1, f1);
   double df[5];
   for (int i = 0; i < 5; i++)
     df[i] = f1[i] - f0[i];
@@ -166,13 +164,13 @@ double ssw_dopri5_initial_step(const ssw_tensor *t, const ssw_dopri5_opts *o,
   return dir * h;
 }
 
-int ssw_dopri5_integrate(const ssw_tensor *t, const ssw_dopri5_opts *o,
+int ssw_dopri5_integrate(const ssw_reduced *e, const ssw_dopri5_opts *o,
                          ssw_ode_state *s, double t_end, long max_steps,
                          long *accepted, long *rejected) {
   SSW_CALL(ssw_dopri5_check(o));
   long na = 0, nr = 0;
   const int dir = t_end >= s->t ? 1 : -1;
-  double h = ssw_dopri5_initial_step(t, o, s, dir), f[5], fn[5];
+  double h = ssw_dopri5_initial_step(e, o, s, dir), f[5], fn[5];
   int have_f = 0;
   ssw_dopri5_ctl c;
   ssw_dopri5_ctl_init(&c);
@@ -197,7 +195,7 @@ int ssw_dopri5_integrate(const ssw_tensor *t, const ssw_dopri5_opts *o,
     }
     ssw_ode_state next;
     double err, hn;
-    ssw_dopri5_step(t, o, s, hs, have_f ? f : NULL, fn, &next, &err);
+    ssw_dopri5_step(e, o, s, hs, have_f ? f : NULL, fn, &next, &err);
     if (ssw_dopri5_propose(&c, o, hs, err, &hn)) {
       *s = next;
       if (last) s->t = t_end;

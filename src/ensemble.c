@@ -11,6 +11,7 @@
 #include "sleighsweep/grid.h"
 #include "sleighsweep/h5out.h"
 #include "sleighsweep/path.h"
+#include "sleighsweep/point.h"
 #include "sleighsweep/sample_points.h"
 
 /* Trajectories are processed in blocks: each block in parallel, then
@@ -74,14 +75,7 @@ void ssw_ensemble_initial(const ssw_config *cfg, const ssw_tensor *t,
           ? 2.0 * M_PI * ((double)traj + 0.5) / (double)cfg->trajectories
           : 2.0 * M_PI *
                 ssw_ensemble_uniform(cfg->seed, index, (uint64_t)traj, 0);
-  /* K = L L^T, L = [[sqrt(J), 0], [-L2/sqrt(J), sqrt(D/J)]]; with
-   * |u|^2 = 2 H the velocity zeta = L^-T u lies on the energy ellipse. */
-  const double r = sqrt(2.0 * cfg->energy);
-  const double u1 = r * cos(psi), u2 = r * sin(psi);
-  const double l11 = sqrt(t->J), l21 = -t->L2 / l11;
-  const double l22 = sqrt(ssw_model_D(t) / t->J);
-  *v0 = u2 / l22;
-  *w0 = (u1 - l21 * *v0) / l11;
+  ssw_model_energy_point(t, cfg->energy, psi, w0, v0);
 }
 
 int ssw_ensemble_create(const ssw_config *cfg, ssw_ensemble **e) {
@@ -121,8 +115,9 @@ void ssw_ensemble_destroy(ssw_ensemble **e) {
 
 /* Trajectories [first, first + cnt) of a point, stepped together in the
  * batch kernel and summarised; sample trajectories also record nodes. */
-static int one_batch(const ssw_ensemble *e, const ssw_point_result *res,
-                     int64_t first, int cnt, traj_summary *out) {
+static int one_batch(const ssw_ensemble *e, const ssw_point *pt,
+                     const ssw_point_result *res, int64_t first, int cnt,
+                     traj_summary *out) {
   const ssw_config *cfg = e->cfg;
   double w0[BATCH], v0[BATCH];
   void *ctx[BATCH];
@@ -139,14 +134,14 @@ static int one_batch(const ssw_ensemble *e, const ssw_point_result *res,
     if (nb) {
       ssw_path_clear(nb);
       ssw_path_record(nb, 0, 0.0, 0.0, 0.0, 0.0, w0[k], v0[k],
-                      ssw_model_energy(&res->tensor, w0[k], v0[k]));
+                      SSW_MODEL_ENERGY(&res->tensor, w0[k], v0[k]));
       any_sample = 1;
     }
     ctx[k] = nb;
   }
-  SSW_CALL(ssw_extract_batch(&res->tensor, res->analytic.regime, cnt, w0, v0,
-                             &e->integ, any_sample ? ssw_path_record : NULL,
-                             any_sample ? ctx : NULL, r));
+  SSW_CALL(ssw_point_trajectories(pt, cnt, w0, v0, &e->integ,
+                                  any_sample ? ssw_path_record : NULL,
+                                  any_sample ? ctx : NULL, r));
   for (int k = 0; k < cnt; k++)
     out[k] = (traj_summary){r[k].r_future,
                             r[k].r_past,
@@ -306,10 +301,12 @@ int ssw_ensemble_run(ssw_ensemble *e, uint64_t index, ssw_point_result *res,
     for (size_t k = 0; k < ssw_h5out_sample_doubles(cfg); k++)
       samples[k] = NAN;
   res->index = index;
-  SSW_CALL(ssw_model_tensor(&cfg->body, &p, &res->tensor));
-  int regime;
-  ssw_model_classify(&res->tensor, cfg->zero_tol, &res->tensor, &regime);
-  SSW_CALL(ssw_analytic_compute(&res->tensor, regime, &res->analytic));
+  ssw_point pt;
+  SSW_CALL(
+      ssw_point_setup(&cfg->body, &p, cfg->zero_tol, e->integ.method, &pt));
+  const int regime = pt.regime;
+  res->tensor = pt.tensor;
+  res->analytic = pt.analytic;
   const int64_t n = cfg->trajectories;
   reduction acc = {0};
   acc.err_d = acc.err_dphi = acc.err_r = acc.err_t0 = NAN;
@@ -323,11 +320,11 @@ int ssw_ensemble_run(ssw_ensemble *e, uint64_t index, ssw_point_result *res,
     const int nb = (cnt + BATCH - 1) / BATCH;
     ssw_error_state *errs = e->errs;
 #pragma omp parallel for schedule(dynamic, 1) default(none)                    \
-    shared(e, res, blk, start, cnt, nb, errs)
+    shared(e, res, blk, start, cnt, nb, errs, pt)
     for (int b = 0; b < nb; b++) {
       const int k0 = b * BATCH;
       const int m = cnt - k0 < BATCH ? cnt - k0 : BATCH;
-      const int r = one_batch(e, res, start + k0, m, &blk[k0]);
+      const int r = one_batch(e, &pt, res, start + k0, m, &blk[k0]);
       errs[b].code = r;
       if (r != SSW_SUCCESS) ssw_error_save(r, &errs[b]);
     }
@@ -345,11 +342,10 @@ int ssw_ensemble_run(ssw_ensemble *e, uint64_t index, ssw_point_result *res,
      * body to report (the closed form says 0 too). */
     if (regime == SSW_REGIME_UNIFORM) res->sense_future = 0;
     status = path_error(e, res, regime);
-    double fa = NAN;
-    if (regime != SSW_REGIME_UNIFORM &&
-        ssw_analytic_blade_force_max(&res->tensor, regime, 1, &fa) != 0)
-      ssw_error_clear(), fa = NAN;
-    res->analytic_blade_force_max = fa;
+    /* Uniform motion: each trajectory keeps its own constant force, so
+     * the bound over the energy level is no twin of the ensemble's mean. */
+    res->analytic_blade_force_max =
+        regime == SSW_REGIME_UNIFORM ? NAN : ssw_point_blade_bound(&pt);
     if (status == SSW_SUCCESS && e->recording)
       status = store_samples(e, &res->tensor, samples);
   }

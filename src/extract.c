@@ -60,29 +60,26 @@ typedef struct {
   double cx, cy; /**< limit-circle centre (NaN when Z = 0) */
 } limit;
 
-/* With a1 = L2 w - M v and a2 = J w - L2 v, g decays as exp(ht t / D), so
- * the remaining changes are w_inf = w - a1 g / ht, v_inf = v - a2 g / ht,
- * the heading line shifts by -D a1 g / ht^2 and the material point
- * (0, -L1/Z), whose velocity is e^{i phi} g / Z, still moves by
- * -(g / Z) e^{i phi} / (ht / D + i w); all with O(g^2) error. */
+/* The exponential tail (ssw_model_tail) moves the limits by O(g); the
+ * material point (0, -L1/Z), whose velocity is e^{i phi} g / Z, still
+ * moves by -(g / Z) e^{i phi} / (ht / D + i w); all with O(g^2) error. */
 static void limit_of(const ssw_coeffs *c, const leg *r, int tail, limit *out) {
-  const double a1 = c->L2 * r->w - c->M * r->v;
-  const double a2 = c->J * r->w - c->L2 * r->v;
+  const ssw_reduced *e = &c->e;
   const int use = tail && r->ht != 0.0;
-  const double q = use ? r->g / r->ht : 0.0;
-  out->w = r->w - a1 * q;
-  out->v = r->v - a2 * q;
-  out->Phi = r->phi - (use ? c->D * a1 * q / r->ht : 0.0);
-  if (c->Z == 0.0) {
+  double shift;
+  ssw_model_tail(e, r->w, r->v, use ? r->g / r->ht : 0.0, r->ht, &out->w,
+                 &out->v, &shift);
+  out->Phi = r->phi - (use ? shift : 0.0);
+  if (e->Z == 0.0) {
     out->cx = out->cy = NAN;
     return;
   }
-  const double cp = cos(r->phi), sp = sin(r->phi), k = c->L1 / c->Z;
+  const double cp = cos(r->phi), sp = sin(r->phi), k = e->L1 / e->Z;
   out->cx = r->x + k * sp;
   out->cy = r->y - k * cp;
   if (use) {
-    const double lam = r->ht / c->D, den = lam * lam + r->w * r->w;
-    const double gz = r->g / c->Z;
+    const double lam = r->ht / e->D, den = lam * lam + r->w * r->w;
+    const double gz = r->g / e->Z;
     out->cx -= gz * (cp * lam + sp * r->w) / den;
     out->cy -= gz * (sp * lam - cp * r->w) / den;
   }
@@ -94,7 +91,7 @@ static int sign_of(double x) { return x > 0 ? 1 : (x < 0 ? -1 : 0); }
  * line of equilibria: the motion is one circle (or line) forever, exactly. */
 static void stationary(const ssw_coeffs *c, double w0, double v0,
                        ssw_traj *out) {
-  out->blade_force_max = fabs(ssw_model_blade_force(&c->t, w0, v0)) / out->H0;
+  out->blade_force_max = fabs(ssw_model_blade_force(&c->e, w0, v0)) / out->H0;
   const double r = w0 != 0.0 ? fabs(v0 / w0) : INFINITY;
   out->w_past = out->w_future = w0;
   out->v_past = out->v_future = v0;
@@ -137,8 +134,8 @@ static void combine(const ssw_coeffs *c, const ssw_integrator *o,
       isfinite(out->dphi) ? (int)floor(fabs(out->dphi) / (2.0 * M_PI)) : -1;
   out->energy_error = fmax(fwd->emax, bwd->emax);
   /* The supremum may be approached on a limit circle: the limits count. */
-  const double fl = fmax(fabs(ssw_model_blade_force(&c->t, lf.w, lf.v)),
-                         fabs(ssw_model_blade_force(&c->t, lp.w, lp.v)));
+  const double fl = fmax(fabs(ssw_model_blade_force(&c->e, lf.w, lf.v)),
+                         fabs(ssw_model_blade_force(&c->e, lp.w, lp.v)));
   out->blade_force_max = fmax(fl, fmax(fwd->fmax, bwd->fmax)) / out->H0;
   out->steps = fwd->steps + bwd->steps;
   out->t_future = fwd->t, out->t_past = bwd->t;
@@ -170,11 +167,12 @@ static double est_of(double fine, double coarse, double div, double scale,
  * |kw2| w_max + |kw1| v_max and crosses zero with slope |ht'| = g^2 = G^2;
  * dphi inherits it through the slopes of its two heading lines. */
 static double t0_floor(const ssw_coeffs *c, const ssw_traj *r) {
-  const double wmax = sqrt(2.0 * r->H0 * c->M / c->D);
-  const double vmax = sqrt(2.0 * r->H0 * c->J / c->D);
-  const double G2 = r->rate * r->rate * c->D;
+  const ssw_reduced *e = &c->e;
+  const double wmax = sqrt(2.0 * r->H0 * e->M / e->D);
+  const double vmax = sqrt(2.0 * r->H0 * e->J / e->D);
+  const double G2 = r->rate * r->rate * e->D;
   return 16.0 * 0x1p-52 *
-         ((fabs(c->kw2) * wmax + fabs(c->kw1) * vmax) / G2 + fabs(r->h));
+         ((fabs(e->kw2) * wmax + fabs(e->kw1) * vmax) / G2 + fabs(r->h));
 }
 
 static void estimate(const ssw_coeffs *c, const ssw_traj *fine,
@@ -240,7 +238,7 @@ static int setup(const ssw_coeffs *c, const ssw_tensor *t, int regime,
                  ssw_traj *out, double *gmax) {
   *out = (ssw_traj){0};
   out->regime = regime;
-  out->H0 = ssw_leg_energy(c, w0, v0);
+  out->H0 = ssw_model_energy(&c->e, w0, v0);
   out->rtol = o->rtol;
   out->err_d = out->err_dphi = out->err_r = out->err_t0 = NAN;
   out->err_center = NAN;
@@ -248,15 +246,15 @@ static int setup(const ssw_coeffs *c, const ssw_tensor *t, int regime,
     stationary(c, w0, v0, out);
     return 0;
   }
-  out->rate = sqrt(2.0 * out->H0 * ssw_model_E(t)) / c->D;
+  out->rate = sqrt(2.0 * out->H0 * ssw_model_E(t)) / c->e.D;
   /* Largest |g| on the energy ellipse: sqrt(2 H E / D) = Arate sqrt(D). */
-  *gmax = out->rate * sqrt(c->D);
-  if (fabs(ssw_stepper_g(c, w0, v0)) <= tol * *gmax) {
+  *gmax = out->rate * sqrt(c->e.D);
+  if (fabs(ssw_model_g(&c->e, w0, v0)) <= tol * *gmax) {
     stationary(c, w0, v0, out);
     if (regime == SSW_REGIME_LINE_TO_LINE)
       out->r_past = out->r_future = INFINITY;
-    out->center_past[1] = out->center_future[1] = -c->L1 / c->Z;
-    out->d = (c->Z != 0.0) ? 0.0 : NAN;
+    out->center_past[1] = out->center_future[1] = -c->e.L1 / c->e.Z;
+    out->d = (c->e.Z != 0.0) ? 0.0 : NAN;
     out->flags = SSW_TRAJ_EQUILIBRIUM;
     return 0;
   }
@@ -276,7 +274,8 @@ void ssw_extract_finish(const ssw_tensor *t, int regime, double w0, double v0,
                         const ssw_integrator *o, const ssw_leg_end *fwd,
                         const ssw_leg_end *bwd, ssw_traj *out) {
   ssw_coeffs c;
-  ssw_stepper_coeffs(t, &c);
+  /* The legs are given: the scheme's own constants are not needed. */
+  if (ssw_stepper_bind(t, o->method, &c) != SSW_SUCCESS) ssw_error_clear();
   double gmax;
   setup(&c, t, regime, w0, v0, o, ssw_integrator_stop_tol(o), out, &gmax);
   const ssw_leg_end *e[2] = {fwd, bwd};
@@ -288,8 +287,8 @@ void ssw_extract_finish(const ssw_tensor *t, int regime, double w0, double v0,
                  e[k]->y,
                  e[k]->w,
                  e[k]->v,
-                 ssw_stepper_g(&c, e[k]->w, e[k]->v),
-                 ssw_stepper_ht(&c, e[k]->w, e[k]->v),
+                 ssw_model_g(&c.e, e[k]->w, e[k]->v),
+                 ssw_model_ht(&c.e, e[k]->w, e[k]->v),
                  e[k]->steps,
                  e[k]->emax,
                  e[k]->converged,
@@ -318,7 +317,8 @@ static void make_jobs(const leg_run *R, const ssw_traj *base, int m,
                       double factor, double tol, leg_job *jobs) {
   for (int k = 0; k < m; k++) {
     const ssw_traj *r = &base[k];
-    const double G = r->rate * sqrt(R->c->D);
+    const ssw_reduced *e = &R->c->e;
+    const double G = r->rate * sqrt(e->D);
     for (int d = 0; d < 2; d++) {
       leg_job *j = &jobs[2 * k + d];
       *j = (leg_job){.w0 = w0[k],
@@ -331,10 +331,10 @@ static void make_jobs(const leg_run *R, const ssw_traj *base, int m,
       /* The density's scales from the state itself (not the closed form):
        * nu^2 = (ht^2 + D g^2) / D^2 is constant along the motion, and
        * G^2 = D nu^2 is the largest g^2 on its energy level. */
-      const double g0 = ssw_stepper_g(R->c, w0[k], v0[k]),
-                   h0 = ssw_stepper_ht(R->c, w0[k], v0[k]);
-      j->clock.nu2 = (h0 * h0 + R->c->D * g0 * g0) / (R->c->D * R->c->D);
-      j->clock.G2 = R->c->D * j->clock.nu2;
+      const double g0 = ssw_model_g(e, w0[k], v0[k]),
+                   h0 = ssw_model_ht(e, w0[k], v0[k]);
+      j->clock.nu2 = (h0 * h0 + e->D * g0 * g0) / (e->D * e->D);
+      j->clock.G2 = e->D * j->clock.nu2;
       j->clock.delta2 = SSW_GROWTH_DELTA2;
     }
   }
@@ -433,15 +433,9 @@ int ssw_extract_batch(const ssw_tensor *t, int regime, int n, const double *w0,
               "non-zero",
               w0[i], v0[i]);
   ssw_coeffs c;
-  ssw_stepper_coeffs(t, &c);
-  SSW_CHECK(o->method->kind != SSW_KIND_RATTLE || c.rattle_ok, SSW_ERR_ARG,
-            "scheme rattle needs a positive definite 3x3 tensor (its "
-            "lab-frame Hamiltonian inverts it); this body's is singular "
-            "(I0 = 0 on a dry plane?): use a hamel scheme or dopri5");
+  SSW_CALL(ssw_stepper_bind(t, o->method, &c));
   const double tol = ssw_integrator_stop_tol(o);
-  const leg_run R = {&c,          o,
-                     o->rtol > 0, o->method->stages > 0 ? o->method->stages : 1,
-                     1,           sample};
+  const leg_run R = {&c, o, o->rtol > 0, ssw_method_cost(o->method), 1, sample};
   for (int start = 0; start < n; start += CHUNK) {
     const int m = n - start < CHUNK ? n - start : CHUNK;
     for (int i = start; i < start + m; i++) {

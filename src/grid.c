@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "sleighsweep/error.h"
-#include "sleighsweep/rattle.h"
+#include "sleighsweep/point.h"
 
 /* Points checked per OpenMP work item in ssw_grid_validate. */
 #define VALIDATE_BLOCK 4096
@@ -123,21 +123,11 @@ static int check_semi_axes(const ssw_config *cfg) {
   return SSW_SUCCESS;
 }
 
-/* A grid point the run can integrate: a regular body, and for the
- * lab-frame RATTLE a positive definite 3x3 tensor (it inverts it). */
+/* A grid point the run can integrate: a regular body that the scheme
+ * can bind (the lab-frame RATTLE needs a positive definite 3x3 tensor). */
 static int point_status(const ssw_config *cfg, const ssw_params *p) {
   ssw_tensor t;
-  SSW_CALL(ssw_model_tensor(&cfg->body, p, &t));
-  if (cfg->integ.method && cfg->integ.method->kind == SSW_KIND_RATTLE) {
-    ssw_rattle r;
-    const int ok = ssw_rattle_setup(&t, &r) == SSW_SUCCESS;
-    SSW_CHECK(ok, SSW_ERR_BODY,
-              "[integrator] scheme rattle needs a positive definite 3x3 "
-              "tensor (its lab-frame Hamiltonian inverts it), and this "
-              "one is singular (I0 = 0 on a dry plane?); use a hamel scheme "
-              "or dopri5");
-  }
-  return SSW_SUCCESS;
+  return ssw_point_check(&cfg->body, p, cfg->integ.method, &t);
 }
 
 /* Smallest flat index whose tensor fails, UINT64_MAX if none. Blocks of

@@ -8,12 +8,12 @@
 
 #include "sleighsweep/dopri5.h"
 
-static void density(const ssw_coeffs *c, const clock_par *k, double w, double v,
-                    double *rho, double *dlog) {
-  const double g = ssw_stepper_g(c, w, v), ht = ssw_stepper_ht(c, w, v);
-  const double a1 = c->L2 * w - c->M * v, a2 = c->J * w - c->L2 * v;
-  const double wd = g * a1 / c->D, vd = g * a2 / c->D, gd = g * ht / c->D;
-  const double wdd = (gd * a1 + g * (c->L2 * wd - c->M * vd)) / c->D;
+static void density(const ssw_reduced *e, const clock_par *k, double w,
+                    double v, double *rho, double *dlog) {
+  const double g = SSW_MODEL_G(e, w, v), ht = SSW_MODEL_HT(e, w, v);
+  const double a1 = SSW_MODEL_A1(e, w, v), a2 = SSW_MODEL_A2(e, w, v);
+  const double wd = g * a1 / e->D, vd = g * a2 / e->D, gd = g * ht / e->D;
+  const double wdd = (gd * a1 + g * SSW_MODEL_A1(e, wd, vd)) / e->D;
   const double s2 = k->nu2 + w * w;
   const double k4 = s2 * s2 + wd * wd;
   const double A = g * g / k->G2 + k->delta2;
@@ -39,47 +39,12 @@ static double cayley(double x) {
  * peak's value then carries the integrator's accuracy
  * (docs/theory/blade-force.md). */
 #define SERIES 24
+_Static_assert(SERIES <= SSW_MODEL_SERIES_MAX, "the model's series length");
 
 typedef struct {
   double t, f, d, w, v;
   int n;
 } fpeak;
-
-/* F and dF/dt at (w, v): F = g ht / D + w (M v - L2 w). */
-static void blade(const ssw_coeffs *c, double w, double v, double *f,
-                  double *d) {
-  const double g = ssw_stepper_g(c, w, v), ht = ssw_stepper_ht(c, w, v);
-  *f = g * ht / c->D + w * (c->M * v - c->L2 * w);
-  const double Fw =
-      (c->L1 * ht + g * c->kw2) / c->D + c->M * v - 2.0 * c->L2 * w;
-  const double Fv = (c->Z * ht - g * c->kw1) / c->D + c->M * w;
-  *d = g * (Fw * (c->L2 * w - c->M * v) + Fv * (c->J * w - c->L2 * v)) / c->D;
-}
-
-/* Taylor coefficients of F(t0 + s) from the state (w, v) at t0. */
-static void blade_series(const ssw_coeffs *c, double w, double v,
-                         double F[SERIES]) {
-  double W[SERIES], V[SERIES], G[SERIES], A1[SERIES], A2[SERIES], HT[SERIES];
-  W[0] = w, V[0] = v;
-  for (int k = 0; k < SERIES; k++) {
-    G[k] = c->L1 * W[k] + c->Z * V[k];
-    HT[k] = c->kw2 * W[k] - c->kw1 * V[k];
-    A1[k] = c->L2 * W[k] - c->M * V[k];
-    A2[k] = c->J * W[k] - c->L2 * V[k];
-    if (k + 1 == SERIES) break;
-    double s1 = 0.0, s2 = 0.0;
-    for (int j = 0; j <= k; j++)
-      s1 += G[j] * A1[k - j], s2 += G[j] * A2[k - j];
-    W[k + 1] = s1 / (c->D * (k + 1));
-    V[k + 1] = s2 / (c->D * (k + 1));
-  }
-  for (int k = 0; k < SERIES; k++) {
-    double s1 = 0.0, s2 = 0.0;
-    for (int j = 0; j <= k; j++)
-      s1 += G[j] * HT[k - j], s2 += W[j] * (c->M * V[k - j] - c->L2 * W[k - j]);
-    F[k] = s1 / c->D + s2;
-  }
-}
 
 /* Largest |F| of the series on s in [lo, hi] (lo < 0 < hi or one-sided):
  * Newton on F'(s) = 0 from `guess`, kept inside the interval. */
@@ -103,10 +68,10 @@ static double series_peak(const double F[SERIES], double lo, double hi,
   return fabs(f);
 }
 
-static void fpeak_add(fpeak *p, const ssw_coeffs *c, double t, double w,
+static void fpeak_add(fpeak *p, const ssw_reduced *e, double t, double w,
                       double v, double *best) {
   double f, d;
-  blade(c, w, v, &f, &d);
+  ssw_model_blade_rate(e, w, v, &f, &d);
   *best = fmax(*best, fabs(f));
   /* Only an interval over which |F| rises then falls holds a peak. */
   const double sf = copysign(1.0, f), dt = t - p->t;
@@ -115,10 +80,10 @@ static void fpeak_add(fpeak *p, const ssw_coeffs *c, double t, double w,
     const double x = p->d / (p->d - d); /* in (0, 1) */
     double S[SERIES];
     if (x < 0.5) {
-      blade_series(c, p->w, p->v, S);
+      ssw_model_blade_series(e, p->w, p->v, SERIES, S);
       *best = fmax(*best, series_peak(S, fmin(0.0, dt), fmax(0.0, dt), x * dt));
     } else {
-      blade_series(c, w, v, S);
+      ssw_model_blade_series(e, w, v, SERIES, S);
       *best = fmax(*best, series_peak(S, fmin(0.0, -dt), fmax(0.0, -dt),
                                       (x - 1.0) * dt));
     }
@@ -190,15 +155,16 @@ static void lane_start(const leg_run *R, leg_job *j, lane *L, ssw_state *s) {
   *L = (lane){.mode = LANE_STEP, .job = j};
   ssw_stepper_init(c, j->w0, j->v0, s);
   L->w = j->w0, L->v = j->v0;
-  L->g = ssw_stepper_g(c, L->w, L->v), L->ht = ssw_stepper_ht(c, L->w, L->v);
+  L->g = ssw_model_g(&c->e, L->w, L->v),
+  L->ht = ssw_model_ht(&c->e, L->w, L->v);
   j->out = (leg){0};
   j->out.found_peak = L->ht == 0.0;
-  if (R->blade) fpeak_add(&L->force, c, 0.0, L->w, L->v, &j->out.fmax);
+  if (R->blade) fpeak_add(&L->force, &c->e, 0.0, L->w, L->v, &j->out.fmax);
   if (R->adaptive) {
     /* z_{+-1/2} = rho_0 C(+-x_0)^(1/2): the forward and the backward leg
      * are the two halves of one reversible sequence through y_0. */
     double rho, dlog;
-    density(c, &j->clock, L->w, L->v, &rho, &dlog);
+    density(&c->e, &j->clock, L->w, L->v, &rho, &dlog);
     L->z = rho * sqrt(cayley(j->dir * j->step * dlog / rho));
   }
 }
@@ -249,7 +215,7 @@ static void after_refine_step(const leg_run *R, lane *L, ssw_state *s) {
   const leg_job *j = L->job;
   double w, v;
   ssw_stepper_velocity(R->c, s, &w, &v);
-  const double f = j->dir * ssw_stepper_ht(R->c, w, v);
+  const double f = j->dir * ssw_model_ht(&R->c->e, w, v);
   illinois_update(&L->br, fabs(L->h), f);
   if (refine_next(L)) {
     *s = L->prev;
@@ -265,8 +231,8 @@ static void after_step(const leg_run *R, lane *L, ssw_state *s) {
   L->t_prev = L->t;
   L->t += L->h;
   ssw_stepper_velocity(c, s, &L->w, &L->v);
-  L->g = ssw_stepper_g(c, L->w, L->v);
-  L->ht = ssw_stepper_ht(c, L->w, L->v);
+  L->g = ssw_model_g(&c->e, L->w, L->v);
+  L->ht = ssw_model_ht(&c->e, L->w, L->v);
   if (!isfinite(L->g) || !isfinite(s->x) || !isfinite(s->y) ||
       !isfinite(s->phi)) {
     j->out.nonfinite = 1;
@@ -275,20 +241,20 @@ static void after_step(const leg_run *R, lane *L, ssw_state *s) {
   }
   if (R->adaptive) {
     double rho, dlog;
-    density(c, &j->clock, L->w, L->v, &rho, &dlog);
+    density(&c->e, &j->clock, L->w, L->v, &rho, &dlog);
     L->z *= cayley(j->dir * j->step * dlog / rho);
   }
-  /* The Hamel schemes keep the equilibria exactly, so g decays to any
-   * tolerance; RATTLE's (and RK's) discrete equilibria lie O(h^q) off the
+  /* A scheme that keeps the equilibria exactly lets g decay to any
+   * tolerance; others (RATTLE, RK) have discrete equilibria O(h^q) off the
    * line: where |g| stops decreasing on the approach, the leg has arrived
    * and stops there. */
-  if (R->o->method->kind != SSW_KIND_HAMEL && j->dir * ht_prev < 0 &&
-      fabs(L->g) >= fabs(g_prev))
+  if (!(R->c->method->caps & SSW_CAP_EXACT_EQUILIBRIA) &&
+      j->dir * ht_prev < 0 && fabs(L->g) >= fabs(g_prev))
     j->out.stalled = 1;
-  const double H = ssw_leg_energy(c, L->w, L->v);
+  const double H = ssw_model_energy(&c->e, L->w, L->v);
   const double e = fabs(H - j->H0) / j->H0;
   if (e > j->out.emax) j->out.emax = e;
-  if (R->blade) fpeak_add(&L->force, c, L->t, L->w, L->v, &j->out.fmax);
+  if (R->blade) fpeak_add(&L->force, &c->e, L->t, L->w, L->v, &j->out.fmax);
   if (j->ctx)
     R->sample(j->ctx, j->dir, L->t, s->phi, s->x, s->y, L->w, L->v, H);
   if (!j->out.found_peak && j->dir * ht_prev > 0 && j->dir * L->ht <= 0) {
@@ -314,8 +280,8 @@ static double dopri_f(const leg_run *R, const ssw_dopri5_opts *o,
                       const ssw_ode_state *from, int dir, double tau) {
   ssw_ode_state n;
   double err;
-  ssw_dopri5_step(&R->c->t, o, from, dir * tau, NULL, NULL, &n, &err);
-  return dir * ssw_stepper_ht(R->c, n.w, n.v);
+  ssw_dopri5_step(&R->c->e, o, from, dir * tau, NULL, NULL, &n, &err);
+  return dir * ssw_model_ht(&R->c->e, n.w, n.v);
 }
 
 static double dopri_peak(const leg_run *R, const ssw_dopri5_opts *o,
@@ -340,14 +306,14 @@ static void run_leg_dopri5(const leg_run *R, leg_job *j) {
   ssw_ode_state s = {j->w0, j->v0, 0, 0, 0, 0}, n;
   leg *r = &j->out;
   *r = (leg){0};
-  double g = ssw_stepper_g(c, s.w, s.v), ht = ssw_stepper_ht(c, s.w, s.v);
+  double g = ssw_model_g(&c->e, s.w, s.v), ht = ssw_model_ht(&c->e, s.w, s.v);
   r->found_peak = ht == 0.0;
-  double h = ssw_dopri5_initial_step(&c->t, &o, &s, j->dir);
+  double h = ssw_dopri5_initial_step(&c->e, &o, &s, j->dir);
   fpeak force = {0};
-  if (R->blade) fpeak_add(&force, c, 0.0, s.w, s.v, &r->fmax);
+  if (R->blade) fpeak_add(&force, &c->e, 0.0, s.w, s.v, &r->fmax);
   while (fabs(g) > j->gstop && r->steps + 1 <= R->o->max_steps) {
     double err, hn;
-    ssw_dopri5_step(&c->t, &o, &s, h, NULL, NULL, &n, &err);
+    ssw_dopri5_step(&c->e, &o, &s, h, NULL, NULL, &n, &err);
     r->steps++;
     if (!isfinite(err) || !isfinite(n.x) || !isfinite(n.y)) {
       r->nonfinite = 1;
@@ -359,10 +325,10 @@ static void run_leg_dopri5(const leg_run *R, leg_job *j) {
     const ssw_ode_state prev = s;
     const double ht_prev = ht;
     s = n;
-    g = ssw_stepper_g(c, s.w, s.v), ht = ssw_stepper_ht(c, s.w, s.v);
-    const double H = ssw_leg_energy(c, s.w, s.v);
+    g = ssw_model_g(&c->e, s.w, s.v), ht = ssw_model_ht(&c->e, s.w, s.v);
+    const double H = ssw_model_energy(&c->e, s.w, s.v);
     r->emax = fmax(r->emax, fabs(H - j->H0) / j->H0);
-    if (R->blade) fpeak_add(&force, c, s.t, s.w, s.v, &r->fmax);
+    if (R->blade) fpeak_add(&force, &c->e, s.t, s.w, s.v, &r->fmax);
     if (j->ctx) R->sample(j->ctx, j->dir, s.t, s.phi, s.x, s.y, s.w, s.v, H);
     if (!r->found_peak && j->dir * ht_prev > 0 && j->dir * ht <= 0) {
       const double tau = dopri_peak(R, &o, &prev, j->dir, fabs(s.t - prev.t),
@@ -377,7 +343,7 @@ static void run_leg_dopri5(const leg_run *R, leg_job *j) {
 }
 
 void ssw_legs_run(const leg_run *R, leg_job *jobs, int njobs) {
-  if (R->adaptive && R->o->method->kind == SSW_KIND_DOPRI5) {
+  if (R->adaptive && (R->c->method->caps & SSW_CAP_OWN_STEP_CONTROL)) {
     for (int i = 0; i < njobs; i++)
       run_leg_dopri5(R, &jobs[i]);
     return;
@@ -405,7 +371,7 @@ void ssw_legs_run(const leg_run *R, leg_job *jobs, int njobs) {
         h[l] = L[l].h;
       if (L[l].mode == LANE_STEP) L[l].prev = s[l];
     }
-    ssw_stepper_advance_batch(R->c, R->o->method, h, R->o->recon, s);
+    ssw_stepper_advance_batch(R->c, h, R->o->recon, s);
     active = 0;
     for (int l = 0; l < SSW_LANES; l++) {
       if (L[l].mode == LANE_IDLE) continue;

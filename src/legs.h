@@ -10,10 +10,6 @@
 #include "sleighsweep/extract.h"
 #include "sleighsweep/stepper.h"
 
-static inline double ssw_leg_energy(const ssw_coeffs *c, double w, double v) {
-  return 0.5 * (c->J * w * w + c->M * v * v - 2.0 * c->L2 * w * v);
-}
-
 /* ---- Step density (docs/theory/step-control.md) ------------------------
  * rho = kappa A^(1/16):  kappa^4 = (nu^2 + w^2)^2 + w'^2 resolves the
  * transition (nu^2 = (ht^2 + D g^2) / D^2, constant along the motion),
@@ -53,7 +49,7 @@ typedef struct {
 typedef struct {
   const ssw_coeffs *c;
   const ssw_integrator *o;
-  int adaptive, stages;
+  int adaptive, stages; /* stages: base steps per macro step */
   int blade; /* track the blade force's peaks (not needed by the estimate) */
   ssw_sample_fn sample;
 } leg_run;

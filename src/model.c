@@ -51,15 +51,6 @@ int ssw_model_regular(const ssw_tensor *t, double *d_rel) {
   return rel > SSW_D_REL_MIN;
 }
 
-double ssw_model_blade_force(const ssw_tensor *t, double w, double v) {
-  /* Lateral momentum balance p2' + w p1 = F with p2 = g = L1 w + Z v and
-   * p1 = -L2 w + M v; along the motion g' = g ht / D. */
-  const double g = t->L1 * w + t->Z * v;
-  const double ht =
-      (t->L1 * t->L2 + t->Z * t->J) * w - (t->L1 * t->M + t->Z * t->L2) * v;
-  return g * ht / ssw_model_D(t) + w * (t->M * v - t->L2 * w);
-}
-
 static int check_params(const ssw_params *p) {
   /* ssw_params holds the axes in their storage order (names.h SSW_AXES). */
   static const char *const names[] = {SSW_AXES(SSW_NAME_AT)};
@@ -141,4 +132,74 @@ void ssw_model_classify(const ssw_tensor *t, double tol, ssw_tensor *snapped,
     *regime = SSW_REGIME_SPIN_REVERSAL;
   else
     *regime = SSW_REGIME_CIRCLE_TO_CIRCLE;
+}
+
+/* ---- The reduced equations --------------------------------------------- */
+
+void ssw_model_reduce(const ssw_tensor *t, ssw_reduced *e) {
+  e->J = t->J;
+  e->M = t->M;
+  e->L1 = t->L1;
+  e->L2 = t->L2;
+  e->Z = t->Z;
+  e->D = ssw_model_D(t);
+  e->kw1 = t->L1 * t->M + t->Z * t->L2;
+  e->kw2 = t->L1 * t->L2 + t->Z * t->J;
+}
+
+void ssw_model_blade_rate(const ssw_reduced *e, double w, double v, double *f,
+                          double *df) {
+  const double g = SSW_MODEL_G(e, w, v), ht = SSW_MODEL_HT(e, w, v);
+  *f = SSW_MODEL_BLADE(e, w, v, g, ht);
+  /* dF/dt = F_w w' + F_v v' with (w', v') = g (a1, a2) / D. */
+  const double Fw =
+      (e->L1 * ht + g * e->kw2) / e->D + e->M * v - 2.0 * e->L2 * w;
+  const double Fv = (e->Z * ht - g * e->kw1) / e->D + e->M * w;
+  *df = g * (Fw * SSW_MODEL_A1(e, w, v) + Fv * SSW_MODEL_A2(e, w, v)) / e->D;
+}
+
+void ssw_model_blade_form(const ssw_reduced *e, double *Fww, double *Fwv,
+                          double *Fvv) {
+  *Fww = e->L1 * e->kw2 / e->D - e->L2;
+  *Fwv = 0.5 * ((e->Z * e->kw2 - e->L1 * e->kw1) / e->D + e->M);
+  *Fvv = -e->Z * e->kw1 / e->D;
+}
+
+void ssw_model_blade_series(const ssw_reduced *e, double w, double v, int n,
+                            double *F) {
+  enum { N = SSW_MODEL_SERIES_MAX };
+  double W[N], V[N], G[N], A1[N], A2[N], HT[N];
+  if (n > N) n = N;
+  W[0] = w, V[0] = v;
+  for (int k = 0; k < n; k++) {
+    G[k] = SSW_MODEL_G(e, W[k], V[k]);
+    HT[k] = SSW_MODEL_HT(e, W[k], V[k]);
+    A1[k] = SSW_MODEL_A1(e, W[k], V[k]);
+    A2[k] = SSW_MODEL_A2(e, W[k], V[k]);
+    if (k + 1 == n) break;
+    /* (k + 1) zeta_{k+1} = sum_j g_j a_{k-j} / D (Cauchy product). */
+    double s1 = 0.0, s2 = 0.0;
+    for (int j = 0; j <= k; j++)
+      s1 += G[j] * A1[k - j], s2 += G[j] * A2[k - j];
+    W[k + 1] = s1 / (e->D * (k + 1));
+    V[k + 1] = s2 / (e->D * (k + 1));
+  }
+  for (int k = 0; k < n; k++) {
+    double s1 = 0.0, s2 = 0.0;
+    for (int j = 0; j <= k; j++)
+      s1 += G[j] * HT[k - j], s2 += W[j] * (e->M * V[k - j] - e->L2 * W[k - j]);
+    F[k] = s1 / e->D + s2;
+  }
+}
+
+void ssw_model_energy_point(const ssw_tensor *t, double H, double psi,
+                            double *w, double *v) {
+  /* K = L L^T, L = [[sqrt(J), 0], [-L2/sqrt(J), sqrt(D/J)]]; with
+   * |u|^2 = 2 H the velocity zeta = L^-T u lies on the energy ellipse. */
+  const double r = sqrt(2.0 * H);
+  const double u1 = r * cos(psi), u2 = r * sin(psi);
+  const double l11 = sqrt(t->J), l21 = -t->L2 / l11;
+  const double l22 = sqrt(ssw_model_D(t) / t->J);
+  *v = u2 / l22;
+  *w = (u1 - l21 * *v) / l11;
 }

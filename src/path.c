@@ -93,14 +93,14 @@ int ssw_path_exact(const ssw_path *p, const ssw_tensor *t, int regime,
  * `span` in `m` (>= 0) equal steps of the engine's Dormand-Prince 5(4) step
  * (dopri5.h; its error estimate is not used: the steps are a fraction of
  * the integrator's own node spacing). */
-static ssw_ode_state advance(const ssw_tensor *t, const double *c, double span,
+static ssw_ode_state advance(const ssw_reduced *e, const double *c, double span,
                              int m) {
   ssw_dopri5_opts o;
   ssw_dopri5_defaults(&o);
   ssw_ode_state s = {c[4], c[5], c[1], c[2], c[3], c[0]}, next;
   double f0[SSW_ODE_DIM], f1[SSW_ODE_DIM], err;
   for (int k = 0; k < m; k++) {
-    ssw_dopri5_step(t, &o, &s, span / m, k ? f0 : NULL, f1, &next, &err);
+    ssw_dopri5_step(e, &o, &s, span / m, k ? f0 : NULL, f1, &next, &err);
     s = next;
     memcpy(f0, f1, sizeof f0);
   }
@@ -117,6 +117,8 @@ void ssw_path_dense(const ssw_path *p, const ssw_tensor *t, size_t n,
     memcpy(out[0], p->rows[0], sizeof out[0]);
     return;
   }
+  ssw_reduced e;
+  ssw_model_reduce(t, &e);
   const double t0 = p->rows[0][0], t1 = p->rows[p->n - 1][0];
   size_t i = 0; /* interval [rows[i], rows[i + 1]] */
   for (size_t k = 0; k < n; k++) {
@@ -131,7 +133,7 @@ void ssw_path_dense(const ssw_path *p, const ssw_tensor *t, size_t n,
     const int m = h > 0 && tk != c[0]
                       ? (int)ceil(SSW_DENSE_STEPS * fabs(tk - c[0]) / h)
                       : 0;
-    const ssw_ode_state y = advance(t, c, tk - c[0], m);
+    const ssw_ode_state y = advance(&e, c, tk - c[0], m);
     out[k][0] = tk;
     out[k][1] = y.phi, out[k][2] = y.x, out[k][3] = y.y;
     out[k][4] = y.w, out[k][5] = y.v;

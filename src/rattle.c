@@ -38,6 +38,7 @@ int ssw_rattle_setup(const ssw_tensor *t, ssw_rattle *r) {
             "plane it is singular",
             det, t->J, t->M, t->N, t->L1, t->L2, t->Z);
   r->t = *t;
+  ssw_model_reduce(t, &r->e);
   for (int i = 0; i < 3; i++)
     for (int j = 0; j < 3; j++)
       r->Iinv[i][j] = cof[j][i] / det / sc[i] / sc[j];
@@ -163,14 +164,14 @@ int ssw_rattle_step(const ssw_rattle *r, const ssw_ode_state *s, double h,
   const ssw_tensor *t = &r->t;
   stage S = {r, h, s->phi, {0, 0, 0}, cos(s->phi), sin(s->phi)};
   /* p_k = B^T I (w, v, 0): the body impulse turned into the lab frame. */
-  const double k = t->J * s->w - t->L2 * s->v;
-  const double m1 = -t->L2 * s->w + t->M * s->v;
-  const double m2 = t->L1 * s->w + t->Z * s->v;
+  const double k = SSW_MODEL_W1(t, s->w, s->v);
+  const double m1 = SSW_MODEL_W2(t, s->w, s->v);
+  const double m2 = SSW_MODEL_G(t, s->w, s->v);
   S.p0[0] = S.c0 * m1 - S.s0 * m2;
   S.p0[1] = S.s0 * m1 + S.c0 * m2;
   S.p0[2] = k;
   /* Predictor from the continuous motion: p' = (F n, -H_phi). */
-  const double F = ssw_model_blade_force(t, s->w, s->v);
+  const double F = ssw_model_blade_force(&r->e, s->w, s->v);
   lab_eval e;
   eval(r, s->phi, S.p0, &e);
   const double hh = 0.5 * h;

@@ -3,8 +3,11 @@
 
 #include "sleighsweep/dopri5.h"
 #include "sleighsweep/error.h"
+#include "sleighsweep/ode.h"
+#include "sleighsweep/rattle.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #pragma GCC diagnostic ignored "-Wpsabi" /* vectors stay inside this file */
@@ -34,30 +37,46 @@ static const double w_kl8[] = {
     -0.39590389413323757734, 0.15884190655515560090,  -0.38947496264484728641,
     0.56116298177510838456,  0.13020248308889008088};
 
+static int bind_rattle(const ssw_tensor *t, ssw_coeffs *c);
+static void advance_hamel(const ssw_coeffs *c, const double h[SSW_LANES],
+                          int recon, ssw_state s[SSW_LANES]);
+static void advance_rk4(const ssw_coeffs *c, const double h[SSW_LANES],
+                        int recon, ssw_state s[SSW_LANES]);
+static void advance_dopri5(const ssw_coeffs *c, const double h[SSW_LANES],
+                           int recon, ssw_state s[SSW_LANES]);
+static void advance_rattle(const ssw_coeffs *c, const double h[SSW_LANES],
+                           int recon, ssw_state s[SSW_LANES]);
+
+/* The Hamel compositions: batch kernel, exact equilibria, exact node
+ * energy; the comparison schemes have none of these. */
+#define HAMEL (SSW_CAP_BATCH | SSW_CAP_EXACT_EQUILIBRIA | SSW_CAP_EXACT_ENERGY)
+
 static const ssw_method methods[] = {
-    {"hamel2", "base discrete Hamel step, order 2", 2, 1, w_base, 1.0,
-     SSW_KIND_HAMEL, "Xia & Zhang 2025"},
-    {"hamel4", "triple-jump composition, order 4", 4, 3, w_tj, 1.0,
-     SSW_KIND_HAMEL, "Yoshida, Phys. Lett. A 150 (1990) 262"},
-    {"hamel4s", "5-stage composition, order 4", 4, 5, w_suzuki, 1.0,
-     SSW_KIND_HAMEL, "Suzuki, Phys. Lett. A 146 (1990) 319"},
-    {"hamel6", "9-stage composition s9odr6a, order 6", 6, 9, w_kl6, 3.0,
-     SSW_KIND_HAMEL, "Kahan & Li, Math. Comp. 66 (1997) 1089"},
+    {"hamel2", "base discrete Hamel step, order 2", 2, 1, w_base, 1.0, HAMEL,
+     "Xia & Zhang 2025", NULL, advance_hamel},
+    {"hamel4", "triple-jump composition, order 4", 4, 3, w_tj, 1.0, HAMEL,
+     "Yoshida, Phys. Lett. A 150 (1990) 262", NULL, advance_hamel},
+    {"hamel4s", "5-stage composition, order 4", 4, 5, w_suzuki, 1.0, HAMEL,
+     "Suzuki, Phys. Lett. A 146 (1990) 319", NULL, advance_hamel},
+    {"hamel6", "9-stage composition s9odr6a, order 6", 6, 9, w_kl6, 3.0, HAMEL,
+     "Kahan & Li, Math. Comp. 66 (1997) 1089", NULL, advance_hamel},
     {"hamel8", "17-stage composition s17odr8a, order 8", 8, 17, w_kl8, 4.0,
-     SSW_KIND_HAMEL, "Kahan & Li, Math. Comp. 66 (1997) 1089"},
+     HAMEL, "Kahan & Li, Math. Comp. 66 (1997) 1089", NULL, advance_hamel},
     {"rk4", "classical explicit Runge-Kutta, order 4 (comparison)", 4, 0, NULL,
-     1.0, SSW_KIND_RK4, "Kutta 1901"},
+     1.0, 0, "Kutta 1901", NULL, advance_rk4},
     {"dopri5",
      "Dormand-Prince 5(4) with DOPRI5 step control, the 2025 paper's RK45 "
      "(comparison)",
-     5, 0, NULL, 1.0, SSW_KIND_DOPRI5,
+     5, 0, NULL, 1.0, SSW_CAP_OWN_STEP_CONTROL,
      "Dormand & Prince, J. Comput. Appl. Math. 6 (1980) 19; Hairer, Norsett "
-     "& Wanner, Solving ODEs I, II.4-5"},
+     "& Wanner, Solving ODEs I, II.4-5",
+     NULL, advance_dopri5},
     {"rattle",
      "nonholonomic RATTLE in lab coordinates with the blade multiplier, "
      "order 2 (comparison)",
-     2, 0, NULL, 1.0, SSW_KIND_RATTLE,
-     "McLachlan & Perlmutter, J. Nonlinear Sci. 16 (2006) 283"},
+     2, 0, NULL, 1.0, SSW_CAP_FULL_TENSOR,
+     "McLachlan & Perlmutter, J. Nonlinear Sci. 16 (2006) 283", bind_rattle,
+     advance_rattle},
 };
 
 const ssw_method *ssw_method_table(int *count) {
@@ -86,32 +105,31 @@ int ssw_recon_find(const char *name) {
   return -1;
 }
 
-void ssw_stepper_coeffs(const ssw_tensor *t, ssw_coeffs *c) {
-  c->J = t->J;
-  c->M = t->M;
-  c->L1 = t->L1;
-  c->L2 = t->L2;
-  c->Z = t->Z;
-  c->D = ssw_model_D(t);
-  c->kw1 = t->L1 * t->M + t->Z * t->L2;
-  c->kw2 = t->L1 * t->L2 + t->Z * t->J;
+void ssw_method_names(char *buf, size_t size) {
+  size_t used = 0;
+  buf[0] = '\0';
+  for (size_t i = 0; i < sizeof methods / sizeof methods[0] && used < size; i++)
+    used += (size_t)snprintf(buf + used, size - used, "%s%s", i ? ", " : "",
+                             methods[i].name);
+}
+
+int ssw_stepper_bind(const ssw_tensor *t, const ssw_method *m, ssw_coeffs *c) {
+  ssw_model_reduce(t, &c->e);
   c->t = *t;
-  c->rattle_ok = ssw_rattle_setup(t, &c->rattle) == SSW_SUCCESS;
-  if (!c->rattle_ok) ssw_error_clear();
+  c->method = m;
+  return m->bind ? m->bind(t, c) : SSW_SUCCESS;
 }
 
 void ssw_stepper_init(const ssw_coeffs *c, double w0, double v0, ssw_state *s) {
   s->phi = s->x = s->y = 0.0;
   s->ux = 1.0, s->uy = 0.0;
-  s->W1 = c->J * w0 - c->L2 * v0;
-  s->W2 = -c->L2 * w0 + c->M * v0;
-  s->p = c->L1 * w0 + c->Z * v0;
+  ssw_model_momenta(&c->e, w0, v0, &s->W1, &s->W2);
+  s->p = ssw_model_g(&c->e, w0, v0);
 }
 
 void ssw_stepper_velocity(const ssw_coeffs *c, const ssw_state *s, double *w,
                           double *v) {
-  *w = (c->M * s->W1 + c->L2 * s->W2) / c->D;
-  *v = (c->L2 * s->W1 + c->J * s->W2) / c->D;
+  ssw_model_velocity(&c->e, s->W1, s->W2, w, v);
 }
 
 /* The batch kernel. SSW_LANES states advance together in SIMD lanes
@@ -233,26 +251,16 @@ static void store(const vstate *v, ssw_state s[SSW_LANES]) {
   }
 }
 
-/* One base Hamel step of size h (per lane) on every lane. */
+/* One base Hamel step of size h (per lane) on every lane: the physics
+ * module's discrete equations (SSW_MODEL_HAMEL_*) on vectors. */
 static inline __attribute__((always_inline)) void
-base_step(const ssw_coeffs *c, const vd *h_, int recon, vstate *s) {
+base_step(const ssw_reduced *e, const vd *h_, int recon, vstate *s) {
   const vd h = *h_;
-  const vd W1 = s->W1, W2 = s->W2;
-  const vd a = 0.25 * h * h;
-  const vd b = c->D - 0.5 * h * (c->Z * W1 - c->L1 * W2);
-  const vd rhs = c->kw1 * W1 + c->kw2 * W2;
+  vd a, b, rhs, w, v;
+  SSW_MODEL_HAMEL_CUBIC(e, h, s->W1, s->W2, a, b, rhs);
   vd p = s->p;
   solve_cubic(&a, &b, &rhs, &p);
-  /* zeta = (K + (h/2) p R)^-1 W; the determinant D + (h p / 2)^2 > 0. */
-  const vd hc = 0.5 * h * p;
-  const vd inv = 1.0 / (c->D + hc * hc);
-  const vd w = (c->M * W1 + (c->L2 - hc) * W2) * inv;
-  const vd v = ((c->L2 + hc) * W1 + c->J * W2) * inv;
-  /* W_{k+1} = K zeta - hc R zeta = W_k - 2 hc R zeta. The node energy
-   * W^T K^-1 W / 2 is then conserved exactly: both W_k and W_{k+1} give
-   * zeta^T K zeta + hc^2 (R zeta)^T K^-1 (R zeta) since zeta^T R zeta = 0. */
-  s->W1 = W1 - 2.0 * hc * v;
-  s->W2 = W2 + 2.0 * hc * w;
+  SSW_MODEL_HAMEL_SOLVE(vd, e, h, p, s->W1, s->W2, w, v);
   s->p = p;
   /* Both reconstructions move along the chord direction phi + h w / 2; the
    * exponential one shortens it by sinc(h w / 2) to lie on the exact arc.
@@ -284,9 +292,9 @@ base_step(const ssw_coeffs *c, const vd *h_, int recon, vstate *s) {
 #define SSW_CLONES __attribute__((target_clones("avx2", "default")))
 #endif
 
-SSW_CLONES static void compose(const ssw_coeffs *c, const ssw_method *m,
-                               const double h[SSW_LANES], int recon,
-                               ssw_state s[SSW_LANES]) {
+SSW_CLONES static void compose(const ssw_coeffs *c, const double h[SSW_LANES],
+                               int recon, ssw_state s[SSW_LANES]) {
+  const ssw_method *m = c->method;
   vstate v;
   vd hv = {0};
   load(s, &v);
@@ -294,7 +302,7 @@ SSW_CLONES static void compose(const ssw_coeffs *c, const ssw_method *m,
     hv[l] = h[l];
   for (int i = 0; i < m->stages; i++) {
     const vd hi = m->gamma[i] * hv;
-    base_step(c, &hi, recon, &v);
+    base_step(&c->e, &hi, recon, &v);
   }
   /* Keep the heading vector on the unit circle (one Newton step for
    * 1/sqrt: rotations only add round-off to its length). */
@@ -310,87 +318,121 @@ void ssw_hamel_step(const ssw_coeffs *c, double h, int recon, ssw_state *s) {
     lanes[l] = *s;
   load(lanes, &v);
   const vd hv = (vd){0} + h;
-  base_step(c, &hv, recon, &v);
+  base_step(&c->e, &hv, recon, &v);
   store(&v, lanes);
   *s = lanes[0];
 }
 
-/* RK4 on (w, v, phi, x, y); the state keeps W = K (w, v) for uniformity. */
-static void rk4_rhs(const ssw_coeffs *c, const double y[5], double f[5]) {
-  ssw_stepper_rhs(c, y[0], y[1], &f[0], &f[1]);
-  f[2] = y[0];
-  f[3] = y[1] * cos(y[2]);
-  f[4] = y[1] * sin(y[2]);
+static void advance_hamel(const ssw_coeffs *c, const double h[SSW_LANES],
+                          int recon, ssw_state s[SSW_LANES]) {
+  compose(c, h, recon, s);
+}
+
+/* The comparison schemes step the plain state (w, v, phi, x, y); the node
+ * state keeps W = K (w, v) for uniformity. */
+static void to_plain(const ssw_coeffs *c, const ssw_state *s,
+                     ssw_ode_state *a) {
+  ssw_stepper_velocity(c, s, &a->w, &a->v);
+  a->phi = s->phi, a->x = s->x, a->y = s->y, a->t = 0.0;
+}
+
+static void from_plain(const ssw_coeffs *c, const ssw_ode_state *b,
+                       ssw_state *s) {
+  ssw_model_momenta(&c->e, b->w, b->v, &s->W1, &s->W2);
+  s->phi = b->phi, s->x = b->x, s->y = b->y;
+  s->ux = cos(b->phi), s->uy = sin(b->phi);
+  s->p = ssw_model_g(&c->e, b->w, b->v);
 }
 
 static void rk4_step(const ssw_coeffs *c, double h, ssw_state *s) {
   double y[5], k[4][5], tmp[5];
   ssw_stepper_velocity(c, s, &y[0], &y[1]);
   y[2] = s->phi, y[3] = s->x, y[4] = s->y;
-  rk4_rhs(c, y, k[0]);
+  ssw_model_rhs(&c->e, y, k[0]);
   for (int i = 0; i < 5; i++)
     tmp[i] = y[i] + 0.5 * h * k[0][i];
-  rk4_rhs(c, tmp, k[1]);
+  ssw_model_rhs(&c->e, tmp, k[1]);
   for (int i = 0; i < 5; i++)
     tmp[i] = y[i] + 0.5 * h * k[1][i];
-  rk4_rhs(c, tmp, k[2]);
+  ssw_model_rhs(&c->e, tmp, k[2]);
   for (int i = 0; i < 5; i++)
     tmp[i] = y[i] + h * k[2][i];
-  rk4_rhs(c, tmp, k[3]);
+  ssw_model_rhs(&c->e, tmp, k[3]);
   for (int i = 0; i < 5; i++)
     y[i] += h / 6.0 * (k[0][i] + 2.0 * k[1][i] + 2.0 * k[2][i] + k[3][i]);
-  s->W1 = c->J * y[0] - c->L2 * y[1];
-  s->W2 = -c->L2 * y[0] + c->M * y[1];
-  s->phi = y[2], s->x = y[3], s->y = y[4];
-  s->ux = cos(y[2]), s->uy = sin(y[2]);
-  s->p = c->L1 * y[0] + c->Z * y[1];
+  const ssw_ode_state b = {y[0], y[1], y[2], y[3], y[4], 0.0};
+  from_plain(c, &b, s);
 }
 
-/* The comparison schemes on the plain state (w, v, phi, x, y); a failed
- * step (RATTLE's Newton) leaves NaN, which the extraction flags. */
-static void plain_step(const ssw_coeffs *c, const ssw_method *m, double h,
-                       ssw_state *s) {
-  ssw_ode_state a, b;
-  ssw_stepper_velocity(c, s, &a.w, &a.v);
-  a.phi = s->phi, a.x = s->x, a.y = s->y, a.t = 0.0;
-  if (m->kind == SSW_KIND_DOPRI5) {
-    ssw_dopri5_opts o;
-    ssw_dopri5_defaults(&o);
+static void advance_rk4(const ssw_coeffs *c, const double h[SSW_LANES],
+                        int recon, ssw_state s[SSW_LANES]) {
+  (void)recon;
+  for (int l = 0; l < SSW_LANES; l++)
+    rk4_step(c, h[l], &s[l]);
+}
+
+static void advance_dopri5(const ssw_coeffs *c, const double h[SSW_LANES],
+                           int recon, ssw_state s[SSW_LANES]) {
+  (void)recon;
+  ssw_dopri5_opts o;
+  ssw_dopri5_defaults(&o);
+  for (int l = 0; l < SSW_LANES; l++) {
+    ssw_ode_state a, b;
     double err;
-    ssw_dopri5_step(&c->t, &o, &a, h, NULL, NULL, &b, &err);
-  } else if (!c->rattle_ok ||
-             ssw_rattle_step(&c->rattle, &a, h, &b, NULL, NULL) != 0) {
-    ssw_error_clear();
-    b = a, b.w = b.v = NAN;
-  }
-  s->W1 = c->J * b.w - c->L2 * b.v;
-  s->W2 = -c->L2 * b.w + c->M * b.v;
-  s->phi = b.phi, s->x = b.x, s->y = b.y;
-  s->ux = cos(b.phi), s->uy = sin(b.phi);
-  s->p = c->L1 * b.w + c->Z * b.v;
-}
-
-void ssw_stepper_advance_batch(const ssw_coeffs *c, const ssw_method *m,
-                               const double h[SSW_LANES], int recon,
-                               ssw_state s[SSW_LANES]) {
-  switch (m->kind) {
-  case SSW_KIND_HAMEL: compose(c, m, h, recon, s); return;
-  case SSW_KIND_RK4:
-    for (int l = 0; l < SSW_LANES; l++)
-      rk4_step(c, h[l], &s[l]);
-    return;
-  default:
-    for (int l = 0; l < SSW_LANES; l++)
-      plain_step(c, m, h[l], &s[l]);
+    to_plain(c, &s[l], &a);
+    ssw_dopri5_step(&c->e, &o, &a, h[l], NULL, NULL, &b, &err);
+    from_plain(c, &b, &s[l]);
   }
 }
 
-void ssw_stepper_advance(const ssw_coeffs *c, const ssw_method *m, double h,
-                         int recon, ssw_state *s) {
+/* RATTLE keeps its inverse tensor in the bound coefficients. */
+_Static_assert(sizeof(ssw_rattle) <= sizeof(((ssw_coeffs *)0)->own),
+               "ssw_coeffs.own holds a scheme's constants");
+
+static int bind_rattle(const ssw_tensor *t, ssw_coeffs *c) {
+  ssw_rattle r;
+  if (ssw_rattle_setup(t, &r) != SSW_SUCCESS) {
+    char why[512];
+    snprintf(why, sizeof why, "%s", ssw_error_user_message());
+    return SSW_RAISE(SSW_ERR_ARG,
+                     "scheme rattle needs a positive definite 3x3 tensor "
+                     "(its lab-frame Hamiltonian inverts it), and this one "
+                     "is singular (I0 = 0 on a dry plane?); use a hamel "
+                     "scheme or dopri5 (%s)",
+                     why);
+  }
+  memcpy(c->own, &r, sizeof r);
+  return SSW_SUCCESS;
+}
+
+/* A failed step (RATTLE's Newton) leaves NaN, which the extraction flags. */
+static void advance_rattle(const ssw_coeffs *c, const double h[SSW_LANES],
+                           int recon, ssw_state s[SSW_LANES]) {
+  (void)recon;
+  ssw_rattle r;
+  memcpy(&r, c->own, sizeof r);
+  for (int l = 0; l < SSW_LANES; l++) {
+    ssw_ode_state a, b;
+    to_plain(c, &s[l], &a);
+    if (ssw_rattle_step(&r, &a, h[l], &b, NULL, NULL) != 0) {
+      ssw_error_clear();
+      b = a, b.w = b.v = NAN;
+    }
+    from_plain(c, &b, &s[l]);
+  }
+}
+
+void ssw_stepper_advance_batch(const ssw_coeffs *c, const double h[SSW_LANES],
+                               int recon, ssw_state s[SSW_LANES]) {
+  c->method->advance(c, h, recon, s);
+}
+
+void ssw_stepper_advance(const ssw_coeffs *c, double h, int recon,
+                         ssw_state *s) {
   ssw_state lanes[SSW_LANES];
   double hl[SSW_LANES];
   for (int l = 0; l < SSW_LANES; l++)
     lanes[l] = *s, hl[l] = h;
-  ssw_stepper_advance_batch(c, m, hl, recon, lanes);
+  ssw_stepper_advance_batch(c, hl, recon, lanes);
   *s = lanes[0];
 }

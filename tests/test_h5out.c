@@ -133,8 +133,8 @@ static char *copy(const char *s) {
 }
 
 static ssw_config *make_config(const char *text) {
-  static const ssw_method method = {"hamel6", "test",         6,     0, NULL,
-                                    1.0,      SSW_KIND_HAMEL, "test"};
+  static const ssw_method method = {"hamel6",      "test", 6,    0,   NULL, 1.0,
+                                    SSW_CAP_BATCH, "test", NULL, NULL};
   ssw_config *c = calloc(1, sizeof *c);
   c->body = (ssw_body){1.0, 0.5, 1.0, SSW_KROT_PAPERS};
   snprintf(c->k_rot_name, sizeof c->k_rot_name, "papers");

@@ -15,6 +15,7 @@
 typedef struct {
   const char *name;
   ssw_tensor t;
+  ssw_reduced e;
   int regime;
   double w0, v0;
 } body;
@@ -24,6 +25,7 @@ static body make(const char *name, ssw_body bd, ssw_params p, double w0,
   body b = {.name = name, .w0 = w0, .v0 = v0};
   EXPECT(ssw_model_tensor(&bd, &p, &b.t) == 0, "%s: invalid body", name);
   ssw_model_classify(&b.t, SSW_ZERO_TOL_DEFAULT, &b.t, &b.regime);
+  ssw_model_reduce(&b.t, &b.e);
   return b;
 }
 
@@ -81,7 +83,7 @@ static int run_dopri5(const body *b, const ssw_orbit *o, double T, int n,
   for (int k = 0; k < n; k++) {
     ssw_ode_state nx;
     double err;
-    ssw_dopri5_step(&b->t, &opt, s, T / n, k ? f : NULL, f, &nx, &err);
+    ssw_dopri5_step(&b->e, &opt, s, T / n, k ? f : NULL, f, &nx, &err);
     *s = nx;
   }
   (void)o;
@@ -160,7 +162,7 @@ static void test_dopri5_tight(void) {
     for (int dir = -1; dir <= 1; dir += 2) {
       ssw_ode_state s = {b->w0, b->v0, 0, 0, 0, 0};
       long a, r;
-      EXPECT(ssw_dopri5_integrate(&b->t, &opt, &s, dir * 30.0 / o.rate, 1000000,
+      EXPECT(ssw_dopri5_integrate(&b->e, &opt, &s, dir * 30.0 / o.rate, 1000000,
                                   &a, &r) == 0,
              "dopri5 integrate: %s", ssw_error_message());
       EXPECT(s.t == dir * 30.0 / o.rate, "did not land on t_end");
@@ -222,17 +224,17 @@ static void test_dopri5_control(void) {
   ssw_dopri5_ctl_init(&c);
   ssw_ode_state s = {b->w0, b->v0, 0, 0, 0, 0}, nx;
   double err, hn;
-  ssw_dopri5_step(&b->t, &opt, &s, 2.0, NULL, NULL, &nx, &err);
+  ssw_dopri5_step(&b->e, &opt, &s, 2.0, NULL, NULL, &nx, &err);
   EXPECT(err > 1, "h = 2 accepted (err %.3g)", err);
   EXPECT(!ssw_dopri5_propose(&c, &opt, 2.0, err, &hn) && hn < 2.0 && hn > 0,
          "rejection proposes %.3g", hn);
-  ssw_dopri5_step(&b->t, &opt, &s, 1e-4, NULL, NULL, &nx, &err);
+  ssw_dopri5_step(&b->e, &opt, &s, 1e-4, NULL, NULL, &nx, &err);
   EXPECT(err < 1, "h = 1e-4 rejected (err %.3g)", err);
   EXPECT(ssw_dopri5_propose(&c, &opt, 1e-4, err, &hn) && hn <= 1e-4 + 1e-18,
          "no growth right after a rejection: %.3g", hn);
   EXPECT(ssw_dopri5_propose(&c, &opt, 1e-4, err, &hn) && hn <= 10 * 1e-4,
          "growth above fac2: %.3g", hn);
-  const double h0 = ssw_dopri5_initial_step(&b->t, &opt, &s, -1);
+  const double h0 = ssw_dopri5_initial_step(&b->e, &opt, &s, -1);
   EXPECT(h0 < 0, "initial step for backward integration %.3g", h0);
   opt.rtol = 0;
   EXPECT(ssw_dopri5_check(&opt) == SSW_ERR_ARG &&
@@ -267,7 +269,7 @@ static void test_rattle_multiplier(void) {
       /* To round-off of the positions, which are O(1) here. */
       EXPECT(fabs(cross) <= 8 * 0x1p-52 * (fabs(s.x) + fabs(s.y) + 1),
              "discrete constraint violated: %.3g", cross);
-      const double F1 = ssw_model_blade_force(&b->t, s.w, s.v);
+      const double F1 = test_blade(&b->t, s.w, s.v);
       emax = fmax(emax, fabs(m[1] - F1));
       fs = fmax(fs, fabs(F1));
     }
@@ -324,7 +326,7 @@ static void test_random(void) {
   for (int i = 0; i < 60; i++) {
     wb_draw d;
     if (wb_draw_one(77, i, &d) != 0) continue;
-    body b = {"random", d.t, d.regime, d.w0, d.v0};
+    body b = {"random", d.t, d.e, d.regime, d.w0, d.v0};
     if (i % 6 == 0) { /* I0 = 0 on a dry plane: the tractrix */
       ssw_body bd = {test_uniform(&seed, 0.1, 10), 0, 0, SSW_KROT_PAPERS};
       ssw_params p = {0,
@@ -343,7 +345,7 @@ static void test_random(void) {
     opt.rtol = opt.atol = 1e-12;
     for (int dir = -1; dir <= 1; dir += 2) {
       ssw_ode_state s = {b.w0, b.v0, 0, 0, 0, 0};
-      EXPECT(ssw_dopri5_integrate(&b.t, &opt, &s, dir * 8.0 / o.rate, 1000000,
+      EXPECT(ssw_dopri5_integrate(&b.e, &opt, &s, dir * 8.0 / o.rate, 1000000,
                                   NULL, NULL) == 0,
              "dopri5 random %d", i);
       const double e = state_error(&o, &b.t, &s);
@@ -386,9 +388,6 @@ static void test_random(void) {
  * global error growth in tol is also checked: error proportional to tol
  * (slope of log error against log tol in [0.7, 1.3]; the controller keeps
  * the local error per step ~ tol, and the step count grows as tol^-1/5). */
-static double ht(const ssw_tensor *t, double w, double v) {
-  return (t->L1 * t->L2 + t->Z * t->J) * w - (t->L1 * t->M + t->Z * t->L2) * v;
-}
 
 static void test_dopri5_driver(void) {
   body bs[4];
@@ -404,14 +403,14 @@ static void test_dopri5_driver(void) {
     ssw_dopri5_ctl_init(&c);
     const int dir = o.t0 > 0 ? 1 : -1;
     ssw_ode_state s = {b->w0, b->v0, 0, 0, 0, 0}, nx;
-    double h = ssw_dopri5_initial_step(&b->t, &opt, &s, dir), err, hn;
-    double f0 = dir * ht(&b->t, s.w, s.v), f1 = f0;
+    double h = ssw_dopri5_initial_step(&b->e, &opt, &s, dir), err, hn;
+    double f0 = dir * ssw_model_ht(&b->e, s.w, s.v), f1 = f0;
     int steps = 0;
     while (f1 > 0 && steps < 100000) {
-      ssw_dopri5_step(&b->t, &opt, &s, h, NULL, NULL, &nx, &err);
+      ssw_dopri5_step(&b->e, &opt, &s, h, NULL, NULL, &nx, &err);
       const int acc = ssw_dopri5_propose(&c, &opt, h, err, &hn);
       if (acc) {
-        f1 = dir * ht(&b->t, nx.w, nx.v);
+        f1 = dir * ssw_model_ht(&b->e, nx.w, nx.v);
         if (f1 > 0) s = nx, f0 = f1;
       }
       steps++;
@@ -423,8 +422,8 @@ static void test_dopri5_driver(void) {
     for (int it = 0; it < 100 && fb != 0 && fabs(bb - a) > 1e-15 * fabs(h);
          it++) {
       const double tau = (a * fb - bb * fa) / (fb - fa);
-      ssw_dopri5_step(&b->t, &opt, &s, tau, NULL, NULL, &nx, &err);
-      const double f = dir * ht(&b->t, nx.w, nx.v);
+      ssw_dopri5_step(&b->e, &opt, &s, tau, NULL, NULL, &nx, &err);
+      const double f = dir * ssw_model_ht(&b->e, nx.w, nx.v);
       if (f > 0) {
         a = tau, fa = f;
         if (side == -1) fb *= 0.5;
@@ -449,7 +448,7 @@ static void test_dopri5_driver(void) {
     ssw_dopri5_defaults(&opt);
     opt.rtol = opt.atol = tl[k] = 1e-7 / pow(100, k);
     ssw_ode_state s = {b->w0, b->v0, 0, 0, 0, 0};
-    ssw_dopri5_integrate(&b->t, &opt, &s, 6.0 / o.rate, 100000, NULL, NULL);
+    ssw_dopri5_integrate(&b->e, &opt, &s, 6.0 / o.rate, 100000, NULL, NULL);
     e[k] = state_error(&o, &b->t, &s);
   }
   const double q = slope(tl, e);

@@ -69,21 +69,21 @@ static void test_orders(void) {
 static void test_reversibility(void) {
   const ssw_tensor t = seed_tensor(0.1);
   ssw_coeffs c;
-  ssw_stepper_coeffs(&t, &c);
   int n;
   const ssw_method *tab = ssw_method_table(&n);
   for (int i = 0; i < n; i++) {
     if (tab[i].stages == 0) continue; /* RK4 is not symmetric */
+    EXPECT(ssw_stepper_bind(&t, &tab[i], &c) == 0, "bind %s", tab[i].name);
     for (int recon = 0; recon < SSW_RECON_COUNT; recon++) {
       ssw_state s0, s;
       ssw_stepper_init(&c, 1.5, 1.0, &s0);
       s = s0;
       const double h = 0.05;
       for (int k = 0; k < 150; k++)
-        ssw_stepper_advance(&c, &tab[i], h, recon, &s);
+        ssw_stepper_advance(&c, h, recon, &s);
       EXPECT(fabs(s.x) + fabs(s.y) > 1.0, "%s did not move", tab[i].name);
       for (int k = 0; k < 150; k++)
-        ssw_stepper_advance(&c, &tab[i], -h, recon, &s);
+        ssw_stepper_advance(&c, -h, recon, &s);
       const double err = fabs(s.W1 - s0.W1) + fabs(s.W2 - s0.W2) + fabs(s.phi) +
                          fabs(s.x) + fabs(s.y);
       EXPECT(err < 1e-12, "%s/%s: back to start with error %.3g", tab[i].name,
@@ -95,7 +95,7 @@ static void test_reversibility(void) {
 static double node_energy(const ssw_coeffs *c, const ssw_state *s) {
   double w, v;
   ssw_stepper_velocity(c, s, &w, &v);
-  return 0.5 * (c->J * w * w + c->M * v * v - 2 * c->L2 * w * v);
+  return ssw_model_energy(&c->e, w, v);
 }
 
 /* 1e6 base steps at eta = 0.05, reversing direction every 4000 steps so the
@@ -103,15 +103,18 @@ static double node_energy(const ssw_coeffs *c, const ssw_state *s) {
  * so a one-way run would idle on an equilibrium). The node energy is an
  * exact invariant of the scheme: only round-off may move it, without drift.
  * RK4 under the same protocol is printed for comparison. */
-static double long_run(const ssw_coeffs *c, const ssw_method *m, double h,
+static double long_run(const ssw_tensor *t, const ssw_method *m, double h,
                        double H0, double *first) {
+  ssw_coeffs cm;
+  const ssw_coeffs *c = &cm;
+  EXPECT(ssw_stepper_bind(t, m, &cm) == 0, "bind %s", m->name);
   ssw_state s;
   ssw_stepper_init(c, 1.5, 1.0, &s);
   double emax = 0;
   const long N = 1000000 / (m->stages ? m->stages : 1);
   for (long k = 0; k < N; k++) {
     const double dir = ((k / 4000) % 2) ? -1.0 : 1.0;
-    ssw_stepper_advance(c, m, dir * h, SSW_RECON_EXP, &s);
+    ssw_stepper_advance(c, dir * h, SSW_RECON_EXP, &s);
     const double e = fabs(node_energy(c, &s) - H0) / H0;
     if (e > emax) emax = e;
     if (k == N / 10) *first = emax;
@@ -122,7 +125,7 @@ static double long_run(const ssw_coeffs *c, const ssw_method *m, double h,
 static void test_energy_long_run(void) {
   const ssw_tensor t = seed_tensor(0.1);
   ssw_coeffs c;
-  ssw_stepper_coeffs(&t, &c);
+  ssw_stepper_bind(&t, ssw_method_find("hamel2"), &c);
   ssw_state s;
   ssw_stepper_init(&c, 1.5, 1.0, &s);
   const double H0 = node_energy(&c, &s);
@@ -130,8 +133,8 @@ static void test_energy_long_run(void) {
   ssw_analytic_compute(&t, SSW_REGIME_CIRCLE_TO_CIRCLE, &an);
   const double h = 0.05 / ssw_analytic_rate(&an, H0);
   double first = 0, rk_first = 0;
-  const double emax = long_run(&c, ssw_method_find("hamel2"), h, H0, &first);
-  const double rk = long_run(&c, ssw_method_find("rk4"), h, H0, &rk_first);
+  const double emax = long_run(&t, ssw_method_find("hamel2"), h, H0, &first);
+  const double rk = long_run(&t, ssw_method_find("rk4"), h, H0, &rk_first);
   EXPECT(emax < 1e-13, "node energy error %.3g over 1e6 steps", emax);
   EXPECT(emax < 1e-14 || emax < 20 * first,
          "energy error grows: %.3g after 10%%, %.3g at the end", first, emax);
@@ -144,8 +147,8 @@ static void test_energy_long_run(void) {
 static void test_fixed_points(void) {
   const ssw_tensor t = seed_tensor(0.1);
   ssw_coeffs c;
-  ssw_stepper_coeffs(&t, &c);
-  const double w = 0.7, v = -c.L1 * w / c.Z;
+  ssw_stepper_bind(&t, ssw_method_find("hamel2"), &c);
+  const double w = 0.7, v = -c.e.L1 * w / c.e.Z;
   ssw_state s;
   ssw_stepper_init(&c, w, v, &s);
   const ssw_state s0 = s;

@@ -47,6 +47,13 @@ static int test_failures __attribute__((unused)) = 0;
 
 /* SplitMix64 (Steele, Lea & Flood 2014), the one generator of the tests
  * and the benchmark: the next number of the sequence, uniform in [0, 1). */
+/* The engine's blade force (model.h) at a tensor. */
+static inline double test_blade(const ssw_tensor *t, double w, double v) {
+  ssw_reduced e;
+  ssw_model_reduce(t, &e);
+  return ssw_model_blade_force(&e, w, v);
+}
+
 static inline double test_u01(uint64_t *s) {
   uint64_t z = (*s += 0x9E3779B97F4A7C15ULL);
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;

@@ -17,7 +17,8 @@
 typedef struct {
   ssw_body body;
   ssw_params p;
-  ssw_tensor t; /* snapped */
+  ssw_tensor t;  /* snapped */
+  ssw_reduced e; /* its reduced equations */
   int regime;
   ssw_analytic an;
   double H, w0, v0; /* energy and initial reduced velocity */
@@ -72,6 +73,7 @@ static inline int wb_draw_one(uint64_t seed, int i, wb_draw *d) {
   const double psi = wb_lin(&s, 0, 2 * M_PI);
   if (ssw_model_tensor(&d->body, &d->p, &d->t) != 0) return -1;
   ssw_model_classify(&d->t, SSW_ZERO_TOL_DEFAULT, &d->t, &d->regime);
+  ssw_model_reduce(&d->t, &d->e);
   ssw_analytic_compute(&d->t, d->regime, &d->an);
   if (d->regime == SSW_REGIME_UNIFORM) return -1;
   /* K = L L^T; zeta = L^-T u with |u|^2 = 2 H lies on the energy ellipse. */
@@ -82,7 +84,7 @@ static inline int wb_draw_one(uint64_t seed, int i, wb_draw *d) {
   d->v0 = u2 / l22;
   d->w0 = (u1 - l21 * d->v0) / l11;
   d->sigma = ssw_analytic_sigma(&d->t, d->w0, d->v0);
-  const double g = d->t.L1 * d->w0 + d->t.Z * d->v0;
+  const double g = ssw_model_g(&d->e, d->w0, d->v0);
   const double gmax = sqrt(2.0 * d->H * d->an.E / D);
   if (d->sigma == 0 || fabs(g) < 1e-6 * gmax) return -1;
   d->t0 = wb_exact_t0(&d->an, d->H, d->sigma, d->w0, d->v0);

@@ -1,8 +1,6 @@
 /* Dormand-Prince 5(4) with the step-size control of Hairer, Norsett &
  * Wanner's DOPRI5 (the 2025 paper's "RK45", MATLAB's ode45), on the
- * reduced and reconstruction equations of ode.h:
- *   w' = (L1 w + Z v)(L2 w - M v) / D,  v' = (L1 w + Z v)(J w - L2 v) / D,
- *   phi' = w,  x' = v cos phi,  y' = v sin phi.
+ * reduced and reconstruction equations (ssw_model_rhs, model.h).
  * Kernels only: no I/O, no allocation. A step of an exactly given size and
  * the proposal of the next size are separate calls, so a caller can take
  * controlled steps, steps to a given time, or a regula-falsi evaluation. */
@@ -49,7 +47,7 @@ void ssw_dopri5_ctl_init(ssw_dopri5_ctl *c);
  * next step's f0 after an acceptance (first same as last: 6 evaluations per
  * step). `err` receives the scaled RMS norm of the embedded 4th-order error
  * estimate (<= 1: within tolerance). */
-void ssw_dopri5_step(const ssw_tensor *t, const ssw_dopri5_opts *o,
+void ssw_dopri5_step(const ssw_reduced *e, const ssw_dopri5_opts *o,
                      const ssw_ode_state *s, double h, const double f0[5],
                      double f1[5], ssw_ode_state *out, double *err);
 
@@ -61,14 +59,14 @@ int ssw_dopri5_propose(ssw_dopri5_ctl *c, const ssw_dopri5_opts *o, double h,
 
 /** DOPRI5's starting step (Hairer et al., Solving ODEs I, II.4) from s in
  * direction dir (+1/-1); signed. */
-double ssw_dopri5_initial_step(const ssw_tensor *t, const ssw_dopri5_opts *o,
+double ssw_dopri5_initial_step(const ssw_reduced *e, const ssw_dopri5_opts *o,
                                const ssw_ode_state *s, int dir);
 
 /** Convenience driver: controlled steps from s->t to exactly t_end (the
  * last step is shortened). `accepted`, `rejected` (may be NULL) count
  * steps. Errors: SSW_ERR_ARG for bad options, SSW_ERR_NUMERIC when
  * max_steps attempts do not reach t_end or the step underflows. */
-int ssw_dopri5_integrate(const ssw_tensor *t, const ssw_dopri5_opts *o,
+int ssw_dopri5_integrate(const ssw_reduced *e, const ssw_dopri5_opts *o,
                          ssw_ode_state *s, double t_end, long max_steps,
                          long *accepted, long *rejected);
 

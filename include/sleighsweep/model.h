@@ -4,6 +4,8 @@
 #ifndef SLEIGHSWEEP_MODEL_H
 #define SLEIGHSWEEP_MODEL_H
 
+#include <math.h>
+
 #include "sleighsweep/names.h"
 
 #ifdef __cplusplus
@@ -83,18 +85,191 @@ int ssw_model_positive_definite(const ssw_tensor *t);
  * receives D / (M J) (0 when J or M is not positive). */
 int ssw_model_regular(const ssw_tensor *t, double *d_rel);
 
-/** Lateral force F (body axis E2, newtons in the tensor's units) that the
- * blade exerts on the body at the reduced state (w, v), from the momentum
- * balance across the blade: F = g ht / D + w (M v - L2 w), g = L1 w + Z v,
- * ht = (L1 L2 + Z J) w - (L1 M + Z L2) v (docs/theory/blade-force.md). */
-double ssw_model_blade_force(const ssw_tensor *t, double w, double v);
-
 /** Classifies the regime. L1 counts as zero when |L1| <= tol sqrt(J M) and
  * Z when |Z| <= tol M (dimensionally natural scales); `snapped` (may alias
  * `t`) receives the tensor with those entries set to exactly 0, which is
  * what the integrator and the closed form then use. */
 void ssw_model_classify(const ssw_tensor *t, double tol, ssw_tensor *snapped,
                         int *regime);
+
+/* ---- The reduced equations: the one home of the physics -----------------
+ *
+ * Every scheme, the extraction, the closed form, the dense output, the
+ * benchmark and the tests take the equations of motion from here. With
+ * zeta = (w, v) the body's angular velocity and the contact point's speed
+ * along the blade, K = [[J, -L2], [-L2, M]], D = det K = M J - L2^2 and
+ * S zeta = (-v, w) (docs/theory/model.md, sec. 2):
+ *
+ *   K zeta' = g S zeta,            g = L1 w + Z v
+ *   w' = g a1 / D,  v' = g a2 / D, a1 = L2 w - M v,  a2 = J w - L2 v
+ *   phi' = w,  x' = v cos phi,  y' = v sin phi
+ *
+ * g is the lateral momentum p2; it vanishes on the line of equilibria and
+ * obeys g' = g ht / D exactly, with ht = kw2 w - kw1 v, kw1 = L1 M + Z L2,
+ * kw2 = L1 L2 + Z J. The energy H = zeta^T K zeta / 2 is conserved.
+ *
+ * The formulas are macros over any arithmetic type, so that the SIMD
+ * batch kernel (GCC vector extensions) evaluates exactly the expressions
+ * the scalar code does: a result does not depend on which of them ran it.
+ * They take a pointer to an ssw_reduced (its fields are the names used
+ * in the formulas). A new physical effect (a torque, a lift, a drag)
+ * enters as a field of ssw_reduced, set by ssw_model_reduce from the run's
+ * constants, and as a term of the macros below; docs/contributing.md has
+ * the recipe. */
+
+/** The constants of the reduced equations of one body. */
+typedef struct {
+  double J, M, L1, L2, Z; /**< the tensor entries that enter (N does not) */
+  double D;               /**< det K = M J - L2^2 */
+  double kw1, kw2;        /**< L1 M + Z L2 and L1 L2 + Z J */
+} ssw_reduced;
+
+/** Number of integrated components (w, v, phi, x, y). */
+#define SSW_ODE_DIM 5
+
+/** g = L1 w + Z v: zero on the line of equilibria. */
+#define SSW_MODEL_G(e, w, v) ((e)->L1 * (w) + (e)->Z * (v))
+/** ht = kw2 w - kw1 v, the rate of g: g' = g ht / D. */
+#define SSW_MODEL_HT(e, w, v) ((e)->kw2 * (w) - (e)->kw1 * (v))
+/** (a1, a2) = D K^-1 S zeta: zeta' = g (a1, a2) / D. */
+#define SSW_MODEL_A1(e, w, v) ((e)->L2 * (w) - (e)->M * (v))
+#define SSW_MODEL_A2(e, w, v) ((e)->J * (w) - (e)->L2 * (v))
+/** Momenta (W1, W2) = K zeta. */
+#define SSW_MODEL_W1(e, w, v) ((e)->J * (w) - (e)->L2 * (v))
+#define SSW_MODEL_W2(e, w, v) (-(e)->L2 * (w) + (e)->M * (v))
+/** Energy zeta^T K zeta / 2. */
+#define SSW_MODEL_ENERGY(e, w, v)                                              \
+  (0.5 * ((e)->J * (w) * (w) + (e)->M * (v) * (v)-2.0 * (e)->L2 * (w) * (v)))
+/** Lateral force of the blade on the body (docs/theory/blade-force.md):
+ * F = g ht / D + w (M v - L2 w), from the lateral momentum balance
+ * p2' + w p1 = F along the motion. */
+#define SSW_MODEL_BLADE(e, w, v, g, ht)                                        \
+  ((g) * (ht) / (e)->D + (w) * ((e)->M * (v) - (e)->L2 * (w)))
+
+/* The discrete Hamel step (tau = 1/2; docs/theory/model.md sec. 6):
+ *   K zeta_k + (h/2) g(zeta_k) R zeta_k = W_k,
+ *   W_{k+1} = K zeta_k - (h/2) g(zeta_k) R zeta_k,   R zeta = (v, -w).
+ * The implicit half is the cubic a p^3 + b p - rhs = 0 in p = g(zeta_k)
+ * with the coefficients below; zeta_k = (K + (h/2) p R)^-1 W_k, whose
+ * determinant D + (h p / 2)^2 never vanishes. The node energy
+ * W^T K^-1 W / 2 is an exact invariant: W_k and W_{k+1} both give
+ * zeta^T K zeta + hc^2 (R zeta)^T K^-1 (R zeta), since zeta^T R zeta = 0.
+ * Fixed points are exactly the states with g = 0. */
+#define SSW_MODEL_HAMEL_CUBIC(e, h, W1, W2, a, b, rhs)                         \
+  do {                                                                         \
+    (a) = 0.25 * (h) * (h);                                                    \
+    (b) = (e)->D - 0.5 * (h) * ((e)->Z * (W1) - (e)->L1 * (W2));               \
+    (rhs) = (e)->kw1 * (W1) + (e)->kw2 * (W2);                                 \
+  } while (0)
+/** Given the cubic's root p: the step's velocity (w, v) and the next
+ * node's momenta, updated in place in (W1, W2). */
+#define SSW_MODEL_HAMEL_SOLVE(T, e, h, p, W1, W2, w, v)                        \
+  do {                                                                         \
+    const T hc_ = 0.5 * (h) * (p);                                             \
+    const T inv_ = 1.0 / ((e)->D + hc_ * hc_);                                 \
+    (w) = ((e)->M * (W1) + ((e)->L2 - hc_) * (W2)) * inv_;                     \
+    (v) = (((e)->L2 + hc_) * (W1) + (e)->J * (W2)) * inv_;                     \
+    (W1) = (W1)-2.0 * hc_ * (v);                                               \
+    (W2) = (W2) + 2.0 * hc_ * (w);                                             \
+  } while (0)
+
+/** The reduced equations of a tensor. */
+void ssw_model_reduce(const ssw_tensor *t, ssw_reduced *e);
+
+/** g = L1 w + Z v (SSW_MODEL_G). */
+static inline double ssw_model_g(const ssw_reduced *e, double w, double v) {
+  return SSW_MODEL_G(e, w, v);
+}
+/** ht = kw2 w - kw1 v (SSW_MODEL_HT). */
+static inline double ssw_model_ht(const ssw_reduced *e, double w, double v) {
+  return SSW_MODEL_HT(e, w, v);
+}
+
+/** (w', v') of the reduced equations at (w, v). */
+static inline void ssw_model_zeta_rate(const ssw_reduced *e, double w, double v,
+                                       double *dw, double *dv) {
+  const double g = SSW_MODEL_G(e, w, v);
+  *dw = g * SSW_MODEL_A1(e, w, v) / e->D;
+  *dv = g * SSW_MODEL_A2(e, w, v) / e->D;
+}
+
+/** Right-hand side of the reduced and reconstruction equations at
+ * y = (w, v, phi, x, y). */
+static inline void ssw_model_rhs(const ssw_reduced *e,
+                                 const double y[SSW_ODE_DIM],
+                                 double f[SSW_ODE_DIM]) {
+  ssw_model_zeta_rate(e, y[0], y[1], &f[0], &f[1]);
+  f[2] = y[0];
+  f[3] = y[1] * cos(y[2]);
+  f[4] = y[1] * sin(y[2]);
+}
+
+/** Momenta W = K zeta of a velocity. */
+static inline void ssw_model_momenta(const ssw_reduced *e, double w, double v,
+                                     double *W1, double *W2) {
+  *W1 = SSW_MODEL_W1(e, w, v);
+  *W2 = SSW_MODEL_W2(e, w, v);
+}
+
+/** Velocity zeta = K^-1 W of momenta. */
+static inline void ssw_model_velocity(const ssw_reduced *e, double W1,
+                                      double W2, double *w, double *v) {
+  *w = (e->M * W1 + e->L2 * W2) / e->D;
+  *v = (e->L2 * W1 + e->J * W2) / e->D;
+}
+
+/** Energy H = zeta^T K zeta / 2 of the reduced state (w, v). */
+static inline double ssw_model_energy(const ssw_reduced *e, double w,
+                                      double v) {
+  return SSW_MODEL_ENERGY(e, w, v);
+}
+
+/** Lateral force F (body axis E2, force units of the tensor) that the
+ * blade exerts on the body at the reduced state (w, v) (SSW_MODEL_BLADE). */
+static inline double ssw_model_blade_force(const ssw_reduced *e, double w,
+                                           double v) {
+  return SSW_MODEL_BLADE(e, w, v, SSW_MODEL_G(e, w, v), SSW_MODEL_HT(e, w, v));
+}
+
+/** F and its time derivative dF/dt along the motion at (w, v). */
+void ssw_model_blade_rate(const ssw_reduced *e, double w, double v, double *f,
+                          double *df);
+
+/** F(w, v) as a symmetric quadratic form F = Fww w^2 + 2 Fwv w v + Fvv v^2
+ * (the closed form's bound on it uses this). */
+void ssw_model_blade_form(const ssw_reduced *e, double *Fww, double *Fwv,
+                          double *Fvv);
+
+/** Taylor coefficients F[0..n-1] of the blade force F(t0 + s) in s, from
+ * the state (w, v) at t0, by the recurrence of the reduced equations
+ * (quadratic in zeta, so the series of zeta follows term by term). n is
+ * at most SSW_MODEL_SERIES_MAX. */
+#define SSW_MODEL_SERIES_MAX 32
+void ssw_model_blade_series(const ssw_reduced *e, double w, double v, int n,
+                            double *F);
+
+/** The first-order exponential tail at a state (w, v) near the line of
+ * equilibria: g decays as exp(ht t / D), so with q = g / ht the limit
+ * velocity is (w, v) - (a1, a2) q and the heading line's intercept moves
+ * by -shift, shift = D a1 q / ht; all with O(g^2) error. */
+static inline void ssw_model_tail(const ssw_reduced *e, double w, double v,
+                                  double q, double ht, double *w_inf,
+                                  double *v_inf, double *shift) {
+  const double a1 = SSW_MODEL_A1(e, w, v), a2 = SSW_MODEL_A2(e, w, v);
+  *w_inf = w - a1 * q;
+  *v_inf = v - a2 * q;
+  *shift = e->D * a1 * q / ht;
+}
+
+/** Largest |g| on the energy level H: sqrt(2 H E / D) (E, D of the
+ * tensor). */
+static inline double ssw_model_gmax(const ssw_tensor *t, double H);
+
+/** The point of the energy ellipse zeta^T K zeta = 2 H at angle psi of the
+ * Cholesky parametrisation K = L L^T, L = [[sqrt J, 0], [-L2 / sqrt J,
+ * sqrt(D / J)]]: zeta = L^-T (sqrt(2 H) cos psi, sqrt(2 H) sin psi). */
+void ssw_model_energy_point(const ssw_tensor *t, double H, double psi,
+                            double *w, double *v);
 
 /** D = M J - L2^2 (> 0 for a positive definite tensor). */
 static inline double ssw_model_D(const ssw_tensor *t) {
@@ -106,9 +281,8 @@ static inline double ssw_model_E(const ssw_tensor *t) {
   return t->J * t->Z * t->Z + 2.0 * t->Z * t->L1 * t->L2 + t->M * t->L1 * t->L1;
 }
 
-/** Energy H = (J w^2 + M v^2 - 2 L2 w v) / 2 of the reduced state. */
-static inline double ssw_model_energy(const ssw_tensor *t, double w, double v) {
-  return 0.5 * (t->J * w * w + t->M * v * v - 2.0 * t->L2 * w * v);
+static inline double ssw_model_gmax(const ssw_tensor *t, double H) {
+  return sqrt(2.0 * H * ssw_model_E(t) / ssw_model_D(t));
 }
 
 #ifdef __cplusplus

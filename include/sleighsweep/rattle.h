@@ -32,6 +32,7 @@ extern "C" {
 /** Constants of the scheme for one tensor. */
 typedef struct {
   ssw_tensor t;
+  ssw_reduced e;     /**< the reduced equations (the blade force) */
   double Iinv[3][3]; /**< inverse of the 3x3 tensor */
   double tol;        /**< Newton stop: scaled update (default 1e-14) */
   int max_iter;      /**< Newton iteration cap (default 30) */

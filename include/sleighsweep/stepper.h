@@ -1,19 +1,16 @@
-/* The discrete Hamel (variational) integrator (docs/theory/model.md sec. 6),
- * symmetric compositions (methods as coefficient tables) and a classical RK4
- * on the same equations for comparison.
- *
- * Reduced equations (2010 paper eq. 3.3), D = M J - L2^2:
- *   w' = (L1 w + Z v)(L2 w - M v) / D,   v' = (L1 w + Z v)(J w - L2 v) / D,
- *   phi' = w,  x' = v cos(phi),  y' = v sin(phi).
- * Hamel step (tau = 1/2), K = [[J, -L2], [-L2, M]], p = L1 w + Z v,
- * R (w, v) = (v, -w):
- *   K zeta_k + (h/2) p R zeta_k = W_k,  W_{k+1} = K zeta_k - (h/2) p R zeta_k.
- */
+/* The integration schemes as data: a table of methods, each with its
+ * coefficients, its capabilities and its operations (PETSc's
+ * register-and-ops pattern): the discrete Hamel step (docs/theory/model.md
+ * sec. 6) and its symmetric compositions, run in a SIMD batch kernel, and
+ * the comparison schemes rk4, dopri5 and rattle. Every scheme takes the
+ * equations of motion from the physics module (model.h); nothing outside
+ * the table's file asks which scheme it is: callers test capabilities. */
 #ifndef SLEIGHSWEEP_STEPPER_H
 #define SLEIGHSWEEP_STEPPER_H
 
+#include <stddef.h>
+
 #include "sleighsweep/model.h"
-#include "sleighsweep/rattle.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -34,13 +31,19 @@ const char *ssw_recon_name(int recon);
 /** Looks a reconstruction up by name; -1 if unknown. */
 int ssw_recon_find(const char *name);
 
-/** Constants of the reduced equations for one tensor. */
+typedef struct ssw_method ssw_method;
+
+/** Doubles a scheme may keep of its own per body (RATTLE's inverse
+ * tensor). */
+#define SSW_SCHEME_OWN_DOUBLES 32
+
+/** A method bound to one body: the reduced equations, the tensor, and
+ * what the scheme derived from them for itself (ssw_stepper_bind). */
 typedef struct {
-  double J, M, L1, L2, Z, D;
-  double kw1, kw2;   /**< L1 M + Z L2 and L1 L2 + Z J (cubic right-hand side) */
-  ssw_tensor t;      /**< the tensor itself (comparison schemes) */
-  int rattle_ok;     /**< the 3x3 tensor allows the lab-frame RATTLE */
-  ssw_rattle rattle; /**< its constants when rattle_ok */
+  ssw_reduced e;            /**< the equations of motion (model.h) */
+  ssw_tensor t;             /**< the full tensor (lab-frame schemes) */
+  const ssw_method *method; /**< the scheme bound */
+  double own[SSW_SCHEME_OWN_DOUBLES]; /**< the scheme's own constants */
 } ssw_coeffs;
 
 /** Integrator state at a node: time, configuration and node momenta. */
@@ -51,18 +54,43 @@ typedef struct {
   double p; /**< last L1 w + Z v of the discrete velocity (warm start) */
 } ssw_state;
 
-/** Kinds of method. Compositions run in the batch kernel; the others are
- * comparison schemes stepped lane by lane. */
-typedef enum {
-  SSW_KIND_HAMEL = 0, /**< symmetric composition of the base Hamel step */
-  SSW_KIND_RK4,       /**< classical Runge-Kutta 4 */
-  SSW_KIND_DOPRI5,    /**< Dormand-Prince 5(4) with its own step control */
-  SSW_KIND_RATTLE,    /**< nonholonomic RATTLE in lab coordinates */
-} ssw_method_kind;
+/** Lanes of the batch kernel (one AVX2 register of doubles). */
+#define SSW_LANES 4
+
+/** Capabilities of a scheme (ssw_method.caps), what callers ask instead
+ * of its name. */
+enum {
+  /** Steps SSW_LANES states at once in the SIMD batch kernel. */
+  SSW_CAP_BATCH = 1,
+  /** Keeps the line of equilibria exactly (its fixed points are the
+   * states with g = 0), so |g| decays to any stopping tolerance; without
+   * it a leg stops where |g| stops decreasing on the approach. */
+  SSW_CAP_EXACT_EQUILIBRIA = 2,
+  /** Chooses its own steps (embedded error estimate) when the run is
+   * adaptive; fixed steps (eta) still step it at the given size. */
+  SSW_CAP_OWN_STEP_CONTROL = 4,
+  /** Needs the full 3x3 tensor positive definite (lab-frame schemes);
+   * the reduced equations need only K positive definite. */
+  SSW_CAP_FULL_TENSOR = 8,
+  /** Conserves the (node) energy exactly. */
+  SSW_CAP_EXACT_ENERGY = 16,
+};
+
+/** Derives what a scheme needs of one body into c->own. Errors:
+ * SSW_ERR_ARG with the reason when the scheme cannot integrate it. */
+typedef int (*ssw_method_bind_fn)(const ssw_tensor *t, ssw_coeffs *c);
+
+/** One macro step of size h[l] for each of the SSW_LANES states of the
+ * bound body. A failed step leaves NaN in the state (the extraction
+ * flags it). */
+typedef void (*ssw_method_advance_fn)(const ssw_coeffs *c,
+                                      const double h[SSW_LANES], int recon,
+                                      ssw_state s[SSW_LANES]);
 
 /** A method: a symmetric composition of the base Hamel step with the given
- * sub-step weights (summing to 1), or a comparison scheme (stages = 0). */
-typedef struct {
+ * sub-step weights (summing to 1), or a comparison scheme (stages = 0),
+ * with its capabilities and operations. */
+struct ssw_method {
   const char *name;        /**< "hamel2", "hamel4", ..., "rk4" */
   const char *description; /**< one line with the reference */
   int order;               /**< classical order of the macro step */
@@ -71,17 +99,31 @@ typedef struct {
   double eps_scale;        /**< adaptive: fictive step eps = eps_scale
                                 rtol^(1/order) (calibrated, see the
                                 benchmark) */
-  int kind;                /**< ssw_method_kind */
+  unsigned caps;           /**< SSW_CAP_* */
   const char *reference;   /**< where the method comes from */
-} ssw_method;
+  ssw_method_bind_fn bind; /**< NULL: nothing of its own to derive */
+  ssw_method_advance_fn advance;
+};
+
+/** Base steps a macro step of the method costs (at least 1). */
+static inline int ssw_method_cost(const ssw_method *m) {
+  return m->stages > 0 ? m->stages : 1;
+}
 
 /** The method table; `count` receives its length. */
 const ssw_method *ssw_method_table(int *count);
 /** Looks a method up by name; NULL if unknown. */
 const ssw_method *ssw_method_find(const char *name);
 
-/** Fills the reduced-equation constants from a tensor. */
-void ssw_stepper_coeffs(const ssw_tensor *t, ssw_coeffs *c);
+/** Comma-separated names of the methods ("hamel2, hamel4, ...") into
+ * buf (for messages and help texts). */
+void ssw_method_names(char *buf, size_t size);
+
+/** Binds a method to a tensor: the reduced equations, and whatever the
+ * scheme derives for itself. Errors: SSW_ERR_ARG when the scheme cannot
+ * integrate this body (rattle on a singular 3x3 tensor), with the reason
+ * and what to use instead. */
+int ssw_stepper_bind(const ssw_tensor *t, const ssw_method *m, ssw_coeffs *c);
 
 /** Initial state at the origin with heading 0 and velocity (w0, v0). */
 void ssw_stepper_init(const ssw_coeffs *c, double w0, double v0, ssw_state *s);
@@ -95,39 +137,16 @@ void ssw_stepper_velocity(const ssw_coeffs *c, const ssw_state *s, double *w,
  * solved by Newton from the previous p to full double precision. */
 void ssw_hamel_step(const ssw_coeffs *c, double h, int recon, ssw_state *s);
 
-/** Lanes of the batch kernel (one AVX2 register of doubles). */
-#define SSW_LANES 4
-
-/** One macro step of a method for SSW_LANES independent states of the same
- * tensor, lane l with its own size h[l]. A lane's result is bit-identical
- * to the same state advanced in any other lane, with any neighbours, on any
- * instruction set (the scalar entry below is this kernel with one state). */
-void ssw_stepper_advance_batch(const ssw_coeffs *c, const ssw_method *m,
-                               const double h[SSW_LANES], int recon,
-                               ssw_state s[SSW_LANES]);
+/** One macro step of the bound method for SSW_LANES independent states,
+ * lane l with its own size h[l]. A lane's result is bit-identical to the
+ * same state advanced in any other lane, with any neighbours, on any
+ * instruction set. */
+void ssw_stepper_advance_batch(const ssw_coeffs *c, const double h[SSW_LANES],
+                               int recon, ssw_state s[SSW_LANES]);
 
 /** One macro step of size h with a method (composition or RK4). */
-void ssw_stepper_advance(const ssw_coeffs *c, const ssw_method *m, double h,
-                         int recon, ssw_state *s);
-
-/** Right-hand side of the reduced equations at (w, v). */
-static inline void ssw_stepper_rhs(const ssw_coeffs *c, double w, double v,
-                                   double *dw, double *dv) {
-  const double g = c->L1 * w + c->Z * v;
-  *dw = g * (c->L2 * w - c->M * v) / c->D;
-  *dv = g * (c->J * w - c->L2 * v) / c->D;
-}
-
-/** g = L1 w + Z v, which vanishes on the line of equilibria: the stopping
- * rule is |g| <= gstop (ssw_extract_gstop). g' = g ht / D exactly, with
- * ht = (L1 L2 + Z J) w - (L1 M + Z L2) v, so |g| peaks where ht = 0 (t0)
- * and the approach to the line is exponential at the rate ht / D. */
-static inline double ssw_stepper_g(const ssw_coeffs *c, double w, double v) {
-  return c->L1 * w + c->Z * v;
-}
-static inline double ssw_stepper_ht(const ssw_coeffs *c, double w, double v) {
-  return c->kw2 * w - c->kw1 * v;
-}
+void ssw_stepper_advance(const ssw_coeffs *c, double h, int recon,
+                         ssw_state *s);
 
 #ifdef __cplusplus
 }

@@ -32,7 +32,7 @@ typedef struct {
 static int rhs(double t, const double y[], double f[], void *params) {
   rhs_ctx *r = params;
   r->nfev++;
-  ssw_ode_rhs(&r->c->t, r->c->D, y, f);
+  ssw_model_rhs(&r->c->e, y, f);
   (void)t;
   return GSL_SUCCESS;
 }
@@ -47,10 +47,10 @@ static void leg(bench_gsl *g, rhs_ctx *ctx, double w0, double v0, int dir,
   gsl_odeiv2_evolve_reset(g->e);
   gsl_odeiv2_control_init(g->c, eps, eps, 1.0, 0.0);
   double y[SSW_ODE_DIM] = {w0, v0, 0, 0, 0}, t = 0, h = dir * h0;
-  double ht = ssw_stepper_ht(c, w0, v0);
+  double ht = ssw_model_ht(&c->e, w0, v0);
   memset(r, 0, sizeof *r);
   r->converged = 1;
-  while (fabs(ssw_stepper_g(c, y[0], y[1])) > gstop) {
+  while (fabs(ssw_model_g(&c->e, y[0], y[1])) > gstop) {
     const double tp = t, htp = ht;
     if (r->steps >= cap ||
         gsl_odeiv2_evolve_apply(g->e, g->c, g->s, &sys, &t, dir * 1e30, &h,
@@ -60,7 +60,7 @@ static void leg(bench_gsl *g, rhs_ctx *ctx, double w0, double v0, int dir,
       break;
     }
     r->steps++;
-    ht = ssw_stepper_ht(c, y[0], y[1]);
+    ht = ssw_model_ht(&c->e, y[0], y[1]);
     if (!r->found_peak && dir * htp > 0 && dir * ht <= 0) {
       r->found_peak = 1;
       r->t_peak = tp + (t - tp) * htp / (htp - ht);
@@ -75,7 +75,7 @@ int bench_gsl_traj(bench_gsl *g, const ssw_coeffs *c, int regime,
                    long cap, ssw_traj *out, long *nfev) {
   const ssw_tensor *t = &c->t;
   rhs_ctx ctx = {c, 0};
-  const double H = ssw_model_energy(t, w0, v0);
+  const double H = ssw_model_energy(&c->e, w0, v0);
   const double gstop = ssw_extract_gstop(t, H, o);
   const double h0 = ssw_extract_fixed_step(t, H, 0.1);
   ssw_leg_end f, b;

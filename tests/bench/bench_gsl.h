@@ -1,5 +1,5 @@
 /* GSL's adaptive steppers as the benchmark's reference, on the engine's
- * own equations (ssw_ode_rhs), each leg ended by the engine's stopping
+ * own equations (ssw_model_rhs), each leg ended by the engine's stopping
  * threshold (ssw_extract_gstop) and the two legs completed by the engine's
  * limits, tail and centres (ssw_extract_finish): only the integrator
  * differs from the engine's runs. Shared by bench_quick.c and

@@ -33,7 +33,8 @@ static int make_case(const ssw_body *bd, const ssw_params *p, double w0,
   ssw_analytic_compute(&c->t, c->regime, &c->an);
   snprintf(c->label, sizeof c->label, "%s", label);
   c->w0 = w0, c->v0 = v0;
-  ssw_stepper_coeffs(&c->t, &c->c);
+  /* Bound to the default scheme (the GSL runs use only its equations). */
+  ssw_stepper_bind(&c->t, ssw_method_find(SSW_SCHEME_DEFAULT), &c->c);
   return 0;
 }
 
@@ -308,7 +309,9 @@ static double kernel_ns(const bcase *c, const mdef *m, double eta, int rounds,
     return NAN;
   long n = (long)ceil(tr.t_future / tr.h);
   if (n < 1) n = 1;
-  const int st = m->m->stages > 0 ? m->m->stages : 1;
+  const int st = ssw_method_cost(m->m);
+  ssw_coeffs cm;
+  if (ssw_stepper_bind(&c->t, m->m, &cm) != 0) return NAN;
   long k = 1;
   double ns[MAXROUNDS];
   for (int r = -1; r < rounds; r++) {
@@ -318,9 +321,9 @@ static double kernel_ns(const bcase *c, const mdef *m, double eta, int rounds,
       double acc = 0;
       for (long i = 0; i < k; i++) {
         ssw_state s;
-        ssw_stepper_init(&c->c, c->w0, c->v0, &s);
+        ssw_stepper_init(&cm, c->w0, c->v0, &s);
         for (long j = 0; j < n; j++)
-          ssw_stepper_advance(&c->c, m->m, tr.h, m->recon, &s);
+          ssw_stepper_advance(&cm, tr.h, m->recon, &s);
         acc += s.x;
       }
       const double ta = bench_now() - t0, share = (thread_cpu() - c0) / ta;

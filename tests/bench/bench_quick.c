@@ -35,7 +35,7 @@ static void seed_body(body *b) {
   ssw_model_classify(&d->t, SSW_ZERO_TOL_DEFAULT, &d->t, &d->regime);
   ssw_analytic_compute(&d->t, d->regime, &d->an);
   d->w0 = 1.5, d->v0 = 1.0;
-  d->H = ssw_model_energy(&d->t, d->w0, d->v0);
+  d->H = SSW_MODEL_ENERGY(&d->t, d->w0, d->v0);
   wb_states(d, K, b->w0, b->v0);
 }
 
@@ -45,7 +45,7 @@ static void gsl_run(bench_gsl *ws, const body *b, double eps, ssw_traj *out) {
   ssw_integrator o;
   ssw_integrator_defaults(&o);
   ssw_coeffs c;
-  ssw_stepper_coeffs(&b->d.t, &c);
+  ssw_stepper_bind(&b->d.t, o.method, &c);
   for (int k = 0; k < K; k++)
     bench_gsl_traj(ws, &c, b->d.regime, &o, b->w0[k], b->v0[k], eps, 100000,
                    &out[k], NULL);
@@ -116,9 +116,9 @@ static double time_body(const body *b, int gsl, double x, bench_gsl *ws,
 static double kernel_ns(int rounds) {
   body b;
   seed_body(&b);
-  ssw_coeffs c;
-  ssw_stepper_coeffs(&b.d.t, &c);
   const ssw_method *m = ssw_method_find(SSW_SCHEME_DEFAULT);
+  ssw_coeffs c;
+  ssw_stepper_bind(&b.d.t, m, &c);
   double best = INFINITY;
   for (int r = 0; r < rounds; r++) {
     ssw_state s[SSW_LANES];
@@ -130,7 +130,7 @@ static double kernel_ns(int rounds) {
     const long n = 20000;
     const double t0 = bench_now();
     for (long i = 0; i < n; i++) {
-      ssw_stepper_advance_batch(&c, m, h, SSW_RECON_EXP, s);
+      ssw_stepper_advance_batch(&c, h, SSW_RECON_EXP, s);
       if ((i & 1023) == 1023)
         for (int l = 0; l < SSW_LANES; l++)
           h[l] = -h[l]; /* stay near */

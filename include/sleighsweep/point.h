@@ -1,0 +1,56 @@
+/* One grid point, the pipeline every command shares: from the swept
+ * parameters to the body's tensor, the check that the scheme can integrate
+ * it, the regime (exact zeros snapped), the closed form, and then the
+ * trajectories with their closed-form twins. `run` (through the ensemble),
+ * `point` and the dry run all go through here. */
+#ifndef SLEIGHSWEEP_POINT_H
+#define SLEIGHSWEEP_POINT_H
+
+#include "sleighsweep/analytic.h"
+#include "sleighsweep/extract.h"
+#include "sleighsweep/model.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** A grid point set up for integration. */
+typedef struct {
+  ssw_params params;     /**< the swept parameters */
+  ssw_tensor tensor;     /**< total tensor, exact zeros of L1, Z snapped */
+  int regime;            /**< ssw_regime of the snapped tensor */
+  ssw_analytic analytic; /**< the closed form (the test oracle) */
+} ssw_point;
+
+/** Builds the tensor of a body at parameters `p` and checks that the
+ * scheme `m` (NULL: any) can integrate it, without classifying: the grid's
+ * validation of every point before a sweep. Errors: SSW_ERR_BODY for an
+ * invalid body (ssw_model_tensor), SSW_ERR_ARG when the scheme cannot
+ * integrate it (ssw_stepper_bind); the message says why. */
+int ssw_point_check(const ssw_body *body, const ssw_params *p,
+                    const ssw_method *m, ssw_tensor *t);
+
+/** Sets up a grid point: ssw_point_check, the regime with zeros below
+ * `zero_tol` snapped (ssw_model_classify), and the closed form. Errors: as
+ * ssw_point_check. */
+int ssw_point_setup(const ssw_body *body, const ssw_params *p, double zero_tol,
+                    const ssw_method *m, ssw_point *pt);
+
+/** Extracts n trajectories of the point from the initial states (w0[i],
+ * v0[i]) (ssw_extract_batch: SIMD lanes, bit-identical to each alone). */
+int ssw_point_trajectories(const ssw_point *pt, int n, const double *w0,
+                           const double *v0, const ssw_integrator *o,
+                           ssw_sample_fn sample, void *const *ctx,
+                           ssw_traj *out);
+
+/** The closed form's largest blade force per unit energy over a motion of
+ * the point (ssw_analytic_blade_force_max, sigma = +1; it does not depend
+ * on sigma). In the uniform regime every state keeps its own constant
+ * force, and this is the bound over the whole energy level. NaN when the
+ * closed form fails. */
+double ssw_point_blade_bound(const ssw_point *pt);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,38 @@
+/* One grid point: tensor, scheme check, regime, closed form, trajectories. */
+#include "sleighsweep/point.h"
+
+#include <math.h>
+
+#include "sleighsweep/error.h"
+#include "sleighsweep/stepper.h"
+
+int ssw_point_check(const ssw_body *body, const ssw_params *p,
+                    const ssw_method *m, ssw_tensor *t) {
+  SSW_CALL(ssw_model_tensor(body, p, t));
+  if (!m) return SSW_SUCCESS;
+  ssw_coeffs c;
+  return ssw_stepper_bind(t, m, &c);
+}
+
+int ssw_point_setup(const ssw_body *body, const ssw_params *p, double zero_tol,
+                    const ssw_method *m, ssw_point *pt) {
+  pt->params = *p;
+  SSW_CALL(ssw_point_check(body, p, m, &pt->tensor));
+  ssw_model_classify(&pt->tensor, zero_tol, &pt->tensor, &pt->regime);
+  return ssw_analytic_compute(&pt->tensor, pt->regime, &pt->analytic);
+}
+
+int ssw_point_trajectories(const ssw_point *pt, int n, const double *w0,
+                           const double *v0, const ssw_integrator *o,
+                           ssw_sample_fn sample, void *const *ctx,
+                           ssw_traj *out) {
+  return ssw_extract_batch(&pt->tensor, pt->regime, n, w0, v0, o, sample, ctx,
+                           out);
+}
+
+double ssw_point_blade_bound(const ssw_point *pt) {
+  double fa = NAN;
+  if (ssw_analytic_blade_force_max(&pt->tensor, pt->regime, 1, &fa) != 0)
+    ssw_error_clear(), fa = NAN;
+  return fa;
+}
