@@ -13,6 +13,7 @@
 #include "sleighsweep/ensemble.h"
 #include "sleighsweep/error.h"
 #include "sleighsweep/grid.h"
+#include "sleighsweep/h5out.h"
 #include "sleighsweep/point.h"
 #include "sleighsweep/signals.h"
 #include "sleighsweep/sweep.h"
@@ -142,7 +143,7 @@ static int dry_run(const ssw_config *cfg, int overwrite) {
   const double sd =
       probes > 1 ? sqrt(fmax(0.0, (sum2 - sum * mean) / (probes - 1))) : 0.0;
   const double traj = (double)n * cfg->trajectories;
-  const double bytes = ssw_sweep_output_bytes(cfg);
+  const double bytes = ssw_h5out_estimate_bytes(cfg);
   printf("config:              %s\n", cfg->path);
   ssw_cli_print_output_plan(cfg, overwrite, stdout);
   printf("grid points:         %llu (", (unsigned long long)n);

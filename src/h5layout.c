@@ -142,6 +142,45 @@ static void chunk_dims(int rank, const hsize_t *dims, size_t elem,
   }
 }
 
+/* Bytes of the chunks a dataset of `dims` allocates (edge chunks whole). */
+static double chunked_bytes(int rank, const hsize_t *dims, size_t elem) {
+  hsize_t chunk[SSW_NAXES + 2];
+  chunk_dims(rank, dims, elem, chunk);
+  double n = 1.0, per = (double)elem;
+  for (int i = 0; i < rank; i++) {
+    n *= (double)((dims[i] + chunk[i] - 1) / chunk[i]);
+    per *= (double)chunk[i];
+  }
+  return n * per;
+}
+
+/* Metadata measured on files of this layout (tests/test_dry_run.py checks
+ * the estimate against real files): object headers, attributes and
+ * dimension scales per dataset, and the root's (config text, provenance). */
+#define SSW_H5_META_BYTES 4600.0
+#define SSW_H5_ROOT_BYTES 72e3
+
+double ssw_h5out_estimate_bytes(const ssw_config *cfg) {
+  hsize_t dims[SSW_NAXES];
+  for (int i = 0; i < SSW_NAXES; i++)
+    dims[i] = (hsize_t)cfg->axes[i].n;
+  double bytes = SSW_H5_ROOT_BYTES + (double)strlen(cfg->text ? cfg->text : "");
+  int datasets = SSW_NAXES;
+  for (int c = 0; c < SSW_H5_NCOL; c++, datasets++)
+    bytes += chunked_bytes(SSW_NAXES, dims,
+                           ssw_h5_type_size(ssw_h5_columns[c].type));
+  const hsize_t sdims[3] = {
+      (hsize_t)cfg->sample_sel.n, (hsize_t)cfg->samples,
+      (hsize_t)(cfg->samples > 0 ? cfg->sample_nodes : 0)};
+  if (sdims[0] > 0 && sdims[1] > 0) {
+    for (int q = 0; q < SSW_SAMPLE_NQ; q++, datasets++)
+      bytes += chunked_bytes(3, sdims, 8);
+    bytes += (double)sdims[0] * 8.0 * (SSW_NAXES + 1);
+    datasets += SSW_NAXES + 3;
+  }
+  return bytes + datasets * SSW_H5_META_BYTES;
+}
+
 /* The units of the tables ("mass length2", "rad time-1") in UDUNITS form
  * with the config's units: "kg m2", "rad s-1". Time is in seconds once both
  * units are given (the energy is then in mass length2 s-2); a unit not

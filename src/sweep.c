@@ -48,12 +48,6 @@ static void iso_time(char *buf, size_t n) {
  * creation, so the file does not grow with results. Per point: 20 float64,
  * 4 int32, 3 int8, 1 uint8 (docs/output.md) and the samples; plus HDF5's
  * object headers (about 8 KiB per dataset, ~45 datasets) and a margin. */
-double ssw_sweep_output_bytes(const ssw_config *cfg) {
-  const double per_point = 20 * 8 + 4 * 4 + 3 + 1;
-  const double per_sample_point = 8.0 * (double)ssw_h5out_sample_doubles(cfg);
-  return (double)ssw_grid_size(cfg) * per_point +
-         (double)cfg->sample_sel.n * per_sample_point + 64e3 + 45 * 8192.0;
-}
 
 /* ---- config ------------------------------------------------------- */
 
@@ -104,7 +98,8 @@ static int check_space(const ssw_config *cfg, const char *dir) {
   struct statvfs fs;
   if (statvfs(dir, &fs) != 0) return SSW_SUCCESS; /* unknown: let it try */
   const double avail = (double)fs.f_bavail * (double)fs.f_frsize;
-  const double need = ssw_sweep_output_bytes(cfg);
+  /* The estimate with a margin for what it does not model. */
+  const double need = 1.2 * ssw_h5out_estimate_bytes(cfg);
   SSW_CHECK(avail >= need, SSW_ERR_CONFIG,
             "[output] file '%s': not enough free space in '%s' (the file "
             "needs about %.3g MB, %.3g MB are free)",

@@ -48,6 +48,13 @@ static inline size_t ssw_h5out_sample_doubles(const ssw_config *cfg) {
              : 0;
 }
 
+/** Size in bytes of the file ssw_h5out_create makes for `cfg`: every
+ * dataset's allocated chunks, from the same column table and chunk shapes
+ * the creation uses (datasets are allocated at creation, so the size does
+ * not grow as points are written), and the metadata (SSW_H5_META_BYTES
+ * per dataset and a fixed part, measured). */
+double ssw_h5out_estimate_bytes(const ssw_config *cfg);
+
 /** Name under which a new output is built ("<path>.creating") before it
  * is renamed to `path`: a kill during creation leaves no half-made file at
  * `path`, so the same command can start again. */

@@ -36,10 +36,6 @@ typedef struct {
  * config phase that may leave ranks apart aborts the job (MPI_Abort). */
 int ssw_sweep_main(const ssw_sweep_opts *o, ssw_sweep_end *end);
 
-/** Bytes a new output of `cfg` takes (its datasets are allocated at
- * creation), with HDF5's overhead and a margin. */
-double ssw_sweep_output_bytes(const ssw_config *cfg);
-
 #ifdef __cplusplus
 }
 #endif
