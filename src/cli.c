@@ -43,9 +43,12 @@ static int cmd_methods(int argc, char **argv) {
   }
   int n;
   const ssw_method *t = ssw_method_table(&n);
-  for (int i = 0; i < n; i++)
-    printf("%-8s order %d, %2d stage(s): %s\n", t[i].name, t[i].order,
-           t[i].stages, t[i].description);
+  for (int i = 0; i < n; i++) {
+    char caps[128];
+    ssw_method_caps_text(t[i].caps, caps, sizeof caps);
+    printf("%-8s order %d, %2d stage(s): %s [%s]\n", t[i].name, t[i].order,
+           t[i].stages, t[i].description, caps[0] ? caps : "-");
+  }
   return 0;
 }
 

@@ -17,49 +17,61 @@
 #include "sleighsweep/point.h"
 #include "sleighsweep/version.h"
 
-static const char point_usage[] =
-    "Usage: sleighsweep point [OPTIONS]\n"
-    "\n"
-    "Integrates one trajectory forward and backward to its limit motions and\n"
-    "prints one JSON object: the measured quantities and, under \"analytic\",\n"
-    "the closed form (docs/theory/model.md sec. 4). Defaults: the 2025 seed\n"
-    "case. Infinite or undefined values print as null (see \"regime\").\n"
-    "\n"
-    "Body and fluid (lengths in any unit, consistently):\n"
-    "  --theta X     blade angle from the major axis: 60deg, pi/3, 2pi/3,\n"
-    "                1.2rad, or bare radians within [-2pi, 2pi] [60deg]\n"
-    "  --a X --b X   centre of mass in body coordinates [0.2, 0]\n"
-    "  --r X --s X   ellipse centre in body coordinates (Model II) [0, 0]\n"
-    "  --A X --B X   ellipse semi-axes, A > B > 0 [0.5, 0.3]\n"
-    "  --m X         body mass [1]\n"
-    "  --I0 X        moment of inertia about the centre of mass [0.5]\n"
-    "  --rho X       fluid density, 0 for the classical sleigh [1]\n"
-    "  --added-inertia K  rotational added inertia k_rot rho pi (A^2-B^2)^2:\n"
-    "                papers (k_rot = 1/4), lamb (1/8) or a number [papers]\n"
-    "  --zero-tol X  relative tolerance for L1 = 0 and Z = 0 [1e-12]\n"
-    "Initial state:\n"
-    "  --omega0 X --v0 X  angular and blade-direction velocity [1.5, 1.0]\n"
-    "Integrator:\n"
-    "  --scheme S    hamel2 hamel4 hamel4s hamel6 hamel8 rk4 dopri5 rattle\n"
-    "                [hamel8]\n"
-    "                (`sleighsweep methods` lists them)\n"
-    "  --reconstruction R  exp (SE(2) exponential) or midpoint [exp]\n"
-    "  --rtol X      relative accuracy wanted in every result; the engine\n"
-    "                chooses reversible adaptive steps to meet it [1e-10]\n"
-    "  --eta X       fixed steps instead (for studies of the scheme):\n"
-    "                h = eta / max(Arate, w_max), Arate = sqrt(2HE)/D,\n"
-    "                w_max = sqrt(2HM/D); excludes --rtol\n"
-    "  --tol X       stop when |L1 w + Z v| <= tol * its maximum\n"
-    "                [0.01 sqrt(rtol), or 1e-5 with --eta]\n"
-    "  --no-error-estimate  skip the coarser second run that estimates\n"
-    "                the errors (and lets rtol refine the step)\n"
-    "  --max-steps N cap on base steps per direction [2000000]\n"
-    "  --no-tail     do not add the exponential tail at the ends\n"
-    "Output:\n"
-    "  --trajectory FILE  write the sampled path as CSV, one row per macro\n"
-    "                step: t,phi,x,y,omega,v,H and the exact motion\n"
-    "                phi_exact,x_exact,y_exact,omega_exact,v_exact\n"
-    "  -h, --help    this text\n";
+/* The help text; the schemes and the integrator's defaults come from the
+ * method table and the macros the config's key table uses. */
+static void print_usage(FILE *f) {
+  char schemes[256];
+  ssw_method_names(schemes, sizeof schemes);
+  fprintf(
+      f,
+      "Usage: sleighsweep point [OPTIONS]\n"
+      "\n"
+      "Integrates one trajectory forward and backward to its limit motions "
+      "and\n"
+      "prints one JSON object: the measured quantities and, under "
+      "\"analytic\",\n"
+      "the closed form (docs/theory/model.md sec. 4). Defaults: the 2025 seed\n"
+      "case. Infinite or undefined values print as null (see \"regime\").\n"
+      "\n"
+      "Body and fluid (lengths in any unit, consistently):\n"
+      "  --theta X     blade angle from the major axis: 60deg, pi/3, 2pi/3,\n"
+      "                1.2rad, or bare radians within [-2pi, 2pi] [60deg]\n"
+      "  --a X --b X   centre of mass in body coordinates [0.2, 0]\n"
+      "  --r X --s X   ellipse centre in body coordinates (Model II) [0, 0]\n"
+      "  --A X --B X   ellipse semi-axes, A > B > 0 [0.5, 0.3]\n"
+      "  --m X         body mass [1]\n"
+      "  --I0 X        moment of inertia about the centre of mass [0.5]\n"
+      "  --rho X       fluid density, 0 for the classical sleigh [1]\n"
+      "  --added-inertia K  rotational added inertia k_rot rho pi "
+      "(A^2-B^2)^2:\n"
+      "                papers (k_rot = 1/4), lamb (1/8) or a number [papers]\n"
+      "  --zero-tol X  relative tolerance for L1 = 0 and Z = 0 [%g]\n"
+      "Initial state:\n"
+      "  --omega0 X --v0 X  angular and blade-direction velocity [1.5, 1.0]\n"
+      "Integrator:\n"
+      "  --scheme S    %s\n"
+      "                [%s] (`sleighsweep methods` describes them)\n"
+      "  --reconstruction R  exp (SE(2) exponential) or midpoint [%s]\n"
+      "  --rtol X      relative accuracy wanted in every result; the engine\n"
+      "                chooses reversible adaptive steps to meet it [%g]\n"
+      "  --eta X       fixed steps instead (for studies of the scheme):\n"
+      "                h = eta / max(Arate, w_max), Arate = sqrt(2HE)/D,\n"
+      "                w_max = sqrt(2HM/D); excludes --rtol\n"
+      "  --tol X       stop when |L1 w + Z v| <= tol * its maximum\n"
+      "                [0.01 sqrt(rtol), or %g with --eta]\n"
+      "  --no-error-estimate  skip the coarser second run that estimates\n"
+      "                the errors (and lets rtol refine the step)\n"
+      "  --max-steps N cap on base steps per direction [%lld]\n"
+      "  --no-tail     do not add the exponential tail at the ends\n"
+      "Output:\n"
+      "  --trajectory FILE  write the sampled path as CSV, one row per macro\n"
+      "                step: t,phi,x,y,omega,v,H and the exact motion\n"
+      "                phi_exact,x_exact,y_exact,omega_exact,v_exact\n"
+      "  -h, --help    this text\n",
+      SSW_ZERO_TOL_DEFAULT, schemes, SSW_SCHEME_DEFAULT,
+      ssw_recon_names[SSW_RECON_EXP], SSW_RTOL_DEFAULT, SSW_TOL_FIXED_DEFAULT,
+      (long long)SSW_MAX_STEPS_DEFAULT);
+}
 
 typedef struct {
   ssw_body body;
@@ -406,7 +418,7 @@ int ssw_cli_point(int argc, char **argv) {
   int help;
   int rc = parse(argc, argv, &o, &help);
   if (rc == SSW_SUCCESS && help) {
-    fputs(point_usage, stdout);
+    print_usage(stdout);
     return 0;
   }
   if (rc == SSW_SUCCESS) rc = run_point(&o);

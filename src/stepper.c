@@ -113,6 +113,23 @@ void ssw_method_names(char *buf, size_t size) {
                              methods[i].name);
 }
 
+void ssw_method_caps_text(unsigned caps, char *buf, size_t size) {
+  static const struct {
+    unsigned bit;
+    const char *name;
+  } tab[] = {
+#define CAP_ROW_(id, bit, name, ...) {bit, name},
+      SSW_CAPS(CAP_ROW_)
+#undef CAP_ROW_
+  };
+  size_t used = 0;
+  buf[0] = '\0';
+  for (size_t i = 0; i < sizeof tab / sizeof tab[0] && used < size; i++)
+    if (caps & tab[i].bit)
+      used += (size_t)snprintf(buf + used, size - used, "%s%s", used ? " " : "",
+                               tab[i].name);
+}
+
 int ssw_stepper_bind(const ssw_tensor *t, const ssw_method *m, ssw_coeffs *c) {
   ssw_model_reduce(t, &c->e);
   c->t = *t;

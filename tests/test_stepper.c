@@ -1,11 +1,15 @@
-/* Hamel step and compositions: observed orders, reversibility, energy. */
+/* Schemes: declared capabilities, the SIMD kernel against the physics
+ * module, observed orders, reversibility, energy. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "sleighsweep/analytic.h"
+#include "sleighsweep/error.h"
 #include "sleighsweep/extract.h"
 #include "sleighsweep/model.h"
 #include "sleighsweep/stepper.h"
 #include "test_util.h"
+#include "wide_batch.h"
 
 static ssw_tensor seed_tensor(double b) {
   ssw_body bd = SEED_BODY;
@@ -163,7 +167,117 @@ static void test_fixed_points(void) {
   EXPECT_REL(rr, R, 1e-12, "discrete limit circle radius");
 }
 
+/* Every capability a scheme declares holds (ssw_method.caps). */
+static void test_capabilities(void) {
+  const ssw_tensor t = seed_tensor(0.1);
+  /* I0 = 0 on a dry plane: K regular, the 3x3 tensor singular. */
+  ssw_tensor dry;
+  ssw_model_tensor(&(ssw_body){1.0, 0.0, 0.0, SSW_KROT_PAPERS},
+                   &(ssw_params){0.5, 0.5, 0.0, 0.0, 0.0, 0.5, 0.3}, &dry);
+  int n;
+  const ssw_method *tab = ssw_method_table(&n);
+  for (int i = 0; i < n; i++) {
+    const ssw_method *m = &tab[i];
+    ssw_coeffs c;
+    const int full = (m->caps & SSW_CAP_FULL_TENSOR) != 0;
+    EXPECT((ssw_stepper_bind(&dry, m, &c) == 0) == !full,
+           "%s: binding a singular 3x3 tensor %s", m->name,
+           full ? "accepted" : "refused");
+    ssw_error_clear();
+    EXPECT(ssw_stepper_bind(&t, m, &c) == 0, "%s: bind", m->name);
+    const double h = 0.05;
+    if (m->caps & SSW_CAP_EXACT_EQUILIBRIA) {
+      ssw_state s;
+      ssw_stepper_init(&c, 0.7, -c.e.L1 * 0.7 / c.e.Z, &s);
+      const ssw_state s0 = s;
+      for (int k = 0; k < 200; k++)
+        ssw_stepper_advance(&c, h, SSW_RECON_EXP, &s);
+      EXPECT(fabs(s.W1 - s0.W1) <= 4e-16 * fabs(s0.W1) &&
+                 fabs(s.W2 - s0.W2) <= 4e-16 * fabs(s0.W2),
+             "%s: equilibrium moved (W1 %.17g -> %.17g)", m->name, s0.W1, s.W1);
+    }
+    if (m->caps & SSW_CAP_EXACT_ENERGY) {
+      ssw_state s;
+      ssw_stepper_init(&c, 1.5, 1.0, &s);
+      const double H0 = node_energy(&c, &s);
+      double e = 0;
+      for (int k = 0; k < 400; k++) {
+        ssw_stepper_advance(&c, k < 200 ? h : -h, SSW_RECON_EXP, &s);
+        e = fmax(e, fabs(node_energy(&c, &s) - H0) / H0);
+      }
+      /* Round-off only, as test_energy_long_run bounds it. */
+      EXPECT(e <= 1e-13, "%s: node energy moved by %.3g", m->name, e);
+    }
+    /* Lanes never interact: a batch of four states gives each state's
+     * result bit for bit (for every scheme, batch kernel or not). */
+    ssw_state b[SSW_LANES], one;
+    double hl[SSW_LANES];
+    for (int l = 0; l < SSW_LANES; l++) {
+      ssw_stepper_init(&c, 1.5 - 0.3 * l, 1.0 + 0.2 * l, &b[l]);
+      hl[l] = h * (1 + 0.25 * l);
+    }
+    ssw_stepper_advance_batch(&c, hl, SSW_RECON_EXP, b);
+    for (int l = 0; l < SSW_LANES; l++) {
+      ssw_stepper_init(&c, 1.5 - 0.3 * l, 1.0 + 0.2 * l, &one);
+      ssw_stepper_advance(&c, hl[l], SSW_RECON_EXP, &one);
+      EXPECT(!memcmp(&one, &b[l], sizeof one), "%s: lane %d differs alone",
+             m->name, l);
+    }
+  }
+}
+
+/* The SIMD kernel's base step against the physics module's discrete
+ * equations evaluated here in scalar code (Newton to convergence, libm's
+ * sin and cos): equal to round-off on a wide random batch. */
+static void test_kernel_vs_model(void) {
+  double worst_w = 0, worst_x = 0;
+  int bodies = 0;
+  for (int i = 0; i < 200; i++) {
+    wb_draw d;
+    if (wb_draw_one(5, i, &d) != 0) continue;
+    ssw_coeffs c;
+    if (ssw_stepper_bind(&d.t, ssw_method_find("hamel2"), &c) != 0) {
+      ssw_error_clear();
+      continue;
+    }
+    bodies++;
+    const ssw_reduced *e = &c.e;
+    ssw_state s;
+    ssw_stepper_init(&c, d.w0, d.v0, &s);
+    const double wmax = sqrt(2 * d.H * e->M / e->D);
+    const double rate = sqrt(2 * d.H * ssw_model_E(&d.t)) / e->D;
+    const double h = (0.05 + 0.4 * (i % 7) / 6.0) / fmax(rate, wmax);
+    for (int k = 0; k < 20; k++) {
+      double a, b, rhs, W1 = s.W1, W2 = s.W2, p = s.p, w, v;
+      SSW_MODEL_HAMEL_CUBIC(e, h, W1, W2, a, b, rhs);
+      for (int it = 0; it < 100; it++) {
+        const double dp = ((a * p * p + b) * p - rhs) / (3 * a * p * p + b);
+        p -= dp;
+        if (fabs(dp) <= 1e-17 * fabs(p)) break;
+      }
+      SSW_MODEL_HAMEL_SOLVE(double, e, h, p, W1, W2, w, v);
+      const double ph = s.phi + 0.5 * h * w;
+      const double sinc = h * w != 0 ? sin(0.5 * h * w) / (0.5 * h * w) : 1;
+      const double x = s.x + h * v * sinc * cos(ph);
+      const double y = s.y + h * v * sinc * sin(ph);
+      const double scale_w = fabs(s.W1) + fabs(s.W2);
+      const double scale_x = fabs(s.x) + fabs(s.y) + fabs(h * v);
+      ssw_hamel_step(&c, h, SSW_RECON_EXP, &s);
+      const double ew = (fabs(s.W1 - W1) + fabs(s.W2 - W2)) / scale_w;
+      const double ex = (fabs(s.x - x) + fabs(s.y - y)) / scale_x;
+      worst_w = fmax(worst_w, ew), worst_x = fmax(worst_x, ex);
+      EXPECT(ew <= 1e-14 && ex <= 1e-13,
+             "body %d step %d: kernel vs model W %.3g, x %.3g", i, k, ew, ex);
+    }
+  }
+  printf("kernel vs model on %d bodies x 20 steps: W %.2g, path %.2g "
+         "(relative)\n",
+         bodies, worst_w, worst_x);
+}
+
 int main(void) {
+  test_capabilities();
+  test_kernel_vs_model();
   test_orders();
   test_reversibility();
   test_energy_long_run();

@@ -6,6 +6,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "sleighsweep/model.h"
+
 /* Unused where only the generator is wanted (the benchmark). */
 static int test_failures __attribute__((unused)) = 0;
 

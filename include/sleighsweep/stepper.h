@@ -58,23 +58,27 @@ typedef struct {
 #define SSW_LANES 4
 
 /** Capabilities of a scheme (ssw_method.caps), what callers ask instead
- * of its name. */
-enum {
-  /** Steps SSW_LANES states at once in the SIMD batch kernel. */
-  SSW_CAP_BATCH = 1,
-  /** Keeps the line of equilibria exactly (its fixed points are the
-   * states with g = 0), so |g| decays to any stopping tolerance; without
-   * it a leg stops where |g| stops decreasing on the approach. */
-  SSW_CAP_EXACT_EQUILIBRIA = 2,
-  /** Chooses its own steps (embedded error estimate) when the run is
-   * adaptive; fixed steps (eta) still step it at the given size. */
-  SSW_CAP_OWN_STEP_CONTROL = 4,
-  /** Needs the full 3x3 tensor positive definite (lab-frame schemes);
-   * the reduced equations need only K positive definite. */
-  SSW_CAP_FULL_TENSOR = 8,
-  /** Conserves the (node) energy exactly. */
-  SSW_CAP_EXACT_ENERGY = 16,
-};
+ * of its name: X(id, bit, name, meaning).
+ * - BATCH: steps SSW_LANES states at once in the SIMD batch kernel.
+ * - EXACT_EQUILIBRIA: keeps the line of equilibria exactly (its fixed
+ *   points are the states with g = 0), so |g| decays to any stopping
+ *   tolerance; without it a leg stops where |g| stops decreasing.
+ * - OWN_STEP_CONTROL: chooses its own steps (embedded error estimate) when
+ *   the run is adaptive; fixed steps (eta) still step it at their size.
+ * - FULL_TENSOR: needs the full 3x3 tensor positive definite (lab-frame
+ *   schemes); the reduced equations need only K positive definite.
+ * - EXACT_ENERGY: conserves the (node) energy exactly. */
+#define SSW_CAPS(X)                                                            \
+  X(BATCH, 1, "batch", "SIMD batch kernel")                                    \
+  X(EXACT_EQUILIBRIA, 2, "exact-equilibria", "keeps g = 0 exactly")            \
+  X(OWN_STEP_CONTROL, 4, "own-step-control", "embedded error control")         \
+  X(FULL_TENSOR, 8, "full-tensor", "needs the 3x3 tensor positive definite")   \
+  X(EXACT_ENERGY, 16, "exact-energy", "conserves the node energy exactly")
+#define SSW_CAP_ENUM_(id, bit, ...) SSW_CAP_##id = bit,
+enum { SSW_CAPS(SSW_CAP_ENUM_) };
+
+/** The names of the capabilities in `caps`, space-separated, into buf. */
+void ssw_method_caps_text(unsigned caps, char *buf, size_t size);
 
 /** Derives what a scheme needs of one body into c->own. Errors:
  * SSW_ERR_ARG with the reason when the scheme cannot integrate it. */
