@@ -43,7 +43,7 @@ status=0
   -artifact_prefix="$BUILD_DIR/artifacts/" "$@" \
   >"$BUILD_DIR/fuzz.log" 2>&1 || status=$?
 
-# The journal reader and writer (issue 13), half as long: every undamaged
+# The journal reader and writer, half as long: every undamaged
 # record of a fuzzed journal must be read back.
 mkdir -p "$BUILD_DIR/journal_corpus"
 "$BUILD_DIR/tests/fuzz/fuzz_journal" "$BUILD_DIR/journal_corpus" \

@@ -1,5 +1,5 @@
 #!/bin/sh
-# ThreadSanitizer run of the OpenMP code (issue 13): builds sleighsweep and
+# ThreadSanitizer run of the OpenMP code: builds sleighsweep and
 # test_grid with clang, -fsanitize=thread and LLVM's libomp into build-tsan
 # (or $BUILD_DIR), with Archer (libarcher.so) so TSan understands OpenMP's
 # synchronisation, then runs the parallel grid validation, a sweep with 2

@@ -1,4 +1,4 @@
-"""Small things a user meets (issue 12, item 13): a misspelt option gets a
+"""Small things a user meets: a misspelt option gets a
 did-you-mean, an option without its value says so (run --output), methods
 and figures.sh answer --help, numbers in messages read as the user wrote
 them (0.6, not 0.59999999999999998).

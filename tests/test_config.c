@@ -340,7 +340,7 @@ static const bad_case bad_cases[] = {
      "too large"},
     {BODY GRID "[ensemble]\ninitial = grid\n", 11, "initial", "lattice"},
     {BODY GRID "[ensemble]\nenergy = 0\n", 11, "energy", "[1e-200, "},
-    /* issue 13 defect 4: values that passed and then crashed or hung */
+    /* values that once passed and then crashed or hung the engine */
     {BODY GRID "[ensemble]\nenergy = 1e308\n", 11, "energy", "1e+200]"},
     {BODY GRID "[output]\nflush_interval = 1e-9\n", 11, "flush_interval",
      ">= 0.01"},
@@ -506,7 +506,7 @@ static int compare_texts(const char *a, const char *b, char *why, size_t n) {
   return differ;
 }
 
-/* A resume compares meaning (issue 12 item 6): comments, blank space,
+/* A resume compares meaning: comments, blank space,
  * order, number spelling, defaults written out, the output path and the
  * run's pacing may change; any value may not, and the first differing key
  * in table order is named with both values. */
@@ -586,7 +586,7 @@ static char *output_of(const char *cwd, const char *path) {
   return file;
 }
 
-/* One rule for a relative [output] file (issue 12 item 7): relative to the
+/* One rule for a relative [output] file: relative to the
  * config's directory, stored absolute, whichever directory the command
  * runs from; a symlinked directory resolves to the same file; parsing the
  * text under the config's name (as ranks do) gives the same. */

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Disk full (issue 6). In a 900 KiB tmpfs the HDF5 file (allocated whole at
+"""Disk full. In a 900 KiB tmpfs the HDF5 file (allocated whole at
 creation) fits and the journals then fill the disk mid-sweep: the run must
 stop with a clear message and a non-zero status; moved to a roomy disk, the
 same command resumes from what was durable and ends byte-identical to an

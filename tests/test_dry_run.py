@@ -1,4 +1,4 @@
-"""`run --dry-run`'s cost estimate against a real run (issue 12 item 8):
+"""`run --dry-run`'s cost estimate against a real run:
 the estimated steps per trajectory are deterministic (the same on every
 invocation) and within a factor 1.5 of the run's mean `steps_mean`
 (jobs/README.md states that factor), for the adaptive default and a fixed
@@ -7,7 +7,6 @@ writes (with all sample points, and with sample_points = none).
 Usage: test_dry_run.py SLEIGHSWEEP MPIEXEC"""
 import os
 import re
-import shutil
 import subprocess
 import sys
 import tempfile

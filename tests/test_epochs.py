@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Flush epochs keep their promised interval (issue 12 item 4): a sweep
+"""Flush epochs keep their promised interval: a sweep
 whose points are cheap first and up to a few hundred times dearer at the
 end, on 2 ranks with a short flush_interval. Work units sized on the cheap
 points used to outlast several flush intervals once they reached the dear

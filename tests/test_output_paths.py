@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """A relative [output] file is relative to the config's directory, whichever
-directory the command runs from (issue 12 item 7; docs/config.md,
+directory the command runs from (docs/config.md,
 [output]): `run sub/x.ini` from the top and `run x.ini` from sub/ name and
 write the same file; --output stays relative to the current directory.
 

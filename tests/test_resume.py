@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Nothing lost, nothing stuck (issue 13, issue 12 items 2-3): torn and
+"""Nothing lost, nothing stuck: torn and
 corrupt journals, a kill during file creation, journals cut short in their
 header, stray and foreign files at the output's names, one run per output,
 stop signals to one worker or to mpirun, a read-only directory at the end.
@@ -122,7 +122,7 @@ def same(a, b, what):
 
 
 def case_torn_journal(tmp, ref):
-    """Defect 1: a torn tail and a flipped byte mid-journal hide nothing
+    """A torn tail and a flipped byte mid-journal hide nothing
     appended later; every valid record is recovered."""
     cfg, out = make_config(tmp, "torn", extra="flush_interval = 1000\n")
     rc, err = stop_after(run([cfg], wait=False), cfg, 8)
@@ -183,7 +183,7 @@ def case_damaged_output(tmp, ref):
 
 
 def case_short_header(tmp):
-    """Defect 3: a journal cut inside its header is rewritten, not fatal."""
+    """A journal cut inside its header is rewritten, not fatal."""
     cfg, out = make_config(tmp, "short", slow=False)
     with open(out + ".journal.0", "wb") as f:
         f.write(b"SSWJRNL1\0\0")
@@ -193,7 +193,7 @@ def case_short_header(tmp):
 
 
 def case_kill_in_creation(tmp):
-    """Defect 2: SIGKILL at write system calls while the file is created
+    """SIGKILL at write system calls while the file is created
     (strace injection); the same command must then complete."""
     if not shutil.which("strace"):
         print("strace missing: creation-kill case skipped", file=sys.stderr)
@@ -253,7 +253,7 @@ def case_paths(tmp):
 
 
 def case_lock(tmp):
-    """Issue 12 item 2: a second run of the same output exits 2 naming the
+    """A second run of the same output exits 2 naming the
     host and PID of the first."""
     cfg, out = make_config(tmp, "lock")
     first = run([cfg], wait=False)
@@ -273,7 +273,7 @@ def case_lock(tmp):
 
 
 def case_signals(tmp, ref):
-    """Defect 6 / issue 12 item 3: SIGTERM to one worker stops the job
+    """SIGTERM to one worker stops the job
     (exit 3); Ctrl-C (SIGINT) to mpirun loses no finished point."""
     cfg, out = make_config(tmp, "worker")
     p = run([cfg], ranks=3, wait=False)
@@ -320,7 +320,7 @@ def case_signals(tmp, ref):
 
 
 def case_readonly(tmp):
-    """Defect 9: completing in a read-only directory exits 0 and says the
+    """Completing in a read-only directory exits 0 and says the
     journals could not be removed (run as an unprivileged user: root
     ignores directory permissions)."""
     if os.geteuid() != 0 or not shutil.which("setpriv"):

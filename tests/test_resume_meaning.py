@@ -1,6 +1,6 @@
 #!/usr/bin/python3
-"""A resume compares what the config means, not its text (issue 12 item
-6; docs/config.md, "What a resume compares"): after an interrupted run, a
+"""A resume compares what the config means, not its text
+(docs/config.md, "What a resume compares"): after an interrupted run, a
 config changed only in comments, blank space, number spelling and pacing
 keys resumes to the uninterrupted result; a changed value is refused with
 exit 2 naming the first differing key and both values, whether the output

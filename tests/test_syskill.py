@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""SIGKILL at system-call granularity (issue 13): strace injects a KILL at
+"""SIGKILL at system-call granularity: strace injects a KILL at
 the N-th write, pwrite64, fdatasync or rename of rank 0 or of a worker,
 over file creation, journalling, flush epochs and the finish; after each
 kill the same command is run until it completes, and the file is compared

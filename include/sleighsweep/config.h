@@ -28,7 +28,7 @@ extern const char *const ssw_axis_names[SSW_NAXES];
  * velocities scale as sqrt(H), and products of two velocities and tensor
  * entries must neither overflow nor underflow (point --omega0 1e160 overflows
  * H; 1e-160 underflows it). The asymptotic quantities do not depend on H
- * (DESIGN.md sec. 5), so nothing is lost by the bound. */
+ * (docs/theory/model.md, the closed form), so nothing is lost by the bound. */
 #define SSW_ENERGY_MIN 1e-200
 #define SSW_ENERGY_MAX 1e200
 /** Shortest flush interval (s): an epoch is a collective HDF5 write and

@@ -267,7 +267,7 @@ def test_validate(path, tmp):
     check(r.returncode == 0, f"validate --allow-nonconverged: "
           f"{r.returncode}")
     # trajectories started on the line of equilibria: steady, converged,
-    # not a failure (issue 12: validate failed a healthy sweep over two)
+    # not a failure (validate once failed a healthy sweep over two)
     eq = os.path.join(tmp, "equilibrium.h5")
     shutil.copy(path, eq)
     with h5py.File(eq, "r+") as f:

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Figures for a paper (issue 12, items 10-12) on a small sweep with units
+"""Figures for a paper on a small sweep with units
 (length_unit = m, mass_unit = kg) made here: phase_diagram --panels AXIS and
 --fix with one value per panel or per FILE, the ax= API, no gap between
 continuous-map panels (panel geometry measured on the figure), the log

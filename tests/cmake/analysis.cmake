@@ -12,7 +12,7 @@ ssw_add_test(NAME test_gallery TIMEOUT 600 LABELS gallery
   COMMAND ${SSW_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/analysis/test_gallery.py
           $<TARGET_FILE:sleighsweep> ${MPIEXEC_EXECUTABLE})
 
-# Paper figures (issue 12): panels by an axis, ax=, panel geometry, log
+# Paper figures: panels by an axis, ax=, panel geometry, log
 # scale, units and labels, trajectory panels, uniform motion. About 10 s.
 ssw_add_test(NAME test_figures TIMEOUT 300
   COMMAND ${SSW_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/analysis/test_figures.py

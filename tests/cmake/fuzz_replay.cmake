@@ -9,7 +9,7 @@ if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/replay.c)
             ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/regressions
             ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/corpus)
 endif()
-# The journal fuzz target's seeds, replayed the same way (issue 13).
+# The journal fuzz target's seeds, replayed the same way.
 if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_journal.c)
   add_executable(fuzz_journal_replay fuzz/replay.c fuzz/fuzz_journal.c)
   target_link_libraries(fuzz_journal_replay PRIVATE sleighsweep_core)

@@ -1,4 +1,4 @@
-# A sweep's life cycle (issue 12 items 4-5, issue 14): `run --print-output`,
+# A sweep's life cycle: `run --print-output`,
 # a finished sweep re-run is a no-op, flush epochs keep their interval.
 ssw_add_test(NAME test_lifecycle TIMEOUT 300
   COMMAND ${SSW_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/test_lifecycle.py

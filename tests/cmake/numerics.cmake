@@ -18,7 +18,7 @@ if(GSL_FOUND)
   ssw_add_test(NAME test_blade_force SOURCES test_blade_force.c)
   target_link_libraries(test_blade_force PRIVATE GSL::gsl)
 endif()
-# Command-line messages (issue 12 item 13): did-you-mean, missing values,
+# Command-line messages: did-you-mean, missing values,
 # --help of methods and figures.sh, numbers as the user wrote them.
 ssw_add_test(NAME test_cli_messages
   COMMAND ${SSW_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/test_cli_messages.py

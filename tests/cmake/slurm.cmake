@@ -1,4 +1,4 @@
-# SLURM (issue 5): each script starts its own single-node slurmctld/slurmd
+# SLURM: each script starts its own single-node slurmctld/slurmd
 # (installing slurm-wlm and munge if missing), submits jobs and stops the
 # daemons it started. Exit 77 = skipped (not root, or no apt). They time
 # against the whole node (the time-limit signal), so they run alone.

@@ -1,10 +1,10 @@
-# The sweep engine end to end under mpirun (issue 3).
+# The sweep engine end to end under mpirun.
 ssw_add_test(NAME test_sweep TIMEOUT 600
   COMMAND ${SSW_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/test_sweep.py
           $<TARGET_FILE:sleighsweep>
           ${CMAKE_CURRENT_SOURCE_DIR}/sweep/sweep_small.ini
           ${MPIEXEC_EXECUTABLE})
-# Reliability (issue 6): kill -9 a 2-rank sweep at seeded moments, resume.
+# Reliability: kill -9 a 2-rank sweep at seeded moments, resume.
 ssw_add_test(NAME test_kill TIMEOUT 600
   COMMAND ${SSW_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/test_kill.py
           $<TARGET_FILE:sleighsweep>
@@ -13,14 +13,14 @@ ssw_add_test(NAME test_kill TIMEOUT 600
 # Both send signals at moments tied to the run's progress or wall time:
 # keep the machine to themselves.
 set_tests_properties(test_sweep test_kill PROPERTIES RUN_SERIAL TRUE)
-# Disk full mid-sweep (issue 6); skipped (77) where tmpfs cannot be mounted.
+# Disk full mid-sweep; skipped (77) where tmpfs cannot be mounted.
 ssw_add_test(NAME test_diskfull TIMEOUT 600
   COMMAND ${SSW_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/test_diskfull.py
           $<TARGET_FILE:sleighsweep>
           ${CMAKE_CURRENT_SOURCE_DIR}/sweep/sweep_small.ini
           ${MPIEXEC_EXECUTABLE})
 set_tests_properties(test_diskfull PROPERTIES SKIP_RETURN_CODE 77)
-# `sleighsweep status` on a running and on a killed 2-rank sweep (issue 12).
+# `sleighsweep status` on a running and on a killed 2-rank sweep.
 ssw_add_test(NAME test_status TIMEOUT 300
   COMMAND ${SSW_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/test_status.py
           $<TARGET_FILE:sleighsweep> ${MPIEXEC_EXECUTABLE})
@@ -28,11 +28,11 @@ ssw_add_test(NAME test_status TIMEOUT 300
 ssw_add_test(NAME test_units TIMEOUT 120
   COMMAND ${SSW_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/test_units.py
           $<TARGET_FILE:sleighsweep> ${MPIEXEC_EXECUTABLE})
-# `run --dry-run`'s cost estimate against a real run (issue 12 item 8).
+# `run --dry-run`'s cost estimate against a real run.
 ssw_add_test(NAME test_dry_run TIMEOUT 300
   COMMAND ${SSW_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/test_dry_run.py
           $<TARGET_FILE:sleighsweep> ${MPIEXEC_EXECUTABLE})
-# Nothing lost, nothing stuck (issue 13; issue 12 items 2-3): torn journals,
+# Nothing lost, nothing stuck: torn journals,
 # kills during creation, stray files, one run per output, signals.
 ssw_add_test(NAME test_resume TIMEOUT 600
   COMMAND ${SSW_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/test_resume.py
@@ -43,7 +43,7 @@ ssw_add_test(NAME test_resume TIMEOUT 600
 # the machine. Label durability: left out of scripts/sanitize.sh (5 min there).
 set_tests_properties(test_resume PROPERTIES LABELS durability)
 # SIGKILL injected at write/pwrite64/fdatasync/rename system calls of rank 0
-# and of a worker (strace), resumed by the same command (issue 13): first,
+# and of a worker (strace), resumed by the same command: first,
 # middle and last call of each kind here; 40 per kind with SSW_LONG_TESTS.
 ssw_add_test(NAME test_syskill TIMEOUT 900
   COMMAND ${SSW_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/test_syskill.py
@@ -61,7 +61,7 @@ if(SSW_LONG_TESTS)
   set_tests_properties(test_syskill_long PROPERTIES SKIP_RETURN_CODE 77
                        LABELS "durability;long")
 endif()
-# point's energy domain (issue 13 defect 5): an overflowing energy is refused
+# point's energy domain: an overflowing energy is refused
 # naming what overflows; a subnormal velocity is a number.
 add_test(NAME point_energy_overflow
   COMMAND $<TARGET_FILE:sleighsweep> point --omega0 1e300)

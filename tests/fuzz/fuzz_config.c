@@ -82,7 +82,7 @@ static void check_indices(const ssw_config *c, uint64_t size) {
 }
 
 /* A comment and blank lines added change the text, not the meaning: the
- * resume comparison and the canonical text (issue 12 item 6) must agree. */
+ * resume comparison and the canonical text must agree. */
 static void check_meaning(const ssw_config *c, const char *text) {
   const size_t len = strlen(text);
   char *more = malloc(len + 32);

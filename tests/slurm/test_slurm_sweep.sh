@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # test_slurm_sweep.sh -- the real engine through jobs/sweep.sbatch on a
-# private single-node SLURM (issue 5):
+# private single-node SLURM:
 #  normal     sbatch -n 2 on a small config: COMPLETED 0:0, and the file is
 #             byte-identical to a direct mpirun of the same config and agrees
 #             with the closed form at every circle-to-circle point
