@@ -111,8 +111,9 @@ static double seconds(void) {
 static int dry_run(const ssw_config *cfg, int overwrite) {
   const uint64_t n = ssw_grid_size(cfg);
   const int probes = n < PROBE_POINTS ? (int)n : PROBE_POINTS;
-  ssw_integrator o;
-  ssw_ensemble_integrator(cfg, &o);
+  ssw_ensemble_spec sp;
+  ssw_config_ensemble(cfg, &sp);
+  const ssw_integrator o = sp.integ;
   double sum = 0, sum2 = 0, secs = 0;
   int count = 0;
   for (int k = 0; k < probes; k++) {
@@ -128,7 +129,7 @@ static int dry_run(const ssw_config *cfg, int overwrite) {
     const int m =
         cfg->trajectories < PROBE_TRAJ ? cfg->trajectories : PROBE_TRAJ;
     for (int j = 0; j < m; j++)
-      ssw_ensemble_initial(cfg, &pt.tensor, idx, j, &w0[j], &v0[j]);
+      ssw_ensemble_initial(&sp, &pt.tensor, idx, j, &w0[j], &v0[j]);
     const double t0 = seconds();
     SSW_CALL(ssw_point_trajectories(&pt, m, w0, v0, &o, NULL, NULL, r));
     secs += seconds() - t0;

@@ -360,6 +360,18 @@ static int parse_into(ssw_config *cfg, const char *text, const char *name) {
   return finish(&st, rc);
 }
 
+void ssw_config_ensemble(const ssw_config *cfg, ssw_ensemble_spec *sp) {
+  *sp = (ssw_ensemble_spec){.body = cfg->body,
+                            .zero_tol = cfg->zero_tol,
+                            .integ = cfg->integ,
+                            .trajectories = cfg->trajectories,
+                            .seed = cfg->seed,
+                            .ic = cfg->ic,
+                            .energy = cfg->energy,
+                            .samples = cfg->samples,
+                            .sample_nodes = cfg->sample_nodes};
+}
+
 int ssw_config_parse(const char *text, const char *name, ssw_config **cfg) {
   SSW_CHECK(cfg, SSW_ERR_ARG, "ssw_config_parse: cfg is NULL");
   *cfg = NULL;

@@ -8,11 +8,9 @@
 #include <string.h>
 
 #include "sleighsweep/error.h"
-#include "sleighsweep/grid.h"
-#include "sleighsweep/h5out.h"
+#include "sleighsweep/names.h"
 #include "sleighsweep/path.h"
 #include "sleighsweep/point.h"
-#include "sleighsweep/sample_points.h"
 
 /* Trajectories are processed in blocks: each block in parallel, then
  * reduced sequentially in index order. Memory stays bounded for any
@@ -36,8 +34,7 @@ _Static_assert(SSW_PATH_NQ == SSW_SAMPLE_NQ,
                "path rows are laid out as the sample datasets");
 
 struct ssw_ensemble {
-  const ssw_config *cfg;
-  ssw_integrator integ;
+  ssw_ensemble_spec sp;
   traj_summary *block;
   ssw_path *nodes; /* one per sample trajectory */
   ssw_path probe;  /* trajectory 0's path when it is not a sample */
@@ -45,10 +42,6 @@ struct ssw_ensemble {
   double (*dense)[SSW_PATH_NQ]; /* sample_nodes rows of dense output */
   ssw_error_state *errs; /* one per batch of a block: errors of threads */
 };
-
-void ssw_ensemble_integrator(const ssw_config *cfg, ssw_integrator *o) {
-  *o = cfg->integ;
-}
 
 /* SplitMix64 finaliser (Steele, Lea & Flood 2014): a bijective mix. */
 static uint64_t mix64(uint64_t z) {
@@ -67,31 +60,31 @@ double ssw_ensemble_uniform(uint64_t seed, uint64_t index, uint64_t traj,
   return (double)(z >> 11) * 0x1p-53;
 }
 
-void ssw_ensemble_initial(const ssw_config *cfg, const ssw_tensor *t,
+void ssw_ensemble_initial(const ssw_ensemble_spec *sp, const ssw_tensor *t,
                           uint64_t index, int64_t traj, double *w0,
                           double *v0) {
   const double psi =
-      cfg->ic == SSW_IC_LATTICE
-          ? 2.0 * M_PI * ((double)traj + 0.5) / (double)cfg->trajectories
+      sp->ic == SSW_IC_LATTICE
+          ? 2.0 * M_PI * ((double)traj + 0.5) / (double)sp->trajectories
           : 2.0 * M_PI *
-                ssw_ensemble_uniform(cfg->seed, index, (uint64_t)traj, 0);
-  ssw_model_energy_point(t, cfg->energy, psi, w0, v0);
+                ssw_ensemble_uniform(sp->seed, index, (uint64_t)traj, 0);
+  ssw_model_energy_point(t, sp->energy, psi, w0, v0);
 }
 
-int ssw_ensemble_create(const ssw_config *cfg, ssw_ensemble **e) {
+int ssw_ensemble_create(const ssw_ensemble_spec *spec, ssw_ensemble **e) {
   *e = NULL;
   ssw_ensemble *w = calloc(1, sizeof *w);
   SSW_CHECK(w, SSW_ERR_MEM, "out of memory for the ensemble workspace");
-  w->cfg = cfg;
-  ssw_ensemble_integrator(cfg, &w->integ);
+  w->sp = *spec;
+  const ssw_ensemble_spec *sp = &w->sp;
   w->block = calloc(BLOCK, sizeof *w->block);
   w->errs = calloc(BLOCK / BATCH, sizeof *w->errs);
   w->nodes =
-      cfg->samples > 0 ? calloc((size_t)cfg->samples, sizeof *w->nodes) : NULL;
-  w->dense = cfg->samples > 0
-                 ? malloc((size_t)cfg->sample_nodes * sizeof *w->dense)
+      sp->samples > 0 ? calloc((size_t)sp->samples, sizeof *w->nodes) : NULL;
+  w->dense = sp->samples > 0
+                 ? malloc((size_t)sp->sample_nodes * sizeof *w->dense)
                  : NULL;
-  if (!w->block || !w->errs || (cfg->samples > 0 && (!w->nodes || !w->dense))) {
+  if (!w->block || !w->errs || (sp->samples > 0 && (!w->nodes || !w->dense))) {
     ssw_ensemble_destroy(&w);
     return SSW_RAISE(SSW_ERR_MEM, "out of memory for the ensemble workspace");
   }
@@ -102,7 +95,7 @@ int ssw_ensemble_create(const ssw_config *cfg, ssw_ensemble **e) {
 void ssw_ensemble_destroy(ssw_ensemble **e) {
   if (!e || !*e) return;
   if ((*e)->nodes)
-    for (int i = 0; i < (*e)->cfg->samples; i++)
+    for (int i = 0; i < (*e)->sp.samples; i++)
       ssw_path_free(&(*e)->nodes[i]);
   ssw_path_free(&(*e)->probe);
   free((*e)->dense);
@@ -118,17 +111,17 @@ void ssw_ensemble_destroy(ssw_ensemble **e) {
 static int one_batch(const ssw_ensemble *e, const ssw_point *pt,
                      const ssw_point_result *res, int64_t first, int cnt,
                      traj_summary *out) {
-  const ssw_config *cfg = e->cfg;
+  const ssw_ensemble_spec *sp = &e->sp;
   double w0[BATCH], v0[BATCH];
   void *ctx[BATCH];
   ssw_traj r[BATCH];
   int any_sample = 0;
   for (int k = 0; k < cnt; k++) {
     const int64_t traj = first + k;
-    ssw_ensemble_initial(cfg, &res->tensor, res->index, traj, &w0[k], &v0[k]);
+    ssw_ensemble_initial(sp, &res->tensor, res->index, traj, &w0[k], &v0[k]);
     /* Trajectory 0 is always recorded: its path is compared with the
      * exact one (path_error_max). Only the thread of batch 0 touches it. */
-    ssw_path *nb = e->recording && traj < cfg->samples
+    ssw_path *nb = e->recording && traj < sp->samples
                        ? &e->nodes[traj]
                        : (traj == 0 ? (ssw_path *)&e->probe : NULL);
     if (nb) {
@@ -139,7 +132,7 @@ static int one_batch(const ssw_ensemble *e, const ssw_point *pt,
     }
     ctx[k] = nb;
   }
-  SSW_CALL(ssw_point_trajectories(pt, cnt, w0, v0, &e->integ,
+  SSW_CALL(ssw_point_trajectories(pt, cnt, w0, v0, &sp->integ,
                                   any_sample ? ssw_path_record : NULL,
                                   any_sample ? ctx : NULL, r));
   for (int k = 0; k < cnt; k++)
@@ -259,13 +252,12 @@ static void finish(const reduction *a, int64_t n, ssw_point_result *res) {
   res->sense_future = s - 1;
 }
 
-/* Each recorded sample trajectory as cfg->sample_nodes rows at evenly
+/* Each recorded sample trajectory as sample_nodes rows at evenly
  * spaced times over its computed span (ssw_path_dense), laid out
  * [quantity][sample][node]. */
 static int store_samples(const ssw_ensemble *e, const ssw_tensor *t,
                          double *out) {
-  const ssw_config *cfg = e->cfg;
-  const size_t S = (size_t)cfg->samples, N = (size_t)cfg->sample_nodes;
+  const size_t S = (size_t)e->sp.samples, N = (size_t)e->sp.sample_nodes;
   for (size_t s = 0; s < S; s++) {
     ssw_path *b = &e->nodes[s];
     SSW_CALL(ssw_path_sort(b));
@@ -281,33 +273,30 @@ static int store_samples(const ssw_ensemble *e, const ssw_tensor *t,
 static int path_error(ssw_ensemble *e, ssw_point_result *res, int regime) {
   ssw_path *p = e->recording ? &e->nodes[0] : &e->probe;
   double w0, v0, head;
-  ssw_ensemble_initial(e->cfg, &res->tensor, res->index, 0, &w0, &v0);
+  ssw_ensemble_initial(&e->sp, &res->tensor, res->index, 0, &w0, &v0);
   SSW_CALL(ssw_path_sort(p));
   return ssw_path_exact(p, &res->tensor, regime, w0, v0, NULL,
                         &res->path_error_max, &head);
 }
 
-int ssw_ensemble_run(ssw_ensemble *e, uint64_t index, ssw_point_result *res,
-                     double *samples) {
-  const ssw_config *cfg = e->cfg;
-  ssw_params p;
-  ssw_grid_params(cfg, index, &p);
+int ssw_ensemble_run(ssw_ensemble *e, uint64_t index, const ssw_params *p,
+                     int record, ssw_point_result *res, double *samples) {
+  const ssw_ensemble_spec *sp = &e->sp;
   memset(res, 0, sizeof *res);
   /* Sample paths only at the chosen grid points; elsewhere the buffer is
    * NaN (not stored in the file). */
-  e->recording = cfg->samples > 0 && samples != NULL &&
-                 ssw_sample_points_slot(&cfg->sample_sel, index) >= 0;
-  if (cfg->samples > 0 && samples != NULL && !e->recording)
-    for (size_t k = 0; k < ssw_h5out_sample_doubles(cfg); k++)
+  e->recording = sp->samples > 0 && samples != NULL && record;
+  if (sp->samples > 0 && samples != NULL && !e->recording)
+    for (size_t k = 0;
+         k < ssw_result_sample_doubles(sp->samples, sp->sample_nodes); k++)
       samples[k] = NAN;
   res->index = index;
   ssw_point pt;
-  SSW_CALL(
-      ssw_point_setup(&cfg->body, &p, cfg->zero_tol, e->integ.method, &pt));
+  SSW_CALL(ssw_point_setup(&sp->body, p, sp->zero_tol, sp->integ.method, &pt));
   const int regime = pt.regime;
   res->tensor = pt.tensor;
   res->analytic = pt.analytic;
-  const int64_t n = cfg->trajectories;
+  const int64_t n = sp->trajectories;
   reduction acc = {0};
   acc.err_d = acc.err_dphi = acc.err_r = acc.err_t0 = NAN;
   acc.loops = malloc((size_t)n * sizeof *acc.loops);

@@ -15,7 +15,7 @@
 
 #include "sleighsweep/error.h"
 #include "sleighsweep/grid.h"
-#include "sleighsweep/h5out.h"
+#include "sleighsweep/result.h"
 #include "sleighsweep/sample_points.h"
 
 #define FILE_MAGIC "SSWJRNL2"
@@ -89,7 +89,8 @@ static int make_ident(const ssw_config *cfg, ident *w) {
   w->h.text_bytes = (uint32_t)strlen(w->text);
   w->h.config_hash = fnv1a(w->text, w->h.text_bytes, FNV0);
   w->h.record_bytes = (uint32_t)sizeof(ssw_point_result);
-  w->h.sample_doubles = (uint32_t)ssw_h5out_sample_doubles(cfg);
+  w->h.sample_doubles =
+      (uint32_t)ssw_result_sample_doubles(cfg->samples, cfg->sample_nodes);
   return SSW_SUCCESS;
 }
 
@@ -320,7 +321,7 @@ int ssw_journal_open(const char *output, int rank, const ssw_config *cfg,
   SSW_CHECK(j, SSW_ERR_MEM, "out of memory");
   ssw_journal_path(output, rank, j->path, sizeof j->path);
   j->sel = &cfg->sample_sel;
-  j->sdoubles = ssw_h5out_sample_doubles(cfg);
+  j->sdoubles = ssw_result_sample_doubles(cfg->samples, cfg->sample_nodes);
   j->rec_bytes = record_bytes(j->sdoubles);
   j->data_at = data_start(&want.h);
   j->buf = malloc(j->rec_bytes);
@@ -510,7 +511,8 @@ static int dedupe(ssw_journal_set *s) {
 int ssw_journal_read_all(const char *output, const ssw_config *cfg,
                          ssw_journal_set *set) {
   memset(set, 0, sizeof *set);
-  set->recs.sdoubles = ssw_h5out_sample_doubles(cfg);
+  set->recs.sdoubles =
+      ssw_result_sample_doubles(cfg->samples, cfg->sample_nodes);
   reader r = {.npts = ssw_grid_size(cfg),
               .rec_bytes = record_bytes(set->recs.sdoubles),
               .set = set};

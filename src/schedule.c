@@ -26,6 +26,7 @@
 #include "sleighsweep/journal.h"
 #include "sleighsweep/mpi_util.h"
 #include "sleighsweep/progress.h"
+#include "sleighsweep/sample_points.h"
 #include "sleighsweep/signals.h"
 
 enum { TAG_REQ = 101, TAG_MSG = 102 };
@@ -64,7 +65,10 @@ static int compute_point(rank_ctx *c, uint64_t index) {
   SSW_CALL(ssw_result_buf_reserve(b, b->n + 1));
   const double t0 = now();
   double *samples = ssw_result_buf_samples(b, b->n);
-  SSW_CALL(ssw_ensemble_run(c->ens, index, &b->pts[b->n], samples));
+  ssw_params p;
+  ssw_grid_params(c->cfg, index, &p);
+  const int record = ssw_sample_points_slot(&c->cfg->sample_sel, index) >= 0;
+  SSW_CALL(ssw_ensemble_run(c->ens, index, &p, record, &b->pts[b->n], samples));
   SSW_CALL(ssw_journal_append(c->journal, &b->pts[b->n], samples));
   c->unsynced = 1;
   b->n++;
@@ -421,7 +425,8 @@ int ssw_schedule_run(MPI_Comm comm, const ssw_config *cfg, ssw_h5out *out,
                 .cfg = cfg,
                 .out = out,
                 .npts = ssw_grid_size(cfg),
-                .pend = {.sdoubles = ssw_h5out_sample_doubles(cfg)}};
+                .pend = {.sdoubles = ssw_result_sample_doubles(
+                             cfg->samples, cfg->sample_nodes)}};
   SSW_MPI_CALL(MPI_Comm_rank(comm, &c.rank));
   SSW_MPI_CALL(MPI_Comm_size(comm, &c.size));
   memset(stats, 0, sizeof *stats);
@@ -429,7 +434,9 @@ int ssw_schedule_run(MPI_Comm comm, const ssw_config *cfg, ssw_h5out *out,
   master m = {0};
   uint64_t done0 = 0;
   int rc = setup(&c, &m, done, quiet, start, &done0);
-  if (rc == SSW_SUCCESS) rc = ssw_ensemble_create(cfg, &c.ens);
+  ssw_ensemble_spec spec;
+  ssw_config_ensemble(cfg, &spec);
+  if (rc == SSW_SUCCESS) rc = ssw_ensemble_create(&spec, &c.ens);
   if (rc == SSW_SUCCESS)
     rc = ssw_journal_open(cfg->file, c.rank, cfg, &c.journal);
   if (rc == SSW_SUCCESS) ssw_signals_sync_fd(ssw_journal_fileno(c.journal));

@@ -4,36 +4,35 @@
 #include <omp.h>
 #include <string.h>
 
-#include "sleighsweep/config.h"
 #include "sleighsweep/ensemble.h"
 #include "sleighsweep/error.h"
 #include "sleighsweep/result.h"
 #include "test_util.h"
 
 int main(void) {
-  /* RATTLE needs a positive definite 3x3 tensor; I0 = 0 on a dry plane has
-   * regular reduced dynamics but a singular tensor: every batch fails. */
-  static const char text[] =
-      "[body]\nm = 1\nI0 = 0\nrho = 0\n[grid]\ntheta = 1\na = 0.5\n"
-      "A = 0.5\nB = 0.3\n[ensemble]\ntrajectories = 64\n"
-      "[integrator]\nscheme = rattle\neta = 0.5\n";
-  ssw_config *cfg = NULL;
-  EXPECT(ssw_config_parse(text, "threads.ini", &cfg) == SSW_SUCCESS,
-         "config: %s", ssw_error_message());
-  if (!cfg) return TEST_RESULT();
+  /* The grid point sets up (the pipeline does not check the integrator),
+   * then every batch's extraction refuses the settings on its thread. */
+  ssw_ensemble_spec sp = {.body = SEED_BODY,
+                          .zero_tol = SSW_ZERO_TOL_DEFAULT,
+                          .trajectories = 64,
+                          .seed = 1,
+                          .ic = SSW_IC_RANDOM,
+                          .energy = 0.5};
+  ssw_integrator_defaults(&sp.integ);
+  sp.integ.max_steps = 10; /* below the accepted 100 */
+  const ssw_params p = SEED_PARAMS(0.0);
   for (int threads = 1; threads <= 4; threads *= 2) {
     omp_set_num_threads(threads);
     ssw_ensemble *e = NULL;
-    EXPECT(ssw_ensemble_create(cfg, &e) == SSW_SUCCESS, "create");
+    EXPECT(ssw_ensemble_create(&sp, &e) == SSW_SUCCESS, "create");
     ssw_point_result res;
     ssw_error_clear();
-    const int rc = ssw_ensemble_run(e, 0, &res, NULL);
+    const int rc = ssw_ensemble_run(e, 0, &p, 0, &res, NULL);
     EXPECT(rc == SSW_ERR_ARG, "%d threads: code %d, expected %d", threads, rc,
            SSW_ERR_ARG);
-    EXPECT(strstr(ssw_error_message(), "rattle needs a positive definite"),
+    EXPECT(strstr(ssw_error_message(), "max_steps = 10 must be >= 100"),
            "%d threads: message '%s'", threads, ssw_error_message());
     ssw_ensemble_destroy(&e);
   }
-  ssw_config_destroy(&cfg);
   return TEST_RESULT();
 }

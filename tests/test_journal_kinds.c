@@ -13,7 +13,7 @@
 #include "sleighsweep/config.h"
 #include "sleighsweep/error.h"
 #include "sleighsweep/grid.h"
-#include "sleighsweep/h5out.h"
+#include "sleighsweep/result.h"
 #include "sleighsweep/journal.h"
 #include "sleighsweep/sample_points.h"
 #include "test_util.h"
@@ -30,7 +30,8 @@ static void append(ssw_journal *j, const ssw_config *cfg, uint64_t i,
                    double *buf) {
   ssw_point_result r = {0};
   r.index = i, r.center_spacing = 0.5 + i;
-  for (size_t k = 0; k < ssw_h5out_sample_doubles(cfg); k++)
+  for (size_t k = 0;
+       k < ssw_result_sample_doubles(cfg->samples, cfg->sample_nodes); k++)
     buf[k] = sample_value(i, k);
   EXPECT(ssw_journal_append(j, &r, buf) == SSW_SUCCESS, "append %llu: %s",
          (unsigned long long)i, ssw_error_message());
@@ -53,7 +54,7 @@ int main(void) {
          ssw_error_message());
   if (!cfg) return TEST_RESULT();
   const uint64_t n = ssw_grid_size(cfg);
-  const size_t sd = ssw_h5out_sample_doubles(cfg);
+  const size_t sd = ssw_result_sample_doubles(cfg->samples, cfg->sample_nodes);
   double *buf = malloc(sd * sizeof *buf);
   ssw_journal *j = NULL;
   EXPECT(ssw_journal_open(out, 0, cfg, &j) == SSW_SUCCESS, "open: %s",

@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "sleighsweep/ensemble.h"
 #include "sleighsweep/extract.h"
 #include "sleighsweep/model.h"
 #include "sleighsweep/stepper.h"
@@ -40,15 +41,6 @@ typedef struct {
   double *values; /**< n values */
   int line;       /**< line of the config that defined it (0: default) */
 } ssw_axis;
-
-/** How the initial (omega0, v0) of an ensemble are drawn: SSW_IC_RANDOM
- * (0, uniform angle on the energy ellipse, keyed RNG) and SSW_IC_LATTICE
- * (1, evenly spaced angles on the energy ellipse), from the list SSW_ICS
- * in names.h. */
-#define SSW_IC_ENUM_(id, value, ...) SSW_IC_##id = value,
-typedef enum { SSW_ICS(SSW_IC_ENUM_) SSW_IC_COUNT } ssw_ic_kind;
-/** Initial-condition names indexed by value ("random", "lattice"). */
-extern const char *const ssw_ic_names[SSW_IC_COUNT];
 
 /** Grid points chosen for sample trajectories (`[output] sample_points`,
  * sample_points.h): every point, or sorted distinct flat indices. */
@@ -99,6 +91,9 @@ int ssw_config_load(const char *path, ssw_config **cfg);
 
 /** As ssw_config_load, from text in memory; `name` labels messages. */
 int ssw_config_parse(const char *text, const char *name, ssw_config **cfg);
+
+/** What the ensemble of every grid point needs of a config. */
+void ssw_config_ensemble(const ssw_config *cfg, ssw_ensemble_spec *sp);
 
 /** 1 when `typed` is a near miss of `candidate` (the same letters in
  * another case, or at most two edits), for "did you mean" hints of the

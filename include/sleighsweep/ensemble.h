@@ -5,8 +5,9 @@
 
 #include <stdint.h>
 
-#include "sleighsweep/config.h"
 #include "sleighsweep/extract.h"
+#include "sleighsweep/model.h"
+#include "sleighsweep/names.h"
 #include "sleighsweep/result.h"
 
 #ifdef __cplusplus
@@ -16,8 +17,29 @@ extern "C" {
 /** Workspace for the ensembles of one rank (opaque). */
 typedef struct ssw_ensemble ssw_ensemble;
 
-/** Integrator settings of a config. */
-void ssw_ensemble_integrator(const ssw_config *cfg, ssw_integrator *o);
+/** How the initial (omega0, v0) of an ensemble are drawn: SSW_IC_RANDOM
+ * (0, uniform angle on the energy ellipse, keyed RNG) and SSW_IC_LATTICE
+ * (1, evenly spaced angles on the energy ellipse), from the list SSW_ICS
+ * in names.h. */
+#define SSW_IC_ENUM_(id, value, ...) SSW_IC_##id = value,
+typedef enum { SSW_ICS(SSW_IC_ENUM_) SSW_IC_COUNT } ssw_ic_kind;
+/** Initial-condition names indexed by value ("random", "lattice"). */
+extern const char *const ssw_ic_names[SSW_IC_COUNT];
+
+/** What the ensemble of a grid point needs of a run: the body, the
+ * integrator, and the ensemble's own settings (ssw_config_ensemble fills
+ * it from a config). */
+typedef struct {
+  ssw_body body;        /**< run constants */
+  double zero_tol;      /**< exact zeros of L1 and Z (ssw_model_classify) */
+  ssw_integrator integ; /**< scheme and accuracy */
+  int64_t trajectories; /**< initial conditions per point */
+  uint64_t seed;        /**< key of the initial conditions */
+  int ic;               /**< SSW_IC_RANDOM or SSW_IC_LATTICE (names.h) */
+  double energy;        /**< energy H of every trajectory */
+  int samples;          /**< sample trajectories kept at chosen points */
+  int sample_nodes;     /**< rows per sample trajectory */
+} ssw_ensemble_spec;
 
 /** Counter-based uniform double in [0, 1) keyed by (seed, grid index,
  * trajectory index, stream): the same value whatever rank or thread asks. */
@@ -28,28 +50,28 @@ double ssw_ensemble_uniform(uint64_t seed, uint64_t index, uint64_t traj,
  * energy ellipse (w, v) K (w, v)^T = 2 H at angle psi (Cholesky
  * parametrisation), psi = 2 pi (traj + 1/2) / n for the lattice and
  * 2 pi U(seed, index, traj) for random draws. */
-void ssw_ensemble_initial(const ssw_config *cfg, const ssw_tensor *t,
+void ssw_ensemble_initial(const ssw_ensemble_spec *sp, const ssw_tensor *t,
                           uint64_t index, int64_t traj, double *w0, double *v0);
 
-/** Creates a workspace for a config (kept by pointer, must outlive it).
- * Errors: SSW_ERR_MEM. */
-int ssw_ensemble_create(const ssw_config *cfg, ssw_ensemble **e);
+/** Creates a workspace for a spec (copied). Errors: SSW_ERR_MEM. */
+int ssw_ensemble_create(const ssw_ensemble_spec *sp, ssw_ensemble **e);
 
 /** Destroys a workspace; NULL-safe, sets *e to NULL. */
 void ssw_ensemble_destroy(ssw_ensemble **e);
 
-/** Computes grid point `index`: tensor, regime, closed form, and the
- * ensemble statistics (OpenMP across trajectories; the result is
- * bit-identical for any thread count). When cfg->samples > 0 and `samples`
- * is not NULL, it receives the first cfg->samples trajectories as
- * cfg->sample_nodes rows at evenly spaced times over their computed span
- * (ssw_path_dense), laid out as in h5out.h ([quantity][sample][node]);
- * with NULL no path is kept (a grid point not chosen for samples).
- * Errors: SSW_ERR_BODY for an invalid body (validation should have caught
- * it), SSW_ERR_MEM. Numerical failures of trajectories are not errors:
- * they show in converged_fraction and flags. */
-int ssw_ensemble_run(ssw_ensemble *e, uint64_t index, ssw_point_result *res,
-                     double *samples);
+/** Computes grid point `index` at parameters `p`: the grid-point
+ * pipeline (point.h), the ensemble statistics (OpenMP across trajectories;
+ * the result is bit-identical for any thread count) and the closed form.
+ * `samples` (NULL: none) receives, when sp->samples > 0, the first
+ * sp->samples trajectories as sp->sample_nodes rows at evenly spaced times
+ * over their computed span (ssw_path_dense), laid out as
+ * ssw_result_sample_doubles says, if `record` is set, and NaN otherwise (a
+ * point not chosen for samples). Errors: SSW_ERR_BODY for an invalid body
+ * (validation should have caught it), SSW_ERR_ARG, SSW_ERR_MEM. Numerical
+ * failures of trajectories are not errors: they show in
+ * converged_fraction and flags. */
+int ssw_ensemble_run(ssw_ensemble *e, uint64_t index, const ssw_params *p,
+                     int record, ssw_point_result *res, double *samples);
 
 #ifdef __cplusplus
 }

@@ -32,22 +32,6 @@ typedef struct {
   const char *command_line;        /**< argv joined by spaces */
 } ssw_h5out_meta;
 
-/** Sample trajectory quantities, in the order they sit in a point's sample
- * buffer (and the names of the /samples datasets): SSW_SAMPLE_T, _PHI, _X,
- * _Y, _OMEGA, _V, _H from the list SSW_SAMPLES in names.h (with names,
- * units and long names); SSW_SAMPLE_NQ (7) counts them. */
-#define SSW_SAMPLE_ENUM_(id, index, ...) SSW_SAMPLE_##id = index,
-enum { SSW_SAMPLES(SSW_SAMPLE_ENUM_) SSW_SAMPLE_NQ };
-
-/** Doubles in one point's sample buffer: samples * nodes * SSW_SAMPLE_NQ.
- * Layout (row-major): [quantity][sample][node], i.e. element
- * (q, s, k) at q * samples * nodes + s * nodes + k. Unused nodes are NaN. */
-static inline size_t ssw_h5out_sample_doubles(const ssw_config *cfg) {
-  return cfg->samples > 0
-             ? (size_t)cfg->samples * (size_t)cfg->sample_nodes * SSW_SAMPLE_NQ
-             : 0;
-}
-
 /** Size in bytes of the file ssw_h5out_create makes for `cfg`: every
  * dataset's allocated chunks, from the same column table and chunk shapes
  * the creation uses (datasets are allocated at creation, so the size does
@@ -85,7 +69,7 @@ int ssw_h5out_open(MPI_Comm comm, const char *path, const ssw_config *cfg,
  * most once per call across all ranks) into every dataset and sets their
  * done flags (written last). Collective: every rank calls it in the same
  * flush epoch, with n = 0 if it has nothing. `samples` holds n consecutive
- * point sample buffers (ssw_h5out_sample_doubles each, layout above) in the
+ * point sample buffers (ssw_result_sample_doubles each, result.h) in the
  * order of `pts`; it may be NULL when cfg->samples == 0 or n == 0. Errors
  * (returned on every rank when any rank fails its checks): SSW_ERR_ARG for
  * an index outside the grid, a repeated index or a missing buffer;

@@ -54,7 +54,7 @@
   XM(EXP, 0, "exp", "SE(2) exponential: exact arc of each step")               \
   XM(MIDPOINT, 1, "midpoint", "coordinate midpoint, as in the 2025 paper")
 
-/** Initial conditions of an ensemble (config.h SSW_IC_* and ssw_ic_names,
+/** Initial conditions of an ensemble (ensemble.h SSW_IC_* and ssw_ic_names,
  * generated from this list; root attribute `initial_conditions`, config key
  * [ensemble] initial). Values are 0, 1, ... in order. X(ID, value, name,
  * description). */

@@ -8,6 +8,7 @@
 
 #include "sleighsweep/analytic.h"
 #include "sleighsweep/model.h"
+#include "sleighsweep/names.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -47,6 +48,21 @@ typedef struct {
    * over the nodes of trajectory 0 (length; docs/theory/exact-path.md). */
   double path_error_max;
 } ssw_point_result;
+
+/** Sample trajectory quantities, in the order they sit in a point's sample
+ * buffer (and the names of the /samples datasets): SSW_SAMPLE_T, _PHI, _X,
+ * _Y, _OMEGA, _V, _H from the list SSW_SAMPLES in names.h (with names,
+ * units and long names); SSW_SAMPLE_NQ (7) counts them. */
+#define SSW_SAMPLE_ENUM_(id, index, ...) SSW_SAMPLE_##id = index,
+enum { SSW_SAMPLES(SSW_SAMPLE_ENUM_) SSW_SAMPLE_NQ };
+
+/** Doubles in one point's sample buffer of `samples` trajectories of
+ * `nodes` rows: samples * nodes * SSW_SAMPLE_NQ (0 without samples).
+ * Layout (row-major): [quantity][sample][node], i.e. element
+ * (q, s, k) at q * samples * nodes + s * nodes + k. Unused nodes are NaN. */
+static inline size_t ssw_result_sample_doubles(int samples, int nodes) {
+  return samples > 0 ? (size_t)samples * (size_t)nodes * SSW_SAMPLE_NQ : 0;
+}
 
 /** A growable array of point results, each with its sample buffer of
  * `sdoubles` doubles (0 when the run keeps no samples): a rank's points

@@ -12,7 +12,7 @@
 
 #include "sleighsweep/config.h"
 #include "sleighsweep/error.h"
-#include "sleighsweep/h5out.h"
+#include "sleighsweep/result.h"
 #include "sleighsweep/journal.h"
 
 /* 2 x 3 grid points, one sample trajectory of 2 nodes: records carry
@@ -37,7 +37,7 @@ static const char config_text[] =
 /* The record layout of src/journal.c: magic, point, samples, FNV-1a 64. */
 static size_t make_record(const ssw_config *cfg, uint64_t index,
                           unsigned char *rec) {
-  const size_t sd = ssw_h5out_sample_doubles(cfg);
+  const size_t sd = ssw_result_sample_doubles(cfg->samples, cfg->sample_nodes);
   const size_t body = 8 + sizeof(ssw_point_result) + 8 * sd;
   ssw_point_result pt;
   memset(&pt, 0, sizeof pt);
