@@ -295,7 +295,9 @@ static int apply_defaults(parse_state *st) {
   return SSW_SUCCESS;
 }
 
-/* rtol (adaptive, default) and eta (fixed step) exclude each other. */
+/* rtol (adaptive, default) and eta (fixed step) exclude each other: the
+ * rtol given is used, eta alone leaves rtol 0 (fixed steps), and neither
+ * takes the default rtol. */
 static int integrator_mode(parse_state *st) {
   const int kr = ssw_cfg_find_key("integrator", "rtol");
   const int ke = ssw_cfg_find_key("integrator", "eta");
@@ -305,7 +307,8 @@ static int integrator_mode(parse_state *st) {
                 "an accuracy and lets the engine choose the steps, eta "
                 "fixes the step; give one of them",
                 st->set_line[kr]);
-  if (!st->set_line[ke]) st->cfg->integ.rtol = SSW_RTOL_DEFAULT;
+  if (!st->set_line[kr] && !st->set_line[ke])
+    st->cfg->integ.rtol = SSW_RTOL_DEFAULT;
   return SSW_SUCCESS;
 }
 

@@ -60,6 +60,36 @@ static int compare_config(const ssw_h5out *h, const char *stored,
                    h->path, line, qa, qb);
 }
 
+/* The rtol the file's points were computed with (its rtol attribute) must
+ * be the config's: earlier builds ignored a sweep's [integrator] rtol
+ * (issue 20), so their files' config text may say another one. */
+static int compare_rtol(const ssw_h5out *h, const ssw_config *cfg) {
+  int status = SSW_SUCCESS;
+  double rtol = 0;
+  hid_t attr = H5I_INVALID_HID;
+  H5TRY(attr = H5Aopen(h->file, "rtol", H5P_DEFAULT), "'%s'", h->path);
+  H5TRY(H5Aread(attr, H5T_NATIVE_DOUBLE, &rtol), "'%s'", h->path);
+  if (rtol != cfg->integ.rtol) {
+    char in_file[32], in_cfg[32];
+    snprintf(in_file, sizeof in_file, "%g", rtol);
+    snprintf(in_cfg, sizeof in_cfg, "%g", cfg->integ.rtol);
+    if (strcmp(in_file, in_cfg) == 0) { /* they differ past 6 digits */
+      snprintf(in_file, sizeof in_file, "%.17g", rtol);
+      snprintf(in_cfg, sizeof in_cfg, "%.17g", cfg->integ.rtol);
+    }
+    status = SSW_RAISE(SSW_ERR_CONFIG,
+                       "'%s' was computed with a different configuration; "
+                       "first difference: [integrator] rtol: %s in the file "
+                       "(its rtol attribute: earlier builds ignored the "
+                       "config's rtol), %s in the config (use a new output "
+                       "path)",
+                       h->path, in_file, in_cfg);
+  }
+done:
+  if (attr >= 0) H5Aclose(attr);
+  return status;
+}
+
 /* Opens a dataset and checks its shape against the config's grid. */
 static int open_dataset(const ssw_h5out *h, hid_t loc, const char *name,
                         int rank, const hsize_t *want, hid_t *dset) {
@@ -112,6 +142,7 @@ static int check_identity(ssw_h5out *h, const ssw_config *cfg) {
   }
   TRY(ssw_h5_attr_read_str(h->file, h->path, "config", &stored));
   TRY(compare_config(h, stored, cfg));
+  TRY(compare_rtol(h, cfg));
 done:
   if (attr >= 0) H5Aclose(attr);
   free(program);

@@ -1,0 +1,300 @@
+/* Every config key has the effect its documentation promises (issue 20: a
+ * sweep's [integrator] rtol was parsed, stored and then ignored). One
+ * declaration per key of the key table (src/config_keys.c): a value other
+ * than the default, whether a resume with it is refused, the promise in
+ * words and the checks that test_key_effects.py makes on the output of a
+ * tiny sweep run with it. A key without a declaration, or a declaration of
+ * no key, fails this test, so a new key cannot go untested.
+ *
+ * Without arguments: the declarations cover the table, ssw_config_compare
+ * refuses (naming the key) exactly the values declared refused, and a
+ * default written out means the same as the default left out. With
+ * --write DIR it also writes, whatever those checks found, DIR/base.ini,
+ * one DIR/kNN_SECTION_NAME.ini per declaration (the base with that one
+ * value changed) and DIR/effects.tsv describing them, for
+ * test_key_effects.py to run. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config_internal.h"
+#include "sleighsweep/config.h"
+#include "sleighsweep/error.h"
+#include "test_util.h"
+
+/* Two grid points: theta = 90deg has Z = 0 only to within zero_tol; one
+ * sample trajectory per point, so that the [output] sample keys show. */
+static const char base[] = "; test_key_effects: the sweep every case changes\n"
+                           "[body]\nm = 1\nI0 = 0.5\nrho = 1\n"
+                           "[grid]\ntheta = 30deg, 90deg\na = 0.2\n"
+                           "A = 0.5\nB = 0.3\n"
+                           "[ensemble]\ntrajectories = 2\n"
+                           "[output]\nsamples = 1\n";
+
+/* Checks (test_key_effects.py): DS the dataset differs from the base's
+ * (GROUP/: some dataset of the group does), DS< / DS> every value is below
+ * / above the base's, DS=nan every value is NaN; @ATTR the root attribute
+ * differs, @ATTR=V it is V; DS@ATTR the dataset's attribute differs; only:
+ * every dataset not named (nor in a group named) is the same bytes as the
+ * base's; at=FILE: the output is FILE in the case directory. */
+typedef struct {
+  const char *section, *name;
+  const char *value;  /* the value tried: not the base's (nor the default) */
+  const char *resume; /* "refused": a resume compares it and a refusal
+                         names it ("refused: KEY": names KEY first);
+                         "accepted": it may change between runs of one
+                         output */
+  const char *effect; /* the promise (docs/config.md) */
+  const char *checks; /* what shows it */
+} declared;
+
+#define RESULTS "changes results"
+#define SAME_RESULTS "results unchanged: "
+/* clang-format off */
+static const declared effects[] = {
+  {"body", "m", "2", "refused", RESULTS " (inertia tensor)",
+   "@m=2 J M L1 center_spacing"},
+  {"body", "I0", "0.3", "refused", RESULTS " (inertia tensor)",
+   "@I0=0.3 J center_spacing"},
+  {"body", "rho", "0.5", "refused", RESULTS " (added inertia of the fluid)",
+   "@rho=0.5 J M N center_spacing"},
+  {"body", "added_inertia", "lamb", "refused", RESULTS " (J's added part)",
+   "@k_rot=0.125 @k_rot_convention=lamb J center_spacing"},
+  {"body", "zero_tol", "0", "refused",
+   RESULTS " (regime of points with L1 or Z zero to round-off)",
+   "@zero_tol=0 Z regime"},
+  {"body", "length_unit", "m", "refused",
+   "changes units attributes only (counted on resume: they say what the "
+   "numbers are)", "@length_unit=m center_spacing@units only"},
+  {"body", "mass_unit", "kg", "refused",
+   "changes units attributes only (counted on resume)",
+   "@mass_unit=kg J@units only"},
+  {"grid", "theta", "30deg, 80deg", "refused", RESULTS " (grid coordinates)",
+   "theta Z center_spacing"},
+  {"grid", "a", "0.3", "refused", RESULTS " (grid coordinates)",
+   "a L1 center_spacing"},
+  {"grid", "b", "0.1", "refused", RESULTS " (grid coordinates)",
+   "b L2 center_spacing"},
+  {"grid", "r", "0.05", "refused", RESULTS " (grid coordinates)",
+   "r J center_spacing"},
+  {"grid", "s", "0.05", "refused", RESULTS " (grid coordinates)",
+   "s J center_spacing"},
+  {"grid", "A", "0.6", "refused", RESULTS " (grid coordinates)",
+   "A M center_spacing"},
+  {"grid", "B", "0.25", "refused", RESULTS " (grid coordinates)",
+   "B M center_spacing"},
+  {"ensemble", "trajectories", "3", "refused", RESULTS " (ensemble size)",
+   "@trajectories=3 trajectories center_spacing"},
+  {"ensemble", "seed", "2", "refused", RESULTS " (random initial states)",
+   "@seed=2 center_spacing steps_mean"},
+  {"ensemble", "initial", "lattice", "refused",
+   RESULTS " (initial states)",
+   "@initial_conditions=lattice center_spacing"},
+  {"ensemble", "energy", "2", "refused",
+   SAME_RESULTS "asymptotic quantities do not depend on the energy; the "
+   "sample trajectories' times and velocities scale with it",
+   "@energy=2 samples/t samples/omega samples/v samples/H only"},
+  {"integrator", "scheme", "hamel4", "refused", RESULTS " (the method)",
+   "@scheme=hamel4 steps_mean center_spacing"},
+  {"integrator", "reconstruction", "midpoint", "refused",
+   RESULTS " (path, hence centres)",
+   "@reconstruction=midpoint center_spacing samples/x"},
+  {"integrator", "rtol", "1e-6", "refused",
+   "changes the rtol attribute and step counts: a looser rtol takes "
+   "fewer steps, with larger error estimates",
+   "@step_control=adaptive @rtol=1e-6 @tol=1e-5 steps_mean< "
+   "center_spacing_error>"},
+  {"integrator", "rtol", "1e-12", "refused",
+   "changes the rtol attribute and step counts: a tighter rtol takes "
+   "more steps",
+   "@rtol=1e-12 @tol=1e-8 steps_mean> center_spacing_error<"},
+  {"integrator", "rtol", "1e-10", "accepted",
+   "the default written out means the default (compared by the rtol in "
+   "use)", "@rtol=1e-10 only"},
+  /* The first difference in key order: the rtol in use, 1e-10 and 0. */
+  {"integrator", "eta", "0.5", "refused: [integrator] rtol",
+   "fixed steps instead of rtol: step_control fixed, rtol attribute 0, "
+   "other step counts",
+   "@step_control=fixed @eta=0.5 @rtol=0 @tol=1e-5 steps_mean"},
+  {"integrator", "tol", "1e-3", "refused",
+   RESULTS " (the stopping point; a looser tol leaves a larger tail "
+   "error, which reruns then refine)", "@tol=1e-3 steps_mean center_spacing"},
+  {"integrator", "max_steps", "100", "refused",
+   RESULTS " (a trajectory reaching the cap is not converged)",
+   "@max_steps=100 converged_fraction< flags"},
+  {"integrator", "tail", "false", "refused",
+   RESULTS " (no exponential tail at the ends)", "@tail=0 radius_future"},
+  {"integrator", "error_estimate", "false", "refused",
+   "no second run: the *_error datasets are NaN, fewer steps",
+   "@error_estimate=0 center_spacing_error=nan transition_angle_error=nan "
+   "radius_error=nan t0_error=nan steps_mean<"},
+  {"output", "file", "renamed.h5", "accepted",
+   "changes the output path only: identical datasets",
+   "at=renamed.h5 only"},
+  {"output", "samples", "2", "refused",
+   SAME_RESULTS "more sample trajectories per point (file layout)",
+   "@samples=2 samples/ only"},
+  {"output", "sample_nodes", "64", "refused",
+   SAME_RESULTS "fewer rows per sample trajectory (file layout)",
+   "@sample_nodes=64 samples/ only"},
+  {"output", "sample_points", "theta = 30deg", "refused",
+   SAME_RESULTS "samples at the chosen points only (file layout)",
+   "samples/point samples/ only"},
+  {"output", "flush_interval", "0.01", "accepted",
+   "changes durability timing only: not result-affecting", "only"},
+  {"run", "work_unit", "1", "accepted",
+   "changes the schedule only: not result-affecting", "only"},
+  {"run", "progress_interval", "0.01", "accepted",
+   "changes progress reporting only: not result-affecting", "only"},
+};
+/* clang-format on */
+#define NEFFECTS (sizeof effects / sizeof effects[0])
+
+/* The base with [section] name = value: its line replaced when the base
+ * sets the key (returns 1), else a section of its own appended (0). */
+static int variant(const char *section, const char *name, const char *value,
+                   char *out, size_t n) {
+  char cur[32] = "";
+  size_t used = 0;
+  int done = 0;
+  for (const char *p = base; *p;) {
+    const size_t len = strcspn(p, "\n");
+    const size_t key = strcspn(p, " =");
+    if (*p == '[')
+      snprintf(cur, sizeof cur, "%.*s", (int)strcspn(p + 1, "]"), p + 1);
+    if (!done && strcmp(cur, section) == 0 && key == strlen(name) &&
+        strncmp(p, name, key) == 0) {
+      used += (size_t)snprintf(out + used, n - used, "%s = %s\n", name, value);
+      done = 1;
+    } else {
+      used += (size_t)snprintf(out + used, n - used, "%.*s\n", (int)len, p);
+    }
+    p += len + (p[len] == '\n');
+  }
+  if (!done)
+    snprintf(out + used, n - used, "[%s]\n%s = %s\n", section, name, value);
+  return done;
+}
+
+static ssw_config *parse(const char *text, const char *what) {
+  ssw_config *c = NULL;
+  EXPECT(ssw_config_parse(text, "key_effects.ini", &c) == SSW_SUCCESS,
+         "%s does not parse: %s", what, ssw_error_message());
+  return c;
+}
+
+/* Every key has a declaration, and every declaration is of a key. */
+static void check_coverage(void) {
+  for (int k = 0; k < SSW_CFG_NKEYS; k++) {
+    int n = 0;
+    for (size_t i = 0; i < NEFFECTS; i++)
+      n += strcmp(effects[i].section, ssw_cfg_keys[k].section) == 0 &&
+           strcmp(effects[i].name, ssw_cfg_keys[k].name) == 0;
+    EXPECT(n > 0,
+           "[%s] %s has no declared effect: add what docs/config.md "
+           "promises it does to effects[] in tests/test_key_effects.c",
+           ssw_cfg_keys[k].section, ssw_cfg_keys[k].name);
+  }
+  for (size_t i = 0; i < NEFFECTS; i++)
+    EXPECT(ssw_cfg_find_key(effects[i].section, effects[i].name) >= 0,
+           "effects[] declares [%s] %s, which is not a config key",
+           effects[i].section, effects[i].name);
+}
+
+/* The key a refusal of e names, "[section] name" (NULL: accepted). */
+static const char *refusal(const declared *e, char *buf, size_t n) {
+  if (strcmp(e->resume, "accepted") == 0) return NULL;
+  const char *names = strchr(e->resume, ':');
+  if (names)
+    snprintf(buf, n, "%s", names + 2);
+  else
+    snprintf(buf, n, "[%s] %s", e->section, e->name);
+  return buf;
+}
+
+/* A resume refuses exactly the values declared refused, naming the key. */
+static void check_compare(const ssw_config *b) {
+  for (size_t i = 0; i < NEFFECTS; i++) {
+    const declared *e = &effects[i];
+    char text[2048], why[2600], what[128], key[80];
+    variant(e->section, e->name, e->value, text, sizeof text);
+    snprintf(what, sizeof what, "[%s] %s = %s", e->section, e->name, e->value);
+    ssw_config *c = parse(text, what);
+    if (!c) continue;
+    const int differ = ssw_config_compare(b, c, why, sizeof why);
+    if (refusal(e, key, sizeof key))
+      EXPECT(differ && strncmp(why, key, strlen(key)) == 0 &&
+                 why[strlen(key)] == ':',
+             "%s: a resume must refuse it naming %s (%s); it %s%s", what, key,
+             e->effect, differ ? "names another: " : "accepts it", why);
+    else
+      EXPECT(!differ, "%s: a resume must accept it (%s); it refuses: %s", what,
+             e->effect, why);
+    ssw_config_destroy(&c);
+  }
+}
+
+/* A default written out means what the default left out does (keys the
+ * base leaves out). */
+static void check_defaults(const ssw_config *b) {
+  for (int k = 0; k < SSW_CFG_NKEYS; k++) {
+    const key_spec *s = &ssw_cfg_keys[k];
+    if (s->def == REQUIRED || !*s->def) continue;
+    char text[2048], why[2600], what[128];
+    if (variant(s->section, s->name, s->def, text, sizeof text)) continue;
+    snprintf(what, sizeof what, "[%s] %s = %s", s->section, s->name, s->def);
+    ssw_config *c = parse(text, what);
+    EXPECT(c && ssw_config_compare(b, c, why, sizeof why) == 0,
+           "%s (the default, written out) differs from the default: %s", what,
+           why);
+    ssw_config_destroy(&c);
+  }
+}
+
+static int put_file(const char *dir, const char *name, const char *text) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  FILE *f = fopen(path, "w");
+  const int ok = f && fputs(text, f) >= 0;
+  EXPECT(ok && fclose(f) == 0, "cannot write %s", path);
+  return ok;
+}
+
+/* base.ini, one config per declaration and effects.tsv: file, section,
+ * name, value, refused|accepted, the key a refusal names, checks, effect
+ * (one line each). */
+static void write_cases(const char *dir) {
+  put_file(dir, "base.ini", base);
+  char tsv[16384];
+  size_t used = 0;
+  for (size_t i = 0; i < NEFFECTS; i++) {
+    const declared *e = &effects[i];
+    char name[96], text[2048], key[80];
+    snprintf(name, sizeof name, "k%02zu_%s_%s.ini", i, e->section, e->name);
+    variant(e->section, e->name, e->value, text, sizeof text);
+    put_file(dir, name, text);
+    used += (size_t)snprintf(
+        tsv + used, sizeof tsv - used, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", name,
+        e->section, e->name, e->value,
+        refusal(e, key, sizeof key) ? "refused" : "accepted",
+        refusal(e, key, sizeof key) ? key : "-", e->checks, e->effect);
+  }
+  EXPECT(used < sizeof tsv, "effects.tsv is longer than %zu bytes", sizeof tsv);
+  put_file(dir, "effects.tsv", tsv);
+}
+
+int main(int argc, char **argv) {
+  check_coverage();
+  ssw_config *b = parse(base, "the base config");
+  if (b) {
+    check_compare(b);
+    check_defaults(b);
+  }
+  ssw_config_destroy(&b);
+  if (argc == 3 && strcmp(argv[1], "--write") == 0)
+    write_cases(argv[2]);
+  else if (argc != 1)
+    EXPECT(argc == 3 && strcmp(argv[1], "--write") == 0,
+           "usage: %s [--write DIR]", argv[0]);
+  return TEST_RESULT();
+}
