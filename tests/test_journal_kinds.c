@@ -13,8 +13,8 @@
 #include "sleighsweep/config.h"
 #include "sleighsweep/error.h"
 #include "sleighsweep/grid.h"
-#include "sleighsweep/result.h"
 #include "sleighsweep/journal.h"
+#include "sleighsweep/result.h"
 #include "sleighsweep/sample_points.h"
 #include "test_util.h"
 

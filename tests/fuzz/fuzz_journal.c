@@ -12,8 +12,8 @@
 
 #include "sleighsweep/config.h"
 #include "sleighsweep/error.h"
-#include "sleighsweep/result.h"
 #include "sleighsweep/journal.h"
+#include "sleighsweep/result.h"
 
 /* 2 x 3 grid points, one sample trajectory of 2 nodes: records carry
  * samples, so their layout is the general one. */
