@@ -275,9 +275,35 @@ def test_validate(path, tmp):
         f["flags"][1, 1, 0, 0, 0, 0, 0] = 8
     r = script("validate.py", eq)
     check(r.returncode == 0 and "PASS" in r.stdout and
-          "note: 2 point(s) have trajectories that started on the line of "
-          "equilibria" in r.stdout,
+          "note: 2 point(s) with flag equilibrium_start: trajectories that "
+          "started on the line of equilibria" in r.stdout and
+          "theta=90°, a=0.5, b=0.1: flags 8 (equilibrium_start)" in r.stdout,
           f"validate, equilibrium starts: {r.returncode}\n{r.stdout}")
+    # issue 20: a point with another benign flag is named by its own flag
+    # (from the file's flag_masks / flag_meanings), not as an equilibrium
+    # start
+    rt = os.path.join(tmp, "rtol.h5")
+    shutil.copy(path, rt)
+    with h5py.File(rt, "r+") as f:
+        f["flags"][3, 2, 1, 0, 0, 0, 0] = 32
+        masks = [int(v) for v in f["flags"].attrs["flag_masks"]]
+        means = f["flags"].attrs["flag_meanings"]
+        means = (means.decode() if isinstance(means, bytes) else
+                 means).split()
+    name = dict(zip(masks, means))[32]
+    r = script("validate.py", rt)
+    check(r.returncode == 0 and name == "rtol_not_met" and
+          f"note: 1 point(s) with flag {name}" in r.stdout and
+          f"theta=90°, a=0.5, b=0.1: flags 32 ({name})" in r.stdout and
+          "equilibri" not in r.stdout,
+          f"validate, a point flagged {name} only: {r.returncode}\n"
+          f"{r.stdout}")
+    rep, _ = quiet_call(validate.validate, rt)
+    check(rep.benign_counts == {"equilibrium_start": 0, "rtol_not_met": 1}
+          and rep.equilibrium_starts == 0 and
+          rep.flagged == [((3, 2, 1, 0, 0, 0, 0), 32)],
+          f"validate: flagged points {rep.flagged}, counts "
+          f"{rep.benign_counts}")
     with h5py.File(eq, "r+") as f:
         f["flags"][1, 1, 0, 0, 0, 0, 0] = 8 | 16
     r = script("validate.py", eq)
