@@ -153,6 +153,8 @@ def test_phase(path, tmp):
         if q in ("loops", "transition_angle"):
             check(len(p.boundaries.get("loops", {})) >= 1,
                   f"phase {q}: no loop level sets")
+        if q == "regime":
+            check_columns_visible(res, p)
     # CLI: PDF and SVG by suffix, note for an unfixed axis, two panels
     pdf = os.path.join(tmp, "spacing.pdf")
     r = script("phase_diagram.py", path, "--x", "theta", "--y", "a",
@@ -167,6 +169,34 @@ def test_phase(path, tmp):
     check(r.returncode == 0 and os.path.getsize(svg) > 1000 and
           open(svg).read(200).lstrip().startswith("<?xml"),
           f"phase CLI svg: {r.returncode} {r.stderr}")
+
+
+def check_columns_visible(res, p):
+    """Issue 20: the Z = 0 boundary through the grid points where Z is
+    exactly 0 (the line-to-line column at theta = 90 deg) frames those
+    cells instead of covering them: the middle of each of them shows its
+    category's colour (a black line through the middle hid it)."""
+    leg = res.axes[-1].get_legend()
+    handles = getattr(leg, "legend_handles", None) or leg.legendHandles
+    colours = {t.get_text(): np.asarray(h.get_facecolor()[:3]) for t, h in
+               zip(leg.get_texts(), handles) if hasattr(h, "get_facecolor")}
+    want = {1: "line to line ($Z = 0$)", 0: "uniform ($L_1 = Z = 0$)"}
+    fig = res.fig
+    fig.canvas.draw()
+    img = np.asarray(fig.canvas.buffer_rgba())[:, :, :3] / 255.0
+    ax = res.axes[0]
+    ex, ey = phase_diagram.edges(p.x), phase_diagram.edges(p.y)
+    i = int(np.argmin(np.abs(p.x - math.pi / 2)))
+    bad = []
+    for j in range(len(p.y)):
+        v = int(p.z[j, i])
+        cx, cy = 0.5 * (ex[i] + ex[i + 1]), 0.5 * (ey[j] + ey[j + 1])
+        px, py = ax.transData.transform((cx, cy))
+        got = img[img.shape[0] - 1 - int(round(py)), int(round(px))]
+        if v not in want or np.abs(got - colours[want[v]]).max() > 0.02:
+            bad.append((j, v, got.round(2).tolist()))
+    check(not bad and "Z=0" in p.drawn, f"regime map: the cells at theta = "
+          f"pi/2 are not shown in their colour: {bad}")
 
 
 def test_trajectory(path, tmp):
