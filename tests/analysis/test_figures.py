@@ -33,6 +33,7 @@ import numpy as np  # noqa: E402
 import phase_diagram  # noqa: E402
 import sswplot  # noqa: E402
 import trajectory  # noqa: E402
+from figcheck import covered  # noqa: E402
 from sswtest import ENV, check, exit_status  # noqa: E402
 
 EXE = sys.argv[1]
@@ -324,6 +325,36 @@ def test_trajectory(path, tmp):
           f"scales: {paths}")
     check(res.axes[1].get_title(loc="left") == "(b) θ = 89°",
           f"panel title {res.axes[1].get_title(loc='left')!r}")
+    # issue 20: the legend below the panels, the d labels and the bodies
+    paths_drawn = [(a, t.curve) for a, t in zip(res.axes, trajs)]
+    n = covered(res.fig, res.legend.get_window_extent, paths_drawn)
+    check(res.legend is not None and n == 0,
+          f"--panels: the legend covers {n} path point(s)")
+    for a, t in zip(res.axes, trajs):
+        lab = t.spacing_label
+        n = covered(res.fig, lab.get_window_extent, [(a, t.curve)])
+        check(n == 0 and lab.hits == 0 and inside_figure(
+            res.fig, lab.get_window_extent()),
+            f"{t.label}: the label {lab.get_text()} covers {n} path "
+            "point(s)")
+        # the body (major axis 2A) at least 0.1 in on the page (at its
+        # true size, 1/112 of the theta = 89 deg view: 0.03 in)
+        size = 2 * t.body["A"] * t.body_scale
+        inch = a.get_window_extent().width / res.fig.dpi / np.ptp(
+            a.get_xlim())
+        check(size * inch >= 0.1,
+              f"{t.label}: body {size:.3g} drawn {size * inch:.3g} in long")
+    check(trajs[0].body_scale <= 1 and trajs[1].body_scale > 2,
+          f"body scales {[t.body_scale for t in trajs]}: the seed body at "
+          "most at its size, the one beside the large circles at theta = "
+          "89 deg enlarged")
+    sswplot.plt.close("all")
+    # one path in its own figure: the legend below the axes
+    one = trajectory.load_csv(csvs[0])
+    res = quiet(trajectory.plot_trajectories, [one])
+    n = covered(res.fig, res.legend.get_window_extent, [(res.ax, one.curve)])
+    check(n == 0 and res.legend.axes is not res.ax,
+          f"trajectory.py: the legend covers {n} path point(s)")
     sswplot.plt.close("all")
     res = quiet(trajectory.plot_panels, quiet(
         trajectory.load_samples, path, {"theta": "60deg", "a": 0.2,
