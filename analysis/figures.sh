@@ -11,11 +11,12 @@
 # The engine writes the data (OUT/data: point CSV/JSON pairs and two sweeps
 # from jobs/examples/fig_theta_a_rho{0,1}.ini); analysis/gallery.py draws
 # every figure from those files alone (--data-only: stop before drawing,
-# e.g. to call gallery.build in your own process). About 40 s on 2 cores.
+# e.g. to call gallery.build in your own process). About 16 s on 2 idle
+# cores (engine 3 s, drawing 13 s; analysis/README.md has the profile).
 set -eu
 
 usage() {
-  sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'
 }
 DRAW=1
 case "${1:-}" in

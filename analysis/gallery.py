@@ -58,10 +58,19 @@ class Gallery:
         return read_point_json(self.path(name + ".json"))
 
     def save(self, fig, name, title, caption):
-        for ext in self.formats:
+        for n, ext in enumerate(self.formats):
             sswplot.save(fig, os.path.join(self.out, f"{name}.{ext}"))
+            if n == 0:
+                freeze_layout(fig)
         plt.close(fig)
         self.entries.append((name, title, caption))
+
+
+def freeze_layout(fig):
+    """Keeps the layout of the first format saved for the next ones: the
+    constrained layout is in inches, the same for every format, and doing
+    it again was a third of the drawing time."""
+    fig.set_layout_engine("none")
 
 
 # ---- captions -------------------------------------------------------------
@@ -201,19 +210,24 @@ def fig_energy(g):
     out["analytic"] = {"t": ch["t"], "err": np.abs(ha - h0) / h0}
     fig, axes = sswplot.figure(sswplot.SINGLE, 4.2, nrows=2)
     (ax1,), (ax2,) = axes
-    for key, (color, label) in (("xz2_dopri5", RK45),
-                                ("xz2_hamel2", HAMEL)):
-        d = out[key]
-        ax1.plot(d["t"], np.maximum(d["err"], ENERGY_FLOOR), color=color,
-                 lw=0.9, label=label,
-                 marker="." if key == "xz2_dopri5" else None, ms=3)
+    d = out["xz2_dopri5"]
+    ax1.plot(d["t"], np.maximum(d["err"], ENERGY_FLOOR), color=RK45[0],
+             lw=0.9, label=RK45[1], marker=".", ms=3)
+    # Hamel's error is round-off: node by node it drops to exact zeros
+    # (drawn at the floor) between neighbours of 1e-15, a barcode of spikes
+    # on the log axis; (a) draws its upper envelope, (b) every node
+    d = out["xz2_hamel2"]
+    d["t_env"], d["env"] = envelope(d["t"], d["err"], ENVELOPE_BINS)
+    ax1.plot(d["t_env"], np.maximum(d["env"], ENERGY_FLOOR), color=HAMEL[0],
+             lw=0.9, label="Hamel, upper envelope")
     d = out["analytic"]
     d["t_env"], d["env"] = envelope(d["t"], d["err"], ENVELOPE_BINS)
     ax1.plot(d["t_env"], np.maximum(d["env"], ENERGY_FLOOR), color="black",
              lw=0.7, ls=(0, (1, 1)), label="analytic (round-off)")
     log_time_axes(ax1, r"$|H - H_0|/H_0$")
     ax1.set_ylim(ENERGY_FLOOR / 3, None)
-    ax1.legend(loc="center right", fontsize=6)
+    # between the curves, left of RK45's dip at t = 0
+    ax1.legend(loc="center left", fontsize=6)
     ax1.set_title("(a) Hamel, RK45 and the analytic solution", fontsize=7,
                   loc="left")
     d = out["xz2_hamel2"]
@@ -230,7 +244,11 @@ def fig_energy(g):
         f"{jh['integrator']['reconstruction']} reconstruction) at the "
         f"paper's step {step_text(ch, jh)}, "
         f"{len(ch['t'])} nodes over t in [{ch['t'][0]:.3g}, "
-        f"{ch['t'][-1]:.3g}]. RK45: Dormand-Prince 5(4) under DOPRI5's "
+        f"{ch['t'][-1]:.3g}]; in (a) its upper envelope, the largest "
+        f"error in each of {ENVELOPE_BINS} runs of consecutive nodes "
+        "(node by node, round-off falls to exact zeros between neighbours "
+        "near 1e-15 and draws a barcode of spikes down to the log axis' "
+        "floor), in (b) every node. RK45: Dormand-Prince 5(4) under DOPRI5's "
         f"step control ({step_text(cr, jr)}; MATLAB ode45's default "
         "RelTol 1e-3, its AbsTol 1e-6 not separately settable here, "
         "immaterial for states of size ~1), dots at its nodes. Both stop "
@@ -370,20 +388,44 @@ def transition(j):
 
 
 def trajectory_panels(g, panels, ncols, width, height, outlines=4,
-                      legend_first=True, tspans=None):
-    """panels: [(title, [Trajectory, ...])]; returns the TrajectoryPlots."""
+                      tspans=None):
+    """panels: [(title, [Trajectory, ...])]; returns the figure and the
+    TrajectoryPlots. One legend for all panels, in a row below them (off
+    the paths): every labelled path and the markers, once each."""
     nrows = math.ceil(len(panels) / ncols)
-    fig, axes = sswplot.figure(width, height, ncols=ncols, nrows=nrows)
+    fig, axes, legend_ax = sswplot.figure_with_legend_row(
+        width, height + 0.25, ncols=ncols, nrows=nrows)
     flat = [a for row in axes for a in row]
-    plots = []
+    plots, handles = [], {}
     for k, ((title, trajs), ax) in enumerate(zip(panels, flat)):
         plots.append(trajectory.plot_trajectories(
-            trajs, ax=ax, outlines=outlines, title=title,
-            legend=(k == 0 or not legend_first),
+            trajs, ax=ax, outlines=outlines, title=title, legend=False,
             tspan=tspans[k] if tspans else None))
+        for h in plots[-1].handles:
+            handles.setdefault(h.get_label(), h)
     for ax in flat[len(panels):]:
         ax.set_visible(False)
+    # the labelled paths first, then the markers
+    order = sorted(handles.values(), key=lambda h: h.get_marker() != "None")
+    legend = sswplot.legend_below(legend_ax, order, 6)
+    for p in plots:
+        p.legend = legend
     return fig, plots
+
+
+def scale_text(plots, tags="ab"):
+    """The caption's sentence on the scale of the body outlines: true size,
+    or each panel's scale (shrunk where large next to the path, enlarged
+    to a minimum on-screen size where small: trajectory.auto_body_scale)."""
+    scales = [p.trajectories[0].body_scale for p in plots]
+    if all(abs(s - 1) < 1e-9 for s in scales):
+        return "Bodies drawn at their true size."
+    each = ", ".join(f"{s:.2g}x" + (f" ({t})" if len(scales) > 1 else "")
+                     for s, t in zip(scales, tags))
+    return (f"Bodies drawn at {each} their size (trajectory.py draws a "
+            f"body larger than {trajectory.BODY_MAX:g} of the view smaller, "
+            f"and one smaller than {trajectory.BODY_MIN:g} of it larger, "
+            "so that it stays visible).")
 
 
 def fig_com(g):
@@ -399,7 +441,7 @@ def fig_com(g):
         " Open dot: past (unstable) circle centre, filled dot: future "
         "(stable) centre, square: t = 0; arrows give the direction of "
         f"motion; ellipses show the body (blade black, centre of mass dot). "
-        f"Integrator {integrator_text(j0)}.")
+        f"{scale_text(plots)} Integrator {integrator_text(j0)}.")
     g.save(fig, "xz2025_fig5_com", "2025 Fig. 5: centre of mass", caption)
     return plots
 
@@ -412,7 +454,7 @@ def fig_theta(g):
     panels = [(r"(a) $0 < \theta < \pi/2$", [trajs[30], trajs[60]]),
               (r"(b) $\pi/2 < \theta < \pi$", [trajs[120], trajs[150]])]
     fig, plots = trajectory_panels(g, panels, 2, sswplot.DOUBLE, 3.1,
-                                   outlines=0, legend_first=False)
+                                   outlines=0)
     js = {t: g.json(f"xz6_t{t}") for t in colors}
     senses = ", ".join(
         f"{t} deg: "
@@ -439,7 +481,8 @@ def fig_com7(g):
         "The spacing of the limit-circle centres depends on the mass "
         f"distribution (2025 paper, Fig. 7): (a) {body_text(j0)}: "
         f"{result_text(j0)}; (b) b = 1 as printed in the paper: "
-        f"{result_text(j1)}. Integrator {integrator_text(j0)}.")
+        f"{result_text(j1)}. {scale_text(plots)} Integrator "
+        f"{integrator_text(j0)}.")
     g.save(fig, "xz2025_fig7_com", "2025 Fig. 7: centre of mass", caption)
     return plots
 
@@ -465,7 +508,7 @@ def fig_classical(g):
         f"{result_text(j0)}; (b) a = 0.15: {result_text(j1)}. The ellipse "
         "outline only marks the heading (no fluid acts on it). The view "
         "shows the transition, t0 +- 3/Arate; the straight limit lines "
-        "continue beyond it. Integrator "
+        f"continue beyond it. {scale_text(plots)} Integrator "
         f"{integrator_text(j0)}.")
     g.save(fig, "xz2025_fig8_classical", "2025 Fig. 8: classical sleigh",
            caption)
@@ -479,14 +522,12 @@ def fig_models(g):
                [g.traj("xz10_model2")])]
     fig, plots = trajectory_panels(g, panels, 2, sswplot.DOUBLE, 3.1)
     j1, j2 = g.json("xz10_model1"), g.json("xz10_model2")
-    scales = [p.trajectories[0].body_scale for p in plots]
     caption = (
         "Model I (ellipse centred at the contact point) and Model II "
         "(ellipse centre at body coordinates (r, s) from the contact point) "
         f"(2025 paper, Fig. 10). (a) {body_text(j1)}: {result_text(j1)}; "
-        f"(b) (r, s) = (0.5, 1.5): {result_text(j2)}. Bodies drawn at "
-        f"{scales[0]:.2g} (a) and {scales[1]:.2g} (b) of their size (A = 2 "
-        "is large next to the paths). "
+        f"(b) (r, s) = (0.5, 1.5): {result_text(j2)}. {scale_text(plots)} "
+        "(A = 2 is large next to the paths.) "
         f"Integrator {integrator_text(j1)}.")
     g.save(fig, "xz2025_fig10_models", "2025 Fig. 10: Model I and II",
            caption)
@@ -522,18 +563,19 @@ def fig_portrait(g):
 
 def fig_sleigh(g):
     """2010 Fig. 2b: the sleigh moving from circle to circle."""
-    fig, axes = sswplot.figure(sswplot.SINGLE, 3.1)
     t = g.traj("fg2b")
-    res = trajectory.plot_trajectories([t], ax=axes[0][0], outlines=7,
-                                       arrows=3)
+    res = trajectory.plot_trajectories([t], outlines=7, arrows=3,
+                                       width=sswplot.SINGLE, height=3.4)
     j = g.json("fg2b")
     caption = (
         "The elliptic sleigh on the plane, from one limit circle to the "
         "other in the opposite sense (2010 paper, Fig. 2b); body outlines "
         "at equal arc-length intervals (black bar: blade at the contact "
-        f"point, dot: centre of mass). {body_text(j)}: {result_text(j)}. "
+        f"point, dot: centre of mass). {scale_text([res], 'a')} "
+        f"{body_text(j)}: {result_text(j)}. "
         f"Integrator {integrator_text(j)}.")
-    g.save(fig, "fgn2010_fig2b_sleigh", "2010 Fig. 2b: the sleigh", caption)
+    g.save(res.fig, "fgn2010_fig2b_sleigh", "2010 Fig. 2b: the sleigh",
+           caption)
     return res
 
 
@@ -581,7 +623,8 @@ PATH_RUNS = (("xzp_coarse", "#c8323c", None),
 def fig_exact_path(g):
     """Computed paths beside the exact one (trajectory.py --exact) and the
     distance between them for the seed body's runs."""
-    fig, axes = sswplot.figure(sswplot.DOUBLE, 3.1, ncols=2)
+    fig, axes, legend_axes = sswplot.figure_with_legend_row(
+        sswplot.DOUBLE, 3.9, ncols=2, per_column=True)
     ax1, ax2 = axes[0]
     jc = g.json("xzp_coarse")
     fine = g.traj("xz2_hamel2", color=HAMEL[0])
@@ -595,11 +638,11 @@ def fig_exact_path(g):
     plot = trajectory.plot_trajectories(
         [fine, coarse], ax=ax1, outlines=0, exact=True, spacing=False,
         legend=False, title="(a) computed and exact paths")
-    ax1.legend(handles=[
+    sswplot.legend_below(legend_axes[0], [
         Line2D([], [], color=coarse.color, label=coarse.label),
         Line2D([], [], color=fine.color, label=fine.label),
         Line2D([], [], color="black", lw=0.6, ls=(0, (1, 1.5)),
-               label="exact")], loc="upper left", fontsize=6)
+               label="exact")], 1)
     out = {"plot": plot, "runs": {}}
     for name, color, label in PATH_RUNS:
         c, j = run(g, name)
@@ -610,7 +653,8 @@ def fig_exact_path(g):
         ax2.plot(c["t"], np.maximum(dist, ENERGY_FLOOR), color=color,
                  lw=0.9, label=f"{label}: max {dist.max():.1g}")
     log_time_axes(ax2, r"$|P - P_{\rm exact}|$ (length)")
-    ax2.legend(loc="lower center", fontsize=6)
+    sswplot.legend_below(legend_axes[1],
+                         ax2.get_legend_handles_labels()[0], 1)
     ax2.set_title("(b) distance from the exact contact point", fontsize=7,
                   loc="left")
     runs = out["runs"]

@@ -40,8 +40,12 @@ INTEGER_CATEGORIES = ("loops", "analytic_loops")
 LOOP_QUANTITIES = ("loops", "analytic_loops", "transition_angle",
                    "analytic_transition_angle")
 MAX_LEVELS = 12  # loop level sets drawn at most
-LOG_SPAN = 100.0  # --scale auto: log when max/min of the positive values
-# reaches two decades
+# --scale auto (log_preferred): log when no value is negative and the middle
+# of the values (10th to 90th percentile) spreads over at least LOG_GAIN
+# times more of a log colour bar than of a linear one
+LOG_GAIN = 1.5
+LOG_PERCENTILES = (10.0, 90.0)
+SHORT_LABEL = 36  # longest long_name used as a colour-bar label as it is
 
 # Colour-bar / legend labels: (text, display scale, unit text override).
 LABELS = {
@@ -69,6 +73,14 @@ LABELS = {
                        1.0, None),
     "flags": ("trajectory flags", 1.0, None),
     "done": ("point written", 1.0, None),
+    "blade_force_max": (r"blade force $\max|F|/H$", 1.0, None),
+    "analytic_blade_force_max": (r"closed-form $\max|F|/H$", 1.0, None),
+    "path_error_max": ("distance from the exact path", 1.0, None),
+    "center_spacing_error": (r"estimated error of $d$", 1.0, None),
+    "radius_error": (r"estimated error of $r_\pm$", 1.0, None),
+    "transition_angle_error": (r"estimated error of $|\Delta\phi|$", 1.0,
+                               None),
+    "t0_error": (r"estimated error of $t_0$ (relative)", 1.0, ""),
 }
 for _t in ("J", "M", "N", "L1", "L2", "Z"):
     LABELS[_t] = ("$" + _t.replace("1", "_1").replace("2", "_2") + "$", 1.0,
@@ -106,6 +118,10 @@ class Panel:
     total: int
     title: str
     boundaries: dict = field(default_factory=dict)
+    # what draw_boundaries draws of Z = 0 and L1 = 0: (contour lines between
+    # grid points, mask of the grid points where the value is exactly 0,
+    # whose cells are outlined rather than crossed by a line)
+    drawn: dict = field(default_factory=dict)
     categories: list = None
     units: dict = field(default_factory=dict)  # axis -> file units
 
@@ -122,6 +138,7 @@ class PhaseDiagram:
     axes: list = None  # the panels' Axes, in panel order
     scale: str = None  # 'linear', 'log' or 'diverging' (continuous maps)
     label: str = None  # colour-bar (continuous) or legend title
+    colorbar: object = None  # the Colorbar (continuous maps)
 
 
 # ---- reading ------------------------------------------------------------
@@ -171,8 +188,11 @@ def load_panel(sweep, x, y, quantity, fix, angles, boundaries, quiet):
     if boundaries:
         zf = slice2d(sweep, "Z", index, (x, y), done_xy)
         l1 = slice2d(sweep, "L1", index, (x, y), done_xy)
-        panel.boundaries["Z=0"] = zero_set(zf, panel.x, panel.y)
-        panel.boundaries["L1=0"] = zero_set(l1, panel.x, panel.y)
+        for key, f in (("Z=0", zf), ("L1=0", l1)):
+            panel.boundaries[key] = zero_set(f, panel.x, panel.y)
+            if panel.boundaries[key] != "everywhere":
+                panel.drawn[key] = (sign_changes(f, panel.x, panel.y),
+                                    f == 0)
         if quantity in LOOP_QUANTITIES:
             t = slice2d(sweep, "analytic_transition_angle", index, (x, y),
                         done_xy)
@@ -205,10 +225,7 @@ def zero_set(f, x, y):
         return []
     if np.all(f[known] == 0):
         return "everywhere"
-    g = np.where(f == 0, np.nan, f)
-    lines = []
-    if np.nanmin(g) < 0 < np.nanmax(g):
-        lines += contour_lines(g, x, y, 0.0)
+    lines = sign_changes(f, x, y)
     zero = f == 0
     for j, i in zip(*np.nonzero(zero[:, :-1] & zero[:, 1:])):
         lines.append(np.array([[x[i], y[j]], [x[i + 1], y[j]]]))
@@ -222,6 +239,43 @@ def zero_set(f, x, y):
     for j, i in zip(*np.nonzero(lone)):
         lines.append(np.array([[x[i], y[j]]]))
     return lines
+
+
+def sign_changes(f, x, y):
+    """Polylines where f changes sign between grid points (contours of f = 0
+    with the exact zeros left out)."""
+    g = np.where(f == 0, np.nan, f)
+    if np.isfinite(g).any() and np.nanmin(g) < 0 < np.nanmax(g):
+        return contour_lines(g, x, y, 0.0)
+    return []
+
+
+def cell_outline(mask, x, y):
+    """Segments (2 x 2 arrays) framing the union of the cells where `mask`
+    holds (cells as pcolormesh draws them, edges halfway between grid
+    values): each side of such a cell whose neighbour is not in the mask,
+    collinear sides joined."""
+    ex, ey = edges(x), edges(y)
+    ny, nx = mask.shape
+    pad = np.zeros((ny + 2, nx + 2), bool)
+    pad[1:-1, 1:-1] = mask
+    segs = []
+    # vertical sides: between columns i-1 and i (i = 0..nx)
+    side = pad[1:-1, :-1] != pad[1:-1, 1:]  # (ny, nx + 1)
+    for i in range(nx + 1):
+        for j0, j1 in runs(side[:, i]):
+            segs.append(np.array([[ex[i], ey[j0]], [ex[i], ey[j1]]]))
+    side = pad[:-1, 1:-1] != pad[1:, 1:-1]  # (ny + 1, nx)
+    for j in range(ny + 1):
+        for i0, i1 in runs(side[j, :]):
+            segs.append(np.array([[ex[i0], ey[j]], [ex[i1], ey[j]]]))
+    return segs
+
+
+def runs(flags):
+    """(start, stop) of each run of True in a 1-D boolean array."""
+    d = np.diff(np.concatenate([[0], flags.astype(int), [0]]))
+    return list(zip(np.flatnonzero(d == 1), np.flatnonzero(d == -1)))
 
 
 def loop_levels(dphi, x, y):
@@ -249,7 +303,9 @@ def edges(v):
 
 
 def category_table(sweeps, quantity, panels):
-    """[(value, colour, label)] for a categorical quantity over all panels."""
+    """[(value, colour, label)] for a categorical quantity: the categories
+    present in the panels' data only (a slice of one regime lists one), each
+    in its fixed colour."""
     cats = sweeps[0].categories(quantity)
     present = sorted({int(v) for p in panels for v in p.z[np.isfinite(p.z)]})
     if quantity == "flags":
@@ -269,7 +325,8 @@ def category_table(sweeps, quantity, panels):
         out = []
         for n, (v, meaning) in enumerate(cats):
             colour, label = style.get(meaning, (default[n % 5], meaning))
-            out.append((v, colour, label))
+            if v in present:
+                out.append((v, colour, label))
         return out
     # integer counts (loops): a sequential palette over 0..max
     values = [v for v in present if v >= 0]
@@ -277,7 +334,7 @@ def category_table(sweeps, quantity, panels):
     import matplotlib
     cmap = matplotlib.colormaps["YlGnBu"]
     return [(k, matplotlib.colors.to_hex(cmap(0.12 + 0.8 * k / max(top, 1))),
-             str(k)) for k in range(0, top + 1)]
+             str(k)) for k in values]
 
 
 def draw_categorical(ax, panel, table):
@@ -298,6 +355,30 @@ def draw_categorical(ax, panel, table):
     return int(np.count_nonzero(codes == undefined))
 
 
+def log_preferred(vals):
+    """The rule of --scale auto. Returns (log?, share_linear, share_log):
+    the share of a linear and of a log colour bar that the middle of the
+    values (LOG_PERCENTILES: 10th to 90th percentile) spreads over. A
+    skewed quantity (most values bunched at the low end, a few large: the
+    spacing near Z = 0) fills a sliver of a linear bar and so is drawn in
+    nearly one colour; log is chosen when no value is negative and the log
+    bar spreads the middle LOG_GAIN times wider. The linear bar spans all
+    finite values, the log bar the positive ones (zeros get their own
+    colour)."""
+    vals = np.asarray(vals, dtype=float)
+    vals = vals[np.isfinite(vals)]
+    pos = vals[vals > 0]
+    if vals.size < 2 or vals.min() < 0 or pos.size < 2 or \
+            pos.max() == pos.min():
+        return False, 1.0, 0.0
+    p_lo, p_hi = LOG_PERCENTILES
+    lin = float(np.subtract(*np.percentile(vals, [p_hi, p_lo])) /
+                (vals.max() - vals.min()))
+    q_lo, q_hi = np.percentile(pos, [p_lo, p_hi])
+    log = float(math.log(q_hi / q_lo) / math.log(pos.max() / pos.min()))
+    return log > LOG_GAIN * lin, lin, log
+
+
 def continuous_norm(panels, scale, vmin, vmax, display):
     vals = np.concatenate([p.z[np.isfinite(p.z)].ravel() for p in panels])
     vals = vals / display
@@ -306,12 +387,10 @@ def continuous_norm(panels, scale, vmin, vmax, display):
     lo = vmin if vmin is not None else float(vals.min())
     hi = vmax if vmax is not None else float(vals.max())
     if scale == "auto":
-        # log once the positive values span two decades and none is
-        # negative (zeros, e.g. the spacing at spin reversal, get the
-        # '<= 0' colour): spacing near Z = 0 grows without bound
-        pos = vals[vals > 0]
-        scale = ("log" if vmin is None and lo >= 0 and pos.size and
-                 pos.max() / pos.min() >= LOG_SPAN else "linear")
+        # zeros (e.g. the spacing at spin reversal) get the '<= 0' colour
+        # on a log scale; a given --vmin keeps the linear scale
+        scale = ("log" if vmin is None and log_preferred(vals)[0]
+                 else "linear")
     if scale == "log":
         pos = vals[vals > 0]
         if pos.size == 0:
@@ -365,22 +444,34 @@ def log_ticks(cb, norm):
 
 
 def draw_boundaries(ax, panel):
+    """Z = 0 and L1 = 0 (and the loop level sets) over the map. Where the
+    value is exactly 0 at grid points (a column of line-to-line points at
+    theta = pi/2, the row a = 0) the cells are framed, not crossed, so
+    their own colour stays visible; sign changes between grid points are
+    lines."""
     handles = []
-    styles = {"Z=0": dict(color="black", lw=1.0, ls="-"),
-              "L1=0": dict(color="black", lw=1.0, ls=(0, (1, 1.5)))}
+    styles = {"Z=0": dict(color="black", lw=0.8, ls="-"),
+              "L1=0": dict(color="black", lw=0.8, ls=(0, (1, 1.5)))}
     labels = {"Z=0": r"$Z = 0$", "L1=0": r"$L_1 = 0$"}
+    # a frame covers lw of its cells' width (half a line on each side):
+    # at most a fifth of the smallest cell, 0.3 to 0.8 pt
+    box = ax.get_position()
+    w_in, h_in = ax.figure.get_size_inches()
+    cell = 72 * min(box.width * w_in / len(panel.x),
+                    box.height * h_in / len(panel.y))
+    frame_lw = min(0.8, max(0.3, cell / 5))
     for key in ("Z=0", "L1=0"):
-        lines = panel.boundaries.get(key)
-        if not lines or lines == "everywhere":
+        if key not in panel.drawn:
             continue
-        segs = [ln for ln in lines if len(ln) >= 2]
-        dots = [ln[0] for ln in lines if len(ln) == 1]
-        if segs:
-            ax.add_collection(LineCollection(segs, **styles[key]))
-        if dots:
-            d = np.array(dots)
-            ax.plot(d[:, 0], d[:, 1], "o", color="black", ms=2)
-        handles.append(Line2D([], [], **styles[key], label=labels[key]))
+        contours, zero = panel.drawn[key]
+        frame = cell_outline(zero, panel.x, panel.y)
+        if contours:
+            ax.add_collection(LineCollection(contours, **styles[key]))
+        if frame:
+            ax.add_collection(LineCollection(
+                frame, **dict(styles[key], lw=frame_lw)))
+        if contours or frame:
+            handles.append(Line2D([], [], **styles[key], label=labels[key]))
     levels = panel.boundaries.get("loops") or {}
     xr = np.ptp(edges(panel.x)) or 1.0
     yr = np.ptp(edges(panel.y)) or 1.0
@@ -408,12 +499,17 @@ def draw_boundaries(ax, panel):
     return handles
 
 
-def format_axes(ax, panel, angles, first, labels):
+def format_axes(ax, panel, angles, first, labels, width_in):
+    """Limits, ticks and labels; `width_in` is the panel's width in inches
+    (a first guess: fit_ticks sets the x ticks again on the laid-out
+    figure)."""
     for name, axis, vals in ((panel.x_name, ax.xaxis, panel.x),
                              (panel.y_name, ax.yaxis, panel.y)):
         e = edges(vals)
         (ax.set_xlim if axis is ax.xaxis else ax.set_ylim)(e[0], e[-1])
-        if name == "theta":
+        if axis is ax.xaxis:
+            x_ticks(ax, panel, angles, width_in)
+        elif name == "theta":
             sswplot.angle_axis(axis, vals[0], vals[-1], angles)
     ax.set_xlabel(labels.get("x") or sswplot.axis_label(
         panel.x_name, angles, units=panel.units.get(panel.x_name)))
@@ -423,6 +519,28 @@ def format_axes(ax, panel, angles, first, labels):
 
 
 # ---- panels -------------------------------------------------------------
+
+def x_ticks(ax, panel, angles, width_in):
+    """The x ticks of a panel `width_in` inches wide: at most
+    sswplot.ticks_for(width_in) intervals, so that a narrow panel (one of
+    several in one column) gets fewer."""
+    if panel.x_name == "theta":
+        sswplot.angle_axis(ax.xaxis, panel.x[0], panel.x[-1], angles,
+                           sswplot.ticks_for(width_in))
+    else:
+        sswplot.fewer_ticks(ax.xaxis, width_in)
+
+
+def fit_ticks(axes, panels, angles):
+    """On the laid-out figure: x ticks for each panel's actual width, then
+    any label that would still touch its neighbour (across the gap between
+    panels too) is left blank (sswplot.declutter_xticks)."""
+    fig = axes[0].figure
+    fig.draw_without_rendering()
+    for a, p in zip(axes, panels):
+        x_ticks(a, p, angles, a.get_window_extent().width / fig.dpi)
+    sswplot.declutter_xticks(axes)
+
 
 def panel_specs(sweeps, x, y, fix, panels):
     """[(sweep, fix dict)] in panel order. `fix` maps an axis to a value or
@@ -570,15 +688,70 @@ def make_figure(n, width, height, kind):
     return fig, axes, legend_ax
 
 
+def short_label(long_name, name):
+    """A colour-bar label from a dataset's long_name (for quantities without
+    an entry in LABELS): its first clause (up to ', ', '; ', ' (' or ': '),
+    or the dataset's name when that is still longer than SHORT_LABEL
+    characters. The whole description stays in the file and the docs."""
+    text = str(long_name)
+    for sep in (", ", "; ", " (", ": "):
+        k = text.find(sep)
+        if k > 0:
+            text = text[:k]
+    return text if len(text) <= SHORT_LABEL else name.replace("_", " ")
+
+
 def colour_label(sweeps, quantity, labels):
-    text, display, unit_override = LABELS.get(
-        quantity, (sweeps[0].dataset_attr(quantity, "long_name", quantity),
-                   1.0, None))
+    """(label, legend title, display scale, shorter labels to fall back on
+    when the label does not fit along the colour bar)."""
+    text, display, unit_override = LABELS.get(quantity, (short_label(
+        sweeps[0].dataset_attr(quantity, "long_name", quantity), quantity),
+        1.0, None))
     units = sswplot.unit_text(sweeps[0].dataset_attr(quantity, "units", ""))
     if unit_override is not None:
         units = unit_override
     label = f"{text} ({units})" if units else text
-    return labels.get("colorbar") or label, text, display
+    name = quantity.replace("_", " ")
+    shorter = [] if "colorbar" in labels else [
+        f"{name} ({units})" if units else name]
+    return labels.get("colorbar") or label, text, display, shorter
+
+
+def wrap_two(text):
+    """The text on two lines, broken at the space nearest its middle that is
+    not inside $...$ (mathtext); the text itself when there is none."""
+    best, inside = None, False
+    for k, ch in enumerate(text):
+        if ch == "$":
+            inside = not inside
+        elif ch == " " and not inside and "\n" not in text:
+            if best is None or abs(k - len(text) / 2) < abs(best -
+                                                            len(text) / 2):
+                best = k
+    return text if best is None else text[:best] + "\n" + text[best + 1:]
+
+
+def fit_colour_label(cb, label, shorter):
+    """Sets the colour-bar label to the first form that is no longer than
+    the bar (measured on the laid-out figure): the label, the label on two
+    lines, the shorter forms (one line, then two), then the last at 7, 6
+    and 5 pt. Returns the text set."""
+    fig = cb.ax.figure
+    fig.draw_without_rendering()
+    renderer = fig.canvas.get_renderer()
+    bar = cb.ax.get_window_extent(renderer)
+    vertical = cb.orientation == "vertical"
+    length = bar.height if vertical else bar.width
+    tries = [(t, None) for f in [label] + shorter
+             for t in (f, wrap_two(f))]
+    tries += [(tries[-1][0], size) for size in (7, 6, 5)]
+    for text, size in tries:
+        cb.set_label(text, **({"fontsize": size} if size else {}))
+        lab = cb.ax.yaxis.label if vertical else cb.ax.xaxis.label
+        bb = lab.get_window_extent(renderer)
+        if (bb.height if vertical else bb.width) <= length:
+            break
+    return text
 
 
 def draw(sweeps, panels, quantity, kind, out, angles, scale, vmin, vmax,
@@ -593,7 +766,7 @@ def draw(sweeps, panels, quantity, kind, out, angles, scale, vmin, vmax,
         if len(axes) != n:
             raise UsageError(f"ax: {len(axes)} Axes for {n} panel(s)")
         fig = axes[0].figure
-    label, text, display = colour_label(sweeps, quantity, labels)
+    label, text, display, shorter = colour_label(sweeps, quantity, labels)
     result = PhaseDiagram(quantity=quantity, kind=kind, panels=panels,
                           fig=fig, display_scale=display, out=out, axes=axes)
     handles, extra = [], {}
@@ -610,6 +783,7 @@ def draw(sweeps, panels, quantity, kind, out, angles, scale, vmin, vmax,
         norm, how = continuous_norm(panels, scale, vmin, vmax, display)
         if how == "log" and "colorbar" not in labels:
             label += ", log scale"
+            shorter = [t + ", log" for t in shorter]
         result.scale = how
         cm = "RdBu_r" if how == "diverging" else cmap
         result.norm = norm
@@ -618,7 +792,8 @@ def draw(sweeps, panels, quantity, kind, out, angles, scale, vmin, vmax,
             extra["undefined"] = extra.get("undefined", 0) + u
             extra["infinite"] = extra.get("infinite", 0) + i
             extra["nonpositive"] = extra.get("nonpositive", 0) + z
-        colour_bar(fig, axes, panels, norm, cm, display, label)
+        result.colorbar = colour_bar(fig, axes, panels, norm, cm, display,
+                                     label)
     result.label = label
     handles += special_handles(extra, sum(p.blank for p in panels))
     bhandles = {}
@@ -632,7 +807,8 @@ def draw(sweeps, panels, quantity, kind, out, angles, scale, vmin, vmax,
     for k, (p, a) in enumerate(zip(panels, axes)):
         for h in draw_boundaries(a, p):
             bhandles.setdefault(h.get_label(), h)
-        format_axes(a, p, angles, k == 0 or ax is not None, labels)
+        format_axes(a, p, angles, k == 0 or ax is not None, labels,
+                    fig.get_figwidth() * a.get_position().width)
         if title:
             tag = f"({chr(ord('a') + k)}) " if n > 1 else ""
             a.set_title(tag + titles[k], fontsize=7, loc="left")
@@ -642,6 +818,9 @@ def draw(sweeps, panels, quantity, kind, out, angles, scale, vmin, vmax,
     order = [r"$Z = 0$", r"$L_1 = 0$", r"$|\Delta\phi| = 2\pi k$"]
     handles += [bhandles[k] for k in order if k in bhandles]
     place_legend(handles, kind, text, axes, legend_ax, n)
+    if result.colorbar is not None:
+        result.label = fit_colour_label(result.colorbar, label, shorter)
+    fit_ticks(axes, panels, angles)
     if out:
         sswplot.save(fig, out)
         if not quiet:
@@ -665,6 +844,7 @@ def colour_bar(fig, axes, panels, norm, cm, display, label):
         log_ticks(cb, norm)
     cb.set_label(label)
     cb.outline.set_linewidth(0.5)
+    return cb
 
 
 def special_handles(extra, blank):
@@ -700,9 +880,11 @@ def place_legend(handles, kind, text, axes, legend_ax, n):
                         bbox_to_anchor=(1.02, 1.0), borderaxespad=0,
                         title=title_txt, title_fontsize=7)
     elif legend_ax is not None:
+        # four columns need a page-wide figure; two fit one column
+        wide = legend_ax.figure.get_figwidth() >= 5
         legend_ax.legend(handles=handles, loc="upper center",
                          bbox_to_anchor=(0.5, 1.0),
-                         ncol=min(len(handles), 4 if n > 1 else 2),
+                         ncol=min(len(handles), 4 if wide else 2),
                          borderaxespad=0, columnspacing=1.0)
     else:  # the caller's axes: below the last one
         axes[-1].legend(handles=handles, loc="upper center",
@@ -759,7 +941,9 @@ def parser():
                    help="theta ticks as multiples of pi or in degrees [pi]")
     p.add_argument("--scale", choices=("auto", "linear", "log"),
                    default="auto", help="colour scale of continuous "
-                   "quantities; auto is log when max/min >= 100 [auto]")
+                   "quantities; auto is log when no value is negative and "
+                   "the 10th-90th percentiles spread over 1.5 times more "
+                   "of a log colour bar than of a linear one [auto]")
     p.add_argument("--vmin", type=float, help="colour scale minimum")
     p.add_argument("--vmax", type=float, help="colour scale maximum")
     p.add_argument("--cmap", default="viridis", help="colour map [viridis]")

@@ -8,7 +8,8 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
-from matplotlib.ticker import FuncFormatter, MultipleLocator  # noqa: E402
+from matplotlib.ticker import (Formatter, FuncFormatter,  # noqa: E402
+                               MaxNLocator, MultipleLocator)
 
 from sswfile import UsageError, pi_label  # noqa: E402
 
@@ -86,23 +87,33 @@ def save(fig, path):
     fig.savefig(path, metadata=meta)
 
 
-def angle_axis(axis, lo, hi, angles="pi"):
+TICK_SPACING_IN = 0.38  # room per tick label along an x axis, inches
+
+
+def ticks_for(width_in, most=6):
+    """How many tick intervals fit an axis `width_in` inches long (labels
+    such as 5π/6 at 7 pt need about TICK_SPACING_IN each), 2 to `most`."""
+    return max(2, min(most, int(width_in / TICK_SPACING_IN)))
+
+
+def angle_axis(axis, lo, hi, angles="pi", most=6):
     """Ticks of an axis in radians: multiples of pi (0, π/4, ...) or
-    degrees, about 4-7 ticks over [lo, hi]."""
+    degrees, at most `most` intervals over [lo, hi] (about 4-7 ticks by
+    default; fewer for a narrow panel, see ticks_for)."""
     span = max(hi - lo, 1e-12)
     if angles == "deg":
         steps = [1, 2, 5, 10, 15, 30, 45, 60, 90, 180, 360]
         step = next((s for s in steps if math.radians(span) and
-                     span / math.radians(s) <= 7), 360)
+                     span / math.radians(s) <= most + 1), 360)
         axis.set_major_locator(MultipleLocator(math.radians(step)))
         axis.set_major_formatter(FuncFormatter(
             lambda v, _: f"{round(math.degrees(v), 6):g}°"))
     else:
         steps = [math.pi / d for d in (24, 12, 8, 6, 4, 2, 1)] + [
             2 * math.pi, 4 * math.pi]
-        step = next((s for s in steps if span / s <= 6), 4 * math.pi)
+        step = next((s for s in steps if span / s <= most), 4 * math.pi)
         if span / step < 2:  # too short a range for multiples of pi
-            return angle_axis(axis, lo, hi, "deg")
+            return angle_axis(axis, lo, hi, "deg", most)
         axis.set_major_locator(MultipleLocator(step))
         axis.set_major_formatter(FuncFormatter(
             lambda v, _: "$" + pi_label(v, tex=True) + "$"))
@@ -137,3 +148,136 @@ def axis_label(axis, angles="pi", short=False, units=None):
         return f"{LABEL_NAMES[axis]} {sym}" if not short else sym
     u = unit_text(units) if units else "length"
     return f"{LABEL_NAMES[axis]} {sym} ({u})" if not short else f"{sym} ({u})"
+
+
+def fewer_ticks(axis, width_in):
+    """A plain numeric axis: at most ticks_for(width_in) intervals at
+    1-2-2.5-5 steps (a narrow panel gets fewer, so labels do not touch)."""
+    axis.set_major_locator(MaxNLocator(ticks_for(width_in),
+                                       steps=[1, 2, 2.5, 5, 10]))
+
+
+class BlankFormatter(Formatter):
+    """Another formatter's labels with those at the values `blank` left
+    empty (the ticks stay): how declutter_xticks drops a label."""
+
+    def __init__(self, inner, blank):
+        self.inner, self.blank = inner, list(blank)
+
+    def _blank(self, v):
+        return any(abs(v - b) <= 1e-9 * max(1.0, abs(b)) for b in self.blank)
+
+    def set_axis(self, axis):
+        super().set_axis(axis)
+        self.inner.set_axis(axis)
+
+    def set_locs(self, locs):
+        self.inner.set_locs(locs)
+
+    def format_ticks(self, values):
+        labels = self.inner.format_ticks(values)
+        return ["" if self._blank(v) else t for v, t in zip(values, labels)]
+
+    def __call__(self, x, pos=None):
+        return "" if self._blank(x) else self.inner(x, pos)
+
+    def get_offset(self):
+        return self.inner.get_offset()
+
+
+def close_boxes(a, b, pad):
+    """Whether two label boxes (display Bboxes) overlap or come closer than
+    `pad` pixels side by side (boxes of different rows never do)."""
+    return (a.x0 < b.x1 + pad and b.x0 < a.x1 + pad and
+            a.y0 < b.y1 and b.y0 < a.y1)
+
+
+def declutter_xticks(axes, pad_pt=2.0):
+    """Panels (a row of them, or several rows): lays the figure out and
+    blanks every x tick label that would touch the one to its right
+    (within the same panel or across the gap between two panels: the
+    right edge of one and the left edge of the next). Scans from the
+    right, so each panel keeps its first label. Returns the number of
+    labels blanked."""
+    fig = axes[0].figure
+    fig.draw_without_rendering()
+    renderer = fig.canvas.get_renderer()
+    found = []
+    for ax in axes:
+        lo, hi = sorted(ax.get_xlim())
+        ticks = ax.xaxis.get_major_ticks()
+        locs = ax.xaxis.get_majorticklocs()
+        for tick, v in zip(ticks, locs):
+            lab = tick.label1
+            if not (lab.get_visible() and lab.get_text() and
+                    lo - 1e-12 * abs(hi - lo) <= v <= hi + 1e-12 *
+                    abs(hi - lo)):
+                continue
+            found.append((lab.get_window_extent(renderer), ax, float(v)))
+    pad = pad_pt * fig.dpi / 72.0
+    found.sort(key=lambda t: -t[0].x1)
+    kept, drop = [], {}
+    for bb, ax, v in found:
+        if any(close_boxes(bb, k, pad) for k in kept):
+            drop.setdefault(ax, []).append(v)
+            continue
+        kept.append(bb)
+    for ax, vals in drop.items():
+        fmt = ax.xaxis.get_major_formatter()
+        if isinstance(fmt, BlankFormatter):
+            fmt.blank += vals
+        else:
+            ax.xaxis.set_major_formatter(BlankFormatter(fmt, vals))
+    return sum(len(v) for v in drop.values())
+
+
+def touching_xticks(axes, pad_pt=1.0):
+    """Pairs of visible x tick labels (over the panels `axes`) closer than
+    pad_pt points: what declutter_xticks prevents (for tests)."""
+    fig = axes[0].figure
+    fig.draw_without_rendering()
+    renderer = fig.canvas.get_renderer()
+    boxes = []
+    for ax in axes:
+        lo, hi = sorted(ax.get_xlim())
+        for tick, v in zip(ax.xaxis.get_major_ticks(),
+                           ax.xaxis.get_majorticklocs()):
+            lab = tick.label1
+            if lab.get_visible() and lab.get_text() and lo <= v <= hi:
+                boxes.append((lab.get_window_extent(renderer),
+                              lab.get_text()))
+    pad = pad_pt * fig.dpi / 72.0
+    return [(a[1], b[1]) for k, a in enumerate(boxes) for b in boxes[k + 1:]
+            if close_boxes(a[0], b[0], pad)]
+
+
+def figure_with_legend_row(width, height, ncols=1, nrows=1,
+                           per_column=False):
+    """Panels in a grid and, below them, a thin row that holds one legend
+    (per_column: one legend under each column): the legend sits outside
+    every panel, so it never covers data (constrained layout gives the row
+    the room the legend needs). Returns (fig, axes as rows of Axes, the
+    legend row's Axes, or a list of one per column)."""
+    setup()
+    fig = plt.figure(figsize=(width, height))
+    gs = fig.add_gridspec(nrows + 1, ncols,
+                          height_ratios=[1] * nrows + [0.02])
+    axes = [[fig.add_subplot(gs[r, c]) for c in range(ncols)]
+            for r in range(nrows)]
+    cells = [gs[nrows, c] for c in range(ncols)] if per_column else \
+        [gs[nrows, :]]
+    legend_axes = [fig.add_subplot(c) for c in cells]
+    for a in legend_axes:
+        a.axis("off")
+    return fig, axes, legend_axes if per_column else legend_axes[0]
+
+
+def legend_below(legend_ax, handles, ncol):
+    """The legend of `handles` in the legend row of figure_with_legend_row,
+    centred, `ncol` columns."""
+    if not handles:
+        return None
+    return legend_ax.legend(handles=handles, loc="upper center",
+                            bbox_to_anchor=(0.5, 1.0), borderaxespad=0,
+                            ncol=max(1, min(ncol, len(handles))),
+                            columnspacing=1.2, handlelength=1.4)

@@ -29,6 +29,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import numpy as np  # noqa: E402
 from matplotlib.lines import Line2D  # noqa: E402
 from matplotlib.patches import Circle, Ellipse, Polygon  # noqa: E402
+from matplotlib.text import Text  # noqa: E402
+from matplotlib.transforms import IdentityTransform  # noqa: E402
 
 import sswplot  # noqa: E402
 from sswfile import (AXES, SAMPLE_QUANTITIES, Sweep, UsageError,  # noqa
@@ -42,6 +44,12 @@ UNIFORM = ("uniform motion (L1 = Z = 0): every state turns on one circle of "
            "to draw")
 PALETTE = ["#1f5fa8", "#c8323c", "#2a9d5c", "#e08a1e", "#7b4ea3", "#555555",
            "#1aa3b8", "#b5546b"]
+# Body outlines: at most BODY_MAX of the view (larger bodies are drawn
+# smaller) and at least BODY_MIN of it (smaller ones, e.g. next to the
+# large circles near theta = 90 deg, are drawn larger, so that they do not
+# vanish), but never enlarged past BODY_MAX of their own path's extent.
+BODY_MAX = 0.12
+BODY_MIN = 0.06
 
 
 @dataclass
@@ -73,6 +81,7 @@ class Trajectory:
     sample: int = None  # index of a sweep file's stored sample
     units: str = None  # the file's length units of x and y ('m'), if known
     exact: np.ndarray = None  # N x 2 exact contact point (point CSV), if any
+    spacing_label: object = None  # the 'd = ...' label (ClearLabel), if any
 
 
 @dataclass
@@ -84,6 +93,8 @@ class TrajectoryPlot:
     out: str = None
     axes: list = None  # one per panel (plot_panels), else [ax]
     skipped: list = field(default_factory=list)  # (source, why) not drawn
+    handles: list = field(default_factory=list)  # the legend's entries
+    legend: object = None  # the Legend drawn (below the panels), if any
 
 
 # ---- loading --------------------------------------------------------------
@@ -257,7 +268,8 @@ def arclength_points(curve, fractions):
 
 def draw_body(ax, tr, k, color, scale):
     """Ellipse (major axis at phi - theta), blade at P along phi, centre of
-    mass at body coordinates (a, b), ellipse centre at (r, s)."""
+    mass at body coordinates (a, b), ellipse centre at (r, s). Returns
+    points on the outline (what labels should not cover)."""
     b = tr.body
     phi, px, py = tr.phi[k], tr.x[k], tr.y[k]
     c, s_ = math.cos(phi), math.sin(phi)
@@ -283,6 +295,75 @@ def draw_body(ax, tr, k, color, scale):
     if (u / b["A"]) ** 2 + (w / b["B"]) ** 2 > 1:
         ax.plot([px, mx], [py, my], color="black", lw=0.5, zorder=4)
     ax.plot([mx], [my], "o", color="black", ms=2.2, zorder=5)
+    t = np.linspace(0, 2 * math.pi, 24, endpoint=False)
+    ca, sa = math.cos(math.radians(ang)), math.sin(math.radians(ang))
+    ex, ey = b["A"] * scale * np.cos(t), b["B"] * scale * np.sin(t)
+    return np.vstack([np.column_stack([cx + ca * ex - sa * ey,
+                                       cy + sa * ex + ca * ey]),
+                      [[mx, my], [px, py]]])
+
+
+class ClearLabel(Text):
+    """A label for the point `anchor` (data coordinates) that finds its
+    place when it is drawn, i.e. on the laid-out figure: of the offsets
+    OFFSETS_PT in the directions `prefer` (display-space unit vectors,
+    tried first) and the eight compass directions, the nearest whose box
+    lies inside the axes and covers none of the points `avoid` (data
+    coordinates; else the fewest). Left out of the layout. After a draw,
+    `hits` is the number of avoided points its box covers."""
+    OFFSETS_PT = (3, 7, 12, 18, 26, 36)
+
+    def __init__(self, anchor, text, avoid, prefer=(), **kw):
+        super().__init__(0, 0, text, **kw)
+        self.anchor = np.asarray(anchor, dtype=float)
+        self.avoid = np.asarray(avoid, dtype=float).reshape(-1, 2)
+        self.prefer = [np.asarray(p, dtype=float) for p in prefer]
+        self.hits = None
+        self.set_in_layout(False)
+
+    def directions(self):
+        k = np.arange(8) * math.pi / 4
+        return self.prefer + list(np.column_stack([np.cos(k), np.sin(k)]))
+
+    def place(self, renderer):
+        ax = self.axes
+        a = ax.transData.transform(self.anchor)
+        pts = ax.transData.transform(self.avoid)
+        frame = ax.get_window_extent(renderer)
+        px = renderer.points_to_pixels(1.0)
+        self.set_transform(IdentityTransform())
+        best = None
+        for n, dist in enumerate(self.OFFSETS_PT):
+            for m, u in enumerate(self.directions()):
+                u = u / (np.hypot(*u) or 1.0)
+                self.set_position(a + u * dist * px)
+                self.set_ha("left" if u[0] > 0.38 else "right"
+                            if u[0] < -0.38 else "center")
+                self.set_va("bottom" if u[1] > 0.38 else "top"
+                            if u[1] < -0.38 else "center")
+                bb = self.get_window_extent(renderer)
+                pad = 1.5 * px
+                hits = int(np.count_nonzero(
+                    (pts[:, 0] >= bb.x0 - pad) & (pts[:, 0] <= bb.x1 + pad) &
+                    (pts[:, 1] >= bb.y0 - pad) & (pts[:, 1] <= bb.y1 + pad)))
+                inside = (bb.x0 >= frame.x0 and bb.x1 <= frame.x1 and
+                          bb.y0 >= frame.y0 and bb.y1 <= frame.y1)
+                key = (not inside, hits, n, m)
+                if best is None or key < best[0]:
+                    best = (key, self.get_position(), self.get_ha(),
+                            self.get_va())
+            if best[0][:2] == (False, 0):
+                break
+        _, pos, ha, va = best
+        self.set_position(pos)
+        self.set_ha(ha)
+        self.set_va(va)
+        self.hits = best[0][1]
+
+    def draw(self, renderer):
+        if self.get_visible() and self.axes is not None:
+            self.place(renderer)
+        super().draw(renderer)
 
 
 def draw_heading(ax, tr, k, color, size):
@@ -316,9 +397,12 @@ def plot_trajectories(trajs, ax=None, out=None, outlines=None, arrows=3,
                       title=None, width=sswplot.SINGLE, height=None,
                       body_scale=None, blank=0, tspan=None, xlabel=None,
                       ylabel=None, exact=False):
-    """Draws the trajectories on `ax` (a new single-column figure when None)
-    and returns a TrajectoryPlot; each Trajectory then also holds the
-    circle radius and centres, the drawn curve and the marked nodes.
+    """Draws the trajectories on `ax` (a new single-column figure when None,
+    with the legend in a row below the axes, off the paths; in a given `ax`
+    the legend goes where it covers the least, legend=False leaves it out
+    and the result's `handles` hold its entries) and returns a
+    TrajectoryPlot; each Trajectory then also holds the circle radius and
+    centres, the drawn curve, the marked nodes and the body scale.
     tspan = (t1, t2) zooms the view on the part of the paths with t1 <= t
     <= t2 (arrows and outlines go there; the whole path is still drawn and
     the circles still come from the end states). exact=True overlays the
@@ -327,7 +411,12 @@ def plot_trajectories(trajs, ax=None, out=None, outlines=None, arrows=3,
     if tspan is not None and not tspan[0] < tspan[1]:
         raise UsageError(f"--tspan {tspan[0]:g} {tspan[1]:g}: expected "
                          "T1 < T2")
-    if ax is None:
+    legend_ax = None
+    if ax is None and legend:
+        fig, axes, legend_ax = sswplot.figure_with_legend_row(
+            width, height or 0.85 * width + 0.35)
+        ax = axes[0][0]
+    elif ax is None:
         fig, axes = sswplot.figure(width, height or 0.85 * width)
         ax = axes[0][0]
     else:
@@ -348,6 +437,8 @@ def plot_trajectories(trajs, ax=None, out=None, outlines=None, arrows=3,
             view.append(tr.curve[inside])
     allp = np.vstack(view if tspan is not None and view else pts)
     extent = max(np.ptp(allp[:, 0]), np.ptp(allp[:, 1]), 1e-9)
+    avoid = [tr.curve for tr in trajs]  # what the spacing label must not hide
+    labels = []  # (trajectory, anchor, segment direction, colour)
     for n, tr in enumerate(trajs):
         color = tr.color or PALETTE[n % len(PALETTE)]
         ax.plot(tr.curve[:, 0], tr.curve[:, 1], color=color, lw=1.0,
@@ -359,25 +450,27 @@ def plot_trajectories(trajs, ax=None, out=None, outlines=None, arrows=3,
         k0 = int(np.argmin(np.abs(tr.t)))
         ax.plot([tr.x[k0]], [tr.y[k0]], "s", color=color, ms=3, mec="black",
                 mew=0.4, zorder=6)
+        avoid.append([[tr.x[k0], tr.y[k0]]])
         if circles and tr.radius is not None:
+            ring = np.linspace(0, 2 * math.pi, 72, endpoint=False)
             for c, fill in ((tr.centre_past, "white"),
                             (tr.centre_future, color)):
                 if tr.radius > 0:
                     ax.add_patch(Circle(c, tr.radius, fc="none", ec=color,
                                         lw=0.6, ls=(0, (3, 2)), alpha=0.8,
                                         zorder=2))
+                    avoid.append(c + tr.radius * np.column_stack(
+                        [np.cos(ring), np.sin(ring)]))
                 ax.plot([c[0]], [c[1]], "o", mfc=fill, mec=color, ms=3.5,
                         mew=0.9, zorder=6)
+                avoid.append([c])
             if spacing:
                 cp, cf = tr.centre_past, tr.centre_future
                 ax.plot([cp[0], cf[0]], [cp[1], cf[1]], color=color, lw=0.5,
                         ls=":", zorder=2)
+                avoid.append(cp + np.linspace(0, 1, 25)[:, None] * (cf - cp))
                 if len(trajs) == 1:
-                    d = float(np.hypot(*(cf - cp)))
-                    mid = 0.5 * (cp + cf)
-                    ax.annotate(f"$d = {d:.4g}$", mid, xytext=(3, 3),
-                                textcoords="offset points", fontsize=7,
-                                color=color)
+                    labels.append((tr, 0.5 * (cp + cf), cf - cp, color))
         lo, hi = ((0, len(tr.curve)) if tspan is None else
                   (int(np.searchsorted(tr.curve_t, tspan[0])),
                    int(np.searchsorted(tr.curve_t, tspan[1], "right"))))
@@ -398,15 +491,24 @@ def plot_trajectories(trajs, ax=None, out=None, outlines=None, arrows=3,
             tr.marks = sorted({int(nodes[np.argmin(np.abs(s_curve - s))])
                                for s in targets})
             if tr.body and "A" in tr.body and "theta" in tr.body:
-                size = 2 * tr.body["A"]
-                scale = body_scale or (1.0 if size <= 0.12 * extent
-                                       else 0.12 * extent / size)
-                tr.body_scale = scale
+                tr.body_scale = body_scale or auto_body_scale(
+                    2 * tr.body["A"], extent, nodes_curve)
                 for k in tr.marks:
-                    draw_body(ax, tr, k, color, scale)
+                    avoid.append(draw_body(ax, tr, k, color, tr.body_scale))
             else:
                 for k in tr.marks:
                     draw_heading(ax, tr, k, color, 0.025 * extent)
+    avoid = np.vstack([np.asarray(a, dtype=float).reshape(-1, 2)
+                       for a in avoid] + [np.zeros((0, 2))])
+    for tr, anchor, seg, color in labels:
+        d = float(np.hypot(*seg))
+        # prefer the two sides of the centre segment (in display space the
+        # aspect is equal, so the data-space normal is the display normal)
+        normal = np.array([-seg[1], seg[0]]) / (d or 1.0)
+        tr.spacing_label = ClearLabel(anchor, f"$d = {d:.4g}$", avoid,
+                                      prefer=(normal, -normal), fontsize=7,
+                                      color=color, zorder=7)
+        ax.add_artist(tr.spacing_label)
     if tspan is not None and view:
         margin = 0.06 * extent
         ax.set_xlim(allp[:, 0].min() - margin, allp[:, 0].max() + margin)
@@ -424,54 +526,83 @@ def plot_trajectories(trajs, ax=None, out=None, outlines=None, arrows=3,
                       mew=0.4, ms=3, label="$t = 0$")]
     if not any(t.radius is not None for t in trajs) or not circles:
         handles = handles[2:]
-    if legend:
-        labelled = [Line2D([], [], color=t.color or PALETTE[n % 8],
-                           label=t.label) for n, t in enumerate(trajs)
-                    if t.label]
-        ax.legend(handles=labelled + handles, loc="best", fontsize=6,
-                  handlelength=1.2)
+    labelled = [Line2D([], [], color=t.color or PALETTE[n % 8],
+                       label=t.label) for n, t in enumerate(trajs)
+                if t.label]
+    handles = labelled + handles
+    shown = None
+    if legend and legend_ax is not None:
+        shown = sswplot.legend_below(legend_ax, handles, 2)
+    elif legend:
+        shown = ax.legend(handles=handles, loc="best", fontsize=6,
+                          handlelength=1.2)
     if title:
         ax.set_title(title, fontsize=7, loc="left")
     if blank:
         ax.text(0.02, 0.02, f"{blank} requested point(s) not done",
                 transform=ax.transAxes, fontsize=6, color="0.3")
     result = TrajectoryPlot(fig=fig, ax=ax, trajectories=trajs, blank=blank,
-                            out=out, axes=[ax])
+                            out=out, axes=[ax], handles=handles,
+                            legend=shown)
     if out:
         sswplot.save(fig, out)
     return result
+
+
+def auto_body_scale(size, extent, path):
+    """The scale of a body `size` long (its major axis) in a view `extent`
+    wide: 1, or smaller when the body is more than BODY_MAX of the view, or
+    larger when it is less than BODY_MIN of it (a body on a path 50 times
+    its size would vanish), though never past BODY_MAX of its own path
+    (`path`: its points in the view)."""
+    if size <= 0:
+        return 1.0
+    if size > BODY_MAX * extent:
+        return BODY_MAX * extent / size
+    own = max(np.ptp(path[:, 0]), np.ptp(path[:, 1])) if len(path) else 0
+    want = min(BODY_MIN * extent, BODY_MAX * own)
+    return max(1.0, want / size)
 
 
 def plot_panels(trajs, ncols=None, out=None, width=sswplot.DOUBLE,
                 height=None, title=None, blank=0, **kw):
     """One panel per trajectory, each on its own scale (paths of very
     different sizes stay readable), titled by its label; `title` goes above
-    them all. Keyword arguments as plot_trajectories. Returns a
-    TrajectoryPlot with one Axes per panel in `axes`."""
+    them all, one legend below them all (off the paths). Keyword arguments
+    as plot_trajectories. Returns a TrajectoryPlot with one Axes per panel
+    in `axes`."""
     sswplot.check_out(out)
     n = max(len(trajs), 1)  # blank points only: one empty panel, counted
     ncols = ncols or min(n, 3)
     nrows = math.ceil(n / ncols)
     panel_w = width / ncols
-    fig, grid = sswplot.figure(width, height or nrows * (0.9 * panel_w) +
-                               (0.25 if title else 0), ncols=ncols,
-                               nrows=nrows)
+    fig, grid, legend_ax = sswplot.figure_with_legend_row(
+        width, height or nrows * (0.9 * panel_w) + 0.3 +
+        (0.25 if title else 0), ncols=ncols, nrows=nrows)
     axes = [a for row in grid for a in row]
     for a in axes[n:]:
         a.axis("off")
+    handles = []
     for k, (tr, a) in enumerate(zip(trajs, axes)):
         label, tr.label = tr.label, ""
         tag = f"({chr(ord('a') + k)}) " if n > 1 else ""
-        plot_trajectories([tr], ax=a, title=tag + label, legend=(k == 0),
-                          **kw)
+        res = plot_trajectories([tr], ax=a, title=tag + label, legend=False,
+                                **kw)
         tr.label = label
+        handles += [h for h in res.handles if h.get_label() not in
+                    [g.get_label() for g in handles]]
+        sswplot.fewer_ticks(a.xaxis, 0.8 * panel_w)
+    shown = sswplot.legend_below(legend_ax, handles, min(len(handles), 4))
     if title:
         fig.suptitle(title, fontsize=7)
     if blank:
         fig.text(0.01, 0.01, f"{blank} requested point(s) not done",
                  fontsize=6, color="0.3")
+    if trajs:
+        sswplot.declutter_xticks(axes[:n])
     res = TrajectoryPlot(fig=fig, ax=axes[0], trajectories=trajs,
-                         blank=blank, out=out, axes=axes[:n])
+                         blank=blank, out=out, axes=axes[:n],
+                         handles=handles, legend=shown)
     if out:
         sswplot.save(fig, out)
     return res
@@ -673,6 +804,8 @@ def main(argv=None):
                         f"{t.circles_from})")
             else:
                 msg += ", no limit circles (Z = 0 or straight-line limits)"
+            if t.marks and abs(t.body_scale - 1) > 1e-9:
+                msg += f"; bodies drawn at {t.body_scale:.3g}x their size"
             say(msg)
         if blank:
             say(f"{blank} requested point(s) not done (blank)")

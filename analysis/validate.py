@@ -6,10 +6,13 @@
 maximum relative error of each and where it occurs, lists the non-converged
 points (converged_fraction < 1 or a failure flag: forward_step_cap,
 backward_step_cap, nonfinite, no_peak) and optionally draws a scatter plot
-(--plot). Reads the file only. The flag equilibrium_start is not a failure:
-a trajectory whose initial state lies on the line of equilibria L1 omega +
-Z v = 0 is a steady motion, converged, and left out of the ensemble's
-means; such points are counted in a note.
+(--plot). Reads the file only. The flags equilibrium_start (a trajectory
+whose initial state lies on the line of equilibria L1 omega + Z v = 0: a
+steady motion, converged, left out of the ensemble's means) and
+rtol_not_met (an error estimate above rtol after the reruns: the values are
+kept and the comparison with the closed form decides) are not failures:
+each gets a note counting the points that carry it, and the points are
+listed with their flags, named from the file's flag_masks / flag_meanings.
 
 Relative error |measured - closed| / |closed|; where the closed form is
 exactly 0 (spin-reversal radius, uniform-motion spacing and angle) the
@@ -46,6 +49,7 @@ PAIRS = (
 REQUIRED = tuple(sorted({p[0] for p in PAIRS} | {p[1] for p in PAIRS} |
                         {"converged_fraction", "flags", "J", "M"}))
 ZERO_FLOOR = 1e-17  # where a zero error sits on the log axis
+LISTED = 20  # points listed by name at most (flagged, non-converged)
 
 
 @dataclass
@@ -72,7 +76,11 @@ class Report:
     done: int
     comparisons: list
     nonconverged: list = field(default_factory=list)  # (index, frac, flags)
-    flag_names: dict = field(default_factory=dict)
+    flag_names: dict = field(default_factory=dict)  # bit -> file's name
+    # done points whose flags are all benign (BENIGN_FLAGS): (index, flags)
+    flagged: list = field(default_factory=list)
+    # benign flag name -> number of done points that carry it
+    benign_counts: dict = field(default_factory=dict)
     equilibrium_starts: int = 0  # points with the flag equilibrium_start
     length_unit: str = "length"  # the file's units of lengths ('m')
     mismatches: dict = field(default_factory=dict)
@@ -80,9 +88,35 @@ class Report:
     fig: object = None
 
 
-# Flags that report a fact about the initial states, not a failure
-# (docs/output.md lists every flag).
+# Flags that are not a failure (docs/output.md lists every flag), and what
+# the note about the points that carry them says.
 BENIGN_FLAGS = ("equilibrium_start", "rtol_not_met")
+BENIGN_NOTES = {
+    "equilibrium_start": "trajectories that started on the line of "
+    "equilibria (steady motions, converged, left out of the means)",
+    "rtol_not_met": "an error estimate above rtol after the reruns at finer "
+    "steps (values kept; the comparison with the closed form decides)",
+}
+
+
+def flag_names_of(flags, names):
+    """The names of the bits set in `flags`, from the file's flag_masks /
+    flag_meanings (`names`: bit -> name); a bit the file does not name is
+    given as 'bit N'."""
+    out = [m for b, m in sorted(names.items()) if b and flags & b]
+    rest = flags & ~sum(names)
+    bit = 1
+    while rest >= bit:
+        if rest & bit:
+            out.append(f"bit {bit}")
+        bit <<= 1
+    return out
+
+
+def flag_text(flags, names):
+    """'40 (equilibrium_start rtol_not_met)'."""
+    got = flag_names_of(flags, names)
+    return f"{flags}" + (f" ({' '.join(got)})" if got else "")
 
 
 def relative_error(measured, analytic, scale):
@@ -130,7 +164,11 @@ def validate(path, tol=1e-6, allow_nonconverged=False, plot=None,
         bad = done & (~(frac >= 1) | ((flags & ~benign) != 0))
         noncon = [(tuple(int(i) for i in w), float(frac[tuple(w)]),
                    int(flags[tuple(w)])) for w in np.argwhere(bad)]
-        eq_starts = int(np.count_nonzero(done & ((flags & benign) != 0)))
+        flagged = [(tuple(int(i) for i in w), int(flags[tuple(w)]))
+                   for w in np.argwhere(done & ~bad & (flags != 0))]
+        counts = {m: int(np.count_nonzero(done & ((flags & b) != 0)))
+                  for b, m in sorted(flag_names.items())
+                  if m in BENIGN_FLAGS}
         mism = {}
         for meas, ana in (("loops", "analytic_loops"),
                           ("sense_future", "analytic_sense")):
@@ -144,7 +182,9 @@ def validate(path, tol=1e-6, allow_nonconverged=False, plot=None,
         rep = Report(path=path, tol=tol, total=int(done.size),
                      done=int(np.count_nonzero(done)), comparisons=comps,
                      nonconverged=noncon, flag_names=flag_names,
-                     mismatches=mism, equilibrium_starts=eq_starts,
+                     flagged=flagged, benign_counts=counts,
+                     mismatches=mism,
+                     equilibrium_starts=counts.get("equilibrium_start", 0),
                      length_unit=s.units("analytic_radius"))
     rep.ok = all(c.above == 0 for c in comps) and (
         allow_nonconverged or not noncon)
@@ -187,19 +227,24 @@ def print_report(rep, coords):
         if n:
             say(f"note: {name} differs from its closed form at {n} point(s) "
                 "(outside uniform motion)")
-    if rep.equilibrium_starts:
-        say(f"note: {rep.equilibrium_starts} point(s) have trajectories that "
-            "started on the line of equilibria (flag equilibrium_start: "
-            "steady motions, converged, left out of the means; not an "
-            "error)")
+    for name, n in rep.benign_counts.items():
+        if n:
+            say(f"note: {n} point(s) with flag {name}: "
+                f"{BENIGN_NOTES.get(name, name)}; not a failure")
+    if rep.flagged:
+        say(f"points with flags that are not failures: {len(rep.flagged)}")
+        for idx, flags in rep.flagged[:LISTED]:
+            say(f"  {where_text(idx, coords)}: flags "
+                f"{flag_text(flags, rep.flag_names)}")
+        if len(rep.flagged) > LISTED:
+            say(f"  ... and {len(rep.flagged) - LISTED} more")
     say(f"non-converged points (converged_fraction < 1 or a failure flag): "
         f"{len(rep.nonconverged)}")
-    for idx, frac, flags in rep.nonconverged[:20]:
-        names = [m for b, m in rep.flag_names.items() if b and flags & b]
+    for idx, frac, flags in rep.nonconverged[:LISTED]:
         say(f"  {where_text(idx, coords)}: converged_fraction {frac:.3g}, "
-            f"flags {flags}" + (f" ({' '.join(names)})" if names else ""))
-    if len(rep.nonconverged) > 20:
-        say(f"  ... and {len(rep.nonconverged) - 20} more")
+            f"flags {flag_text(flags, rep.flag_names)}")
+    if len(rep.nonconverged) > LISTED:
+        say(f"  ... and {len(rep.nonconverged) - LISTED} more")
     say("PASS" if rep.ok else "FAIL")
 
 

@@ -153,6 +153,8 @@ def test_phase(path, tmp):
         if q in ("loops", "transition_angle"):
             check(len(p.boundaries.get("loops", {})) >= 1,
                   f"phase {q}: no loop level sets")
+        if q == "regime":
+            check_columns_visible(res, p)
     # CLI: PDF and SVG by suffix, note for an unfixed axis, two panels
     pdf = os.path.join(tmp, "spacing.pdf")
     r = script("phase_diagram.py", path, "--x", "theta", "--y", "a",
@@ -167,6 +169,34 @@ def test_phase(path, tmp):
     check(r.returncode == 0 and os.path.getsize(svg) > 1000 and
           open(svg).read(200).lstrip().startswith("<?xml"),
           f"phase CLI svg: {r.returncode} {r.stderr}")
+
+
+def check_columns_visible(res, p):
+    """Issue 20: the Z = 0 boundary through the grid points where Z is
+    exactly 0 (the line-to-line column at theta = 90 deg) frames those
+    cells instead of covering them: the middle of each of them shows its
+    category's colour (a black line through the middle hid it)."""
+    leg = res.axes[-1].get_legend()
+    handles = getattr(leg, "legend_handles", None) or leg.legendHandles
+    colours = {t.get_text(): np.asarray(h.get_facecolor()[:3]) for t, h in
+               zip(leg.get_texts(), handles) if hasattr(h, "get_facecolor")}
+    want = {1: "line to line ($Z = 0$)", 0: "uniform ($L_1 = Z = 0$)"}
+    fig = res.fig
+    fig.canvas.draw()
+    img = np.asarray(fig.canvas.buffer_rgba())[:, :, :3] / 255.0
+    ax = res.axes[0]
+    ex, ey = phase_diagram.edges(p.x), phase_diagram.edges(p.y)
+    i = int(np.argmin(np.abs(p.x - math.pi / 2)))
+    bad = []
+    for j in range(len(p.y)):
+        v = int(p.z[j, i])
+        cx, cy = 0.5 * (ex[i] + ex[i + 1]), 0.5 * (ey[j] + ey[j + 1])
+        px, py = ax.transData.transform((cx, cy))
+        got = img[img.shape[0] - 1 - int(round(py)), int(round(px))]
+        if v not in want or np.abs(got - colours[want[v]]).max() > 0.02:
+            bad.append((j, v, got.round(2).tolist()))
+    check(not bad and "Z=0" in p.drawn, f"regime map: the cells at theta = "
+          f"pi/2 are not shown in their colour: {bad}")
 
 
 def test_trajectory(path, tmp):
@@ -275,9 +305,35 @@ def test_validate(path, tmp):
         f["flags"][1, 1, 0, 0, 0, 0, 0] = 8
     r = script("validate.py", eq)
     check(r.returncode == 0 and "PASS" in r.stdout and
-          "note: 2 point(s) have trajectories that started on the line of "
-          "equilibria" in r.stdout,
+          "note: 2 point(s) with flag equilibrium_start: trajectories that "
+          "started on the line of equilibria" in r.stdout and
+          "theta=90°, a=0.5, b=0.1: flags 8 (equilibrium_start)" in r.stdout,
           f"validate, equilibrium starts: {r.returncode}\n{r.stdout}")
+    # issue 20: a point with another benign flag is named by its own flag
+    # (from the file's flag_masks / flag_meanings), not as an equilibrium
+    # start
+    rt = os.path.join(tmp, "rtol.h5")
+    shutil.copy(path, rt)
+    with h5py.File(rt, "r+") as f:
+        f["flags"][3, 2, 1, 0, 0, 0, 0] = 32
+        masks = [int(v) for v in f["flags"].attrs["flag_masks"]]
+        means = f["flags"].attrs["flag_meanings"]
+        means = (means.decode() if isinstance(means, bytes) else
+                 means).split()
+    name = dict(zip(masks, means))[32]
+    r = script("validate.py", rt)
+    check(r.returncode == 0 and name == "rtol_not_met" and
+          f"note: 1 point(s) with flag {name}" in r.stdout and
+          f"theta=90°, a=0.5, b=0.1: flags 32 ({name})" in r.stdout and
+          "equilibri" not in r.stdout,
+          f"validate, a point flagged {name} only: {r.returncode}\n"
+          f"{r.stdout}")
+    rep, _ = quiet_call(validate.validate, rt)
+    check(rep.benign_counts == {"equilibrium_start": 0, "rtol_not_met": 1}
+          and rep.equilibrium_starts == 0 and
+          rep.flagged == [((3, 2, 1, 0, 0, 0, 0), 32)],
+          f"validate: flagged points {rep.flagged}, counts "
+          f"{rep.benign_counts}")
     with h5py.File(eq, "r+") as f:
         f["flags"][1, 1, 0, 0, 0, 0, 0] = 8 | 16
     r = script("validate.py", eq)

@@ -3,15 +3,21 @@
 (length_unit = m, mass_unit = kg) made here: phase_diagram --panels AXIS and
 --fix with one value per panel or per FILE, the ax= API, no gap between
 continuous-map panels (panel geometry measured on the figure), the log
-colour scale past two decades said in the label, units in the axis and
-colour-bar labels, label overrides, titles naming m and I0; trajectory.py
+colour scale (auto, a spacing growing without bound near Z = 0) said in
+the label, units in the axis and colour-bar labels, label overrides,
+titles naming m and I0; trajectory.py
 --panels (one Axes per path, each on its own scale) and a uniform-motion
-point refused with a message instead of an empty figure.
+point refused with a message instead of an empty figure. Issue 20: the
+colour-bar label fits along the bar and inside the figure, the automatic
+log scale of a skewed 3..76 quantity, a slice of one regime lists one
+category, x tick labels of one-column panels do not touch, legends and the
+spacing label cover no path, small bodies keep a visible size.
 
 Usage: test_figures.py SLEIGHSWEEP [MPIEXEC]
 """
 import contextlib
 import io
+import math
 import os
 import subprocess
 import sys
@@ -27,6 +33,7 @@ import numpy as np  # noqa: E402
 import phase_diagram  # noqa: E402
 import sswplot  # noqa: E402
 import trajectory  # noqa: E402
+from figcheck import covered  # noqa: E402
 from sswtest import ENV, check, exit_status  # noqa: E402
 
 EXE = sys.argv[1]
@@ -50,6 +57,21 @@ trajectories = 2
 file = {out}
 samples = 1
 sample_nodes = 64
+"""
+# two bodies of one regime (circle to circle) only: no Z = 0, no L1 = 0
+ONE_REGIME = """[body]
+m = 1
+I0 = 0.5
+rho = 1
+[grid]
+theta = 30deg, 60deg
+a = 0.2, 0.4
+A = 0.5
+B = 0.3
+[ensemble]
+trajectories = 1
+[output]
+file = {out}
 """
 GAP_IN = 0.45  # largest gap between neighbouring panels, inches (room for
 # the tick labels at the panel edges; the old legend made it 1.05 in)
@@ -173,6 +195,105 @@ def test_phase(path, tmp):
           f"--panels of a plotted axis: {r.returncode} {r.stderr!r}")
 
 
+def inside_figure(fig, bb):
+    f = fig.bbox
+    return bb.x0 >= f.x0 and bb.x1 <= f.x1 and bb.y0 >= f.y0 and \
+        bb.y1 <= f.y1
+
+
+def test_issue20_phase(path, tmp):
+    # the colour-bar label of a quantity whose long_name is a whole
+    # description: short, along the bar and inside the figure, the title
+    # whole (the long label ran off the figure and cut the title)
+    png = os.path.join(tmp, "blade.png")
+    res = quiet(phase_diagram.plot_phase_diagram, path,
+                quantity="blade_force_max", fix={"B": 0.3}, out=png)
+    fig = res.fig
+    fig.canvas.draw()
+    r = fig.canvas.get_renderer()
+    lab = res.colorbar.ax.yaxis.label.get_window_extent(r)
+    bar = res.colorbar.ax.get_window_extent(r)
+    check("ensemble" not in res.label and "(m⁻¹)" in res.label,
+          f"blade force colour-bar label {res.label!r}")
+    check(inside_figure(fig, lab) and lab.height <= bar.height + 0.5,
+          f"colour-bar label {lab} not along the bar {bar} inside the "
+          f"figure {fig.bbox}")
+    title = res.axes[0]._left_title
+    sup = title.get_window_extent(r)
+    check(title.get_text().startswith("m = 1") and inside_figure(fig, sup),
+          f"title {title.get_text()!r} {sup} cut by the figure")
+    check(phase_diagram.short_label(
+        "largest estimated error of the limit radii over the ensemble, "
+        "relative", "radius_error") == "radius error" and
+        phase_diagram.short_label("closed-form radius (units)", "x") ==
+        "closed-form radius", "short_label")
+    # a label given by the user that is too long is wrapped or shrunk
+    res = quiet(phase_diagram.plot_phase_diagram, path,
+                quantity="blade_force_max", fix={"B": 0.3}, labels={
+                    "colorbar": "the largest lateral force of the blade "
+                    "over a motion, per unit energy (1/m)"})
+    res.fig.canvas.draw()
+    r = res.fig.canvas.get_renderer()
+    lab = res.colorbar.ax.yaxis.label.get_window_extent(r)
+    bar = res.colorbar.ax.get_window_extent(r)
+    check(inside_figure(res.fig, lab) and lab.height <= bar.height + 0.5,
+          f"a long --clabel {res.label!r}: {lab} vs the bar {bar}")
+    sswplot.plt.close("all")
+
+    # --scale auto: a skewed quantity from 3 to 76 (a factor 25, below the
+    # old rule's 100) is log; the same range spread evenly stays linear
+    skewed = 3 / np.cos(np.linspace(0, math.acos(3 / 76), 300))
+    even = np.linspace(3, 76, 300)
+    log, lin_share, log_share = phase_diagram.log_preferred(skewed)
+    check(log and abs(skewed.max() - 76) < 1e-9 and
+          skewed.max() / skewed.min() < 100,
+          f"3..76 skewed: log {log} (linear share {lin_share:.2f}, log "
+          f"{log_share:.2f})")
+    check(not phase_diagram.log_preferred(even)[0],
+          "3..76 evenly spread: expected linear")
+    check(not phase_diagram.log_preferred(np.concatenate([-skewed,
+                                                          skewed]))[0],
+          "values of both signs: never log")
+    check(phase_diagram.log_preferred(np.concatenate([[0.0], skewed]))[0],
+          "a zero among skewed values: still log (zeros get a colour)")
+
+    # one-column figures of two panels: no x tick labels touch
+    for what, kw in (("two FILEs", dict(paths=[path, path],
+                                        fix={"B": [0.2, 0.3]})),
+                     ("--panels B", dict(paths=path, panels="B")),
+                     ("regime --panels B", dict(paths=path, panels="B",
+                                                quantity="regime"))):
+        kw.setdefault("quantity", "center_spacing")
+        res = quiet(phase_diagram.plot_phase_diagram, width=3.4, **kw)
+        touch = sswplot.touching_xticks(res.axes)
+        shown = [t.get_text() for a in res.axes
+                 for t in a.get_xticklabels() if t.get_text()]
+        check(not touch and len(shown) >= 4,
+              f"{what} at 3.4 in: tick labels touch {touch} (shown "
+              f"{shown})")
+        sswplot.plt.close("all")
+
+
+def test_one_regime(tmp):
+    """A slice of one regime lists that category only."""
+    out = os.path.join(tmp, "one.h5")
+    cfg = os.path.join(tmp, "one.ini")
+    with open(cfg, "w") as f:
+        f.write(ONE_REGIME.format(out=out))
+    p = subprocess.run([EXE, "run", "--quiet", cfg], env=ENV,
+                       capture_output=True, text=True)
+    if not check(p.returncode == 0, f"one-regime sweep: {p.stderr}"):
+        return
+    res = quiet(phase_diagram.plot_phase_diagram, out, quantity="regime")
+    leg = res.axes[-1].get_legend()
+    names = [t.get_text() for t in leg.get_texts()] if leg else []
+    check(res.panels[0].categories == [(3, "circle to circle")] and
+          names == ["circle to circle"],
+          f"one-regime slice: categories {res.panels[0].categories}, "
+          f"legend {names}")
+    sswplot.plt.close("all")
+
+
 def test_trajectory(path, tmp):
     out = os.path.join(tmp, "traj.png")
     r = script("trajectory.py", path, "--at", "theta=60deg", "a=0.2", "B=0.3",
@@ -204,6 +325,36 @@ def test_trajectory(path, tmp):
           f"scales: {paths}")
     check(res.axes[1].get_title(loc="left") == "(b) θ = 89°",
           f"panel title {res.axes[1].get_title(loc='left')!r}")
+    # issue 20: the legend below the panels, the d labels and the bodies
+    paths_drawn = [(a, t.curve) for a, t in zip(res.axes, trajs)]
+    n = covered(res.fig, res.legend.get_window_extent, paths_drawn)
+    check(res.legend is not None and n == 0,
+          f"--panels: the legend covers {n} path point(s)")
+    for a, t in zip(res.axes, trajs):
+        lab = t.spacing_label
+        n = covered(res.fig, lab.get_window_extent, [(a, t.curve)])
+        check(n == 0 and lab.hits == 0 and inside_figure(
+            res.fig, lab.get_window_extent()),
+            f"{t.label}: the label {lab.get_text()} covers {n} path "
+            "point(s)")
+        # the body (major axis 2A) at least 0.1 in on the page (at its
+        # true size, 1/112 of the theta = 89 deg view: 0.03 in)
+        size = 2 * t.body["A"] * t.body_scale
+        inch = a.get_window_extent().width / res.fig.dpi / np.ptp(
+            a.get_xlim())
+        check(size * inch >= 0.1,
+              f"{t.label}: body {size:.3g} drawn {size * inch:.3g} in long")
+    check(trajs[0].body_scale <= 1 and trajs[1].body_scale > 2,
+          f"body scales {[t.body_scale for t in trajs]}: the seed body at "
+          "most at its size, the one beside the large circles at theta = "
+          "89 deg enlarged")
+    sswplot.plt.close("all")
+    # one path in its own figure: the legend below the axes
+    one = trajectory.load_csv(csvs[0])
+    res = quiet(trajectory.plot_trajectories, [one])
+    n = covered(res.fig, res.legend.get_window_extent, [(res.ax, one.curve)])
+    check(n == 0 and res.legend.axes is not res.ax,
+          f"trajectory.py: the legend covers {n} path point(s)")
     sswplot.plt.close("all")
     res = quiet(trajectory.plot_panels, quiet(
         trajectory.load_samples, path, {"theta": "60deg", "a": 0.2,
@@ -238,6 +389,8 @@ with tempfile.TemporaryDirectory() as tmp:
                        text=True)
     check(p.returncode == 0, f"sweep: {p.stderr}")
     test_phase(out, tmp)
+    test_issue20_phase(out, tmp)
+    test_one_regime(tmp)
     test_trajectory(out, tmp)
     # validate's plot labels lengths with the file's units too
     import validate  # noqa: E402

@@ -7,7 +7,10 @@ PNG at 300 dpi), index.md has a caption for each, the 2025 paper's
 integrator comparisons (Figs. 2-4) hold the measured errors against the
 closed form within stated bounds and at the paper's step, the exact-path
 and blade-force figures equal the files they were drawn from, and
-trajectory.py --exact draws the exact path.
+trajectory.py --exact draws the exact path. Issue 20: the trajectory
+figures' legends and spacing labels cover no path, Fig. 2 draws Hamel's
+round-off as its upper envelope (no spikes to the floor), the captions
+state the body scale.
 
 Usage: test_gallery.py SLEIGHSWEEP [MPIEXEC]
 """
@@ -30,6 +33,7 @@ import numpy as np  # noqa: E402
 import gallery  # noqa: E402
 import trajectory  # noqa: E402
 from sswfile import read_csv, read_point_json  # noqa: E402
+from figcheck import covered  # noqa: E402
 
 EXE = sys.argv[1]
 MPIEXEC = sys.argv[2] if len(sys.argv) > 2 else "mpirun"
@@ -226,6 +230,37 @@ def check_blade(data, blade):
           f"{np.nanmax(dev):.3g}")
 
 
+def check_clear(results, index):
+    """Issue 20: in the trajectory figures (2025 Figs. 5-8 and 10) the
+    legend (below the panels) and the 'd = ...' labels cover no point of
+    any drawn path; Fig. 2 (a) draws Hamel's round-off as its upper
+    envelope, which never falls to the floor of exact zeros."""
+    for key in ("fig_com", "fig_theta", "fig_com7", "fig_classical",
+                "fig_models"):
+        plots = results[key]
+        fig = plots[0].ax.figure
+        paths = [(p.ax, t.curve) for p in plots for t in p.trajectories]
+        n = covered(fig, plots[0].legend.get_window_extent, paths)
+        check(n == 0, f"{key}: the legend covers {n} path point(s)")
+        for p in plots:
+            for t in p.trajectories:
+                if t.spacing_label is None:
+                    continue
+                n = covered(fig, t.spacing_label.get_window_extent, paths)
+                check(n == 0, f"{key}: '{t.spacing_label.get_text()}' "
+                      f"covers {n} path point(s)")
+    env = results["fig_energy"]["xz2_hamel2"]["env"]
+    check(len(env) == gallery.ENVELOPE_BINS and
+          env.min() > 10 * gallery.ENERGY_FLOOR and
+          "upper envelope" in index,
+          f"Fig. 2: Hamel's envelope {env.min():.3g}..{env.max():.3g}")
+    for name in ("xz2025_fig5_com", "xz2025_fig7_com",
+                 "xz2025_fig10_models", "fgn2010_fig2b_sleigh"):
+        part = index.split(f"({name}.png)")[-1].split("## ")[0]
+        check("Bodies drawn at" in part,
+              f"{name}: the caption does not state the body scale")
+
+
 def check_trajectory_exact(data, tmp):
     """trajectory.py --exact draws the exact path (x_exact, y_exact) as a
     line of its own; without the option there is none."""
@@ -284,6 +319,7 @@ with tempfile.TemporaryDirectory() as tmp:
     check_rattle(data, results["fig_rattle"])
     check_exact_path(data, results["fig_exact_path"])
     check_blade(data, results["fig_blade"])
+    check_clear(results, index)
     for text in ("h = 0.001", "rtol = atol = 0.001", "nonholonomic RATTLE",
                  "a real blade or keel"):
         check(text in index, f"index.md: no caption says '{text}'")
