@@ -3,7 +3,7 @@ or one grid point of the 7-D map (nearest grid values), mask points that are
 not done, read `sleighsweep point` CSV/JSON pairs.
 
 Shared by phase_diagram.py, trajectory.py, validate.py and gallery.py. The
-layout is the one src/h5out.c writes: seven 1-D coordinate datasets (theta
+layout is the one src/io/h5out.c writes: seven 1-D coordinate datasets (theta
 in rad, the others in body length units), one 7-D dataset per quantity, the
 `done` mask (uint8, 1 = written) and optionally /samples/{t,phi,x,y,omega,
 v,H} with dims (theta, a, b, r, s, A, B, sample, node), NaN-padded.
@@ -64,7 +64,8 @@ def note(*args):
 
 # ---- values typed by the user -------------------------------------------
 
-# The angle grammar of the engine (src/angle.c, docs/config.md "Angles"):
+# The angle grammar of the engine (src/config/angle.c; docs/config.md,
+# "Angles"):
 # bare radians within [-2pi, 2pi], NUMBER deg, NUMBER rad, [k][*]pi[/n].
 # tests/test_angle.py checks that parse_angle and the C parser agree.
 _DEC = r"(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?"

@@ -5,6 +5,8 @@
 #   flake8 on analysis/ and tests/ (configuration and check list: .flake8)
 #   cppcheck on src/ (check list and the reasons: docs/static-analysis.md;
 #   known findings still to fix: scripts/cppcheck-baseline.txt)
+#   no comment or doc cites a tracker's issue numbers (a reader has no
+#   tracker: say what the code does and why)
 # Exit status 0 when both are clean, 1 otherwise; each prints its findings
 # and their count. Installs flake8 and cppcheck if missing (scripts/setup.sh).
 # Usage: scripts/lint.sh [--no-setup]
@@ -30,6 +32,16 @@ fi
 
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
+if git grep -n -i -E '\bissues? [0-9]+|\(issue [0-9]' -- src include tests \
+  analysis scripts docs jobs README.md CMakeLists.txt cmake \
+  ':!tests/fuzz/corpus' ':!scripts/lint.sh' >"$out" 2>&1; then
+  cat "$out" >&2
+  echo "lint: tracker references: $(wc -l <"$out") (say what, not which issue)" >&2
+  status=1
+else
+  echo "lint: tracker references: none"
+fi
+
 if flake8 analysis tests scripts/size-check.py >"$out" 2>&1; then
   echo "lint: flake8 analysis/ tests/: 0 findings"
 else

@@ -1,7 +1,7 @@
-"""One angle grammar: the C parser (src/angle.c, through tests/angle_echo)
-and analysis/sswfile.py parse_angle give the same radians, bit for bit, or
-the same refusal, on a table of inputs; the config and `point --theta`
-refuse a bare 180 with 'did you mean 180deg?'.
+"""One angle grammar: the C parser (src/config/angle.c, through
+tests/angle_echo) and analysis/sswfile.py parse_angle give the same
+radians, bit for bit, or the same refusal, on a table of inputs; the
+config and `point --theta` refuse a bare 180 with 'did you mean 180deg?'.
 Usage: test_angle.py ANGLE_ECHO SLEIGHSWEEP MPIEXEC"""
 import math
 import os

@@ -179,7 +179,7 @@ static void test_units_and_syntax(void) {
   expect_theta("linspace(0, 180deg, 5)", 5,
                (double[]){0, M_PI / 4, M_PI / 2, 0.75 * M_PI, M_PI});
   expect_theta("linspace( 0.1 , 0.1 , 1 )", 1, (double[]){0.1});
-  /* The angle grammar (src/angle.c): multiples of pi, bare radians up to
+  /* The angle grammar (src/config/angle.c): multiples of pi, bare radians up to
    * 2 pi, explicit rad beyond. */
   expect_theta("pi/3, 2pi/3, pi", 3, (double[]){M_PI / 3, 2 * M_PI / 3, M_PI});
   expect_theta("linspace(0, pi, 3)", 3, (double[]){0, M_PI / 2, M_PI});

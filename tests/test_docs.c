@@ -1,6 +1,6 @@
 /* The declarations and their documentation agree: every key of the
- * config's key table (src/config_keys.c) has a row in docs/config.md under
- * its section, with the table's default and its range's finite bounds;
+ * config's key table (src/config/config_keys.c) has a row in docs/config.md
+ * under its section, with the table's default and its range's finite bounds;
  * every doc row is a key; the choices of the scheme, reconstruction and
  * initial-condition keys list every name of the engine's tables; and the
  * fuzz dictionary holds every scheme name. A key, a default, a bound or a
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../src/config_internal.h"
+#include "../src/config/config_internal.h"
 #include "sleighsweep/stepper.h"
 #include "test_util.h"
 

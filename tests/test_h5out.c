@@ -35,7 +35,7 @@ static const char config_text[] =
     "[body]\nm = 1\nI0 = 0.5\nrho = 1\n[grid]\ntheta = 0, 0.7853981633974483, "
     "1.5707963267948966\na = 0.1, 0.2\nA = 0.5, 0.6\nB = 0.3\n";
 
-/* The file's contract, spelled independently of src/h5out.c. */
+/* The file's contract, spelled independently of src/io/h5out.c. */
 typedef struct {
   const char *name;
   size_t offset;

@@ -1,7 +1,7 @@
-/* Every config key has the effect its documentation promises (issue 20: a
+/* Every config key has the effect its documentation promises (a
  * sweep's [integrator] rtol was parsed, stored and then ignored). One
- * declaration per key of the key table (src/config_keys.c): a value other
- * than the default, whether a resume with it is refused, the promise in
+ * declaration per key of the key table (src/config/config_keys.c): a value
+ * other than the default, whether a resume with it is refused, the promise in
  * words and the checks that test_key_effects.py makes on the output of a
  * tiny sweep run with it. A key without a declaration, or a declaration of
  * no key, fails this test, so a new key cannot go untested.

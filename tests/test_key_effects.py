@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Every config key has the effect its documentation promises (issue 20: a
+"""Every config key has the effect its documentation promises (a
 sweep's [integrator] rtol was ignored). test_key_effects (C) declares one
 or more cases per key of the key table, fails when a key has none, and
 writes the cases; this runs a tiny sweep for the base config and for each

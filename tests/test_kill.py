@@ -45,7 +45,7 @@ def start(cfg):
 
 def durable(out, npts):
     """Points in the file (if it opens) or in a journal (complete records;
-    the layout is src/journal.c's: 64-byte header holding the record size
+    the layout is src/sweep/journal.c's: 64-byte header holding the record size
     at byte 16, the sample doubles at byte 20 and the length of the config
     text that follows it at byte 24; each record is an 8-byte magic, the
     point (index first), the samples and an 8-byte checksum)."""

@@ -88,14 +88,15 @@ def fnv1a(data):
 
 def header_bytes(data):
     """Where a journal's records start: after its 64-byte header and the
-    config's canonical text, whose length is at byte 24 (src/journal.c)."""
+    config's canonical text, whose length is at byte 24
+    (src/sweep/journal.c)."""
     return 64 + struct.unpack_from("<I", data, 24)[0]
 
 
 def valid_records(path):
     """Indices and (offset, length) of the valid records of a journal,
     resynchronising after a damaged stretch by magic and checksum (layout:
-    src/journal.c: two kinds of record, by their magic)."""
+    src/sweep/journal.c: two kinds of record, by their magic)."""
     data = open(path, "rb").read()
     rb, sd = struct.unpack_from("<II", data, 16)
     size = {REC_MAGIC: 8 + rb + 8 * sd + 8, REC_MAGIC_PLAIN: 8 + rb + 8}

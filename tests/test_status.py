@@ -230,7 +230,7 @@ with tempfile.TemporaryDirectory() as tmp:
         rc, js, _ = status(out)
         check(js and js["lock"]["held"] is False, "lock seen after release")
         # the run lock: an fcntl lock on <output>.lock naming its holder
-        # (src/journal.c ssw_journal_lock writes "host H, PID P")
+        # (src/sweep/journal.c ssw_journal_lock writes "host H, PID P")
         with open(out + ".lock", "w+") as f:
             f.write("host node7, PID 4242\n")
             f.flush()

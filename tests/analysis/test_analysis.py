@@ -172,7 +172,7 @@ def test_phase(path, tmp):
 
 
 def check_columns_visible(res, p):
-    """Issue 20: the Z = 0 boundary through the grid points where Z is
+    """The Z = 0 boundary through the grid points where Z is
     exactly 0 (the line-to-line column at theta = 90 deg) frames those
     cells instead of covering them: the middle of each of them shows its
     category's colour (a black line through the middle hid it)."""
@@ -309,7 +309,7 @@ def test_validate(path, tmp):
           "started on the line of equilibria" in r.stdout and
           "theta=90°, a=0.5, b=0.1: flags 8 (equilibrium_start)" in r.stdout,
           f"validate, equilibrium starts: {r.returncode}\n{r.stdout}")
-    # issue 20: a point with another benign flag is named by its own flag
+    # a point with another benign flag is named by its own flag
     # (from the file's flag_masks / flag_meanings), not as an equilibrium
     # start
     rt = os.path.join(tmp, "rtol.h5")

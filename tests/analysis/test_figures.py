@@ -7,7 +7,7 @@ colour scale (auto, a spacing growing without bound near Z = 0) said in
 the label, units in the axis and colour-bar labels, label overrides,
 titles naming m and I0; trajectory.py
 --panels (one Axes per path, each on its own scale) and a uniform-motion
-point refused with a message instead of an empty figure. Issue 20: the
+point refused with a message instead of an empty figure. The
 colour-bar label fits along the bar and inside the figure, the automatic
 log scale of a skewed 3..76 quantity, a slice of one regime lists one
 category, x tick labels of one-column panels do not touch, legends and the
@@ -325,7 +325,7 @@ def test_trajectory(path, tmp):
           f"scales: {paths}")
     check(res.axes[1].get_title(loc="left") == "(b) θ = 89°",
           f"panel title {res.axes[1].get_title(loc='left')!r}")
-    # issue 20: the legend below the panels, the d labels and the bodies
+    # the legend below the panels, the d labels and the bodies
     paths_drawn = [(a, t.curve) for a, t in zip(res.axes, trajs)]
     n = covered(res.fig, res.legend.get_window_extent, paths_drawn)
     check(res.legend is not None and n == 0,

@@ -7,7 +7,7 @@ PNG at 300 dpi), index.md has a caption for each, the 2025 paper's
 integrator comparisons (Figs. 2-4) hold the measured errors against the
 closed form within stated bounds and at the paper's step, the exact-path
 and blade-force figures equal the files they were drawn from, and
-trajectory.py --exact draws the exact path. Issue 20: the trajectory
+trajectory.py --exact draws the exact path. The trajectory
 figures' legends and spacing labels cover no path, Fig. 2 draws Hamel's
 round-off as its upper envelope (no spikes to the floor), the captions
 state the body scale.
@@ -231,7 +231,7 @@ def check_blade(data, blade):
 
 
 def check_clear(results, index):
-    """Issue 20: in the trajectory figures (2025 Figs. 5-8 and 10) the
+    """In the trajectory figures (2025 Figs. 5-8 and 10) the
     legend (below the panels) and the 'd = ...' labels cover no point of
     any drawn path; Fig. 2 (a) draws Hamel's round-off as its upper
     envelope, which never falls to the floor of exact zeros."""

@@ -1,4 +1,4 @@
-# The angle grammar: C (src/angle.c) and Python (analysis/sswfile.py) agree.
+# The angle grammar: C (src/config/angle.c) and Python (analysis/sswfile.py) agree.
 add_executable(angle_echo angle_echo.c)
 target_link_libraries(angle_echo PRIVATE sleighsweep_core)
 ssw_add_test(NAME test_angle LABELS config

@@ -1,4 +1,4 @@
-# Every config key has the effect its docs promise (issue 20 item 1: a
+# Every config key has the effect its docs promise (a
 # sweep's [integrator] rtol was parsed and then ignored). The declarations
 # are in test_key_effects.c, one or more per key of the key table.
 # test_key_effects_table: every key has one and every one is of a key,
@@ -7,7 +7,7 @@
 ssw_add_test(NAME test_key_effects_table SOURCES test_key_effects.c
              LABELS config)
 target_include_directories(test_key_effects_table PRIVATE
-                           ${CMAKE_SOURCE_DIR}/src)
+                           ${CMAKE_SOURCE_DIR}/src/config)
 # test_key_effects: a 2-point sweep per declared value, its output checked
 # against the declaration, and a resume of the base's output with it. About
 # 30 s, 70 runs of one rank (label durability: resume refusals, left out of

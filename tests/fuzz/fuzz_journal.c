@@ -34,7 +34,8 @@ static const char config_text[] =
     }                                                                          \
   } while (0)
 
-/* The record layout of src/journal.c: magic, point, samples, FNV-1a 64. */
+/* The record layout of src/sweep/journal.c: magic, point, samples, FNV-1a 64.
+ */
 static size_t make_record(const ssw_config *cfg, uint64_t index,
                           unsigned char *rec) {
   const size_t sd = ssw_result_sample_doubles(cfg->samples, cfg->sample_nodes);

@@ -183,7 +183,7 @@ static int probe_one(const char *path, long *pid) {
 }
 
 /* The run lock is "<output>.lock", an fcntl write lock whose file names
- * the holder ("host H, PID P"; src/journal.c ssw_journal_lock); a lock on
+ * the holder ("host H, PID P"; src/sweep/journal.c ssw_journal_lock); a lock on
  * the output itself is reported too. */
 static void probe_lock(report *r) {
   char lockfile[4200];

@@ -21,7 +21,7 @@
 
 enum unit { U_NONE, U_DEG, U_RAD };
 
-/* One number of an axis: theta takes the angle grammar (src/angle.c) and
+/* One number of an axis: theta takes the angle grammar (src/config/angle.c) and
  * keeps its number in the user's unit (degrees stay degrees until the
  * value is complete, so linspace steps in whole degrees are exact). */
 static int parse_axis_number(const char *text, int angle, double *v, int *unit,

@@ -62,7 +62,7 @@ static int compare_config(const ssw_h5out *h, const char *stored,
 
 /* The rtol the file's points were computed with (its rtol attribute) must
  * be the config's: earlier builds ignored a sweep's [integrator] rtol
- * (issue 20), so their files' config text may say another one. */
+ * (a bug since fixed), so their files' config text may say another one. */
 static int compare_rtol(const ssw_h5out *h, const ssw_config *cfg) {
   int status = SSW_SUCCESS;
   double rtol = 0;
