@@ -163,7 +163,7 @@ static void test_reversal(void) {
  * state, so each composition keeps its order in eps: the error of d on the
  * seed case falls as eps^q (3-point fit; fails below q - 0.5). */
 static void test_adaptive_order(void) {
-  ssw_body bd = {1.0, 0.5, 1.0, SSW_KROT_PAPERS};
+  ssw_body bd = {1.0, 0.5, 1.0, SSW_KROT_PAPERS, 0.0};
   ssw_params p = {M_PI / 3, 0.2, 0.1, 0.0, 0.0, 0.5, 0.3};
   ssw_tensor t;
   int regime;
@@ -218,7 +218,7 @@ static void test_comparison_schemes(void) {
       {"dopri5", 1e-10, {2.0, 0.3, 0.1, 0.1, -0.05, 0.5, 0.3}},
       {"rattle", 1e-8, {M_PI / 3, 0.2, 0.1, 0.0, 0.0, 0.5, 0.3}},
   };
-  const ssw_body bd = {1.0, 0.5, 1.0, SSW_KROT_PAPERS};
+  const ssw_body bd = {1.0, 0.5, 1.0, SSW_KROT_PAPERS, 0.0};
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     ssw_tensor t;
     int regime;

@@ -193,7 +193,7 @@ static void test_classical(void) {
   unsigned long long seed = 5;
   for (int i = 0; i < 200; i++) {
     ssw_body bd = {test_uniform(&seed, 0.1, 10), test_uniform(&seed, 0.01, 5),
-                   0.0, SSW_KROT_PAPERS};
+                   0.0, SSW_KROT_PAPERS, 0.0};
     ssw_params p = {test_uniform(&seed, 0, M_PI),
                     test_uniform(&seed, -3, 3),
                     0,
@@ -224,7 +224,7 @@ static void test_classical(void) {
     EXPECT(fabs(f) <= 1e-14 / fabs(a), "I0 = 0: max |F|/H = %.3g, expected 0",
            f);
   }
-  ssw_tensor t = {1, 1, 1, 0, 0, 0};
+  ssw_tensor t = {1, 1, 1, 0, 0, 0, 0, 0, 0};
   double f;
   EXPECT(ssw_analytic_blade_force_max(&t, SSW_REGIME_UNIFORM, 0, &f) ==
              SSW_ERR_ARG,

@@ -155,7 +155,7 @@ static void test_random_bodies(void) {
   int n = 0;
   for (int i = 0; i < 60; i++) {
     ssw_body bd = {test_uniform(&seed, 0.5, 2), test_uniform(&seed, 0.2, 1),
-                   test_uniform(&seed, 0, 2), SSW_KROT_PAPERS};
+                   test_uniform(&seed, 0, 2), SSW_KROT_PAPERS, 0.0};
     ssw_params p = {test_uniform(&seed, 0, M_PI),
                     test_uniform(&seed, -0.6, 0.6),
                     test_uniform(&seed, -0.3, 0.3),

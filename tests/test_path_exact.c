@@ -147,7 +147,8 @@ static void test_regimes(void) {
 static void test_tractrix(void) {
   unsigned long long seed = 23;
   for (int i = 0; i < 40; i++) {
-    ssw_body bd = {test_uniform(&seed, 0.1, 10), 0.0, 0.0, SSW_KROT_PAPERS};
+    ssw_body bd = {test_uniform(&seed, 0.1, 10), 0.0, 0.0, SSW_KROT_PAPERS,
+                   0.0};
     ssw_params p = {test_uniform(&seed, 0, M_PI),
                     test_uniform(&seed, -3, 3),
                     test_uniform(&seed, -3, 3),
@@ -205,7 +206,7 @@ static void test_random(void) {
   for (int i = 0; i < 300; i++) {
     const double A = test_uniform(&seed, 0.1, 5);
     ssw_body bd = {test_uniform(&seed, 0.1, 10), test_uniform(&seed, 0.01, 5),
-                   test_uniform(&seed, 0, 10), SSW_KROT_PAPERS};
+                   test_uniform(&seed, 0, 10), SSW_KROT_PAPERS, 0.0};
     ssw_params p = {
         test_uniform(&seed, 0, M_PI),       test_uniform(&seed, -3, 3),
         test_uniform(&seed, -3, 3),         test_uniform(&seed, -2, 2),
@@ -244,7 +245,7 @@ static void test_quadrature_converged(void) {
   for (int i = 0; i < 200; i++) {
     const double A = test_uniform(&seed, 0.1, 5);
     ssw_body bd = {test_uniform(&seed, 0.1, 10), test_uniform(&seed, 0.01, 5),
-                   test_uniform(&seed, 0, 10), SSW_KROT_PAPERS};
+                   test_uniform(&seed, 0, 10), SSW_KROT_PAPERS, 0.0};
     ssw_params p = {
         test_uniform(&seed, 0, M_PI),       test_uniform(&seed, -3, 3),
         test_uniform(&seed, -3, 3),         test_uniform(&seed, -2, 2),

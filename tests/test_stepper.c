@@ -172,7 +172,7 @@ static void test_capabilities(void) {
   const ssw_tensor t = seed_tensor(0.1);
   /* I0 = 0 on a dry plane: K regular, the 3x3 tensor singular. */
   ssw_tensor dry;
-  ssw_model_tensor(&(ssw_body){1.0, 0.0, 0.0, SSW_KROT_PAPERS},
+  ssw_model_tensor(&(ssw_body){1.0, 0.0, 0.0, SSW_KROT_PAPERS, 0.0},
                    &(ssw_params){0.5, 0.5, 0.0, 0.0, 0.0, 0.5, 0.3}, &dry);
   int n;
   const ssw_method *tab = ssw_method_table(&n);
@@ -248,10 +248,11 @@ static void test_kernel_vs_model(void) {
     const double rate = sqrt(2 * d.H * ssw_model_E(&d.t)) / e->D;
     const double h = (0.05 + 0.4 * (i % 7) / 6.0) / fmax(rate, wmax);
     for (int k = 0; k < 20; k++) {
-      double a, b, rhs, W1 = s.W1, W2 = s.W2, p = s.p, w, v;
-      SSW_MODEL_HAMEL_CUBIC(e, h, W1, W2, a, b, rhs);
+      double a, a2, b, rhs, W1 = s.W1, W2 = s.W2, p = s.p, w, v;
+      SSW_MODEL_HAMEL_CUBIC(e, h, W1, W2, a, a2, b, rhs);
       for (int it = 0; it < 100; it++) {
-        const double dp = ((a * p * p + b) * p - rhs) / (3 * a * p * p + b);
+        const double dp =
+            (((a * p + a2) * p + b) * p - rhs) / ((3 * a * p + 2 * a2) * p + b);
         p -= dp;
         if (fabs(dp) <= 1e-17 * fabs(p)) break;
       }

@@ -35,6 +35,8 @@ typedef struct {
   double I0;    /**< body moment of inertia about its centre of mass */
   double rho;   /**< fluid density (0: classical sleigh) */
   double k_rot; /**< rotational added inertia = k_rot rho pi (A^2-B^2)^2 */
+  double Gamma; /**< circulation about the ellipse, counter-clockwise
+                     positive (0: none; docs/theory/circulation.md) */
 } ssw_body;
 
 /** The seven swept parameters of one grid point. Lengths in body units,
@@ -43,10 +45,16 @@ typedef struct {
   double theta, a, b, r, s, A, B;
 } ssw_params;
 
-/** Total inertia tensor acting on (omega, v1, v2):
- * [[J, -L2, L1], [-L2, M, Z], [L1, Z, N]]. */
+/** The constants of a body's motion: the total inertia tensor acting on
+ * (omega, v1, v2), [[J, -L2, L1], [-L2, M, Z], [L1, Z, N]], and the
+ * coefficients of the forces beyond inertia (0: none):
+ * - circulation's lift rho Gamma Jccw V_C at the ellipse centre C = (r, s)
+ *   (docs/theory/circulation.md): its torque about the contact point is
+ *   kappa v, kappa = rho Gamma r, and its lateral component is
+ *   lift v - lift_s w, lift = rho Gamma, lift_s = rho Gamma s. */
 typedef struct {
   double J, M, N, L1, L2, Z;
+  double kappa, lift, lift_s;
 } ssw_tensor;
 
 /** Asymptotic regime of a tensor: SSW_REGIME_UNIFORM (0),
@@ -100,13 +108,15 @@ void ssw_model_classify(const ssw_tensor *t, double tol, ssw_tensor *snapped,
  * along the blade, K = [[J, -L2], [-L2, M]], D = det K = M J - L2^2 and
  * S zeta = (-v, w) (docs/theory/model.md, sec. 2):
  *
- *   K zeta' = g S zeta,            g = L1 w + Z v
+ *   K zeta' = g S zeta,            g = L1 w + Z v - kappa
  *   w' = g a1 / D,  v' = g a2 / D, a1 = L2 w - M v,  a2 = J w - L2 v
  *   phi' = w,  x' = v cos phi,  y' = v sin phi
  *
- * g is the lateral momentum p2; it vanishes on the line of equilibria and
- * obeys g' = g ht / D exactly, with ht = kw2 w - kw1 v, kw1 = L1 M + Z L2,
- * kw2 = L1 L2 + Z J. The energy H = zeta^T K zeta / 2 is conserved.
+ * p2 = L1 w + Z v is the lateral momentum, and kappa v the torque of the
+ * circulation's lift (kappa = 0 without circulation). g vanishes on the
+ * line of equilibria and obeys g' = g ht / D exactly, with
+ * ht = kw2 w - kw1 v, kw1 = L1 M + Z L2, kw2 = L1 L2 + Z J. The energy
+ * H = zeta^T K zeta / 2 is conserved.
  *
  * The formulas are macros over any arithmetic type, so that the SIMD
  * batch kernel (GCC vector extensions) evaluates exactly the expressions
@@ -122,13 +132,17 @@ typedef struct {
   double J, M, L1, L2, Z; /**< the tensor entries that enter (N does not) */
   double D;               /**< det K = M J - L2^2 */
   double kw1, kw2;        /**< L1 M + Z L2 and L1 L2 + Z J */
+  double kappa;           /**< torque of the lift per unit v (ssw_tensor) */
+  double lift, lift_s;    /**< lateral lift = lift v - lift_s w */
 } ssw_reduced;
 
 /** Number of integrated components (w, v, phi, x, y). */
 #define SSW_ODE_DIM 5
 
-/** g = L1 w + Z v: zero on the line of equilibria. */
-#define SSW_MODEL_G(e, w, v) ((e)->L1 * (w) + (e)->Z * (v))
+/** p2 = L1 w + Z v, the lateral momentum. */
+#define SSW_MODEL_P2(e, w, v) ((e)->L1 * (w) + (e)->Z * (v))
+/** g = p2 - kappa: zero on the line of equilibria. */
+#define SSW_MODEL_G(e, w, v) (SSW_MODEL_P2(e, w, v) - (e)->kappa)
 /** ht = kw2 w - kw1 v, the rate of g: g' = g ht / D. */
 #define SSW_MODEL_HT(e, w, v) ((e)->kw2 * (w) - (e)->kw1 * (v))
 /** (a1, a2) = D K^-1 S zeta: zeta' = g (a1, a2) / D. */
@@ -141,25 +155,29 @@ typedef struct {
 #define SSW_MODEL_ENERGY(e, w, v)                                              \
   (0.5 * ((e)->J * (w) * (w) + (e)->M * (v) * (v)-2.0 * (e)->L2 * (w) * (v)))
 /** Lateral force of the blade on the body (docs/theory/blade-force.md):
- * F = g ht / D + w (M v - L2 w), from the lateral momentum balance
- * p2' + w p1 = F along the motion. */
+ * F = g ht / D + w (M v - L2 w) - (lift v - lift_s w), from the lateral
+ * momentum balance p2' + w p1 = F + lateral lift along the motion. */
 #define SSW_MODEL_BLADE(e, w, v, g, ht)                                        \
-  ((g) * (ht) / (e)->D + (w) * ((e)->M * (v) - (e)->L2 * (w)))
+  ((g) * (ht) / (e)->D + (w) * ((e)->M * (v) - (e)->L2 * (w)) -                \
+   ((e)->lift * (v) - (e)->lift_s * (w)))
 
-/* The discrete Hamel step (tau = 1/2; docs/theory/model.md sec. 6):
+/* The discrete Hamel step (tau = 1/2; docs/theory/model.md sec. 6 and
+ * circulation.md):
  *   K zeta_k + (h/2) g(zeta_k) R zeta_k = W_k,
  *   W_{k+1} = K zeta_k - (h/2) g(zeta_k) R zeta_k,   R zeta = (v, -w).
- * The implicit half is the cubic a p^3 + b p - rhs = 0 in p = g(zeta_k)
- * with the coefficients below; zeta_k = (K + (h/2) p R)^-1 W_k, whose
+ * The implicit half is the cubic ((a p + a2) p + b) p - rhs = 0 in
+ * p = g(zeta_k) with the coefficients below (a2 and the kappa D in rhs
+ * vanish without circulation); zeta_k = (K + (h/2) p R)^-1 W_k, whose
  * determinant D + (h p / 2)^2 never vanishes. The node energy
  * W^T K^-1 W / 2 is an exact invariant: W_k and W_{k+1} both give
  * zeta^T K zeta + hc^2 (R zeta)^T K^-1 (R zeta), since zeta^T R zeta = 0.
  * Fixed points are exactly the states with g = 0. */
-#define SSW_MODEL_HAMEL_CUBIC(e, h, W1, W2, a, b, rhs)                         \
+#define SSW_MODEL_HAMEL_CUBIC(e, h, W1, W2, a, a2, b, rhs)                     \
   do {                                                                         \
     (a) = 0.25 * (h) * (h);                                                    \
+    (a2) = (a) * (e)->kappa;                                                   \
     (b) = (e)->D - 0.5 * (h) * ((e)->Z * (W1) - (e)->L1 * (W2));               \
-    (rhs) = (e)->kw1 * (W1) + (e)->kw2 * (W2);                                 \
+    (rhs) = (e)->kw1 * (W1) + (e)->kw2 * (W2) - (e)->kappa * (e)->D;           \
   } while (0)
 /** Given the cubic's root p: the step's velocity (w, v) and the next
  * node's momenta, updated in place in (W1, W2). */
@@ -236,7 +254,8 @@ void ssw_model_blade_rate(const ssw_reduced *e, double w, double v, double *f,
                           double *df);
 
 /** F(w, v) as a symmetric quadratic form F = Fww w^2 + 2 Fwv w v + Fvv v^2
- * (the closed form's bound on it uses this). */
+ * (the closed form's bound on it uses this): F's form without circulation,
+ * whose lift adds terms of first and zeroth order. */
 void ssw_model_blade_form(const ssw_reduced *e, double *Fww, double *Fwv,
                           double *Fvv);
 
@@ -260,6 +279,18 @@ static inline void ssw_model_tail(const ssw_reduced *e, double w, double v,
   *v_inf = v - a2 * q;
   *shift = e->D * a1 * q / ht;
 }
+
+/** Centre (cx, cy) of the limit circle a motion approaches, from its
+ * state at (phi, x, y) with velocity (w, v), g, ht near the line of
+ * equilibria and the limit velocity (w_inf, v_inf). The centre is the
+ * material point (0, v_inf / w_inf) of the limit motion (0, -L1 / Z
+ * without circulation, the same for every limit); with `tail` its
+ * remaining displacement, u e^{i phi} / (ht / D + i w) for a point moving
+ * at speed u = v - w y along the heading, is subtracted (O(g^2) error).
+ * NaN when the limit is a straight line. */
+void ssw_model_centre(const ssw_reduced *e, double phi, double x, double y,
+                      double w, double v, double g, double ht, int tail,
+                      double w_inf, double v_inf, double *cx, double *cy);
 
 /** Largest |g| on the energy level H: sqrt(2 H E / D) (E, D of the
  * tensor). */

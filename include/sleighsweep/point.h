@@ -36,6 +36,11 @@ int ssw_point_check(const ssw_body *body, const ssw_params *p,
 int ssw_point_setup(const ssw_body *body, const ssw_params *p, double zero_tol,
                     const ssw_method *m, ssw_point *pt);
 
+/** 1 when the point's motion is the one the 2010 closed form (and the
+ * exact path) describe: no circulation torque (kappa = 0). Otherwise
+ * ssw_point_setup leaves the closed form's predictions NaN. */
+int ssw_point_closed_form(const ssw_point *pt);
+
 /** Extracts n trajectories of the point from the initial states (w0[i],
  * v0[i]) (ssw_extract_batch: SIMD lanes, bit-identical to each alone). */
 int ssw_point_trajectories(const ssw_point *pt, int n, const double *w0,
@@ -47,7 +52,7 @@ int ssw_point_trajectories(const ssw_point *pt, int n, const double *w0,
  * the point (ssw_analytic_blade_force_max, sigma = +1; it does not depend
  * on sigma). In the uniform regime every state keeps its own constant
  * force, and this is the bound over the whole energy level. NaN when the
- * closed form fails. */
+ * closed form fails or does not apply (circulation's lift). */
 double ssw_point_blade_bound(const ssw_point *pt);
 
 #ifdef __cplusplus

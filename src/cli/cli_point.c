@@ -45,6 +45,8 @@ static void print_usage(FILE *f) {
       "  --added-inertia K  rotational added inertia k_rot rho pi "
       "(A^2-B^2)^2:\n"
       "                papers (k_rot = 1/4), lamb (1/8) or a number [papers]\n"
+      "  --Gamma X     circulation about the ellipse, counter-clockwise\n"
+      "                positive (needs --rho > 0) [0]\n"
       "  --zero-tol X  relative tolerance for L1 = 0 and Z = 0 [%g]\n"
       "Initial state:\n"
       "  --omega0 X --v0 X  angular and blade-direction velocity [1.5, 1.0]\n"
@@ -94,6 +96,7 @@ enum {
   OPT_I0,
   OPT_RHO,
   OPT_KROT,
+  OPT_GAMMA,
   OPT_ZTOL,
   OPT_W0,
   OPT_V0,
@@ -120,6 +123,7 @@ static const struct option long_opts[] = {
     {"I0", required_argument, 0, OPT_I0},
     {"rho", required_argument, 0, OPT_RHO},
     {"added-inertia", required_argument, 0, OPT_KROT},
+    {"Gamma", required_argument, 0, OPT_GAMMA},
     {"zero-tol", required_argument, 0, OPT_ZTOL},
     {"omega0", required_argument, 0, OPT_W0},
     {"v0", required_argument, 0, OPT_V0},
@@ -147,6 +151,7 @@ static double *number_slot(point_opts *o, int c) {
   case OPT_M: return &o->body.m;
   case OPT_I0: return &o->body.I0;
   case OPT_RHO: return &o->body.rho;
+  case OPT_GAMMA: return &o->body.Gamma;
   case OPT_ZTOL: return &o->zero_tol;
   case OPT_W0: return &o->w0;
   case OPT_V0: return &o->v0;
@@ -187,7 +192,7 @@ static int parse_one(point_opts *o, int c, const char *name, const char *arg) {
 }
 
 static int parse(int argc, char **argv, point_opts *o, int *help) {
-  *o = (point_opts){.body = {1.0, 0.5, 1.0, SSW_KROT_PAPERS},
+  *o = (point_opts){.body = {1.0, 0.5, 1.0, SSW_KROT_PAPERS, 0.0},
                     .p = {M_PI / 3.0, 0.2, 0.0, 0.0, 0.0, 0.5, 0.3},
                     .zero_tol = SSW_ZERO_TOL_DEFAULT,
                     .w0 = 1.5,
@@ -214,6 +219,10 @@ static int parse(int argc, char **argv, point_opts *o, int *help) {
             argv[optind]);
   SSW_CHECK(o->zero_tol >= 0 && o->zero_tol <= 1e-3, SSW_ERR_USAGE,
             "--zero-tol: %g must be in [0, 1e-3]", o->zero_tol);
+  SSW_CHECK(o->body.Gamma == 0.0 || o->body.rho > 0.0, SSW_ERR_USAGE,
+            "--Gamma %g with --rho 0: without a fluid there is no lift, so "
+            "the circulation would change nothing",
+            o->body.Gamma);
   SSW_CHECK(!(o->rtol_given && o->eta_given), SSW_ERR_USAGE,
             "--rtol and --eta exclude each other: --rtol asks for an "
             "accuracy and lets the engine choose the steps, --eta fixes "
@@ -264,7 +273,8 @@ typedef struct {
 static void print_json(FILE *f, const point_opts *o, const ssw_tensor *t,
                        const ssw_traj *r, const ssw_analytic *an, int sigma,
                        const path_cmp *cmp) {
-  const double dphi_an = ssw_analytic_dphi(an, sigma);
+  const double dphi_an =
+      isnan(an->dphi_abs) ? NAN : ssw_analytic_dphi(an, sigma);
   fprintf(f,
           "{\"program\": \"sleighsweep\", \"version\": \"%s\", "
           "\"git_revision\": \"%s\",\n",
@@ -274,11 +284,15 @@ static void print_json(FILE *f, const point_opts *o, const ssw_tensor *t,
   jnum(f, "b", o->p.b, 1), jnum(f, "r", o->p.r, 1), jnum(f, "s", o->p.s, 1);
   jnum(f, "A", o->p.A, 1), jnum(f, "B", o->p.B, 1), jnum(f, "m", o->body.m, 1);
   jnum(f, "I0", o->body.I0, 1), jnum(f, "rho", o->body.rho, 1);
+  jnum(f, "Gamma", o->body.Gamma, 1);
   jnum(f, "k_rot", o->body.k_rot, 1), jnum(f, "omega0", o->w0, 1);
   jnum(f, "v0", o->v0, 0);
   fprintf(f, "},\n \"tensor\": {");
   jnum(f, "J", t->J, 1), jnum(f, "M", t->M, 1), jnum(f, "N", t->N, 1);
-  jnum(f, "L1", t->L1, 1), jnum(f, "L2", t->L2, 1), jnum(f, "Z", t->Z, 0);
+  jnum(f, "L1", t->L1, 1), jnum(f, "L2", t->L2, 1), jnum(f, "Z", t->Z, 1);
+  jnum(f, "kappa", t->kappa, 0);
+  fprintf(f, "},\n \"conventions\": {\"Gamma\": \"circulation about the "
+             "ellipse, counter-clockwise positive; kappa = rho Gamma r\"");
   const ssw_integrator *g = &o->integ;
   fprintf(f,
           "},\n \"integrator\": {\"scheme\": \"%s\", \"reconstruction\": "
@@ -396,9 +410,15 @@ static int run_point(const point_opts *o) {
   }
   if (rc == SSW_SUCCESS) {
     exact = malloc((s.n ? s.n : 1) * sizeof *exact);
-    rc = exact ? ssw_path_exact(&s, t, regime, o->w0, o->v0, exact, &cmp.pos,
-                                &cmp.head)
-               : SSW_RAISE(SSW_ERR_MEM, "out of memory for the exact path");
+    if (!exact)
+      rc = SSW_RAISE(SSW_ERR_MEM, "out of memory for the exact path");
+    else if (ssw_point_closed_form(&pt))
+      rc = ssw_path_exact(&s, t, regime, o->w0, o->v0, exact, &cmp.pos,
+                          &cmp.head);
+    else /* no exact path known with circulation's torque */
+      for (size_t i = 0; i < s.n; i++)
+        for (int q = 0; q < SSW_PATH_NEXACT; q++)
+          exact[i][q] = NAN;
     cmp.blade = ssw_point_blade_bound(&pt);
   }
   if (rc == SSW_SUCCESS && csv) rc = write_csv(csv, o->trajectory, &s, exact);

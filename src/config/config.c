@@ -339,6 +339,14 @@ static int finish(parse_state *st, int rc) {
   SSW_CALL(apply_defaults(st));
   SSW_CALL(integrator_mode(st));
   const ssw_config *c = st->cfg;
+  if (c->body.Gamma != 0.0 && c->body.rho == 0.0) {
+    const int k = ssw_cfg_find_key("body", "Gamma");
+    return fail(st, st->set_line[k], "body", "Gamma",
+                "Gamma = %g with rho = 0: without a fluid there is no lift, "
+                "so the circulation would change nothing; set rho > 0 or "
+                "remove Gamma",
+                c->body.Gamma);
+  }
   if (c->samples > c->trajectories) {
     const int k = ssw_cfg_find_key("output", "samples");
     return fail(st, st->set_line[k], "output", "samples",

@@ -23,6 +23,8 @@ const key_spec ssw_cfg_keys[SSW_CFG_NKEYS] = {
   {"body", "rho", REQUIRED, K_REAL, F(body.rho), 0, INF, 0, "fluid density"},
   {"body", "added_inertia", "papers", K_KROT, F(body.k_rot), 0, INF, 0,
    "rotational added-inertia constant k_rot"},
+  {"body", "Gamma", "0", K_REAL, F(body.Gamma), -INF, INF, 0,
+   "circulation about the ellipse, counter-clockwise positive"},
   {"body", "zero_tol", XSTR(SSW_ZERO_TOL_DEFAULT), K_REAL, F(zero_tol), 0,
    1e-3, 0, "relative tolerance for exact zeros of L1 and Z"},
   {"body", "length_unit", COMPUTED, K_UNIT, F(length_unit), 0, 0, 0,

@@ -173,21 +173,22 @@ static inline __attribute__((always_inline)) int vany(const vm *m) {
   return r != 0;
 }
 
-/* Root of (h^2/4) p^3 + b p - rhs = 0 nearest the warm start. For the step
- * sizes in use b > 0, so the cubic is monotone with one real root and Newton
- * converges from any start; quadratic convergence from the previous step's p
+/* Root of ((a p + a2) p + b) p - rhs = 0 nearest the warm start (a =
+ * h^2/4, a2 = a kappa). For the step sizes in use b > 0 and a2^2 < 3 a b,
+ * so the cubic is monotone with one real root and Newton converges from
+ * any start; quadratic convergence from the previous step's p
  * takes 1-2 iterations. A lane stops once its correction is below 2^-27 of
  * p: the error left after that correction is about C dp^2 with
  * C = f''/(2 f') = 3 a p / (3 a p^2 + b) = O(h^2 p / D), far below the
  * round-off of p, so one more iteration would not change it. */
 static inline __attribute__((always_inline)) void
-solve_cubic(const vd *a_, const vd *b_, const vd *rhs_, vd *p_) {
-  const vd a = *a_, b = *b_, rhs = *rhs_;
+solve_cubic(const vd *a_, const vd *a2_, const vd *b_, const vd *rhs_, vd *p_) {
+  const vd a = *a_, a2 = *a2_, b = *b_, rhs = *rhs_;
   vd p = *p_;
   vm active = (vm)(p == p) | (vm)(p != p); /* all lanes */
   for (int it = 0; it < 50 && vany(&active); it++) {
-    const vd f = (a * p * p + b) * p - rhs;
-    const vd dp = f / (3.0 * a * p * p + b);
+    const vd f = ((a * p + a2) * p + b) * p - rhs;
+    const vd dp = f / ((3.0 * a * p + 2.0 * a2) * p + b);
     const vd pn = p - dp;
     p = VSEL(active, pn, p);
     active &= (vm)(VABS(dp) > 0x1p-27 * VABS(pn));
@@ -273,10 +274,10 @@ static void store(const vstate *v, ssw_state s[SSW_LANES]) {
 static inline __attribute__((always_inline)) void
 base_step(const ssw_reduced *e, const vd *h_, int recon, vstate *s) {
   const vd h = *h_;
-  vd a, b, rhs, w, v;
-  SSW_MODEL_HAMEL_CUBIC(e, h, s->W1, s->W2, a, b, rhs);
+  vd a, a2, b, rhs, w, v;
+  SSW_MODEL_HAMEL_CUBIC(e, h, s->W1, s->W2, a, a2, b, rhs);
   vd p = s->p;
-  solve_cubic(&a, &b, &rhs, &p);
+  solve_cubic(&a, &a2, &b, &rhs, &p);
   SSW_MODEL_HAMEL_SOLVE(vd, e, h, p, s->W1, s->W2, w, v);
   s->p = p;
   /* Both reconstructions move along the chord direction phi + h w / 2; the
@@ -407,6 +408,10 @@ _Static_assert(sizeof(ssw_rattle) <= sizeof(((ssw_coeffs *)0)->own),
                "ssw_coeffs.own holds a scheme's constants");
 
 static int bind_rattle(const ssw_tensor *t, ssw_coeffs *c) {
+  SSW_CHECK(t->kappa == 0.0 && t->lift == 0.0, SSW_ERR_ARG,
+            "scheme rattle integrates the lab-frame Hamiltonian of the "
+            "ideal fluid, which has no circulation's lift; with Gamma != 0 "
+            "use a hamel scheme, rk4 or dopri5");
   ssw_rattle r;
   if (ssw_rattle_setup(t, &r) != SSW_SUCCESS) {
     char why[512];

@@ -434,6 +434,12 @@ int ssw_h5_write_config_attrs(ssw_h5out *h, const ssw_config *cfg) {
   TRY(ssw_h5_attr_f64(f, w, "m", cfg->body.m));
   TRY(ssw_h5_attr_f64(f, w, "I0", cfg->body.I0));
   TRY(ssw_h5_attr_f64(f, w, "rho", cfg->body.rho));
+  TRY(ssw_h5_attr_f64(f, w, "Gamma", cfg->body.Gamma));
+  TRY(ssw_h5_attr_str(f, w, "Gamma_convention",
+                      "circulation about the ellipse, counter-clockwise "
+                      "positive: lift rho Gamma Jccw V_C at the ellipse "
+                      "centre C = (r, s), torque about the contact point "
+                      "rho Gamma r v (docs/theory/circulation.md)"));
   if (h->length_unit[0])
     TRY(ssw_h5_attr_str(f, w, "length_unit", h->length_unit));
   if (h->mass_unit[0]) TRY(ssw_h5_attr_str(f, w, "mass_unit", h->mass_unit));

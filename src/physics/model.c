@@ -25,6 +25,8 @@ int ssw_model_check_body(const ssw_body *body) {
             "rotational added-inertia constant k_rot = %g must be finite and "
             ">= 0",
             body->k_rot);
+  SSW_CHECK(isfinite(body->Gamma), SSW_ERR_BODY,
+            "circulation Gamma = %g must be finite", body->Gamma);
   return SSW_SUCCESS;
 }
 
@@ -92,11 +94,17 @@ int ssw_model_tensor(const ssw_body *body, const ssw_params *p,
   out->L1 = m * p->a + row2;
   out->L2 = m * p->b - row1;
   out->Z = ZF;
+  /* Circulation's lift at C (docs/theory/circulation.md). */
+  out->kappa = rho * body->Gamma * p->r;
+  out->lift = rho * body->Gamma;
+  out->lift_s = rho * body->Gamma * p->s;
   /* The reduced dynamics need only K = [[J, -L2], [-L2, M]] positive
    * definite (N never enters): a body with I0 = 0 on a dry plane has a
    * singular 3x3 tensor but regular motion (the tractrix). */
   SSW_CHECK(isfinite(out->J) && isfinite(out->M) && isfinite(out->N) &&
-                isfinite(out->L1) && isfinite(out->L2) && isfinite(out->Z),
+                isfinite(out->L1) && isfinite(out->L2) && isfinite(out->Z) &&
+                isfinite(out->kappa) && isfinite(out->lift) &&
+                isfinite(out->lift_s),
             SSW_ERR_BODY,
             "inertia tensor overflows at theta=%g a=%g b=%g r=%g s=%g A=%g "
             "B=%g (J=%g M=%g L1=%g L2=%g Z=%g)",
@@ -145,6 +153,9 @@ void ssw_model_reduce(const ssw_tensor *t, ssw_reduced *e) {
   e->D = ssw_model_D(t);
   e->kw1 = t->L1 * t->M + t->Z * t->L2;
   e->kw2 = t->L1 * t->L2 + t->Z * t->J;
+  e->kappa = t->kappa;
+  e->lift = t->lift;
+  e->lift_s = t->lift_s;
 }
 
 void ssw_model_blade_rate(const ssw_reduced *e, double w, double v, double *f,
@@ -153,13 +164,14 @@ void ssw_model_blade_rate(const ssw_reduced *e, double w, double v, double *f,
   *f = SSW_MODEL_BLADE(e, w, v, g, ht);
   /* dF/dt = F_w w' + F_v v' with (w', v') = g (a1, a2) / D. */
   const double Fw =
-      (e->L1 * ht + g * e->kw2) / e->D + e->M * v - 2.0 * e->L2 * w;
-  const double Fv = (e->Z * ht - g * e->kw1) / e->D + e->M * w;
+      (e->L1 * ht + g * e->kw2) / e->D + e->M * v - 2.0 * e->L2 * w + e->lift_s;
+  const double Fv = (e->Z * ht - g * e->kw1) / e->D + e->M * w - e->lift;
   *df = g * (Fw * SSW_MODEL_A1(e, w, v) + Fv * SSW_MODEL_A2(e, w, v)) / e->D;
 }
 
 void ssw_model_blade_form(const ssw_reduced *e, double *Fww, double *Fwv,
                           double *Fvv) {
+  /* Without circulation (kappa = lift = 0) F is this quadratic form. */
   *Fww = e->L1 * e->kw2 / e->D - e->L2;
   *Fwv = 0.5 * ((e->Z * e->kw2 - e->L1 * e->kw1) / e->D + e->M);
   *Fvv = -e->Z * e->kw1 / e->D;
@@ -172,7 +184,8 @@ void ssw_model_blade_series(const ssw_reduced *e, double w, double v, int n,
   if (n > N) n = N;
   W[0] = w, V[0] = v;
   for (int k = 0; k < n; k++) {
-    G[k] = SSW_MODEL_G(e, W[k], V[k]);
+    /* g's series: p2's, with the constant kappa in the first term only. */
+    G[k] = k == 0 ? SSW_MODEL_G(e, W[k], V[k]) : SSW_MODEL_P2(e, W[k], V[k]);
     HT[k] = SSW_MODEL_HT(e, W[k], V[k]);
     A1[k] = SSW_MODEL_A1(e, W[k], V[k]);
     A2[k] = SSW_MODEL_A2(e, W[k], V[k]);
@@ -188,7 +201,36 @@ void ssw_model_blade_series(const ssw_reduced *e, double w, double v, int n,
     double s1 = 0.0, s2 = 0.0;
     for (int j = 0; j <= k; j++)
       s1 += G[j] * HT[k - j], s2 += W[j] * (e->M * V[k - j] - e->L2 * W[k - j]);
-    F[k] = s1 / e->D + s2;
+    F[k] = s1 / e->D + s2 - (e->lift * V[k] - e->lift_s * W[k]);
+  }
+}
+
+void ssw_model_centre(const ssw_reduced *e, double phi, double x, double y,
+                      double w, double v, double g, double ht, int tail,
+                      double w_inf, double v_inf, double *cx, double *cy) {
+  /* Body coordinate of the centre across the blade, and the speed of that
+   * material point now: without circulation exactly -L1/Z and g/Z. */
+  double yb, u;
+  if (e->kappa == 0.0) {
+    if (e->Z == 0.0) {
+      *cx = *cy = NAN;
+      return;
+    }
+    yb = -(e->L1 / e->Z), u = g / e->Z;
+  } else {
+    if (w_inf == 0.0) {
+      *cx = *cy = NAN;
+      return;
+    }
+    yb = v_inf / w_inf, u = v - w * yb;
+  }
+  const double cp = cos(phi), sp = sin(phi);
+  *cx = x - yb * sp;
+  *cy = y + yb * cp;
+  if (tail) {
+    const double lam = ht / e->D, den = lam * lam + w * w;
+    *cx -= u * (cp * lam + sp * w) / den;
+    *cy -= u * (sp * lam - cp * w) / den;
   }
 }
 

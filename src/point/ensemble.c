@@ -269,9 +269,15 @@ static int store_samples(const ssw_ensemble *e, const ssw_tensor *t,
   return SSW_SUCCESS;
 }
 
-/* Largest distance of trajectory 0's nodes from its exact path. */
-static int path_error(ssw_ensemble *e, ssw_point_result *res, int regime) {
+/* Largest distance of trajectory 0's nodes from its exact path (NaN where
+ * no exact path is known). */
+static int path_error(ssw_ensemble *e, const ssw_point *pt,
+                      ssw_point_result *res, int regime) {
   ssw_path *p = e->recording ? &e->nodes[0] : &e->probe;
+  if (!ssw_point_closed_form(pt)) {
+    res->path_error_max = NAN;
+    return SSW_SUCCESS;
+  }
   double w0, v0, head;
   ssw_ensemble_initial(&e->sp, &res->tensor, res->index, 0, &w0, &v0);
   SSW_CALL(ssw_path_sort(p));
@@ -330,7 +336,7 @@ int ssw_ensemble_run(ssw_ensemble *e, uint64_t index, const ssw_params *p,
     /* Uniform motion keeps each initial rotation sense: no sense of the
      * body to report (the closed form says 0 too). */
     if (regime == SSW_REGIME_UNIFORM) res->sense_future = 0;
-    status = path_error(e, res, regime);
+    status = path_error(e, &pt, res, regime);
     /* Uniform motion: each trajectory keeps its own constant force, so
      * the bound over the energy level is no twin of the ensemble's mean. */
     res->analytic_blade_force_max =

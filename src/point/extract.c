@@ -60,9 +60,8 @@ typedef struct {
   double cx, cy; /**< limit-circle centre (NaN when Z = 0) */
 } limit;
 
-/* The exponential tail (ssw_model_tail) moves the limits by O(g); the
- * material point (0, -L1/Z), whose velocity is e^{i phi} g / Z, still
- * moves by -(g / Z) e^{i phi} / (ht / D + i w); all with O(g^2) error. */
+/* The exponential tail (ssw_model_tail, ssw_model_centre) moves the
+ * limits and the centres by O(g), leaving O(g^2). */
 static void limit_of(const ssw_coeffs *c, const leg *r, int tail, limit *out) {
   const ssw_reduced *e = &c->e;
   const int use = tail && r->ht != 0.0;
@@ -70,19 +69,8 @@ static void limit_of(const ssw_coeffs *c, const leg *r, int tail, limit *out) {
   ssw_model_tail(e, r->w, r->v, use ? r->g / r->ht : 0.0, r->ht, &out->w,
                  &out->v, &shift);
   out->Phi = r->phi - (use ? shift : 0.0);
-  if (e->Z == 0.0) {
-    out->cx = out->cy = NAN;
-    return;
-  }
-  const double cp = cos(r->phi), sp = sin(r->phi), k = e->L1 / e->Z;
-  out->cx = r->x + k * sp;
-  out->cy = r->y - k * cp;
-  if (use) {
-    const double lam = r->ht / e->D, den = lam * lam + r->w * r->w;
-    const double gz = r->g / e->Z;
-    out->cx -= gz * (cp * lam + sp * r->w) / den;
-    out->cy -= gz * (sp * lam - cp * r->w) / den;
-  }
+  ssw_model_centre(e, r->phi, r->x, r->y, r->w, r->v, r->g, r->ht, use, out->w,
+                   out->v, &out->cx, &out->cy);
 }
 
 static int sign_of(double x) { return x > 0 ? 1 : (x < 0 ? -1 : 0); }

@@ -19,7 +19,20 @@ int ssw_point_setup(const ssw_body *body, const ssw_params *p, double zero_tol,
   pt->params = *p;
   SSW_CALL(ssw_point_check(body, p, m, &pt->tensor));
   ssw_model_classify(&pt->tensor, zero_tol, &pt->tensor, &pt->regime);
-  return ssw_analytic_compute(&pt->tensor, pt->regime, &pt->analytic);
+  SSW_CALL(ssw_analytic_compute(&pt->tensor, pt->regime, &pt->analytic));
+  if (!ssw_point_closed_form(pt)) {
+    /* The 2010 closed form assumes no circulation torque: no twin rather
+     * than a wrong one (the tensor's constants stay). */
+    ssw_analytic *an = &pt->analytic;
+    an->radius = an->d = an->dphi_abs = NAN;
+    an->loops = -1;
+    an->sense_future = 0;
+  }
+  return SSW_SUCCESS;
+}
+
+int ssw_point_closed_form(const ssw_point *pt) {
+  return pt->tensor.kappa == 0.0;
 }
 
 int ssw_point_trajectories(const ssw_point *pt, int n, const double *w0,
@@ -32,6 +45,7 @@ int ssw_point_trajectories(const ssw_point *pt, int n, const double *w0,
 
 double ssw_point_blade_bound(const ssw_point *pt) {
   double fa = NAN;
+  if (pt->tensor.kappa != 0.0 || pt->tensor.lift != 0.0) return NAN;
   if (ssw_analytic_blade_force_max(&pt->tensor, pt->regime, 1, &fa) != 0)
     ssw_error_clear(), fa = NAN;
   return fa;
