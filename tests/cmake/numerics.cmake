@@ -24,3 +24,5 @@ ssw_add_test(NAME test_cli_messages
   COMMAND ${SSW_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/test_cli_messages.py
           $<TARGET_FILE:sleighsweep> ${CMAKE_SOURCE_DIR}
           ${MPIEXEC_EXECUTABLE})
+# Circulation above the critical energy against the theory's formulas.
+ssw_add_test(NAME test_circulation SOURCES test_circulation.c LABELS numerics)

@@ -1,0 +1,149 @@
+/* The sleigh with circulation above its critical energy, at the default
+ * settings, against formulas written here from docs/theory/circulation.md
+ * (an independent oracle: none of the engine's closed form or physics
+ * module is used for the references). On a wide random batch of Model II
+ * bodies (r != 0), circulations of both signs and H / H_c from 1.05 to 20,
+ * trajectories on both arcs:
+ * - transition angle 2 c1 psi_e on the arc g > kappa, -2 c1 (pi - psi_e) on
+ *   g < kappa, with cos psi_e = mu = kappa / g_m (so the arcs' angles
+ *   differ by exactly 2 pi c1);
+ * - radii |v / w| of the limit states zeta(-psi_e) (past), zeta(psi_e)
+ *   (future);
+ * each within 10 rtol of the reference (the accuracy test_accuracy asks of
+ * the circulation-free engine), the error estimates bounding the error on
+ * >= 95% of the results; the node energy exact; Model I (r = 0) moving as
+ * without circulation. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "sleighsweep/error.h"
+#include "sleighsweep/extract.h"
+#include "sleighsweep/model.h"
+#include "test_util.h"
+#include "wide_batch.h"
+
+#define RTOL 1e-10
+#define TOL (10 * RTOL)
+
+/* The theory's constants of one tensor and kappa at energy H. */
+typedef struct {
+  double D, E, c1, gm, mu, psi_e;
+  double zs[2], zp[2]; /* zeta* and zeta_perp */
+} circ;
+
+static void theory(const ssw_tensor *t, double kappa, double H, circ *c) {
+  const double J = t->J, M = t->M, L1 = t->L1, L2 = t->L2, Z = t->Z;
+  c->D = M * J - L2 * L2;
+  c->E = J * Z * Z + 2 * Z * L1 * L2 + M * L1 * L1;
+  c->c1 = sqrt(c->D) * (Z * L2 + M * L1) / c->E;
+  c->gm = sqrt(2 * H * c->E / c->D);
+  c->mu = kappa / c->gm;
+  c->psi_e = acos(c->mu);
+  c->zs[0] = c->gm / c->E * (M * L1 + L2 * Z);
+  c->zs[1] = c->gm / c->E * (L1 * L2 + J * Z);
+  c->zp[0] = (L2 * c->zs[0] - M * c->zs[1]) / sqrt(c->D);
+  c->zp[1] = (J * c->zs[0] - L2 * c->zs[1]) / sqrt(c->D);
+}
+
+static void state(const circ *c, double psi, double *w, double *v) {
+  *w = cos(psi) * c->zs[0] + sin(psi) * c->zp[0];
+  *v = cos(psi) * c->zs[1] + sin(psi) * c->zp[1];
+}
+
+typedef struct {
+  int n, bounded, arcs[2];
+  double worst_dphi, worst_r, worst_e;
+} tally;
+
+static void one(const wb_draw *d, double kappa, double psi0, tally *s) {
+  circ c;
+  theory(&d->t, kappa, d->H, &c);
+  ssw_tensor t = d->t;
+  t.kappa = kappa;
+  double w0, v0;
+  state(&c, psi0, &w0, &v0);
+  const double g0 = t.L1 * w0 + t.Z * v0 - kappa;
+  if (fabs(g0) < 1e-3 * c.gm) return; /* next to an equilibrium */
+  const int upper = g0 > 0;
+  ssw_integrator o;
+  ssw_integrator_defaults(&o);
+  ssw_traj r;
+  EXPECT(ssw_extract_run(&t, d->regime, w0, v0, &o, NULL, NULL, &r) == 0,
+         "extract: %s", ssw_error_message());
+  const double dphi = upper ? 2 * c.c1 * c.psi_e : -2 * c.c1 * (M_PI - c.psi_e);
+  double wp, vp, wf, vf;
+  state(&c, -c.psi_e, &wp, &vp);
+  state(&c, c.psi_e, &wf, &vf);
+  const double rp = fabs(vp / wp), rf = fabs(vf / wf);
+  EXPECT(r.converged && !(r.flags & ~SSW_TRAJ_RTOL), "flags %d", r.flags);
+  const double ed = fabs(r.dphi - dphi) / fmax(fabs(dphi), 1.0);
+  const double er = fmax(fabs(r.r_past - rp) / rp, fabs(r.r_future - rf) / rf);
+  EXPECT(ed <= TOL, "dphi %.15g vs %.15g (arc %s, mu %.3g): %.2g", r.dphi, dphi,
+         upper ? "g > kappa" : "g < kappa", c.mu, ed);
+  EXPECT(er <= TOL, "radii %.15g %.15g vs %.15g %.15g: %.2g", r.r_past,
+         r.r_future, rp, rf, er);
+  EXPECT(r.energy_error <= 1e-12, "energy error %.3g", r.energy_error);
+  s->worst_dphi = fmax(s->worst_dphi, ed);
+  s->worst_r = fmax(s->worst_r, er);
+  s->worst_e = fmax(s->worst_e, r.energy_error);
+  s->bounded += fabs(r.dphi - dphi) <= r.err_dphi;
+  s->arcs[upper]++;
+  s->n++;
+}
+
+static void test_wide(void) {
+  tally s = {0};
+  uint64_t rng = 21;
+  for (int i = 0; i < 400 && s.n < 240; i++) {
+    wb_draw d;
+    if (wb_draw_one(21, i, &d) != 0 || d.body.rho == 0 || fabs(d.p.r) < 0.05 ||
+        d.regime != SSW_REGIME_CIRCLE_TO_CIRCLE)
+      continue;
+    circ c;
+    theory(&d.t, 0.0, d.H, &c);
+    /* H / H_c log-uniform in [1.05, 20]: mu^2 = H_c / H. */
+    const double ratio = exp(log(1.05) + test_u01(&rng) * log(20 / 1.05));
+    const double kappa = (test_u01(&rng) < 0.5 ? -1 : 1) * c.gm / sqrt(ratio);
+    for (int k = 0; k < 2; k++)
+      one(&d, kappa, 2 * M_PI * test_u01(&rng), &s);
+  }
+  printf("circulation, %d trajectories (%d on g > kappa, %d on g < kappa): "
+         "worst dphi %.2g, radii %.2g, energy %.2g; estimate bounds dphi on "
+         "%.1f%%\n",
+         s.n, s.arcs[1], s.arcs[0], s.worst_dphi, s.worst_r, s.worst_e,
+         100.0 * s.bounded / s.n);
+  EXPECT(s.n >= 200 && s.arcs[0] >= 50 && s.arcs[1] >= 50,
+         "too few cases: %d (%d, %d)", s.n, s.arcs[0], s.arcs[1]);
+  EXPECT(s.bounded >= 0.95 * s.n, "estimates bound %d of %d", s.bounded, s.n);
+}
+
+/* Model I: kappa = 0 whatever Gamma, so the motion is the circulation-free
+ * one bit for bit; only the blade force feels the lift. */
+static void test_model_one(void) {
+  ssw_body b = SEED_BODY;
+  const ssw_params p = SEED_PARAMS(0.1);
+  ssw_tensor t0, t1;
+  ssw_model_tensor(&b, &p, &t0);
+  b.Gamma = 0.7;
+  ssw_model_tensor(&b, &p, &t1);
+  EXPECT(t1.kappa == 0.0 && t1.lift == 0.7, "kappa %g lift %g", t1.kappa,
+         t1.lift);
+  int regime;
+  ssw_model_classify(&t0, SSW_ZERO_TOL_DEFAULT, &t0, &regime);
+  ssw_model_classify(&t1, SSW_ZERO_TOL_DEFAULT, &t1, &regime);
+  ssw_integrator o;
+  ssw_integrator_defaults(&o);
+  ssw_traj a, c;
+  ssw_extract_run(&t0, regime, 1.5, 1.0, &o, NULL, NULL, &a);
+  ssw_extract_run(&t1, regime, 1.5, 1.0, &o, NULL, NULL, &c);
+  EXPECT(a.d == c.d && a.dphi == c.dphi && a.r_future == c.r_future &&
+             a.t0 == c.t0 && a.steps == c.steps,
+         "Model I moved with Gamma: d %.17g vs %.17g", a.d, c.d);
+  EXPECT(a.blade_force_max != c.blade_force_max, "the lift left F unchanged");
+}
+
+int main(void) {
+  test_model_one();
+  test_wide();
+  return TEST_RESULT();
+}
