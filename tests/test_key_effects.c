@@ -60,6 +60,12 @@ static const declared effects[] = {
    "@rho=0.5 J M N center_spacing"},
   {"body", "added_inertia", "lamb", "refused", RESULTS " (J's added part)",
    "@k_rot=0.125 @k_rot_convention=lamb J center_spacing"},
+  /* The base is Model I (r = 0): kappa = rho Gamma r = 0, so the motion
+   * is unchanged and only the blade force feels the lift (whose closed
+   * form then has no twin). */
+  {"body", "Gamma", "0.5", "refused",
+   "Model I: only the blade force changes (lift rho Gamma Jccw V_C)",
+   "@Gamma=0.5 blade_force_max analytic_blade_force_max=nan only"},
   {"body", "zero_tol", "0", "refused",
    RESULTS " (regime of points with L1 or Z zero to round-off)",
    "@zero_tol=0 Z regime"},

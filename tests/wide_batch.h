@@ -58,10 +58,10 @@ static inline int wb_draw_one(uint64_t seed, int i, wb_draw *d) {
   uint64_t s = seed * 0x100000001B3ULL + (uint64_t)i * 0x9E3779B97F4A7C15ULL;
   for (int k = 0; k < 4; k++)
     (void)test_u01(&s);
+  d->body = (ssw_body){.k_rot = SSW_KROT_PAPERS}; /* other effects off */
   d->body.m = wb_log(&s, 0.1, 10);
   d->body.I0 = wb_log(&s, 0.01, 5);
   d->body.rho = test_u01(&s) < 1.0 / 6 ? 0.0 : wb_log(&s, 0.01, 10);
-  d->body.k_rot = SSW_KROT_PAPERS;
   d->p.A = wb_log(&s, 0.1, 5);
   d->p.B = d->p.A * wb_lin(&s, 0.02, 0.99);
   d->p.theta = wb_lin(&s, 0, M_PI);

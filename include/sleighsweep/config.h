@@ -92,6 +92,35 @@ int ssw_config_load(const char *path, ssw_config **cfg);
 /** As ssw_config_load, from text in memory; `name` labels messages. */
 int ssw_config_parse(const char *text, const char *name, ssw_config **cfg);
 
+/** A key of the key table that holds one real number. */
+typedef struct {
+  const char *name; /**< the key ("m", "Gamma", "zero_tol") */
+  const char *help; /**< what it means */
+  const char *def;  /**< its default as written; NULL: required */
+  size_t offset;    /**< where ssw_config holds it (ssw_config_real_at) */
+} ssw_config_real;
+
+/** The keys of [section] that hold one real number, in the key table's
+ * order: fills out[0 .. max) and returns their count. The command line's
+ * body options, the file's body attributes and the JSON's body fields
+ * follow from this list, so a key added to the table reaches them all. */
+int ssw_config_reals(const char *section, ssw_config_real *out, int max);
+
+/** The value of a real key in a config. */
+static inline double *ssw_config_real_at(ssw_config *cfg,
+                                         const ssw_config_real *k) {
+  return (double *)(void *)((char *)cfg + k->offset);
+}
+static inline double ssw_config_real_get(const ssw_config *cfg,
+                                         const ssw_config_real *k) {
+  return *(const double *)(const void *)((const char *)cfg + k->offset);
+}
+
+/** Sets [section] key from `value` with the config file's own parser and
+ * range; 0, or -1 with the reason in `why`. */
+int ssw_config_set(ssw_config *cfg, const char *section, const char *key,
+                   const char *value, char *why, size_t n);
+
 /** What the ensemble of every grid point needs of a config. */
 void ssw_config_ensemble(const ssw_config *cfg, ssw_ensemble_spec *sp);
 

@@ -17,11 +17,14 @@
 #include "sleighsweep/point.h"
 #include "sleighsweep/version.h"
 
+static void body_help(char *buf, size_t n);
+
 /* The help text; the schemes and the integrator's defaults come from the
  * method table and the macros the config's key table uses. */
 static void print_usage(FILE *f) {
-  char schemes[256];
+  char schemes[256], body[1024];
   ssw_method_names(schemes, sizeof schemes);
+  body_help(body, sizeof body);
   fprintf(
       f,
       "Usage: sleighsweep point [OPTIONS]\n"
@@ -39,15 +42,10 @@ static void print_usage(FILE *f) {
       "  --a X --b X   centre of mass in body coordinates [0.2, 0]\n"
       "  --r X --s X   ellipse centre in body coordinates (Model II) [0, 0]\n"
       "  --A X --B X   ellipse semi-axes, A > B > 0 [0.5, 0.3]\n"
-      "  --m X         body mass [1]\n"
-      "  --I0 X        moment of inertia about the centre of mass [0.5]\n"
-      "  --rho X       fluid density, 0 for the classical sleigh [1]\n"
       "  --added-inertia K  rotational added inertia k_rot rho pi "
       "(A^2-B^2)^2:\n"
       "                papers (k_rot = 1/4), lamb (1/8) or a number [papers]\n"
-      "  --Gamma X     circulation about the ellipse, counter-clockwise\n"
-      "                positive (needs --rho > 0) [0]\n"
-      "  --zero-tol X  relative tolerance for L1 = 0 and Z = 0 [%g]\n"
+      "%s"
       "Initial state:\n"
       "  --omega0 X --v0 X  angular and blade-direction velocity [1.5, 1.0]\n"
       "Integrator:\n"
@@ -70,15 +68,15 @@ static void print_usage(FILE *f) {
       "                step: t,phi,x,y,omega,v,H and the exact motion\n"
       "                phi_exact,x_exact,y_exact,omega_exact,v_exact\n"
       "  -h, --help    this text\n",
-      SSW_ZERO_TOL_DEFAULT, schemes, SSW_SCHEME_DEFAULT,
-      ssw_recon_names[SSW_RECON_EXP], SSW_RTOL_DEFAULT, SSW_TOL_FIXED_DEFAULT,
+      body, schemes, SSW_SCHEME_DEFAULT, ssw_recon_names[SSW_RECON_EXP],
+      SSW_RTOL_DEFAULT, SSW_TOL_FIXED_DEFAULT,
       (long long)SSW_MAX_STEPS_DEFAULT);
 }
 
 typedef struct {
-  ssw_body body;
+  ssw_config cfg; /* the body's keys (cfg.body, cfg.zero_tol) */
   ssw_params p;
-  double zero_tol, w0, v0;
+  double w0, v0;
   ssw_integrator integ;
   int rtol_given, eta_given;
   const char *trajectory;
@@ -92,12 +90,7 @@ enum {
   OPT_S,
   OPT_AA,
   OPT_BB,
-  OPT_M,
-  OPT_I0,
-  OPT_RHO,
   OPT_KROT,
-  OPT_GAMMA,
-  OPT_ZTOL,
   OPT_W0,
   OPT_V0,
   OPT_SCHEME,
@@ -108,10 +101,11 @@ enum {
   OPT_NOTAIL,
   OPT_TRAJ,
   OPT_RTOL,
-  OPT_NOEST
+  OPT_NOEST,
+  OPT_BODY /* OPT_BODY + i: the i-th real [body] key */
 };
 
-static const struct option long_opts[] = {
+static const struct option fixed_opts[] = {
     {"theta", required_argument, 0, OPT_THETA},
     {"a", required_argument, 0, OPT_A},
     {"b", required_argument, 0, OPT_B},
@@ -119,12 +113,7 @@ static const struct option long_opts[] = {
     {"s", required_argument, 0, OPT_S},
     {"A", required_argument, 0, OPT_AA},
     {"B", required_argument, 0, OPT_BB},
-    {"m", required_argument, 0, OPT_M},
-    {"I0", required_argument, 0, OPT_I0},
-    {"rho", required_argument, 0, OPT_RHO},
     {"added-inertia", required_argument, 0, OPT_KROT},
-    {"Gamma", required_argument, 0, OPT_GAMMA},
-    {"zero-tol", required_argument, 0, OPT_ZTOL},
     {"omega0", required_argument, 0, OPT_W0},
     {"v0", required_argument, 0, OPT_V0},
     {"scheme", required_argument, 0, OPT_SCHEME},
@@ -136,8 +125,61 @@ static const struct option long_opts[] = {
     {"max-steps", required_argument, 0, OPT_MAXSTEPS},
     {"no-tail", no_argument, 0, OPT_NOTAIL},
     {"trajectory", required_argument, 0, OPT_TRAJ},
-    {"help", no_argument, 0, 'h'},
-    {0, 0, 0, 0}};
+    {"help", no_argument, 0, 'h'}};
+#define NFIXED ((int)(sizeof fixed_opts / sizeof fixed_opts[0]))
+
+/* The real-valued [body] keys (m, I0, rho, Gamma, zero_tol, ...) are
+ * options named after them (zero_tol: --zero-tol), from the config's key
+ * table, so a key added there is an option here, in the help and in the
+ * JSON. `point`'s defaults are the 2025 seed case where a sweep requires
+ * the key, the table's default elsewhere. */
+#define MAX_BODY 16
+static ssw_config_real body_keys[MAX_BODY];
+static int nbody;
+static char body_names[MAX_BODY][32];
+static struct option long_opts[NFIXED + MAX_BODY + 1];
+static const struct {
+  const char *key, *value;
+} seed_case[] = {{"m", "1"}, {"I0", "0.5"}, {"rho", "1"}};
+
+static void build_options(void) {
+  nbody = ssw_config_reals("body", body_keys, MAX_BODY);
+  if (nbody > MAX_BODY) nbody = MAX_BODY;
+  memcpy(long_opts, fixed_opts, sizeof fixed_opts);
+  for (int i = 0; i < nbody; i++) {
+    snprintf(body_names[i], sizeof body_names[i], "%s", body_keys[i].name);
+    for (char *c = body_names[i]; *c; c++)
+      if (*c == '_') *c = '-';
+    long_opts[NFIXED + i] =
+        (struct option){body_names[i], required_argument, 0, OPT_BODY + i};
+  }
+  long_opts[NFIXED + nbody] = (struct option){0, 0, 0, 0};
+}
+
+static const char *body_default(const ssw_config_real *k) {
+  for (size_t i = 0; i < sizeof seed_case / sizeof seed_case[0]; i++)
+    if (!strcmp(seed_case[i].key, k->name)) return seed_case[i].value;
+  return k->def;
+}
+
+static void body_help(char *buf, size_t n) {
+  size_t used = 0;
+  buf[0] = '\0';
+  for (int i = 0; i < nbody && used < n; i++) {
+    char opt[48];
+    snprintf(opt, sizeof opt, "%.32s X", body_names[i]);
+    used += (size_t)snprintf(buf + used, n - used, "  --%-11s %s [%s]\n", opt,
+                             body_keys[i].help, body_default(&body_keys[i]));
+  }
+}
+
+static int body_set(point_opts *o, int i, const char *name, const char *arg) {
+  char why[256];
+  SSW_CHECK(ssw_config_set(&o->cfg, "body", body_keys[i].name, arg, why,
+                           sizeof why) == 0,
+            SSW_ERR_USAGE, "%s: %s", name, why);
+  return SSW_SUCCESS;
+}
 
 static double *number_slot(point_opts *o, int c) {
   switch (c) {
@@ -148,11 +190,6 @@ static double *number_slot(point_opts *o, int c) {
   case OPT_S: return &o->p.s;
   case OPT_AA: return &o->p.A;
   case OPT_BB: return &o->p.B;
-  case OPT_M: return &o->body.m;
-  case OPT_I0: return &o->body.I0;
-  case OPT_RHO: return &o->body.rho;
-  case OPT_GAMMA: return &o->body.Gamma;
-  case OPT_ZTOL: return &o->zero_tol;
   case OPT_W0: return &o->w0;
   case OPT_V0: return &o->v0;
   case OPT_ETA: return &o->integ.eta;
@@ -167,9 +204,11 @@ static int parse_one(point_opts *o, int c, const char *name, const char *arg) {
   o->rtol_given |= c == OPT_RTOL;
   o->eta_given |= c == OPT_ETA;
   if (slot) return ssw_cli_number(name, arg, c == OPT_THETA, slot);
+  if (c >= OPT_BODY && c < OPT_BODY + nbody)
+    return body_set(o, c - OPT_BODY, name, arg);
   long long n;
   switch (c) {
-  case OPT_KROT: return ssw_cli_added_inertia(name, arg, &o->body.k_rot);
+  case OPT_KROT: return ssw_cli_added_inertia(name, arg, &o->cfg.body.k_rot);
   case OPT_SCHEME:
     o->integ.method = ssw_method_find(arg);
     SSW_CHECK(o->integ.method, SSW_ERR_USAGE,
@@ -192,11 +231,11 @@ static int parse_one(point_opts *o, int c, const char *name, const char *arg) {
 }
 
 static int parse(int argc, char **argv, point_opts *o, int *help) {
-  *o = (point_opts){.body = {1.0, 0.5, 1.0, SSW_KROT_PAPERS, 0.0},
-                    .p = {M_PI / 3.0, 0.2, 0.0, 0.0, 0.0, 0.5, 0.3},
-                    .zero_tol = SSW_ZERO_TOL_DEFAULT,
-                    .w0 = 1.5,
-                    .v0 = 1.0};
+  *o = (point_opts){
+      .p = {M_PI / 3.0, 0.2, 0.0, 0.0, 0.0, 0.5, 0.3}, .w0 = 1.5, .v0 = 1.0};
+  o->cfg.body.k_rot = SSW_KROT_PAPERS;
+  for (int i = 0; i < nbody; i++)
+    SSW_CALL(body_set(o, i, body_names[i], body_default(&body_keys[i])));
   ssw_integrator_defaults(&o->integ);
   *help = 0;
   opterr = 0;
@@ -217,12 +256,10 @@ static int parse(int argc, char **argv, point_opts *o, int *help) {
   }
   SSW_CHECK(optind == argc, SSW_ERR_USAGE, "unexpected argument '%s'",
             argv[optind]);
-  SSW_CHECK(o->zero_tol >= 0 && o->zero_tol <= 1e-3, SSW_ERR_USAGE,
-            "--zero-tol: %g must be in [0, 1e-3]", o->zero_tol);
-  SSW_CHECK(o->body.Gamma == 0.0 || o->body.rho > 0.0, SSW_ERR_USAGE,
+  SSW_CHECK(o->cfg.body.Gamma == 0.0 || o->cfg.body.rho > 0.0, SSW_ERR_USAGE,
             "--Gamma %g with --rho 0: without a fluid there is no lift, so "
             "the circulation would change nothing",
-            o->body.Gamma);
+            o->cfg.body.Gamma);
   SSW_CHECK(!(o->rtol_given && o->eta_given), SSW_ERR_USAGE,
             "--rtol and --eta exclude each other: --rtol asks for an "
             "accuracy and lets the engine choose the steps, --eta fixes "
@@ -282,10 +319,10 @@ static void print_json(FILE *f, const point_opts *o, const ssw_tensor *t,
   fprintf(f, " \"params\": {");
   jnum(f, "theta", o->p.theta, 1), jnum(f, "a", o->p.a, 1);
   jnum(f, "b", o->p.b, 1), jnum(f, "r", o->p.r, 1), jnum(f, "s", o->p.s, 1);
-  jnum(f, "A", o->p.A, 1), jnum(f, "B", o->p.B, 1), jnum(f, "m", o->body.m, 1);
-  jnum(f, "I0", o->body.I0, 1), jnum(f, "rho", o->body.rho, 1);
-  jnum(f, "Gamma", o->body.Gamma, 1);
-  jnum(f, "k_rot", o->body.k_rot, 1), jnum(f, "omega0", o->w0, 1);
+  jnum(f, "A", o->p.A, 1), jnum(f, "B", o->p.B, 1);
+  for (int i = 0; i < nbody; i++)
+    jnum(f, body_keys[i].name, ssw_config_real_get(&o->cfg, &body_keys[i]), 1);
+  jnum(f, "k_rot", o->cfg.body.k_rot, 1), jnum(f, "omega0", o->w0, 1);
   jnum(f, "v0", o->v0, 0);
   fprintf(f, "},\n \"tensor\": {");
   jnum(f, "J", t->J, 1), jnum(f, "M", t->M, 1), jnum(f, "N", t->N, 1);
@@ -384,7 +421,8 @@ static int check_energy(const point_opts *o, const ssw_tensor *t) {
 
 static int run_point(const point_opts *o) {
   ssw_point pt;
-  SSW_CALL(ssw_point_setup(&o->body, &o->p, o->zero_tol, o->integ.method, &pt));
+  SSW_CALL(ssw_point_setup(&o->cfg.body, &o->p, o->cfg.zero_tol,
+                           o->integ.method, &pt));
   SSW_CALL(check_energy(o, &pt.tensor));
   const ssw_tensor *t = &pt.tensor;
   const int regime = pt.regime;
@@ -434,7 +472,8 @@ static int run_point(const point_opts *o) {
 }
 
 int ssw_cli_point(int argc, char **argv) {
-  point_opts o;
+  build_options();
+  static point_opts o; /* holds a config: off the stack */
   int help;
   int rc = parse(argc, argv, &o, &help);
   if (rc == SSW_SUCCESS && help) {

@@ -20,7 +20,8 @@ const key_spec ssw_cfg_keys[SSW_CFG_NKEYS] = {
   {"body", "m", REQUIRED, K_REAL, F(body.m), 0, INF, 1, "body mass"},
   {"body", "I0", REQUIRED, K_REAL, F(body.I0), 0, INF, 0,
    "body moment of inertia about its centre of mass"},
-  {"body", "rho", REQUIRED, K_REAL, F(body.rho), 0, INF, 0, "fluid density"},
+  {"body", "rho", REQUIRED, K_REAL, F(body.rho), 0, INF, 0,
+   "fluid density (0: the classical sleigh)"},
   {"body", "added_inertia", "papers", K_KROT, F(body.k_rot), 0, INF, 0,
    "rotational added-inertia constant k_rot"},
   {"body", "Gamma", "0", K_REAL, F(body.Gamma), -INF, INF, 0,
@@ -90,6 +91,26 @@ int ssw_cfg_find_key(const char *section, const char *name) {
         strcmp(ssw_cfg_keys[k].name, name) == 0)
       return k;
   return -1;
+}
+
+int ssw_config_reals(const char *section, ssw_config_real *out, int max) {
+  int n = 0;
+  for (int k = 0; k < SSW_CFG_NKEYS; k++) {
+    const key_spec *s = &ssw_cfg_keys[k];
+    if (s->kind != K_REAL || strcmp(s->section, section) != 0) continue;
+    if (n < max)
+      out[n] = (ssw_config_real){s->name, s->help,
+                                 s->def == REQUIRED ? NULL : s->def, s->offset};
+    n++;
+  }
+  return n;
+}
+
+int ssw_config_set(ssw_config *cfg, const char *section, const char *key,
+                   const char *value, char *why, size_t n) {
+  const int k = ssw_cfg_find_key(section, key);
+  if (k < 0) return snprintf(why, n, "no key [%s] %s", section, key), -1;
+  return ssw_cfg_assign(cfg, &ssw_cfg_keys[k], 0, value, why, n);
 }
 
 int ssw_cfg_is_section(const char *section) {

@@ -431,10 +431,13 @@ int ssw_h5_write_config_attrs(ssw_h5out *h, const ssw_config *cfg) {
   TRY(ssw_h5_attr_str(f, w, "config", cfg->text));
   TRY(ssw_h5_attr_str(f, w, "config_path", cfg->path));
   TRY(ssw_h5_attr_str(f, w, "hdf5_version", hdf5));
-  TRY(ssw_h5_attr_f64(f, w, "m", cfg->body.m));
-  TRY(ssw_h5_attr_f64(f, w, "I0", cfg->body.I0));
-  TRY(ssw_h5_attr_f64(f, w, "rho", cfg->body.rho));
-  TRY(ssw_h5_attr_f64(f, w, "Gamma", cfg->body.Gamma));
+  /* Every real [body] key (m, I0, rho, Gamma, zero_tol, ...) as an
+   * attribute of its name, from the key table. */
+  ssw_config_real body[16];
+  const int nb = ssw_config_reals("body", body, 16);
+  for (int i = 0; i < nb && i < 16; i++)
+    TRY(ssw_h5_attr_f64(f, w, body[i].name,
+                        ssw_config_real_get(cfg, &body[i])));
   TRY(ssw_h5_attr_str(f, w, "Gamma_convention",
                       "circulation about the ellipse, counter-clockwise "
                       "positive: lift rho Gamma Jccw V_C at the ellipse "
@@ -445,7 +448,6 @@ int ssw_h5_write_config_attrs(ssw_h5out *h, const ssw_config *cfg) {
   if (h->mass_unit[0]) TRY(ssw_h5_attr_str(f, w, "mass_unit", h->mass_unit));
   TRY(ssw_h5_attr_f64(f, w, "k_rot", cfg->body.k_rot));
   TRY(ssw_h5_attr_str(f, w, "k_rot_convention", cfg->k_rot_name));
-  TRY(ssw_h5_attr_f64(f, w, "zero_tol", cfg->zero_tol));
   const ssw_integrator *o = &cfg->integ;
   TRY(ssw_h5_attr_str(f, w, "scheme", o->method ? o->method->name : "unknown"));
   TRY(ssw_h5_attr_str(f, w, "reconstruction", recon ? recon : "unknown"));
