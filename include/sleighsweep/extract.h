@@ -116,6 +116,20 @@ typedef struct {
    * <= rtol max(r, d). */
   double err_d, err_dphi, err_r, err_t0, err_center;
   int refinements; /**< reruns needed to meet rtol */
+  /** Circulation (docs/theory/circulation.md). arc: the sign of g = L1 w
+   * + Z v - kappa along the motion (+1: g > 0, the arc above the line of
+   * equilibria; it never changes sign). Below the critical energy the
+   * reduced motion is periodic (`periodic` 1): the limits above are then
+   * NaN and these hold instead, from two successive peaks of |g| (the
+   * Poincare section): the period (time), the heading change per period
+   * (rad), the contact point's displacement per period (length), the
+   * radius |z_T| / |2 sin(dphi_T / 2)| of the circle the period points
+   * lie on (+inf at a drift resonance) and the nearest resonance n
+   * (heading_per_period = 2 pi n), each with an estimated absolute error
+   * (err_orbit relative scale as orbit_radius). */
+  int arc, periodic, resonance;
+  double period, heading_per_period, drift_per_period, orbit_radius;
+  double err_period, err_heading_period, err_drift, err_orbit;
 } ssw_traj;
 
 /** Extracts n trajectories of one tensor from the initial states (w0[i],

@@ -316,6 +316,16 @@ static inline double ssw_model_gmax(const ssw_tensor *t, double H) {
   return sqrt(2.0 * H * ssw_model_E(t) / ssw_model_D(t));
 }
 
+/** Critical energy of circulation, H_c = D kappa^2 / (2 E): below it the
+ * line of equilibria g = 0 misses the energy ellipse and the reduced
+ * motion is periodic (docs/theory/circulation.md); +inf when E = 0 and
+ * kappa != 0, 0 without circulation. */
+static inline double ssw_model_critical_energy(const ssw_tensor *t) {
+  if (t->kappa == 0.0) return 0.0;
+  const double E = ssw_model_E(t);
+  return E > 0.0 ? ssw_model_D(t) * t->kappa * t->kappa / (2.0 * E) : INFINITY;
+}
+
 #ifdef __cplusplus
 }
 #endif

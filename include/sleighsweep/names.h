@@ -21,7 +21,9 @@
   XM(SPIN_REVERSAL, 2, "spin_reversal",                                        \
      "L1 = 0: spin about a point, reversing")                                  \
   XM(CIRCLE_TO_CIRCLE, 3, "circle_to_circle",                                  \
-     "generic: opposite-sense limit circles")
+     "generic: opposite-sense limit circles")                                  \
+  XM(PERIODIC, 4, "periodic",                                                  \
+     "circulation below its critical energy: periodic reduced motion")
 
 /** Trajectory flags (extract.h SSW_TRAJ_*, generated from this list;
  * dataset `flags`, flag_masks). X(ID, bit, name, description). */

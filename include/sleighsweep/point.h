@@ -41,6 +41,13 @@ int ssw_point_setup(const ssw_body *body, const ssw_params *p, double zero_tol,
  * ssw_point_setup leaves the closed form's predictions NaN. */
 int ssw_point_closed_form(const ssw_point *pt);
 
+/** The energy's part in the point's regime: with circulation, at or below
+ * the critical energy (|kappa| at least the largest |L1 w + Z v| on the
+ * energy level H, sqrt(2 H E / D)) every motion is periodic, and
+ * analytic.regime says SSW_REGIME_PERIODIC (the extraction decides the
+ * same from each trajectory's own energy). */
+void ssw_point_set_energy(ssw_point *pt, double H);
+
 /** Extracts n trajectories of the point from the initial states (w0[i],
  * v0[i]) (ssw_extract_batch: SIMD lanes, bit-identical to each alone). */
 int ssw_point_trajectories(const ssw_point *pt, int n, const double *w0,

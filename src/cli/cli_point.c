@@ -295,6 +295,24 @@ static void jpair(FILE *f, const char *key, const double xy[2], int comma) {
   fputs(comma ? ", " : "", f);
 }
 
+/* Circulation's arc, and the period's quantities below its critical
+ * energy (null elsewhere). */
+static void print_period(FILE *f, const ssw_traj *r) {
+  fprintf(f, "\"arc\": %d, ", r->arc);
+  jnum(f, "period", r->period, 1);
+  jnum(f, "heading_per_period", r->heading_per_period, 1);
+  jnum(f, "drift_per_period", r->drift_per_period, 1);
+  const double orbit = r->orbit_radius;
+  if (r->periodic && isinf(orbit)) /* a drift resonance */
+    fprintf(f, "\"orbit_radius\": \"inf\", ");
+  else
+    jnum(f, "orbit_radius", orbit, 1);
+  if (r->periodic)
+    fprintf(f, "\"resonance\": %d,\n ", r->resonance);
+  else
+    fprintf(f, "\"resonance\": null,\n ");
+}
+
 static double rel_err(double x, double ref) {
   if (!isfinite(x) || !isfinite(ref)) return (x == ref) ? 0.0 : NAN;
   return ref != 0.0 ? fabs(x - ref) / fabs(ref) : fabs(x);
@@ -306,6 +324,28 @@ typedef struct {
   double pos, head; /* largest contact-point distance, heading difference */
   double blade;     /* closed-form max |F| / H */
 } path_cmp;
+
+/* The closed form's twins, and the measurements' errors against them. */
+static void print_analytic(FILE *f, const ssw_tensor *t, const ssw_traj *r,
+                           const ssw_analytic *an, double dphi_an,
+                           const path_cmp *cmp) {
+  fprintf(f, " \"analytic\": {\"regime\": \"%s\", ",
+          ssw_regime_name(an->regime));
+  jnum(f, "critical_energy", ssw_model_critical_energy(t), 1);
+  const int uni = an->regime == SSW_REGIME_UNIFORM;
+  jnum(f, "r_past", uni ? r->r_past : an->radius, 1);
+  jnum(f, "r_future", uni ? r->r_future : an->radius, 1);
+  jnum(f, "d", an->d, 1), jnum(f, "dphi", dphi_an, 1);
+  jnum(f, "blade_force_max", cmp->blade, 1);
+  fprintf(f, "\"loops\": %d, \"sense_future\": %d},\n", an->loops,
+          an->sense_future);
+  fprintf(f, " \"relative_error\": {");
+  jnum(f, "r_future", rel_err(r->r_future, an->radius), 1);
+  jnum(f, "r_past", rel_err(r->r_past, an->radius), 1);
+  jnum(f, "d", rel_err(r->d, an->d), 1);
+  jnum(f, "dphi", rel_err(r->dphi, dphi_an), 1);
+  jnum(f, "blade_force_max", rel_err(r->blade_force_max, cmp->blade), 0);
+}
 
 static void print_json(FILE *f, const point_opts *o, const ssw_tensor *t,
                        const ssw_traj *r, const ssw_analytic *an, int sigma,
@@ -342,7 +382,9 @@ static void print_json(FILE *f, const point_opts *o, const ssw_tensor *t,
   fprintf(f, "\"max_steps\": %lld, \"tail\": %s, \"error_estimate\": %s},\n",
           (long long)g->max_steps, g->tail ? "true" : "false",
           g->estimate ? "true" : "false");
-  fprintf(f, " \"regime\": \"%s\", ", ssw_regime_name(r->regime));
+  fprintf(f, " \"regime\": \"%s\", ",
+          ssw_regime_name(r->periodic ? SSW_REGIME_PERIODIC : r->regime));
+  print_period(f, r);
   jnum(f, "r_past", r->r_past, 1), jnum(f, "r_future", r->r_future, 1);
   jpair(f, "center_past", r->center_past, 1);
   jpair(f, "center_future", r->center_future, 1);
@@ -364,23 +406,13 @@ static void print_json(FILE *f, const point_opts *o, const ssw_tensor *t,
   fprintf(f, " \"error_estimate\": {");
   jnum(f, "d", r->err_d, 1), jnum(f, "dphi", r->err_dphi, 1);
   jnum(f, "r", r->err_r, 1), jnum(f, "t0", r->err_t0, 1);
-  jnum(f, "center", r->err_center, 0);
+  jnum(f, "center", r->err_center, 1);
+  jnum(f, "period", r->err_period, 1);
+  jnum(f, "heading_per_period", r->err_heading_period, 1);
+  jnum(f, "drift_per_period", r->err_drift, 1);
+  jnum(f, "orbit_radius", r->err_orbit, 0);
   fprintf(f, "},\n");
-  fprintf(f, " \"analytic\": {\"regime\": \"%s\", ",
-          ssw_regime_name(an->regime));
-  const int uni = an->regime == SSW_REGIME_UNIFORM;
-  jnum(f, "r_past", uni ? r->r_past : an->radius, 1);
-  jnum(f, "r_future", uni ? r->r_future : an->radius, 1);
-  jnum(f, "d", an->d, 1), jnum(f, "dphi", dphi_an, 1);
-  jnum(f, "blade_force_max", cmp->blade, 1);
-  fprintf(f, "\"loops\": %d, \"sense_future\": %d},\n", an->loops,
-          an->sense_future);
-  fprintf(f, " \"relative_error\": {");
-  jnum(f, "r_future", rel_err(r->r_future, an->radius), 1);
-  jnum(f, "r_past", rel_err(r->r_past, an->radius), 1);
-  jnum(f, "d", rel_err(r->d, an->d), 1);
-  jnum(f, "dphi", rel_err(r->dphi, dphi_an), 1);
-  jnum(f, "blade_force_max", rel_err(r->blade_force_max, cmp->blade), 0);
+  print_analytic(f, t, r, an, dphi_an, cmp);
   fprintf(f, "}}\n");
 }
 

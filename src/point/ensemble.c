@@ -299,6 +299,7 @@ int ssw_ensemble_run(ssw_ensemble *e, uint64_t index, const ssw_params *p,
   res->index = index;
   ssw_point pt;
   SSW_CALL(ssw_point_setup(&sp->body, p, sp->zero_tol, sp->integ.method, &pt));
+  ssw_point_set_energy(&pt, sp->energy);
   const int regime = pt.regime;
   res->tensor = pt.tensor;
   res->analytic = pt.analytic;

@@ -137,6 +137,35 @@ static void combine(const ssw_coeffs *c, const ssw_integrator *o,
                                   SSW_TRAJ_NONFINITE | SSW_TRAJ_NO_PEAK)) == 0;
 }
 
+/* Below the critical energy (circulation): the quantities of one period,
+ * between the first two sections of the forward leg. The contact point's
+ * displacement over a period has the same length in any frame. */
+static void combine_periodic(const leg *fwd, ssw_traj *out) {
+  const double *a = fwd->sec[0], *b = fwd->sec[1];
+  const int two = fwd->sections >= 2;
+  out->period = two ? b[0] - a[0] : NAN;
+  out->heading_per_period = two ? b[1] - a[1] : NAN;
+  out->drift_per_period = two ? hypot(b[2] - a[2], b[3] - a[3]) : NAN;
+  const double half = sin(0.5 * out->heading_per_period);
+  out->orbit_radius =
+      half != 0.0 ? out->drift_per_period / fabs(2.0 * half) : INFINITY;
+  out->resonance =
+      two ? (int)lround(out->heading_per_period / (2.0 * M_PI)) : -1;
+  out->r_past = out->r_future = out->d = out->dphi = out->t0 = NAN;
+  out->w_past = out->w_future = out->v_past = out->v_future = NAN;
+  for (int k = 0; k < 2; k++)
+    out->center_past[k] = out->center_future[k] = NAN;
+  out->loops = -1;
+  out->energy_error = fwd->emax;
+  out->blade_force_max = fwd->fmax / out->H0;
+  out->steps = fwd->steps;
+  out->t_future = fwd->t, out->t_past = 0.0;
+  out->flags &= ~(SSW_TRAJ_FWD_CAP | SSW_TRAJ_NONFINITE);
+  out->flags |= (fwd->converged ? 0 : SSW_TRAJ_FWD_CAP) |
+                (fwd->nonfinite ? SSW_TRAJ_NONFINITE : 0);
+  out->converged = fwd->converged && !fwd->nonfinite;
+}
+
 /* ---- Error estimate ----------------------------------------------------
  * Every run is repeated at a coarser step (the fictive step eps, or the
  * fixed h, times `ratio`). For a method of order q the fine result's error
@@ -163,12 +192,30 @@ static double t0_floor(const ssw_coeffs *c, const ssw_traj *r) {
          ((fabs(e->kw2) * wmax + fabs(e->kw1) * vmax) / G2 + fabs(r->h));
 }
 
+/* The period's quantities, as estimate() does for the limits. */
+static void estimate_periodic(const ssw_traj *fine, const ssw_traj *coarse,
+                              double div, double n, ssw_traj *out) {
+  const double len = fine->drift_per_period;
+  out->err_period =
+      est_of(fine->period, coarse->period, div, fabs(fine->period), n);
+  out->err_heading_period =
+      est_of(fine->heading_per_period, coarse->heading_per_period, div,
+             fabs(fine->heading_per_period) + 1.0, n);
+  out->err_drift = est_of(len, coarse->drift_per_period, div, len, n);
+  out->err_orbit = est_of(fine->orbit_radius, coarse->orbit_radius, div,
+                          fabs(fine->orbit_radius), n);
+}
+
 static void estimate(const ssw_coeffs *c, const ssw_traj *fine,
                      const ssw_traj *coarse, double ratio, int order,
                      ssw_traj *out) {
   const double div = pow(ratio, order) - 1.0;
   /* Round-off grows with every base step (the heading sums them all). */
   const double n = (double)fine->steps + 1.0;
+  if (fine->periodic) {
+    estimate_periodic(fine, coarse, div, n, out);
+    return;
+  }
   const double ft0 = t0_floor(c, fine);
   const double len = fmax(fabs(fine->r_future), fabs(fine->d));
   out->err_d = est_of(fine->d, coarse->d, div, fabs(fine->d) + len, n);
@@ -196,8 +243,24 @@ static void estimate(const ssw_coeffs *c, const ssw_traj *fine,
 
 /* The largest of the estimates relative to what rtol promises (1: exactly
  * at rtol); see ssw_traj's err_* fields for the scales. */
+static double rel_estimate_periodic(const ssw_traj *r, double rtol) {
+  double q = 0.0;
+  const double len = fmax(r->drift_per_period, r->orbit_radius);
+  if (isfinite(r->err_period)) q = fmax(q, r->err_period / fabs(r->period));
+  if (isfinite(r->err_heading_period))
+    q = fmax(q, r->err_heading_period /
+                    fmax(fabs(r->heading_per_period), SSW_DPHI_FLOOR));
+  if (isfinite(r->err_drift) && isfinite(len) && len > 0)
+    q = fmax(q, r->err_drift / len);
+  if (isfinite(r->err_orbit) && isfinite(r->orbit_radius) &&
+      r->orbit_radius > 0)
+    q = fmax(q, r->err_orbit / r->orbit_radius);
+  return q / rtol;
+}
+
 static double rel_estimate(const ssw_traj *r, double rtol) {
   double q = 0.0;
+  if (r->periodic) return rel_estimate_periodic(r, rtol);
   const double len = fmax(fabs(r->r_future), fabs(r->d));
   if (isfinite(r->err_d)) q = fmax(q, r->err_d / fabs(r->d));
   if (isfinite(r->err_dphi))
@@ -230,14 +293,26 @@ static int setup(const ssw_coeffs *c, const ssw_tensor *t, int regime,
   out->rtol = o->rtol;
   out->err_d = out->err_dphi = out->err_r = out->err_t0 = NAN;
   out->err_center = NAN;
-  if (regime == SSW_REGIME_UNIFORM) {
+  out->err_period = out->err_heading_period = NAN;
+  out->err_drift = out->err_orbit = NAN;
+  out->period = out->heading_per_period = NAN;
+  out->drift_per_period = out->orbit_radius = NAN;
+  out->resonance = -1;
+  out->rate = sqrt(2.0 * out->H0 * ssw_model_E(t)) / c->e.D;
+  /* Largest |L1 w + Z v| on the energy ellipse: sqrt(2 H E / D) = Arate
+   * sqrt(D). Circulation's kappa beyond it: g never vanishes, the motion
+   * is periodic, and its nominal rate is that of its section. */
+  *gmax = out->rate * sqrt(c->e.D);
+  const double g0 = ssw_model_g(&c->e, w0, v0), kappa = c->e.kappa;
+  out->arc = g0 > 0 ? 1 : (g0 < 0 ? -1 : 0);
+  out->periodic = kappa != 0.0 && fabs(kappa) >= *gmax;
+  if (out->periodic)
+    out->rate = sqrt((fabs(kappa) - *gmax) * (fabs(kappa) + *gmax) / c->e.D);
+  if (regime == SSW_REGIME_UNIFORM && !out->periodic) {
     stationary(c, w0, v0, out);
     return 0;
   }
-  out->rate = sqrt(2.0 * out->H0 * ssw_model_E(t)) / c->e.D;
-  /* Largest |g| on the energy ellipse: sqrt(2 H E / D) = Arate sqrt(D). */
-  *gmax = out->rate * sqrt(c->e.D);
-  if (fabs(ssw_model_g(&c->e, w0, v0)) <= tol * *gmax) {
+  if (!out->periodic && fabs(g0) <= tol * *gmax) {
     stationary(c, w0, v0, out);
     if (regime == SSW_REGIME_LINE_TO_LINE)
       out->r_past = out->r_future = INFINITY;
@@ -269,22 +344,20 @@ void ssw_extract_finish(const ssw_tensor *t, int regime, double w0, double v0,
   const ssw_leg_end *e[2] = {fwd, bwd};
   leg L[2];
   for (int k = 0; k < 2; k++)
-    L[k] = (leg){e[k]->t,
-                 e[k]->phi,
-                 e[k]->x,
-                 e[k]->y,
-                 e[k]->w,
-                 e[k]->v,
-                 ssw_model_g(&c.e, e[k]->w, e[k]->v),
-                 ssw_model_ht(&c.e, e[k]->w, e[k]->v),
-                 e[k]->steps,
-                 e[k]->emax,
-                 e[k]->converged,
-                 !e[k]->converged,
-                 0,
-                 0.0,
-                 e[k]->found_peak,
-                 e[k]->t_peak};
+    L[k] = (leg){.t = e[k]->t,
+                 .phi = e[k]->phi,
+                 .x = e[k]->x,
+                 .y = e[k]->y,
+                 .w = e[k]->w,
+                 .v = e[k]->v,
+                 .g = ssw_model_g(&c.e, e[k]->w, e[k]->v),
+                 .ht = ssw_model_ht(&c.e, e[k]->w, e[k]->v),
+                 .steps = e[k]->steps,
+                 .emax = e[k]->emax,
+                 .converged = e[k]->converged,
+                 .nonfinite = !e[k]->converged,
+                 .found_peak = e[k]->found_peak,
+                 .t_peak = e[k]->t_peak};
   combine(&c, o, &L[0], &L[1], out);
 }
 
@@ -314,14 +387,25 @@ static void make_jobs(const leg_run *R, const ssw_traj *base, int m,
                      .dir = d ? -1 : 1,
                      .H0 = r->H0,
                      .gstop = tol * G,
+                     .periodic = r->periodic,
+                     .skip = r->periodic && d == 1,
                      .ctx = ctx ? ctx[k] : NULL};
       j->step = factor * (R->adaptive ? r->eps : r->h);
       /* The density's scales from the state itself (not the closed form):
        * nu^2 = (ht^2 + D g^2) / D^2 is constant along the motion, and
-       * G^2 = D nu^2 is the largest g^2 on its energy level. */
+       * G^2 = D nu^2 is the largest g^2 on its energy level. With
+       * circulation, g = p2 - kappa: the largest |g| is |kappa| plus the
+       * largest |p2|, sqrt(ht^2 + D p2^2) / sqrt(D). */
       const double g0 = ssw_model_g(e, w0[k], v0[k]),
                    h0 = ssw_model_ht(e, w0[k], v0[k]);
-      j->clock.nu2 = (h0 * h0 + e->D * g0 * g0) / (e->D * e->D);
+      if (e->kappa == 0.0) {
+        j->clock.nu2 = (h0 * h0 + e->D * g0 * g0) / (e->D * e->D);
+      } else {
+        const double p2 = SSW_MODEL_P2(e, w0[k], v0[k]);
+        const double gm = sqrt((h0 * h0 + e->D * p2 * p2) / e->D);
+        const double top = gm + fabs(e->kappa);
+        j->clock.nu2 = top * top / e->D;
+      }
       j->clock.G2 = e->D * j->clock.nu2;
       j->clock.delta2 = SSW_GROWTH_DELTA2;
     }
@@ -338,7 +422,10 @@ static void pass(const leg_run *R, const ssw_traj *base, int m,
   for (int k = 0; k < m; k++) {
     res[k] = base[k];
     res[k].eps = factor * base[k].eps, res[k].h = factor * base[k].h;
-    combine(R->c, R->o, &jobs[2 * k].out, &jobs[2 * k + 1].out, &res[k]);
+    if (base[k].periodic)
+      combine_periodic(&jobs[2 * k].out, &res[k]);
+    else
+      combine(R->c, R->o, &jobs[2 * k].out, &jobs[2 * k + 1].out, &res[k]);
   }
 }
 

@@ -169,9 +169,16 @@ static void lane_start(const leg_run *R, leg_job *j, lane *L, ssw_state *s) {
   }
 }
 
+/* A leg's natural end: two sections of a periodic motion, else the line
+ * of equilibria (or the scheme's own equilibrium, `stalled`). */
+static int arrived(const leg_job *j, double g) {
+  if (j->periodic) return j->out.sections >= 2;
+  return fabs(g) <= j->gstop || j->out.stalled;
+}
+
 static void lane_finish(lane *L, const ssw_state *s) {
   leg *r = &L->job->out;
-  r->converged = !r->nonfinite && (fabs(L->g) <= L->job->gstop || r->stalled);
+  r->converged = !r->nonfinite && arrived(L->job, L->g);
   r->t = L->t;
   r->phi = s->phi, r->x = s->x, r->y = s->y;
   r->w = L->w, r->v = L->v, r->g = L->g, r->ht = L->ht;
@@ -182,7 +189,7 @@ static void lane_finish(lane *L, const ssw_state *s) {
  * step. Returns 1 when the lane goes on. */
 static int lane_next(const leg_run *R, lane *L, const ssw_state *s) {
   leg_job *j = L->job;
-  if (j->out.nonfinite || fabs(L->g) <= j->gstop || j->out.stalled ||
+  if (j->out.nonfinite || arrived(j, L->g) ||
       j->out.steps + R->stages > R->o->max_steps) {
     lane_finish(L, s);
     return 0;
@@ -202,8 +209,19 @@ static int refine_next(lane *L) {
   return 1;
 }
 
+/* A section of a periodic leg: the last evaluated state `s`, a few ulps of
+ * the step from the root in time, stands for the state at the root. */
+static void add_section(leg *r, double t, const ssw_state *s) {
+  if (r->sections < 2) {
+    double *q = r->sec[r->sections];
+    q[0] = t, q[1] = s->phi, q[2] = s->x, q[3] = s->y;
+  }
+  r->sections++;
+}
+
 static void refine_done(const leg_run *R, lane *L, ssw_state *s) {
   L->job->out.t_peak = L->t_prev + L->job->dir * illinois_root(&L->br);
+  if (L->job->periodic) add_section(&L->job->out, L->job->out.t_peak, s);
   L->job->out.found_peak = 1;
   *s = L->cur;
   L->mode = LANE_STEP;
@@ -257,7 +275,8 @@ static void after_step(const leg_run *R, lane *L, ssw_state *s) {
   if (R->blade) fpeak_add(&L->force, &c->e, L->t, L->w, L->v, &j->out.fmax);
   if (j->ctx)
     R->sample(j->ctx, j->dir, L->t, s->phi, s->x, s->y, L->w, L->v, H);
-  if (!j->out.found_peak && j->dir * ht_prev > 0 && j->dir * L->ht <= 0) {
+  if ((!j->out.found_peak || j->periodic) && j->dir * ht_prev > 0 &&
+      j->dir * L->ht <= 0) {
     L->cur = *s;
     L->hpeak = L->h;
     L->br = illinois_init(fabs(L->h), j->dir * ht_prev, j->dir * L->ht);
@@ -311,7 +330,7 @@ static void run_leg_dopri5(const leg_run *R, leg_job *j) {
   double h = ssw_dopri5_initial_step(&c->e, &o, &s, j->dir);
   fpeak force = {0};
   if (R->blade) fpeak_add(&force, &c->e, 0.0, s.w, s.v, &r->fmax);
-  while (fabs(g) > j->gstop && r->steps + 1 <= R->o->max_steps) {
+  while (!arrived(j, g) && r->steps + 1 <= R->o->max_steps) {
     double err, hn;
     ssw_dopri5_step(&c->e, &o, &s, h, NULL, NULL, &n, &err);
     r->steps++;
@@ -330,22 +349,36 @@ static void run_leg_dopri5(const leg_run *R, leg_job *j) {
     r->emax = fmax(r->emax, fabs(H - j->H0) / j->H0);
     if (R->blade) fpeak_add(&force, &c->e, s.t, s.w, s.v, &r->fmax);
     if (j->ctx) R->sample(j->ctx, j->dir, s.t, s.phi, s.x, s.y, s.w, s.v, H);
-    if (!r->found_peak && j->dir * ht_prev > 0 && j->dir * ht <= 0) {
+    if ((!r->found_peak || j->periodic) && j->dir * ht_prev > 0 &&
+        j->dir * ht <= 0) {
       const double tau = dopri_peak(R, &o, &prev, j->dir, fabs(s.t - prev.t),
                                     j->dir * ht_prev, j->dir * ht, &r->steps);
       r->t_peak = prev.t + j->dir * tau;
       r->found_peak = 1;
+      if (j->periodic) { /* the section's state: one step to the root */
+        ssw_ode_state q;
+        double err_q;
+        ssw_dopri5_step(&c->e, &o, &prev, j->dir * tau, NULL, NULL, &q, &err_q);
+        const ssw_state at = {.phi = q.phi, .x = q.x, .y = q.y};
+        add_section(r, r->t_peak, &at);
+      }
     }
   }
-  r->converged = !r->nonfinite && fabs(g) <= j->gstop;
+  r->converged = !r->nonfinite && arrived(j, g);
   r->t = s.t, r->phi = s.phi, r->x = s.x, r->y = s.y;
   r->w = s.w, r->v = s.v, r->g = g, r->ht = ht;
+}
+
+/* Jobs not to integrate end where they start. */
+static int skipped(leg_job *j) {
+  if (j->skip) j->out = (leg){.converged = 1};
+  return j->skip;
 }
 
 void ssw_legs_run(const leg_run *R, leg_job *jobs, int njobs) {
   if (R->adaptive && (R->c->method->caps & SSW_CAP_OWN_STEP_CONTROL)) {
     for (int i = 0; i < njobs; i++)
-      run_leg_dopri5(R, &jobs[i]);
+      if (!skipped(&jobs[i])) run_leg_dopri5(R, &jobs[i]);
     return;
   }
   lane L[SSW_LANES];
@@ -355,6 +388,10 @@ void ssw_legs_run(const leg_run *R, leg_job *jobs, int njobs) {
   for (int l = 0; l < SSW_LANES; l++) {
     L[l].mode = LANE_IDLE;
     while (L[l].mode == LANE_IDLE && next < njobs) {
+      if (skipped(&jobs[next])) {
+        next++;
+        continue;
+      }
       lane_start(R, &jobs[next++], &L[l], &s[l]);
       if (!lane_next(R, &L[l], &s[l])) continue;
     }
@@ -381,6 +418,10 @@ void ssw_legs_run(const leg_run *R, leg_job *jobs, int njobs) {
       else
         after_step(R, &L[l], &s[l]);
       while (L[l].mode == LANE_IDLE && next < njobs) {
+        if (skipped(&jobs[next])) {
+          next++;
+          continue;
+        }
         lane_start(R, &jobs[next++], &L[l], &s[l]);
         lane_next(R, &L[l], &s[l]);
       }

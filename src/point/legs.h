@@ -32,6 +32,10 @@ typedef struct {
   double fmax; /* largest |F| of the blade force over the nodes (refined) */
   int found_peak;
   double t_peak;
+  /* Periodic legs (circulation below its critical energy): the first two
+   * crossings of the section (the peaks of |g|), as (t, phi, x, y). */
+  int sections;
+  double sec[2][4];
 } leg;
 
 /* One leg to integrate: initial state, direction, step, trajectory. */
@@ -40,6 +44,8 @@ typedef struct {
   int dir;
   double step; /* eps (adaptive) or the fixed macro step h (time units) */
   double H0, gstop;
+  int periodic; /* stop after two sections, not at the line of equilibria */
+  int skip;     /* not integrated (a periodic motion's backward leg) */
   clock_par clock;
   void *ctx; /* sample callback context, NULL for none */
   leg out;

@@ -31,6 +31,14 @@ int ssw_point_setup(const ssw_body *body, const ssw_params *p, double zero_tol,
   return SSW_SUCCESS;
 }
 
+void ssw_point_set_energy(ssw_point *pt, double H) {
+  const double kappa = pt->tensor.kappa;
+  const double gm =
+      sqrt(2.0 * H * ssw_model_E(&pt->tensor) / ssw_model_D(&pt->tensor));
+  if (kappa != 0.0 && fabs(kappa) >= gm)
+    pt->analytic.regime = SSW_REGIME_PERIODIC;
+}
+
 int ssw_point_closed_form(const ssw_point *pt) {
   return pt->tensor.kappa == 0.0;
 }
