@@ -117,6 +117,98 @@ static void test_wide(void) {
   EXPECT(s.bounded >= 0.95 * s.n, "estimates bound %d of %d", s.bounded, s.n);
 }
 
+/* Below the critical energy, H / H_c from 0.05 to 0.95: the period
+ * T = 2 pi D / sqrt(2 E (H_c - H)) and the heading change per period
+ * 2 pi c1 sgn(kappa) (|mu| / sqrt(mu^2 - 1) - 1), against the engine at
+ * its defaults; the estimates bound the error on >= 95%. */
+static void test_periodic(void) {
+  int n = 0, bounded = 0;
+  double worst_T = 0, worst_h = 0;
+  uint64_t rng = 5;
+  for (int i = 0; i < 400 && n < 160; i++) {
+    wb_draw d;
+    if (wb_draw_one(23, i, &d) != 0 || d.body.rho == 0 || fabs(d.p.r) < 0.05 ||
+        d.regime != SSW_REGIME_CIRCLE_TO_CIRCLE)
+      continue;
+    circ c;
+    theory(&d.t, 0.0, d.H, &c);
+    const double ratio = 0.05 + 0.9 * test_u01(&rng); /* H / H_c */
+    const double kappa = (test_u01(&rng) < 0.5 ? -1 : 1) * c.gm / sqrt(ratio);
+    ssw_tensor t = d.t;
+    t.kappa = kappa;
+    const double Hc = c.D * kappa * kappa / (2 * c.E);
+    const double T = 2 * M_PI * c.D / sqrt(2 * c.E * (Hc - d.H));
+    const double mu = fabs(kappa) / c.gm;
+    const double dh =
+        2 * M_PI * c.c1 * (kappa > 0 ? 1 : -1) * (mu / sqrt(mu * mu - 1) - 1);
+    ssw_integrator o;
+    ssw_integrator_defaults(&o);
+    ssw_traj r;
+    ssw_extract_run(&t, d.regime, d.w0, d.v0, &o, NULL, NULL, &r);
+    EXPECT(r.periodic && r.converged && !(r.flags & ~SSW_TRAJ_RTOL),
+           "periodic %d converged %d flags %d", r.periodic, r.converged,
+           r.flags);
+    const double eT = fabs(r.period - T) / T;
+    const double eh = fabs(r.heading_per_period - dh) / fmax(fabs(dh), 1.0);
+    EXPECT(eT <= TOL && eh <= TOL,
+           "H/Hc %.3g: T %.15g vs %.15g (%.2g), "
+           "heading %.15g vs %.15g (%.2g)",
+           ratio, r.period, T, eT, r.heading_per_period, dh, eh);
+    worst_T = fmax(worst_T, eT), worst_h = fmax(worst_h, eh);
+    bounded += fabs(r.period - T) <= r.err_period &&
+               fabs(r.heading_per_period - dh) <= r.err_heading_period;
+    n++;
+  }
+  printf("periodic, %d trajectories: worst period %.2g, heading per period "
+         "%.2g (relative); estimates bound both on %.1f%%\n",
+         n, worst_T, worst_h, 100.0 * bounded / n);
+  EXPECT(n >= 120, "too few cases: %d", n);
+  EXPECT(bounded >= 0.95 * n, "estimates bound %d of %d", bounded, n);
+}
+
+/* Next to the critical energy (|mu| - 1 = +-1e-6 and +-1e-3) a result is
+ * right within 10 rtol, or flagged: not converged, or rtol_not_met with
+ * the error within its estimate. Never converged and silently wrong. */
+static void test_near_critical(void) {
+  const ssw_body b = SEED_BODY;
+  const ssw_params p = {M_PI / 3, 0.2, 0.1, 0.3, -0.1, 0.5, 0.3};
+  ssw_tensor t;
+  int regime;
+  ssw_model_tensor(&b, &p, &t);
+  ssw_model_classify(&t, SSW_ZERO_TOL_DEFAULT, &t, &regime);
+  const double w0 = 1.5, v0 = 1.0;
+  const double H = 0.5 * (t.J * w0 * w0 + t.M * v0 * v0 - 2 * t.L2 * w0 * v0);
+  circ c;
+  theory(&t, 0.0, H, &c);
+  const double eps[] = {1e-6, -1e-6, 1e-3, -1e-3};
+  for (int k = 0; k < 4; k++) {
+    const double mu = 1 + eps[k];
+    t.kappa = mu * c.gm;
+    theory(&t, t.kappa, H, &c);
+    ssw_integrator o;
+    ssw_integrator_defaults(&o);
+    ssw_traj r;
+    ssw_extract_run(&t, regime, w0, v0, &o, NULL, NULL, &r);
+    if (!r.converged) continue; /* flagged: honest */
+    if (mu > 1) {
+      const double Hc = c.D * t.kappa * t.kappa / (2 * c.E);
+      const double T = 2 * M_PI * c.D / sqrt(2 * c.E * (Hc - H));
+      const double bound = (r.flags & SSW_TRAJ_RTOL) ? r.err_period : TOL * T;
+      EXPECT(fabs(r.period - T) <= bound, "mu - 1 = %g: T %.15g vs %.15g",
+             eps[k], r.period, T);
+    } else {
+      const double g0 = t.L1 * w0 + t.Z * v0 - t.kappa;
+      const double dphi =
+          g0 > 0 ? 2 * c.c1 * c.psi_e : -2 * c.c1 * (M_PI - c.psi_e);
+      const double bound =
+          (r.flags & SSW_TRAJ_RTOL) ? r.err_dphi : TOL * fmax(fabs(dphi), 1.0);
+      EXPECT(fabs(r.dphi - dphi) <= bound,
+             "mu - 1 = %g: dphi %.15g vs %.15g (flags %d, estimate %.3g)",
+             eps[k], r.dphi, dphi, r.flags, r.err_dphi);
+    }
+  }
+}
+
 /* Model I: kappa = 0 whatever Gamma, so the motion is the circulation-free
  * one bit for bit; only the blade force feels the lift. */
 static void test_model_one(void) {
@@ -145,5 +237,7 @@ static void test_model_one(void) {
 int main(void) {
   test_model_one();
   test_wide();
+  test_periodic();
+  test_near_critical();
   return TEST_RESULT();
 }

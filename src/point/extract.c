@@ -206,6 +206,20 @@ static void estimate_periodic(const ssw_traj *fine, const ssw_traj *coarse,
                           fabs(fine->orbit_radius), n);
 }
 
+/* With circulation the approach to the line slows as the energy nears its
+ * critical value, and the legs run long: the heading accumulates round-off
+ * over many turns and the heading lines are extrapolated back over the
+ * long leg, which both errors at the coarse step share. Their floor: a few
+ * ulps of the heading turned on each leg per sqrt of the steps. (Without
+ * circulation the legs last ~16 / Arate and the round-off floor of est_of
+ * covers this.) */
+static double heading_floor(const ssw_coeffs *c, const ssw_traj *r, double n) {
+  if (c->e.kappa == 0.0) return 0.0;
+  const double turned = fabs(r->w_future * (r->t_future - r->t0)) +
+                        fabs(r->w_past * (r->t_past - r->t0));
+  return 8.0 * 0x1p-52 * turned * sqrt(n);
+}
+
 static void estimate(const ssw_coeffs *c, const ssw_traj *fine,
                      const ssw_traj *coarse, double ratio, int order,
                      ssw_traj *out) {
@@ -221,7 +235,7 @@ static void estimate(const ssw_coeffs *c, const ssw_traj *fine,
   out->err_d = est_of(fine->d, coarse->d, div, fabs(fine->d) + len, n);
   out->err_dphi =
       est_of(fine->dphi, coarse->dphi, div, fabs(fine->dphi) + 1.0, n) +
-      fabs(fine->w_future - fine->w_past) * ft0;
+      fabs(fine->w_future - fine->w_past) * ft0 + heading_floor(c, fine, n);
   const double er_f =
       est_of(fine->r_future, coarse->r_future, div, fabs(fine->r_future), n);
   const double er_p =
@@ -387,6 +401,7 @@ static void make_jobs(const leg_run *R, const ssw_traj *base, int m,
                      .dir = d ? -1 : 1,
                      .H0 = r->H0,
                      .gstop = tol * G,
+                     .stop_ht = e->kappa != 0.0 ? tol / sqrt(e->D) : 0.0,
                      .periodic = r->periodic,
                      .skip = r->periodic && d == 1,
                      .ctx = ctx ? ctx[k] : NULL};

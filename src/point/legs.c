@@ -171,14 +171,21 @@ static void lane_start(const leg_run *R, leg_job *j, lane *L, ssw_state *s) {
 
 /* A leg's natural end: two sections of a periodic motion, else the line
  * of equilibria (or the scheme's own equilibrium, `stalled`). */
-static int arrived(const leg_job *j, double g) {
+static int arrived(const leg_job *j, double g, double ht) {
   if (j->periodic) return j->out.sections >= 2;
-  return fabs(g) <= j->gstop || j->out.stalled;
+  if (j->out.stalled) return 1;
+  /* The tail's error is O(s^2) in s = sqrt(D) g / ht, the distance from
+   * the line in units of the approach: without circulation |ht| is
+   * sqrt(D) g_max there and s = g / g_max, the rule gstop states; with
+   * circulation the approach slows as the equilibria near each other
+   * (|ht| falls with sin psi_e), and s must be small as well. */
+  return fabs(g) <= j->gstop &&
+         (j->stop_ht == 0.0 || fabs(g) <= j->stop_ht * fabs(ht));
 }
 
 static void lane_finish(lane *L, const ssw_state *s) {
   leg *r = &L->job->out;
-  r->converged = !r->nonfinite && arrived(L->job, L->g);
+  r->converged = !r->nonfinite && arrived(L->job, L->g, L->ht);
   r->t = L->t;
   r->phi = s->phi, r->x = s->x, r->y = s->y;
   r->w = L->w, r->v = L->v, r->g = L->g, r->ht = L->ht;
@@ -189,7 +196,7 @@ static void lane_finish(lane *L, const ssw_state *s) {
  * step. Returns 1 when the lane goes on. */
 static int lane_next(const leg_run *R, lane *L, const ssw_state *s) {
   leg_job *j = L->job;
-  if (j->out.nonfinite || arrived(j, L->g) ||
+  if (j->out.nonfinite || arrived(j, L->g, L->ht) ||
       j->out.steps + R->stages > R->o->max_steps) {
     lane_finish(L, s);
     return 0;
@@ -330,7 +337,7 @@ static void run_leg_dopri5(const leg_run *R, leg_job *j) {
   double h = ssw_dopri5_initial_step(&c->e, &o, &s, j->dir);
   fpeak force = {0};
   if (R->blade) fpeak_add(&force, &c->e, 0.0, s.w, s.v, &r->fmax);
-  while (!arrived(j, g) && r->steps + 1 <= R->o->max_steps) {
+  while (!arrived(j, g, ht) && r->steps + 1 <= R->o->max_steps) {
     double err, hn;
     ssw_dopri5_step(&c->e, &o, &s, h, NULL, NULL, &n, &err);
     r->steps++;
@@ -364,7 +371,7 @@ static void run_leg_dopri5(const leg_run *R, leg_job *j) {
       }
     }
   }
-  r->converged = !r->nonfinite && arrived(j, g);
+  r->converged = !r->nonfinite && arrived(j, g, ht);
   r->t = s.t, r->phi = s.phi, r->x = s.x, r->y = s.y;
   r->w = s.w, r->v = s.v, r->g = g, r->ht = ht;
 }

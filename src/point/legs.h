@@ -44,8 +44,9 @@ typedef struct {
   int dir;
   double step; /* eps (adaptive) or the fixed macro step h (time units) */
   double H0, gstop;
-  int periodic; /* stop after two sections, not at the line of equilibria */
-  int skip;     /* not integrated (a periodic motion's backward leg) */
+  double stop_ht; /* with circulation: also |g| <= stop_ht |ht| (0: none) */
+  int periodic;   /* stop after two sections, not at the line of equilibria */
+  int skip;       /* not integrated (a periodic motion's backward leg) */
   clock_par clock;
   void *ctx; /* sample callback context, NULL for none */
   leg out;
