@@ -30,7 +30,7 @@ import numpy as np  # noqa: E402
 AXES = ("theta", "a", "b", "r", "s", "A", "B")
 SAMPLE_QUANTITIES = ("t", "phi", "x", "y", "omega", "v", "H")
 REGIMES = {0: "uniform", 1: "line_to_line", 2: "spin_reversal",
-           3: "circle_to_circle"}
+           3: "circle_to_circle", 4: "periodic"}
 SENSES = {-1: "clockwise", 0: "none", 1: "counterclockwise"}
 DONE_STATES = {0: "pending", 1: "done"}
 TRAJ_FLAGS = {1: "forward_step_cap", 2: "backward_step_cap", 4: "nonfinite",

@@ -62,7 +62,7 @@ def check_root(path):
             expect(int(ds["done"].isel(at)) == 1, f"done[{i}] != 1")
     expect(ds["done"].dtype == np.uint8, f"done dtype {ds['done'].dtype}")
     expect(ds["regime"].attrs.get("flag_meanings") ==
-           "uniform line_to_line spin_reversal circle_to_circle",
+           "uniform line_to_line spin_reversal circle_to_circle periodic",
            "regime flag_meanings")
     for key, want in [("program", "sleighsweep"), ("status", "complete"),
                       ("initial_conditions", "lattice")]:

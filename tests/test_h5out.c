@@ -353,7 +353,7 @@ static void check_file(const char *path, const ssw_config *cfg, int ranks,
   EXPECT(read_attr_double(f, "seed") == 42, "seed");
   hid_t d = H5Dopen2(f, "regime", H5P_DEFAULT);
   expect_attr(d, "flag_meanings",
-              "uniform line_to_line spin_reversal circle_to_circle");
+              "uniform line_to_line spin_reversal circle_to_circle periodic");
   EXPECT(read_attr_double(d, "_FillValue") == -1, "regime _FillValue");
   H5Dclose(d);
   H5Fclose(f);

@@ -47,6 +47,21 @@ typedef struct {
   /** Largest distance of the computed contact point from the exact path
    * over the nodes of trajectory 0 (length; docs/theory/exact-path.md). */
   double path_error_max;
+  /** Circulation (docs/output.md, "Circulation"). Below the critical
+   * energy: the means over the converged (periodic) trajectories of the
+   * period, the heading change and the displacement per period and the
+   * orbit radius, and the largest estimated errors of the first two.
+   * Above it with kappa != 0 the ensemble holds two populations, the arcs
+   * g > 0 and g < 0 (g = L1 w + Z v - kappa keeps its sign): the columns
+   * above (transition angle, centre spacing, loops) then hold the arc
+   * g > 0's, these the arc g < 0's, and upper_fraction the share of the
+   * ensemble on g > 0. critical_energy = D kappa^2 / (2 E). NaN (-1 for
+   * loops_lower) where they do not apply. */
+  double period, heading_per_period, drift_per_period, orbit_radius;
+  double period_error, heading_per_period_error;
+  double transition_angle_lower, center_spacing_lower, upper_fraction;
+  double critical_energy;
+  int32_t loops_lower;
 } ssw_point_result;
 
 /** Sample trajectory quantities, in the order they sit in a point's sample

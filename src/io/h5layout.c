@@ -86,6 +86,33 @@ const column ssw_h5_columns[] = {
      CAT_SENSE, "1", "closed-form rotation sense at t -> +inf, sign(-Z)"},
     {"sense_future", T_I8, SRC_INT32, OFF(sense_future), FILL_ZERO, CAT_SENSE,
      "1", "most frequent rotation sense at t -> +inf"},
+    /* Circulation (docs/output.md, "Circulation"). */
+    F64("critical_energy", critical_energy, "mass length2 time-2",
+        "circulation's critical energy D kappa^2 / (2 E): periodic motion "
+        "below it"),
+    F64("period", period, "time",
+        "mean period of the periodic reduced motion (below the critical "
+        "energy)"),
+    F64("heading_per_period", heading_per_period, "rad",
+        "mean heading change per period"),
+    F64("drift_per_period", drift_per_period, "length",
+        "mean displacement of the contact point per period"),
+    F64("orbit_radius", orbit_radius, "length",
+        "mean radius of the circle the period points lie on (inf at a drift "
+        "resonance)"),
+    F64("period_error", period_error, "time",
+        "largest estimated error of the period over the ensemble"),
+    F64("heading_per_period_error", heading_per_period_error, "rad",
+        "largest estimated error of heading_per_period over the ensemble"),
+    F64("transition_angle_lower", transition_angle_lower, "rad",
+        "with circulation: mean |dphi| of the arc g < 0 (transition_angle "
+        "holds the arc g > 0's)"),
+    F64("center_spacing_lower", center_spacing_lower, "length",
+        "with circulation: mean centre spacing of the arc g < 0"),
+    F64("upper_fraction", upper_fraction, "1",
+        "with circulation: share of the ensemble on the arc g > 0"),
+    {"loops_lower", T_I32, SRC_INT32, OFF(loops_lower), FILL_MASKED, CAT_NONE,
+     "1", "with circulation: most frequent loop count of the arc g < 0"},
     /* Written last in every epoch: a point is done only after its values. */
     {"done", T_U8, SRC_ONE, 0, FILL_ZERO, CAT_DONE, "1",
      "point written (1) or pending (0)"},
@@ -157,7 +184,7 @@ static double chunked_bytes(int rank, const hsize_t *dims, size_t elem) {
 /* Metadata measured on files of this layout (tests/test_dry_run.py checks
  * the estimate against real files): object headers, attributes and
  * dimension scales per dataset, and the root's (config text, provenance). */
-#define SSW_H5_META_BYTES 4600.0
+#define SSW_H5_META_BYTES 5400.0
 #define SSW_H5_ROOT_BYTES 72e3
 
 double ssw_h5out_estimate_bytes(const ssw_config *cfg) {

@@ -24,6 +24,8 @@ typedef struct {
   double blade;                          /* max |F| / H */
   int64_t steps;
   int loops, sense_future, converged, flags;
+  int arc, periodic; /* circulation: g's sign; below the critical energy */
+  double period, hpp, drift, orbit, err_period, err_hpp;
 } traj_summary;
 
 /* Trajectories handed to the batch kernel at once: a multiple of the SIMD
@@ -136,21 +138,30 @@ static int one_batch(const ssw_ensemble *e, const ssw_point *pt,
                                   any_sample ? ssw_path_record : NULL,
                                   any_sample ? ctx : NULL, r));
   for (int k = 0; k < cnt; k++)
-    out[k] = (traj_summary){r[k].r_future,
-                            r[k].r_past,
-                            r[k].d,
-                            fabs(r[k].dphi),
-                            r[k].energy_error,
-                            r[k].err_d,
-                            r[k].err_dphi,
-                            r[k].err_r,
-                            r[k].err_t0 / (fabs(r[k].t0) + 1.0 / r[k].rate),
-                            r[k].blade_force_max,
-                            r[k].steps,
-                            r[k].loops,
-                            r[k].sense_future,
-                            r[k].converged,
-                            r[k].flags};
+    out[k] = (traj_summary){.r_future = r[k].r_future,
+                            .r_past = r[k].r_past,
+                            .d = r[k].d,
+                            .dphi_abs = fabs(r[k].dphi),
+                            .energy_error = r[k].energy_error,
+                            .err_d = r[k].err_d,
+                            .err_dphi = r[k].err_dphi,
+                            .err_r = r[k].err_r,
+                            .err_t0 =
+                                r[k].err_t0 / (fabs(r[k].t0) + 1.0 / r[k].rate),
+                            .blade = r[k].blade_force_max,
+                            .steps = r[k].steps,
+                            .loops = r[k].loops,
+                            .sense_future = r[k].sense_future,
+                            .converged = r[k].converged,
+                            .flags = r[k].flags,
+                            .arc = r[k].arc,
+                            .periodic = r[k].periodic,
+                            .period = r[k].period,
+                            .hpp = r[k].heading_per_period,
+                            .drift = r[k].drift_per_period,
+                            .orbit = r[k].orbit_radius,
+                            .err_period = r[k].err_period,
+                            .err_hpp = r[k].err_heading_period};
   return SSW_SUCCESS;
 }
 
@@ -180,6 +191,8 @@ static double stat_spread(const stat *s) {
 
 typedef struct {
   stat rf, rp, d, dphi, blade;
+  stat period, hpp, drift, orbit; /* periodic motions */
+  double err_period, err_hpp;
   double err_d, err_dphi, err_r, err_t0; /* max of the estimates */
   int64_t conv, steps, sense[3];
   int *loops; /* one per counted trajectory, for the mode */
@@ -188,13 +201,30 @@ typedef struct {
   int flags;
 } reduction;
 
-static void reduce_one(reduction *a, const traj_summary *s) {
+static void reduce_periodic(reduction *a, const traj_summary *s) {
+  stat_add(&a->period, s->period);
+  stat_add(&a->hpp, s->hpp);
+  stat_add(&a->drift, s->drift);
+  stat_add(&a->orbit, s->orbit);
+  a->err_period = fmax(a->err_period, s->err_period);
+  a->err_hpp = fmax(a->err_hpp, s->err_hpp);
+}
+
+/* One trajectory into the point's statistics. `lower` (NULL without
+ * circulation) takes the arc g < 0's transition angles, spacings and
+ * loops: the two arcs are two populations, never one mean. */
+static void reduce_one(reduction *a, reduction *lower, const traj_summary *s) {
   a->steps += s->steps;
   a->flags |= s->flags;
   if (s->energy_error > a->emax) a->emax = s->energy_error;
   if (!s->converged) return;
   a->conv++;
   if (s->flags & SSW_TRAJ_EQUILIBRIUM) return;
+  if (s->periodic) {
+    reduce_periodic(a, s);
+    return;
+  }
+  reduction *arc = lower && s->arc < 0 ? lower : a;
   /* fmax ignores NaN (no estimate, or undefined in the regime). */
   a->err_d = fmax(a->err_d, s->err_d);
   a->err_dphi = fmax(a->err_dphi, s->err_dphi);
@@ -202,11 +232,11 @@ static void reduce_one(reduction *a, const traj_summary *s) {
   a->err_t0 = fmax(a->err_t0, s->err_t0);
   stat_add(&a->rf, s->r_future);
   stat_add(&a->rp, s->r_past);
-  if (!isnan(s->d)) stat_add(&a->d, s->d);
-  stat_add(&a->dphi, s->dphi_abs);
+  if (!isnan(s->d)) stat_add(&arc->d, s->d);
+  stat_add(&arc->dphi, s->dphi_abs);
   stat_add(&a->blade, s->blade);
   a->sense[s->sense_future + 1]++;
-  a->loops[a->nloops++] = s->loops;
+  arc->loops[arc->nloops++] = s->loops;
 }
 
 static int cmp_int(const void *a, const void *b) {
@@ -250,6 +280,22 @@ static void finish(const reduction *a, int64_t n, ssw_point_result *res) {
   if (a->sense[0] > a->sense[s]) s = 0;
   if (a->sense[2] > a->sense[s]) s = 2;
   res->sense_future = s - 1;
+  res->period = stat_mean(&a->period);
+  res->heading_per_period = stat_mean(&a->hpp);
+  res->drift_per_period = stat_mean(&a->drift);
+  res->orbit_radius = stat_mean(&a->orbit);
+  res->period_error = a->err_period;
+  res->heading_per_period_error = a->err_hpp;
+}
+
+/* The arc g < 0's population, where the ensemble splits by arc. */
+static void finish_lower(const reduction *a, reduction *low,
+                         ssw_point_result *res) {
+  res->transition_angle_lower = low ? stat_mean(&low->dphi) : NAN;
+  res->center_spacing_lower = low ? stat_mean(&low->d) : NAN;
+  res->loops_lower = low ? mode_of(low->loops, low->nloops) : -1;
+  const double up = (double)a->dphi.n, down = low ? (double)low->dphi.n : 0;
+  res->upper_fraction = low && up + down > 0 ? up / (up + down) : NAN;
 }
 
 /* Each recorded sample trajectory as sample_nodes rows at evenly
@@ -304,11 +350,18 @@ int ssw_ensemble_run(ssw_ensemble *e, uint64_t index, const ssw_params *p,
   res->tensor = pt.tensor;
   res->analytic = pt.analytic;
   const int64_t n = sp->trajectories;
-  reduction acc = {0};
+  reduction acc = {0}, low = {0};
   acc.err_d = acc.err_dphi = acc.err_r = acc.err_t0 = NAN;
+  acc.err_period = acc.err_hpp = NAN;
+  /* With circulation's torque the arcs g > 0 and g < 0 are reduced apart. */
+  reduction *lower = pt.tensor.kappa != 0.0 ? &low : NULL;
   acc.loops = malloc((size_t)n * sizeof *acc.loops);
-  SSW_CHECK(acc.loops, SSW_ERR_MEM, "out of memory for %lld trajectories",
-            (long long)n);
+  low.loops = lower ? malloc((size_t)n * sizeof *low.loops) : NULL;
+  if (!acc.loops || (lower && !low.loops)) {
+    free(acc.loops), free(low.loops);
+    return SSW_RAISE(SSW_ERR_MEM, "out of memory for %lld trajectories",
+                     (long long)n);
+  }
   int status = SSW_SUCCESS;
   for (int64_t start = 0; start < n && status == SSW_SUCCESS; start += BLOCK) {
     const int cnt = (int)(n - start < BLOCK ? n - start : BLOCK);
@@ -329,10 +382,12 @@ int ssw_ensemble_run(ssw_ensemble *e, uint64_t index, const ssw_params *p,
     for (int b = 0; b < nb && status == SSW_SUCCESS; b++)
       if (errs[b].code != SSW_SUCCESS) status = ssw_error_restore(&errs[b]);
     for (int i = 0; i < cnt && status == SSW_SUCCESS; i++)
-      reduce_one(&acc, &blk[i]);
+      reduce_one(&acc, lower, &blk[i]);
   }
   if (status == SSW_SUCCESS) {
     finish(&acc, n, res);
+    finish_lower(&acc, lower, res);
+    res->critical_energy = ssw_model_critical_energy(&res->tensor);
     res->loops = mode_of(acc.loops, acc.nloops);
     /* Uniform motion keeps each initial rotation sense: no sense of the
      * body to report (the closed form says 0 too). */
@@ -346,6 +401,7 @@ int ssw_ensemble_run(ssw_ensemble *e, uint64_t index, const ssw_params *p,
       status = store_samples(e, &res->tensor, samples);
   }
   free(acc.loops);
+  free(low.loops);
   if (status != SSW_SUCCESS && ssw_error_message()[0] == '\0')
     status = SSW_RAISE(status, "trajectory failed at grid point %llu",
                        (unsigned long long)index);
