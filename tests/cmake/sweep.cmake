@@ -71,3 +71,7 @@ set_tests_properties(point_energy_overflow PROPERTIES
   PASS_REGULAR_EXPRESSION "initial energy .* is about 1e\\+599, outside")
 set_tests_properties(point_subnormal_omega PROPERTIES
   PASS_REGULAR_EXPRESSION "\"converged\": true")
+# A sweep with circulation: periodic and two-arc points against the theory.
+ssw_add_test(NAME test_circulation_sweep TIMEOUT 300
+  COMMAND ${SSW_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/test_circulation_sweep.py
+          $<TARGET_FILE:sleighsweep> ${MPIEXEC_EXECUTABLE} LABELS numerics)
