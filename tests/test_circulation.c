@@ -209,6 +209,55 @@ static void test_near_critical(void) {
   }
 }
 
+/* Drift energies H_n = H_c (1 - (|c1| / (|c1| + n))^2): one period turns
+ * the heading by 2 pi n, a pure translation, so the path drifts (orbit
+ * radius beyond any bound: drift / (2 |sin(heading / 2)|) with the heading
+ * within its error of 2 pi n); half-way to the next one it stays on a
+ * circle of finite radius. */
+static void test_drift(void) {
+  const ssw_body b = SEED_BODY;
+  const ssw_params p = {M_PI / 3, 0.2, 0.1, 0.3, -0.1, 0.5, 0.3};
+  ssw_tensor t;
+  int regime;
+  ssw_model_tensor(&b, &p, &t);
+  ssw_model_classify(&t, SSW_ZERO_TOL_DEFAULT, &t, &regime);
+  t.kappa = 1.0;
+  circ c;
+  theory(&t, t.kappa, 1.0, &c);
+  const double Hc = c.D * t.kappa * t.kappa / (2 * c.E), a = fabs(c.c1);
+  for (int n = 1; n <= 3; n++) {
+    for (int half = 0; half < 2; half++) {
+      const double x = a / (a + n + 0.5 * half);
+      const double H = Hc * (1 - x * x);
+      theory(&t, t.kappa, H, &c); /* zeta* and zeta_perp at energy H */
+      double w0, v0;
+      state(&c, 0.3, &w0, &v0);
+      ssw_integrator o;
+      ssw_integrator_defaults(&o);
+      ssw_traj r;
+      ssw_extract_run(&t, regime, w0, v0, &o, NULL, NULL, &r);
+      EXPECT(r.periodic && r.converged, "n %d: periodic %d converged %d", n,
+             r.periodic, r.converged);
+      const int sgn = c.c1 * t.kappa > 0 ? 1 : -1;
+      if (!half) {
+        EXPECT(r.resonance == sgn * n, "resonance %d, expected %d", r.resonance,
+               sgn * n);
+        EXPECT(fabs(r.heading_per_period - sgn * 2 * M_PI * n) <=
+                   TOL * 2 * M_PI * n,
+               "n %d: heading per period %.15g", n, r.heading_per_period);
+        EXPECT(r.orbit_radius >= 1e6 * r.drift_per_period,
+               "n %d: drift %.3g, orbit radius only %.3g", n,
+               r.drift_per_period, r.orbit_radius);
+      } else {
+        EXPECT(r.orbit_radius <= 10 * r.drift_per_period &&
+                   r.orbit_radius >= 0.5 * r.drift_per_period,
+               "n %d + 1/2: drift %.3g, orbit radius %.3g", n,
+               r.drift_per_period, r.orbit_radius);
+      }
+    }
+  }
+}
+
 /* Model I: kappa = 0 whatever Gamma, so the motion is the circulation-free
  * one bit for bit; only the blade force feels the lift. */
 static void test_model_one(void) {
@@ -239,5 +288,6 @@ int main(void) {
   test_wide();
   test_periodic();
   test_near_critical();
+  test_drift();
   return TEST_RESULT();
 }
