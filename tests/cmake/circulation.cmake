@@ -1,0 +1,7 @@
+# The closed form of the sleigh with circulation against GSL's rk8pd on the
+# equations written out in tests/circ_oracle.h (docs/theory/circulation.md).
+find_package(GSL QUIET)
+if(GSL_FOUND)
+  ssw_add_test(NAME test_circulation SOURCES test_circulation.c TIMEOUT 600)
+  target_link_libraries(test_circulation PRIVATE GSL::gsl)
+endif()
