@@ -84,6 +84,8 @@ static inline void co_extreme(const ssw_tensor *T, double H, int arc, double *w,
  * x, y} at the return of the reduced state. Returns a GSL status. */
 static inline int co_period(const ssw_tensor *T, double kappa, double w0,
                             double v0, double Tg, double out[4]) {
+  for (int i = 0; i < 4; i++)
+    out[i] = NAN;
   co_par p = co_params(T, kappa);
   double f0[5];
   const double y0[5] = {w0, v0, 0.0, 0.0, 0.0};
@@ -118,6 +120,8 @@ static inline int co_period(const ssw_tensor *T, double kappa, double w0,
 static inline int co_transition(const ssw_tensor *T, double kappa, double w0,
                                 double v0, double tend, double out[6]) {
   double end[2][5];
+  for (int i = 0; i < 6; i++)
+    out[i] = NAN;
   for (int dir = 0; dir < 2; dir++) {
     const double sg = dir == 0 ? 1.0 : -1.0;
     co_run r;

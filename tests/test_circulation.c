@@ -114,7 +114,7 @@ static void check_below(const wb_draw *dr, double kappa, batch_stats *st) {
   EXPECT(ssw_circ_orbit_init(&dr->t, kappa, dr->w0, dr->v0, &o) == 0,
          "orbit below");
   const ssw_circ_level *lv = &o.lv;
-  double ref[4] = {NAN, NAN, NAN, NAN}, zx = NAN, zy = NAN, R = NAN;
+  double ref[4], zx = NAN, zy = NAN, R = NAN;
   EXPECT(co_period(&dr->t, kappa, dr->w0, dr->v0, lv->period, ref) == 0,
          "reference period");
   EXPECT(ssw_circ_orbit_period(&o, &zx, &zy, &R) == 0, "period step");
@@ -150,8 +150,7 @@ static void check_above(const wb_draw *dr, double kappa, batch_stats *st) {
     EXPECT(ssw_circ_orbit_level(&dr->t, kappa, dr->H, arc, &o) == 0,
            "orbit above");
     const ssw_circ_level *lv = &o.lv;
-    double w0, v0, ref[6] = {NAN, NAN, NAN, NAN, NAN, NAN}, cp[2], cf[2],
-                   d = NAN;
+    double w0, v0, ref[6], cp[2], cf[2], d = NAN;
     co_extreme(&dr->t, dr->H, arc, &w0, &v0);
     EXPECT(co_transition(&dr->t, kappa, w0, v0, 40.0 / lv->lambda, ref) == 0,
            "reference transition");
