@@ -31,8 +31,17 @@ typedef struct {
   double period, dphi, zT, radius;                       /* below H_c */
   double tdphi, limit, r, d, identity, pathphi, pathpos; /* above; path */
   int n_below, n_above, n_path;
-  double gmin, gmax; /* |Gamma| span of the batch */
+  double gmin, gmax;  /* |Gamma| span of the batch */
+  double raw, nu2min; /* largest unscaled error; smallest nu^2 */
 } batch_stats;
+
+/* Records an error e measured against tolerance tol into the scaled
+ * maximum *m and the raw one. */
+static void note(batch_stats *st, double *m, double e, double tol) {
+  *m = fmax(*m, e * TOL_BASE / tol);
+  st->raw = fmax(st->raw, e);
+  st->nu2min = fmin(st->nu2min, TOL_BASE / tol);
+}
 
 /* kappa = 0: the closed form of analytic.c, to round-off. */
 static void test_kappa0(void) {
@@ -136,10 +145,10 @@ static void check_below(const wb_draw *dr, double kappa, batch_stats *st) {
              1e-12 * fmax(1, fabs(lv->dphi_period)),
          "heading at T %.17g vs dphi %.17g",
          ssw_circ_orbit_heading(&o, lv->period), lv->dphi_period);
-  st->period = fmax(st->period, eT * TOL_BASE / tol);
-  st->dphi = fmax(st->dphi, ep * TOL_BASE / tol);
-  st->zT = fmax(st->zT, ez * TOL_BASE / tol);
-  st->radius = fmax(st->radius, eR * TOL_BASE / tol);
+  note(st, &st->period, eT, tol);
+  note(st, &st->dphi, ep, tol);
+  note(st, &st->zT, ez, tol);
+  note(st, &st->radius, eR, tol);
   st->n_below++;
 }
 
@@ -169,10 +178,10 @@ static void check_above(const wb_draw *dr, double kappa, batch_stats *st) {
            "above H_c (H/Hc %.4g, mu %.6g, arc %d): dphi %.3g, limits %.3g, "
            "radii %.3g, d %.3g > %.3g",
            dr->H / lv->Hc, lv->mu, arc, ea, el, er, ed, tol);
-    st->tdphi = fmax(st->tdphi, ea * TOL_BASE / tol);
-    st->limit = fmax(st->limit, el * TOL_BASE / tol);
-    st->r = fmax(st->r, er * TOL_BASE / tol);
-    st->d = fmax(st->d, ed * TOL_BASE / tol);
+    note(st, &st->tdphi, ea, tol);
+    note(st, &st->limit, el, tol);
+    note(st, &st->r, er, tol);
+    note(st, &st->d, ed, tol);
     /* dphi(g > kappa) - dphi(g < kappa) = 2 pi c1 to round-off. */
     const double idn = fabs(lv->dphi_pos - lv->dphi_neg - 2 * M_PI * lv->c1) /
                        (fabs(lv->dphi_pos) + fabs(lv->dphi_neg));
@@ -213,8 +222,8 @@ static void check_path(const wb_draw *dr, double kappa, batch_stats *st) {
            "path (H/Hc %.4g): heading %.3g, "
            "position %.3g > %.3g",
            dr->H / o.lv.Hc, eph, ez, tol);
-    st->pathphi = fmax(st->pathphi, eph * TOL_BASE / tol);
-    st->pathpos = fmax(st->pathpos, ez * TOL_BASE / tol);
+    note(st, &st->pathphi, eph, tol);
+    note(st, &st->pathpos, ez, tol);
   }
   st->n_path++;
 }
@@ -224,7 +233,7 @@ static void check_path(const wb_draw *dr, double kappa, batch_stats *st) {
  * (rho r) then spans many decades. */
 static void test_batch(int ndraws) {
   batch_stats st = {0};
-  st.gmin = INFINITY;
+  st.gmin = st.nu2min = INFINITY;
   for (int i = 0; i < ndraws; i++) {
     wb_draw dr;
     if (wb_draw_one(2101, i, &dr) != 0 || dr.body.rho == 0.0 ||
@@ -256,7 +265,9 @@ static void test_batch(int ndraws) {
          st.tdphi, st.limit, st.r, st.d, st.identity);
   printf("  path (%d motions): heading %.2e, position %.2e\n", st.n_path,
          st.pathphi, st.pathpos);
-  printf("  (errors scaled to H/Hc far from 1: multiplied by min(1, nu^2))\n");
+  printf("  (each error times min(1, nu^2), nu^2 = |1 - H_c / H| >= %.2g in "
+         "the batch; the largest unscaled error is %.2e)\n",
+         st.nu2min, st.raw);
 }
 
 /* Exactly at H_c the closed form says it cannot: NaN, and the motions of
