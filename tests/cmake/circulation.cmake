@@ -2,8 +2,8 @@
 # equations written out in tests/circ_oracle.h (docs/theory/circulation.md).
 find_package(GSL QUIET)
 if(GSL_FOUND)
-  ssw_add_test(NAME test_circulation SOURCES test_circulation.c TIMEOUT 600)
-  target_link_libraries(test_circulation PRIVATE GSL::gsl)
+  ssw_add_test(NAME test_circulation_closed.closed SOURCES test_circulation_closed.closed.c TIMEOUT 600)
+  target_link_libraries(test_circulation_closed.closed PRIVATE GSL::gsl)
   ssw_add_test(NAME test_circulation_drift SOURCES test_circulation_drift.c
                TIMEOUT 600)
   target_link_libraries(test_circulation_drift PRIVATE GSL::gsl)
