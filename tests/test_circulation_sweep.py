@@ -7,8 +7,9 @@ T = 2 pi D / sqrt(2 E (H_c - H)) and heading change per period
 2 pi c1 sgn(kappa) (|mu| / sqrt(mu^2 - 1) - 1), mu = kappa / g_m,
 g_m = sqrt(2 H E / D). Above it: the arcs kept apart, |transition angle|
 2 |c1| psi_e on g > 0 and 2 |c1| (pi - psi_e) on g < 0, cos psi_e = mu.
-Each within 10 rtol (the accuracy the docs promise). The analytic twins
-of the 2010 closed form are NaN. Usage: test_circulation_sweep.py
+Each within 10 rtol (the accuracy the docs promise), and so are the
+file's analytic twins (circulation's closed form); the path of trajectory 0
+within 1e-8 of circulation's exact path. Usage: test_circulation_sweep.py
 SLEIGHSWEEP MPIEXEC"""
 import math
 import os
@@ -80,8 +81,8 @@ with tempfile.TemporaryDirectory() as tmp:
         e = expected(*(d[k][idx] for k in ("J", "M", "L1", "L2", "Z")), kappa)
         check(abs(d["critical_energy"][idx] - e["Hc"]) <= 1e-14 * e["Hc"],
               f"{idx}: critical_energy {d['critical_energy'][idx]}")
-        check(np.isnan(d["analytic_transition_angle"][idx]),
-              f"{idx}: the 2010 closed form is no twin with circulation")
+        check(abs(d["path_error_max"][idx]) <= 1e-8,
+              f"{idx}: path error {d['path_error_max'][idx]}")
         check(d["converged_fraction"][idx] == 1.0 and d["flags"][idx] == 0,
               f"{idx}: converged {d['converged_fraction'][idx]}, "
               f"flags {d['flags'][idx]}")
@@ -93,13 +94,20 @@ with tempfile.TemporaryDirectory() as tmp:
                   / max(abs(e["hpp"]), 1))
             check(eT <= TOL and eh <= TOL, f"{idx}: period {eT:.2g}, "
                   f"heading per period {eh:.2g}")
+            for name, want in (("analytic_period", e["T"]),
+                               ("analytic_heading_per_period", e["hpp"])):
+                check(abs(d[name][idx] - want) <= 1e-12 * max(abs(want), 1),
+                      f"{idx}: twin {name} {d[name][idx]!r} vs {want!r}")
             check(np.isnan(d["transition_angle"][idx]),
                   f"{idx}: a periodic point has no transition angle")
         else:
             asym += 1
             check(d["regime"][idx] != 4, f"{idx}: regime {d['regime'][idx]}")
             for name, want in (("transition_angle", e["up"]),
-                               ("transition_angle_lower", e["down"])):
+                               ("transition_angle_lower", e["down"]),
+                               ("analytic_transition_angle", e["up"]),
+                               ("analytic_transition_angle_lower",
+                                e["down"])):
                 got = d[name][idx]
                 if np.isnan(got):  # no trajectory on that arc
                     continue

@@ -3,7 +3,10 @@
  * period and heading per period below the critical energy, the transitions
  * above it, and the exact path (one quadrature). Pure functions, no I/O;
  * the test oracle of the circulation model. kappa = rho Gamma r is the only
- * combination of the circulation Gamma that enters the motion. */
+ * combination of the circulation Gamma that enters the motion; every
+ * function takes it as an argument and reads only the inertia of the
+ * tensor (J, M, L1, L2, Z), not its kappa field. In the notation here g
+ * is L1 w + Z v (model.h's p2) and the equilibria are g = kappa. */
 #ifndef SLEIGHSWEEP_CIRCULATION_H
 #define SLEIGHSWEEP_CIRCULATION_H
 

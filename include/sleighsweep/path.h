@@ -40,7 +40,9 @@ void ssw_path_clear(ssw_path *p);
  * 0 and contact point at the origin at t = 0) with its exact path: the
  * largest distance of the contact points (length) and difference of the
  * headings (rad) over the rows. `exact` (may be NULL) receives the exact
- * (phi, x, y, omega, v) of every row. Errors: as ssw_analytic_orbit. */
+ * (phi, x, y, omega, v) of every row; with circulation (t->kappa != 0)
+ * the exact motion is circulation.h's. Errors: as ssw_analytic_orbit or
+ * ssw_circ_orbit_init and ssw_circ_orbit_advance. */
 int ssw_path_exact(const ssw_path *p, const ssw_tensor *t, int regime,
                    double w0, double v0, double (*exact)[SSW_PATH_NEXACT],
                    double *pos_err, double *head_err);

@@ -48,6 +48,23 @@ int ssw_point_closed_form(const ssw_point *pt);
  * same from each trajectory's own energy). */
 void ssw_point_set_energy(ssw_point *pt, double H);
 
+/** Circulation's closed form at energy H (docs/theory/circulation.md),
+ * the twins of the measurements where kappa != 0; NaN where a quantity
+ * does not apply (below or above the critical energy) or the closed form
+ * cannot give it (a critical level, E = 0). `up` is the arc g > 0, `down`
+ * the arc g < 0. */
+typedef struct {
+  double Hc;                         /**< critical energy */
+  double period, heading_per_period; /**< below H_c */
+  double drift_per_period, orbit_radius;
+  double dphi_up, dphi_down; /**< signed transition angles, above H_c */
+  double d_up, d_down;       /**< centre spacings */
+  double r_past, r_future;   /**< limit radii (both arcs) */
+} ssw_point_circ;
+
+/** Fills `out` for the point at energy H. */
+void ssw_point_circulation(const ssw_point *pt, double H, ssw_point_circ *out);
+
 /** Extracts n trajectories of the point from the initial states (w0[i],
  * v0[i]) (ssw_extract_batch: SIMD lanes, bit-identical to each alone). */
 int ssw_point_trajectories(const ssw_point *pt, int n, const double *w0,

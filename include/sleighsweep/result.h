@@ -62,6 +62,13 @@ typedef struct {
   double transition_angle_lower, center_spacing_lower, upper_fraction;
   double critical_energy;
   int32_t loops_lower;
+  /** Their closed-form twins at the run's energy (ssw_point_circulation;
+   * with kappa != 0 analytic.dphi_abs, .d and .loops hold the arc g > 0's
+   * and analytic.radius is NaN: the two limit radii differ). */
+  double analytic_radius_past, analytic_radius_future;
+  double analytic_period, analytic_heading_per_period;
+  double analytic_drift_per_period, analytic_orbit_radius;
+  double analytic_transition_angle_lower, analytic_center_spacing_lower;
 } ssw_point_result;
 
 /** Sample trajectory quantities, in the order they sit in a point's sample

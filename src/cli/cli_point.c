@@ -325,33 +325,85 @@ typedef struct {
   double blade;     /* closed-form max |F| / H */
 } path_cmp;
 
+/* The exact path of the recorded one; with circulation out of reach near
+ * the critical energy: NaN, said in the JSON as null. */
+static int exact_path(const ssw_path *s, const ssw_tensor *t, int regime,
+                      const point_opts *o, double (*exact)[SSW_PATH_NEXACT],
+                      path_cmp *cmp) {
+  const int rc =
+      ssw_path_exact(s, t, regime, o->w0, o->v0, exact, &cmp->pos, &cmp->head);
+  if (rc == SSW_SUCCESS || t->kappa == 0.0) return rc;
+  ssw_error_clear();
+  cmp->pos = cmp->head = NAN;
+  for (size_t i = 0; i < s->n; i++)
+    for (int q = 0; q < SSW_PATH_NEXACT; q++)
+      exact[i][q] = NAN;
+  return SSW_SUCCESS;
+}
+
 /* The closed form's twins, and the measurements' errors against them. */
+/* The closed form's twins of one trajectory's measurements. */
+typedef struct {
+  double r_past, r_future, d, dphi;
+  double period, hpp, drift, orbit;
+} twins;
+
+static twins twins_of(const ssw_point *pt, const ssw_traj *r, int sigma) {
+  const ssw_analytic *an = &pt->analytic;
+  const int uni = an->regime == SSW_REGIME_UNIFORM;
+  twins w = {uni ? r->r_past : an->radius,
+             uni ? r->r_future : an->radius,
+             an->d,
+             isnan(an->dphi_abs) ? NAN : ssw_analytic_dphi(an, sigma),
+             NAN,
+             NAN,
+             NAN,
+             NAN};
+  if (pt->tensor.kappa == 0.0) return w;
+  ssw_point_circ c;
+  ssw_point_circulation(pt, r->H0, &c);
+  const int up = r->arc > 0;
+  return (twins){c.r_past,
+                 c.r_future,
+                 up ? c.d_up : c.d_down,
+                 up ? c.dphi_up : c.dphi_down,
+                 c.period,
+                 c.heading_per_period,
+                 c.drift_per_period,
+                 c.orbit_radius};
+}
+
 static void print_analytic(FILE *f, const ssw_tensor *t, const ssw_traj *r,
-                           const ssw_analytic *an, double dphi_an,
+                           const ssw_analytic *an, const twins *w,
                            const path_cmp *cmp) {
   fprintf(f, " \"analytic\": {\"regime\": \"%s\", ",
           ssw_regime_name(an->regime));
   jnum(f, "critical_energy", ssw_model_critical_energy(t), 1);
-  const int uni = an->regime == SSW_REGIME_UNIFORM;
-  jnum(f, "r_past", uni ? r->r_past : an->radius, 1);
-  jnum(f, "r_future", uni ? r->r_future : an->radius, 1);
-  jnum(f, "d", an->d, 1), jnum(f, "dphi", dphi_an, 1);
+  jnum(f, "r_past", w->r_past, 1), jnum(f, "r_future", w->r_future, 1);
+  jnum(f, "d", w->d, 1), jnum(f, "dphi", w->dphi, 1);
+  jnum(f, "period", w->period, 1);
+  jnum(f, "heading_per_period", w->hpp, 1);
+  jnum(f, "drift_per_period", w->drift, 1);
+  jnum(f, "orbit_radius", w->orbit, 1);
   jnum(f, "blade_force_max", cmp->blade, 1);
   fprintf(f, "\"loops\": %d, \"sense_future\": %d},\n", an->loops,
           an->sense_future);
   fprintf(f, " \"relative_error\": {");
-  jnum(f, "r_future", rel_err(r->r_future, an->radius), 1);
-  jnum(f, "r_past", rel_err(r->r_past, an->radius), 1);
-  jnum(f, "d", rel_err(r->d, an->d), 1);
-  jnum(f, "dphi", rel_err(r->dphi, dphi_an), 1);
+  /* Uniform motion's radius is the state's own: no twin to compare. */
+  const int uni = an->regime == SSW_REGIME_UNIFORM;
+  jnum(f, "r_future", rel_err(r->r_future, uni ? NAN : w->r_future), 1);
+  jnum(f, "r_past", rel_err(r->r_past, uni ? NAN : w->r_past), 1);
+  jnum(f, "d", rel_err(r->d, w->d), 1);
+  jnum(f, "dphi", rel_err(r->dphi, w->dphi), 1);
+  jnum(f, "period", rel_err(r->period, w->period), 1);
+  jnum(f, "heading_per_period", rel_err(r->heading_per_period, w->hpp), 1);
   jnum(f, "blade_force_max", rel_err(r->blade_force_max, cmp->blade), 0);
 }
 
-static void print_json(FILE *f, const point_opts *o, const ssw_tensor *t,
-                       const ssw_traj *r, const ssw_analytic *an, int sigma,
-                       const path_cmp *cmp) {
-  const double dphi_an =
-      isnan(an->dphi_abs) ? NAN : ssw_analytic_dphi(an, sigma);
+static void print_json(FILE *f, const point_opts *o, const ssw_point *pt,
+                       const ssw_traj *r, const twins *w, const path_cmp *cmp) {
+  const ssw_tensor *t = &pt->tensor;
+  const ssw_analytic *an = &pt->analytic;
   fprintf(f,
           "{\"program\": \"sleighsweep\", \"version\": \"%s\", "
           "\"git_revision\": \"%s\",\n",
@@ -412,7 +464,7 @@ static void print_json(FILE *f, const point_opts *o, const ssw_tensor *t,
   jnum(f, "drift_per_period", r->err_drift, 1);
   jnum(f, "orbit_radius", r->err_orbit, 0);
   fprintf(f, "},\n");
-  print_analytic(f, t, r, an, dphi_an, cmp);
+  print_analytic(f, t, r, an, w, cmp);
   fprintf(f, "}}\n");
 }
 
@@ -482,13 +534,8 @@ static int run_point(const point_opts *o) {
     exact = malloc((s.n ? s.n : 1) * sizeof *exact);
     if (!exact)
       rc = SSW_RAISE(SSW_ERR_MEM, "out of memory for the exact path");
-    else if (ssw_point_closed_form(&pt))
-      rc = ssw_path_exact(&s, t, regime, o->w0, o->v0, exact, &cmp.pos,
-                          &cmp.head);
-    else /* no exact path known with circulation's torque */
-      for (size_t i = 0; i < s.n; i++)
-        for (int q = 0; q < SSW_PATH_NEXACT; q++)
-          exact[i][q] = NAN;
+    else
+      rc = exact_path(&s, t, regime, o, exact, &cmp);
     cmp.blade = ssw_point_blade_bound(&pt);
   }
   if (rc == SSW_SUCCESS && csv) rc = write_csv(csv, o->trajectory, &s, exact);
@@ -498,8 +545,12 @@ static int run_point(const point_opts *o) {
     rc = SSW_RAISE(SSW_ERR_IO, "--trajectory: error closing '%s'",
                    o->trajectory);
   if (rc != SSW_SUCCESS) return rc;
-  print_json(stdout, o, t, &r, &pt.analytic,
-             ssw_analytic_sigma(t, o->w0, o->v0), &cmp);
+  ssw_point_set_energy(&pt, r.H0);
+  const twins w = twins_of(&pt, &r, ssw_analytic_sigma(t, o->w0, o->v0));
+  if (pt.tensor.kappa != 0.0) /* the trajectory's arc */
+    pt.analytic.loops =
+        isfinite(w.dphi) ? (int)floor(fabs(w.dphi) / (2.0 * M_PI)) : -1;
+  print_json(stdout, o, &pt, &r, &w, &cmp);
   return SSW_SUCCESS;
 }
 

@@ -85,7 +85,7 @@ typedef struct {
 } column;
 
 /* The per-point datasets (h5layout.c), `done` last. */
-#define SSW_H5_NCOL 46
+#define SSW_H5_NCOL 54
 extern const column ssw_h5_columns[];
 #define SSW_H5_DONE_COL (SSW_H5_NCOL - 1)
 

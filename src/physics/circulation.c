@@ -194,7 +194,7 @@ static int orbit_setup(const ssw_tensor *t, double kappa, double w0, double v0,
   ssw_reduced e;
   ssw_model_reduce(t, &e);
   const double sD = sqrt(e.D);
-  const double g0 = ssw_model_g(&e, w0, v0), ht0 = ssw_model_ht(&e, w0, v0);
+  const double g0 = SSW_MODEL_P2(&e, w0, v0), ht0 = ssw_model_ht(&e, w0, v0);
   /* g^2 + ht^2 / D = 2 H E / D on every state: the level's gm. */
   const double gm = hypot(g0, ht0 / sD), dg = g0 - kappa;
   const int s = dg > 0.0 ? 1 : (dg < 0.0 ? -1 : 0);

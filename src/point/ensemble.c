@@ -315,20 +315,43 @@ static int store_samples(const ssw_ensemble *e, const ssw_tensor *t,
   return SSW_SUCCESS;
 }
 
-/* Largest distance of trajectory 0's nodes from its exact path (NaN where
- * no exact path is known). */
-static int path_error(ssw_ensemble *e, const ssw_point *pt,
-                      ssw_point_result *res, int regime) {
+/* Largest distance of trajectory 0's nodes from its exact path. With
+ * circulation the exact path may be out of reach (within ~1e-13 of the
+ * critical energy, or no closed form for E = 0): NaN, not an error. */
+static int path_error(ssw_ensemble *e, ssw_point_result *res, int regime) {
   ssw_path *p = e->recording ? &e->nodes[0] : &e->probe;
-  if (!ssw_point_closed_form(pt)) {
-    res->path_error_max = NAN;
-    return SSW_SUCCESS;
-  }
   double w0, v0, head;
   ssw_ensemble_initial(&e->sp, &res->tensor, res->index, 0, &w0, &v0);
   SSW_CALL(ssw_path_sort(p));
-  return ssw_path_exact(p, &res->tensor, regime, w0, v0, NULL,
-                        &res->path_error_max, &head);
+  const int rc = ssw_path_exact(p, &res->tensor, regime, w0, v0, NULL,
+                                &res->path_error_max, &head);
+  if (rc == SSW_SUCCESS || res->tensor.kappa == 0.0) return rc;
+  ssw_error_clear();
+  res->path_error_max = NAN;
+  return SSW_SUCCESS;
+}
+
+/* The closed-form twins with circulation (none needed without: the 2010
+ * closed form's radius serves both ends). */
+static void circulation_twins(const ssw_point *pt, double H,
+                              ssw_point_result *res) {
+  ssw_point_circ c;
+  ssw_point_circulation(pt, H, &c);
+  const int circ = pt->tensor.kappa != 0.0;
+  res->analytic_radius_past = circ ? c.r_past : pt->analytic.radius;
+  res->analytic_radius_future = circ ? c.r_future : pt->analytic.radius;
+  res->analytic_period = c.period;
+  res->analytic_heading_per_period = c.heading_per_period;
+  res->analytic_drift_per_period = c.drift_per_period;
+  res->analytic_orbit_radius = c.orbit_radius;
+  res->analytic_transition_angle_lower = fabs(c.dphi_down);
+  res->analytic_center_spacing_lower = c.d_down;
+  if (!circ) return;
+  ssw_analytic *an = &res->analytic;
+  an->dphi_abs = fabs(c.dphi_up);
+  an->d = c.d_up;
+  an->loops =
+      isfinite(an->dphi_abs) ? (int)floor(an->dphi_abs / (2.0 * M_PI)) : -1;
 }
 
 int ssw_ensemble_run(ssw_ensemble *e, uint64_t index, const ssw_params *p,
@@ -349,6 +372,7 @@ int ssw_ensemble_run(ssw_ensemble *e, uint64_t index, const ssw_params *p,
   const int regime = pt.regime;
   res->tensor = pt.tensor;
   res->analytic = pt.analytic;
+  circulation_twins(&pt, sp->energy, res);
   const int64_t n = sp->trajectories;
   reduction acc = {0}, low = {0};
   acc.err_d = acc.err_dphi = acc.err_r = acc.err_t0 = NAN;
@@ -392,7 +416,7 @@ int ssw_ensemble_run(ssw_ensemble *e, uint64_t index, const ssw_params *p,
     /* Uniform motion keeps each initial rotation sense: no sense of the
      * body to report (the closed form says 0 too). */
     if (regime == SSW_REGIME_UNIFORM) res->sense_future = 0;
-    status = path_error(e, &pt, res, regime);
+    status = path_error(e, res, regime);
     /* Uniform motion: each trajectory keeps its own constant force, so
      * the bound over the energy level is no twin of the ensemble's mean. */
     res->analytic_blade_force_max =

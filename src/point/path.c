@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "sleighsweep/analytic.h"
+#include "sleighsweep/circulation.h"
 #include "sleighsweep/dopri5.h"
 #include "sleighsweep/error.h"
 #include "sleighsweep/ode.h"
@@ -54,47 +55,79 @@ void ssw_path_free(ssw_path *p) {
   memset(p, 0, sizeof *p);
 }
 
+/* An exact motion: the 2010 closed form, or circulation's
+ * (docs/theory/exact-path.md, circulation.md). */
+typedef struct {
+  ssw_orbit o;
+  ssw_circ_orbit c;
+  int circ;
+} exact_motion;
+
+static double heading_at(const exact_motion *m, double t) {
+  return m->circ ? ssw_circ_orbit_heading(&m->c, t)
+                 : ssw_analytic_orbit_heading(&m->o, t);
+}
+
+static int advance(const exact_motion *m, double ta, double tb, double *dx,
+                   double *dy) {
+  if (m->circ) return ssw_circ_orbit_advance(&m->c, ta, tb, dx, dy);
+  ssw_analytic_orbit_advance(&m->o, ta, tb, dx, dy);
+  return SSW_SUCCESS;
+}
+
+static void state_at(const exact_motion *m, double t, double *w, double *v) {
+  if (m->circ)
+    ssw_circ_orbit_state(&m->c, t, w, v);
+  else
+    ssw_analytic_orbit_state(&m->o, t, w, v);
+}
+
 /* Exact (phi, x, y) of rows [from, to) walking away from t = 0 in steps of
  * `dir`, accumulating the exact displacement segment by segment. */
-static void walk(const ssw_path *p, const ssw_orbit *o, long from, long to,
-                 long dir, double (*exact)[SSW_PATH_NEXACT], double *pos,
-                 double *head) {
+static int walk(const ssw_path *p, const exact_motion *m, long from, long to,
+                long dir, double (*exact)[SSW_PATH_NEXACT], double *pos,
+                double *head) {
   double t = 0.0, x = 0.0, y = 0.0;
   for (long i = from; i != to; i += dir) {
     const double *r = p->rows[i];
     double dx, dy;
-    ssw_analytic_orbit_advance(o, t, r[0], &dx, &dy);
+    SSW_CALL(advance(m, t, r[0], &dx, &dy));
     t = r[0], x += dx, y += dy;
-    const double ph = ssw_analytic_orbit_heading(o, t);
+    const double ph = heading_at(m, t);
     *pos = fmax(*pos, hypot(r[2] - x, r[3] - y));
     *head = fmax(*head, fabs(r[1] - ph));
     if (exact) {
       exact[i][0] = ph, exact[i][1] = x, exact[i][2] = y;
-      ssw_analytic_orbit_state(o, t, &exact[i][3], &exact[i][4]);
+      state_at(m, t, &exact[i][3], &exact[i][4]);
     }
   }
+  return SSW_SUCCESS;
 }
 
 int ssw_path_exact(const ssw_path *p, const ssw_tensor *t, int regime,
                    double w0, double v0, double (*exact)[SSW_PATH_NEXACT],
                    double *pos_err, double *head_err) {
-  ssw_orbit o;
-  SSW_CALL(ssw_analytic_orbit(t, regime, w0, v0, &o));
+  static exact_motion zero;
+  exact_motion m = zero;
+  m.circ = t->kappa != 0.0;
+  if (m.circ)
+    SSW_CALL(ssw_circ_orbit_init(t, t->kappa, w0, v0, &m.c));
+  else
+    SSW_CALL(ssw_analytic_orbit(t, regime, w0, v0, &m.o));
   long i0 = 0;
   while (i0 < (long)p->n && p->rows[i0][0] < 0.0)
     i0++;
   *pos_err = *head_err = 0.0;
-  walk(p, &o, i0, (long)p->n, 1, exact, pos_err, head_err);
-  walk(p, &o, i0 - 1, -1, -1, exact, pos_err, head_err);
-  return SSW_SUCCESS;
+  SSW_CALL(walk(p, &m, i0, (long)p->n, 1, exact, pos_err, head_err));
+  return walk(p, &m, i0 - 1, -1, -1, exact, pos_err, head_err);
 }
 
 /* The state c (a row: t, phi, x, y, omega, v, H) carried over a time span
  * `span` in `m` (>= 0) equal steps of the engine's Dormand-Prince 5(4) step
  * (dopri5.h; its error estimate is not used: the steps are a fraction of
  * the integrator's own node spacing). */
-static ssw_ode_state advance(const ssw_reduced *e, const double *c, double span,
-                             int m) {
+static ssw_ode_state carry(const ssw_reduced *e, const double *c, double span,
+                           int m) {
   ssw_dopri5_opts o;
   ssw_dopri5_defaults(&o);
   ssw_ode_state s = {c[4], c[5], c[1], c[2], c[3], c[0]}, next;
@@ -133,7 +166,7 @@ void ssw_path_dense(const ssw_path *p, const ssw_tensor *t, size_t n,
     const int m = h > 0 && tk != c[0]
                       ? (int)ceil(SSW_DENSE_STEPS * fabs(tk - c[0]) / h)
                       : 0;
-    const ssw_ode_state y = advance(&e, c, tk - c[0], m);
+    const ssw_ode_state y = carry(&e, c, tk - c[0], m);
     out[k][0] = tk;
     out[k][1] = y.phi, out[k][2] = y.x, out[k][3] = y.y;
     out[k][4] = y.w, out[k][5] = y.v;

@@ -3,6 +3,7 @@
 
 #include <math.h>
 
+#include "sleighsweep/circulation.h"
 #include "sleighsweep/error.h"
 #include "sleighsweep/stepper.h"
 
@@ -37,6 +38,45 @@ void ssw_point_set_energy(ssw_point *pt, double H) {
       sqrt(2.0 * H * ssw_model_E(&pt->tensor) / ssw_model_D(&pt->tensor));
   if (kappa != 0.0 && fabs(kappa) >= gm)
     pt->analytic.regime = SSW_REGIME_PERIODIC;
+}
+
+/* One arc's transition angle and centre spacing (above H_c). */
+static void arc_twins(const ssw_tensor *t, double H, int arc, double *dphi,
+                      double *d) {
+  ssw_circ_orbit o;
+  double past[2], future[2];
+  *dphi = *d = NAN;
+  if (ssw_circ_orbit_level(t, t->kappa, H, arc, &o) != SSW_SUCCESS) return;
+  *dphi = o.lv.dphi;
+  if (ssw_circ_orbit_centres(&o, past, future, d) != SSW_SUCCESS) *d = NAN;
+}
+
+void ssw_point_circulation(const ssw_point *pt, double H, ssw_point_circ *out) {
+  const ssw_tensor *t = &pt->tensor;
+  *out = (ssw_point_circ){.Hc = ssw_model_critical_energy(t)};
+  out->period = out->heading_per_period = out->drift_per_period = NAN;
+  out->orbit_radius = out->dphi_up = out->dphi_down = NAN;
+  out->d_up = out->d_down = out->r_past = out->r_future = NAN;
+  ssw_circ_level lv;
+  if (t->kappa == 0.0 ||
+      ssw_circ_level_compute(t, t->kappa, H, 1, &lv) != SSW_SUCCESS) {
+    ssw_error_clear();
+    return;
+  }
+  if (lv.kind == SSW_CIRC_PERIODIC) {
+    out->period = lv.period;
+    out->heading_per_period = lv.dphi_period;
+    ssw_circ_orbit o;
+    double zx, zy;
+    if (ssw_circ_orbit_level(t, t->kappa, H, 1, &o) == SSW_SUCCESS &&
+        ssw_circ_orbit_period(&o, &zx, &zy, &out->orbit_radius) == SSW_SUCCESS)
+      out->drift_per_period = hypot(zx, zy);
+  } else if (lv.kind == SSW_CIRC_HETEROCLINIC) {
+    out->r_past = lv.r_past, out->r_future = lv.r_future;
+    arc_twins(t, H, 1, &out->dphi_up, &out->d_up);
+    arc_twins(t, H, -1, &out->dphi_down, &out->d_down);
+  }
+  ssw_error_clear();
 }
 
 int ssw_point_closed_form(const ssw_point *pt) {
