@@ -25,6 +25,11 @@ typedef struct {
   double c1, c2;      /**< sqrt(D)(Z L2 + M L1)/E, sqrt(D)(L1 L2 + Z J)/E */
 } ssw_analytic;
 
+/** The 20-point Gauss-Legendre rule on [-1, 1]: the positive nodes and
+ * their weights (computed in 30-digit arithmetic, rounded); the exact
+ * paths' quadratures share it. */
+extern const double ssw_gl20[10][2];
+
 /** Fills `out` for a tensor already snapped by ssw_model_classify.
  * Errors: none (uniform motion gives radius NaN, d = 0, dphi = 0). */
 int ssw_analytic_compute(const ssw_tensor *t, int regime, ssw_analytic *out);

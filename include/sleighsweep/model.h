@@ -296,6 +296,12 @@ void ssw_model_centre(const ssw_reduced *e, double phi, double x, double y,
  * tensor). */
 static inline double ssw_model_gmax(const ssw_tensor *t, double H);
 
+/** Displacement (dx, dy) of the contact point from ta to tb in uniform
+ * motion with body velocity (w, v) and heading w t (heading 0 at t = 0):
+ * the exact arc of radius |v / w|, a segment when w = 0. */
+void ssw_model_arc(double w, double v, double ta, double tb, double *dx,
+                   double *dy);
+
 /** The point of the energy ellipse zeta^T K zeta = 2 H at angle psi of the
  * Cholesky parametrisation K = L L^T, L = [[sqrt J, 0], [-L2 / sqrt J,
  * sqrt(D / J)]]: zeta = L^-T (sqrt(2 H) cos psi, sqrt(2 H) sin psi). */

@@ -89,7 +89,7 @@ int ssw_analytic_sigma(const ssw_tensor *t, double w, double v) {
 
 /* 20-point Gauss-Legendre rule on [-1, 1]: the positive nodes and their
  * weights (computed in 30-digit arithmetic, rounded). */
-static const double gl20[10][2] = {
+const double ssw_gl20[10][2] = {
     {0.993128599185094924786, 0.0176140071391521183119},
     {0.963971927277913791268, 0.040601429800386941331},
     {0.912234428251325905868, 0.0626720483341090635695},
@@ -177,24 +177,10 @@ double ssw_analytic_orbit_heading(const ssw_orbit *o, double t) {
   return heading_u(o, o->u0 + o->rate * t);
 }
 
-/* Uniform motion: the exact arc of radius |v0/w0| (a segment if w0 = 0). */
-static void arc(double w0, double v0, double ta, double tb, double *dx,
-                double *dy) {
-  const double T = tb - ta, th = w0 * T, ph = w0 * ta;
-  double ax = v0 * T, ay = 0.0; /* displacement in the frame of heading ph */
-  if (th != 0.0) {
-    const double sh = sin(0.5 * th);
-    ax = v0 * T * sin(th) / th;
-    ay = v0 * T * 2.0 * sh * sh / th;
-  }
-  *dx = ax * cos(ph) - ay * sin(ph);
-  *dy = ax * sin(ph) + ay * cos(ph);
-}
-
 void ssw_analytic_orbit_advance(const ssw_orbit *o, double ta, double tb,
                                 double *dx, double *dy) {
   if (o->sigma == 0) {
-    arc(o->w0, o->v0, ta, tb, dx, dy);
+    ssw_model_arc(o->w0, o->v0, ta, tb, dx, dy);
     return;
   }
   /* dz/du = (beta tanh u + sigma c2 sech u) e^{i phi(u)}: bounded, smooth
@@ -211,7 +197,7 @@ void ssw_analytic_orbit_advance(const ssw_orbit *o, double ta, double tb,
     double px = 0.0, py = 0.0;
     for (int j = 0; j < 10; j++) {
       for (int sgn = -1; sgn <= 1; sgn += 2) {
-        const double u = mid + sgn * gl20[j][0] * half;
+        const double u = mid + sgn * ssw_gl20[j][0] * half;
         /* tanh, sech, ln cosh and gd from one exponential (the loop's
          * cost is its transcendental calls). */
         const double a = fabs(u), ea = exp(-a), e = ea * ea;
@@ -220,8 +206,8 @@ void ssw_analytic_orbit_advance(const ssw_orbit *o, double ta, double tb,
         const double ph = o->an.alpha * (a + log1p(e) - M_LN2 - o->lc0) +
                           o->sigma * o->an.c1 * (atan2(th, sh) - o->gd0);
         const double sp = b * th + c * sh;
-        px += gl20[j][1] * sp * cos(ph);
-        py += gl20[j][1] * sp * sin(ph);
+        px += ssw_gl20[j][1] * sp * cos(ph);
+        py += ssw_gl20[j][1] * sp * sin(ph);
       }
     }
     sx += px * half;

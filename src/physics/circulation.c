@@ -5,6 +5,7 @@
 #include <limits.h>
 #include <math.h>
 
+#include "sleighsweep/analytic.h"
 #include "sleighsweep/error.h"
 
 /* Past and future limit circles are followed until |theta| = THETA_TAIL:
@@ -278,21 +279,6 @@ double ssw_circ_orbit_heading(const ssw_circ_orbit *o, double t) {
   return circ_heading(o, th, &p);
 }
 
-/* 20-point Gauss-Legendre rule on [-1, 1]: the positive nodes and their
- * weights (as in analytic.c). */
-static const double gl20[10][2] = {
-    {0.993128599185094924786, 0.0176140071391521183119},
-    {0.963971927277913791268, 0.040601429800386941331},
-    {0.912234428251325905868, 0.0626720483341090635695},
-    {0.839116971822218823395, 0.0832767415767047487248},
-    {0.746331906460150792614, 0.101930119817240435037},
-    {0.636053680726515025453, 0.118194531961518417312},
-    {0.510867001950827098004, 0.131688638449176626898},
-    {0.373706088715419560673, 0.142096109318382051329},
-    {0.22778585114164507808, 0.149172986472603746788},
-    {0.0765265211334973337546, 0.152753387130725850698},
-};
-
 /* Integral over theta in [a, b] of (2 / nu)(v^ - y w^) e^{i phi(theta)},
  * (w^, v^) = cos chi (c1, c2) + sin chi (alpha, beta): the displacement
  * of the contact point for y = 0 ((v / rate) dt = (2 / nu) v^ dtheta),
@@ -313,12 +299,12 @@ static int circ_quad(const ssw_circ_orbit *o, double a, double b, double y,
     double px = 0.0, py = 0.0;
     for (int j = 0; j < 10; j++) {
       for (int sgn = -1; sgn <= 1; sgn += 2) {
-        const double th = mid + sgn * gl20[j][0] * half;
+        const double th = mid + sgn * ssw_gl20[j][0] * half;
         const circ_pt p = circ_eval(o, th);
         const double ph = circ_heading(o, th, &p);
         const double sp = p.c * kc + p.s * ks;
-        px += gl20[j][1] * sp * cos(ph);
-        py += gl20[j][1] * sp * sin(ph);
+        px += ssw_gl20[j][1] * sp * cos(ph);
+        py += ssw_gl20[j][1] * sp * sin(ph);
       }
     }
     tx += px * half;
@@ -329,25 +315,10 @@ static int circ_quad(const ssw_circ_orbit *o, double a, double b, double y,
   return SSW_SUCCESS;
 }
 
-/* Uniform motion: the exact arc of radius |v0 / w0| (a segment if w0 = 0),
- * from heading w0 ta. */
-static void circ_arc(double w0, double v0, double ta, double tb, double *dx,
-                     double *dy) {
-  const double T = tb - ta, th = w0 * T, ph = w0 * ta;
-  double ax = v0 * T, ay = 0.0;
-  if (th != 0.0) {
-    const double sh = sin(0.5 * th);
-    ax = v0 * T * sin(th) / th;
-    ay = v0 * T * 2.0 * sh * sh / th;
-  }
-  *dx = ax * cos(ph) - ay * sin(ph);
-  *dy = ax * sin(ph) + ay * cos(ph);
-}
-
 int ssw_circ_orbit_advance(const ssw_circ_orbit *o, double ta, double tb,
                            double *dx, double *dy) {
   if (o->side == 0) {
-    circ_arc(o->w0, o->v0, ta, tb, dx, dy);
+    ssw_model_arc(o->w0, o->v0, ta, tb, dx, dy);
     return SSW_SUCCESS;
   }
   return circ_quad(o, o->theta0 + o->dtheta_dt * ta,

@@ -234,6 +234,19 @@ void ssw_model_centre(const ssw_reduced *e, double phi, double x, double y,
   }
 }
 
+void ssw_model_arc(double w, double v, double ta, double tb, double *dx,
+                   double *dy) {
+  const double T = tb - ta, th = w * T, ph = w * ta;
+  double ax = v * T, ay = 0.0; /* displacement in the frame of heading ph */
+  if (th != 0.0) {
+    const double sh = sin(0.5 * th);
+    ax = v * T * sin(th) / th;
+    ay = v * T * 2.0 * sh * sh / th;
+  }
+  *dx = ax * cos(ph) - ay * sin(ph);
+  *dy = ax * sin(ph) + ay * cos(ph);
+}
+
 void ssw_model_energy_point(const ssw_tensor *t, double H, double psi,
                             double *w, double *v) {
   /* K = L L^T, L = [[sqrt(J), 0], [-L2/sqrt(J), sqrt(D/J)]]; with
