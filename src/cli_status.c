@@ -21,6 +21,7 @@
 #include "sleighsweep/grid.h"
 #include "sleighsweep/h5peek.h"
 #include "sleighsweep/journal.h"
+#include "sleighsweep/runlock.h"
 
 static const char status_usage[] =
     "Usage: sleighsweep status FILE [--json]\n"
@@ -162,42 +163,13 @@ static void read_journals(report *r, const uint8_t *done) {
 
 /* ---- the lock and the clock ---------------------------------------- */
 
-/* A conflicting fcntl lock (POSIX or open-file-description) on `path`,
- * found with F_GETLK, which takes no lock itself. flock(2) locks are not
- * visible this way on local file systems (NFS maps them to fcntl locks). */
-static int probe_one(const char *path, long *pid) {
-  const int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return -1;
-  struct flock fl = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
-  int held = 0;
-#ifdef F_OFD_GETLK
-  if (fcntl(fd, F_OFD_GETLK, &fl) == 0 && fl.l_type != F_UNLCK) held = 1;
-  fl = (struct flock){.l_type = F_WRLCK, .l_whence = SEEK_SET};
-#endif
-  if (fcntl(fd, F_GETLK, &fl) == 0 && fl.l_type != F_UNLCK) {
-    held = 1;
-    *pid = fl.l_pid > 0 ? (long)fl.l_pid : -1;
-  }
-  close(fd);
-  return held;
-}
-
-/* The run lock is "<output>.lock", an fcntl write lock whose file names
- * the holder ("host H, PID P"; src/journal.c ssw_journal_lock); a lock on
- * the output itself is reported too. */
+/* The run's locks (src/runlock.c: the name lock "<output>.lock" and the
+ * identity lock, whose files name the holder "host H, PID P") and any
+ * fcntl lock on the output itself. */
 static void probe_lock(report *r) {
-  char lockfile[4200];
-  snprintf(lockfile, sizeof lockfile, "%s.lock", r->path);
-  r->lock_pid = -1;
-  r->lock_held = probe_one(r->path, &r->lock_pid);
-  snprintf(r->lock_path, sizeof r->lock_path, "%s", r->path);
-  if (r->lock_held == 1 || access(lockfile, F_OK) != 0) return;
-  r->lock_held = probe_one(lockfile, &r->lock_pid);
-  snprintf(r->lock_path, sizeof r->lock_path, "%s", lockfile);
-  FILE *f = r->lock_held == 1 ? fopen(lockfile, "r") : NULL;
-  if (f && fgets(r->lock_holder, sizeof r->lock_holder, f))
-    r->lock_holder[strcspn(r->lock_holder, "\r\n")] = '\0';
-  if (f) fclose(f);
+  r->lock_held = ssw_runlock_probe(r->path, &r->lock_pid, r->lock_holder,
+                                   sizeof r->lock_holder, r->lock_path,
+                                   sizeof r->lock_path);
 }
 
 /* ISO 8601 UTC ("2025-01-31T12:00:00Z") to seconds since the epoch. */
@@ -375,8 +347,8 @@ static void print_text(const report *r) {
   else if (r->lock_held == 1)
     printf("  lock      held on %s\n", r->lock_path);
   else
-    printf("  lock      none found (fcntl probe of the output and "
-           "<output>.lock)\n");
+    printf("  lock      none found (fcntl probe of the run's lock files and "
+           "the output)\n");
   if (r->segments >= 0)
     printf("  segments  %ld recorded (/segments)\n", r->segments);
   for (long i = 0; r->seg_rows && i < r->segments; i++) {

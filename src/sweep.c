@@ -20,6 +20,7 @@
 #include "sleighsweep/h5peek.h"
 #include "sleighsweep/journal.h"
 #include "sleighsweep/mpi_util.h"
+#include "sleighsweep/runlock.h"
 #include "sleighsweep/schedule.h"
 #include "sleighsweep/signals.h"
 
@@ -32,7 +33,7 @@ typedef struct {
   ssw_h5out *out;
   uint8_t *done;            /* the done set: rank 0 only */
   ssw_journal_set journals; /* records recovered: rank 0 only */
-  int lock;                 /* the output's run lock: rank 0 (-1: none) */
+  ssw_runlock lock;         /* the output's run lock: rank 0 */
   char start[32];           /* when this run started (ISO 8601 UTC) */
   double t0;                /* ... in MPI_Wtime seconds */
 } sweep;
@@ -141,8 +142,8 @@ static int take_output(sweep *s, int *noop) {
   const ssw_config *cfg = s->cfg;
   SSW_CALL(check_output_path(cfg, s->o->config));
   char why[512];
-  SSW_CALL(ssw_journal_lock(cfg->file, &s->lock, why, sizeof why));
-  if (s->lock < 0 && !s->o->quiet && access(cfg->file, F_OK) == 0)
+  SSW_CALL(ssw_runlock_take(cfg->file, &s->lock, why, sizeof why));
+  if (why[0] && !s->o->quiet && access(cfg->file, F_OK) == 0)
     fprintf(stderr,
             "sleighsweep: warning: %s: a second run of this output at the "
             "same time would not be refused\n",
@@ -213,6 +214,16 @@ static int create_output(sweep *s) {
       ssw_h5out_create(s->comm, s->cfg->file, s->cfg, &meta, &s->out);
   ssw_watchdog(0);
   free(cmd);
+  /* A new file (a new inode): the identity lock moves to it. */
+  char why[512];
+  if (rc == SSW_SUCCESS && s->rank == 0) {
+    ssw_runlock_follow(s->cfg->file, &s->lock, why, sizeof why);
+    if (why[0] && !s->o->quiet)
+      fprintf(stderr,
+              "sleighsweep: warning: %s: a second run through "
+              "another name of the new file would not be refused\n",
+              why);
+  }
   return rc;
 }
 
@@ -469,11 +480,12 @@ static int start_mpi(const ssw_sweep_opts *o, sweep *s) {
 }
 
 int ssw_sweep_main(const ssw_sweep_opts *o, ssw_sweep_end *end) {
-  sweep s = {.comm = MPI_COMM_NULL, .o = o, .lock = -1};
+  sweep s = {.comm = MPI_COMM_NULL, .o = o};
+  ssw_runlock_init(&s.lock);
   iso_time(s.start, sizeof s.start);
   int rc = start_mpi(o, &s);
   if (rc == SSW_SUCCESS) rc = run(&s);
-  if (s.lock >= 0) ssw_journal_unlock(s.cfg->file, &s.lock);
+  ssw_runlock_release(&s.lock);
   end->rank = s.rank;
   end->signal = ssw_schedule_signal();
   ssw_config_destroy(&s.cfg);

@@ -254,20 +254,45 @@ def case_paths(tmp):
 
 def case_lock(tmp):
     """Issue 12 item 2: a second run of the same output exits 2 naming the
-    host and PID of the first."""
+    host and PID of the first; issue 20 item 4: also through a symbolic
+    link or a hard link."""
     cfg, out = make_config(tmp, "lock")
     first = run([cfg], wait=False)
     wait_for_progress(first, 2)
+    holder = ranks_of(cfg)[0]
+    os.kill(holder, signal.SIGSTOP)  # holds its locks while stopped
     p = run([cfg])
     host = socket.gethostname()
-    holder = ranks_of(cfg)[0]
     check(p.returncode == 2 and f"PID {holder}" in p.stderr
           and host in p.stderr,
           f"second run: exit {p.returncode}: {p.stderr[-400:]}")
+    # Issue 20 item 4: the lock goes by what the output is, not its name:
+    # a symbolic link to it (here from another directory) and a hard link
+    # to it are refused too, and `status` through either sees the lock.
+    os.mkdir(os.path.join(tmp, "elsewhere"))
+    sym = os.path.join(tmp, "elsewhere", "sym.h5")
+    hard = os.path.join(tmp, "hard.h5")
+    os.symlink(out, sym)
+    os.link(out, hard)
+    real = os.path.realpath(out)
+    for other, how in ((sym, f"leads to '{real}'"), (hard, "hard link")):
+        p = run(["--output", other, cfg])
+        check(p.returncode == 2 and f"PID {holder}" in p.stderr
+              and how in p.stderr and "in use by another" in p.stderr
+              and p.stderr.count("sleighsweep run:") == 1,
+              f"second run through {other}: exit {p.returncode}: "
+              f"{p.stderr[-400:]}")
+        st = subprocess.run([EXE, "status", "--json", other], env=ENV,
+                            capture_output=True, text=True)
+        check(st.returncode == 0 and '"held": true' in st.stdout,
+              f"status through {other}: {st.stdout[-300:]} {st.stderr}")
     os.kill(holder, signal.SIGTERM)
+    os.kill(holder, signal.SIGCONT)
     first.communicate(timeout=120)
     check(first.returncode == 3, f"lock: first run exit {first.returncode}")
-    check(not os.path.exists(out + ".lock"), "lock file left by a clean stop")
+    check(not os.path.exists(out + ".lock") and
+          not glob.glob(os.path.join(tmp, ".sleighsweep-inode-*")),
+          "lock file left by a clean stop")
     p = run([cfg])
     check(p.returncode == 0, f"lock: resume after the first: {p.returncode}")
 
