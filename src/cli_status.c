@@ -36,12 +36,15 @@ static const char status_usage[] =
     "  --json       one JSON object on stdout instead of text\n"
     "  -h, --help   this text\n"
     "\n"
-    "Exit status: 0 reported; 1 FILE cannot be read; 2 bad usage.\n";
+    "Exit status: 0 reported; 1 FILE cannot be read (what it is is said:\n"
+    "missing, a directory, a FIFO, not HDF5, ...) or is malformed (the\n"
+    "report comes first); 2 bad usage. Never blocks.\n";
 
 /* Everything reported; strings are "" when absent. */
 typedef struct {
   const char *path;
   char status[32], start_time[64], end_time[64], host[256];
+  char malformed[200]; /* why the file is not as the engine wrote it */
   char *config, *history;
   uint64_t total, in_file, in_journals, done;
   size_t journals, torn;
@@ -75,6 +78,29 @@ static void copy_attr(hid_t f, const char *name, char *dst, size_t n) {
   free(s);
 }
 
+/* The status attribute, one of the three words the engine writes;
+ * anything else (none, not a string, another or a longer text) makes the
+ * file malformed, and says so. */
+static void read_status(hid_t f, report *r) {
+  char *s = ssw_h5peek_root_str(f, "status");
+  r->status[0] = '\0';
+  if (s && (!strcmp(s, "running") || !strcmp(s, "complete") ||
+            !strcmp(s, "interrupted")))
+    snprintf(r->status, sizeof r->status, "%s", s);
+  else if (s)
+    snprintf(r->malformed, sizeof r->malformed,
+             "its status attribute is \"%.40s%s\" (%zu characters), not "
+             "running, complete or interrupted",
+             s, strlen(s) > 40 ? "..." : "", strlen(s));
+  else
+    snprintf(r->malformed, sizeof r->malformed, "%s",
+             H5Aexists(f, "status") > 0 ? "its status attribute is not a string"
+                                        : "it has no status attribute");
+  for (char *p = r->malformed; *p; p++) /* its text is the file's */
+    if ((unsigned char)*p < 0x20 || (unsigned char)*p == 0x7f) *p = '?';
+  free(s);
+}
+
 /* The done mask (total bytes) and the root attributes. Without file locking:
  * a running sweep holds the file open, and its flushed epochs are safe to
  * read (only `done` points are trusted). */
@@ -84,6 +110,10 @@ static int read_file(report *r, uint8_t **done) {
   hid_t d = H5I_INVALID_HID, sp = H5I_INVALID_HID;
   H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
   if (fapl >= 0) H5Pset_file_locking(fapl, 0, 1);
+  /* Says what the path is (missing, a directory, a FIFO, not HDF5) before
+   * HDF5 opens it: opening a FIFO would block. */
+  status = ssw_h5peek_hdf5_file(r->path);
+  if (status != SSW_SUCCESS) goto done;
   f = H5Fopen(r->path, H5F_ACC_RDONLY, fapl);
   if (f < 0) {
     status = SSW_RAISE(SSW_ERR_IO,
@@ -94,7 +124,7 @@ static int read_file(report *r, uint8_t **done) {
                        r->path);
     goto done;
   }
-  copy_attr(f, "status", r->status, sizeof r->status);
+  read_status(f, r);
   copy_attr(f, "start_time", r->start_time, sizeof r->start_time);
   copy_attr(f, "end_time", r->end_time, sizeof r->end_time);
   copy_attr(f, "hostname", r->host, sizeof r->host);
@@ -277,6 +307,11 @@ static void print_segments_json(const report *r) {
 
 /* One line of the state, for people. */
 static const char *verdict(const report *r) {
+  static char why[320];
+  if (r->malformed[0]) {
+    snprintf(why, sizeof why, "malformed: %s", r->malformed);
+    return why;
+  }
   if (strcmp(r->status, "complete") == 0) return "complete";
   if (strcmp(r->status, "interrupted") == 0)
     return "interrupted: run the same command again to resume";
@@ -450,6 +485,11 @@ int ssw_cli_status(int argc, char **argv) {
     rate_eta(&r);
     r.idle = idle_seconds(path);
     json ? print_json(&r) : print_text(&r);
+    if (r.malformed[0])
+      status = SSW_RAISE(SSW_ERR_IO,
+                         "'%s' is malformed: %s (not as sleighsweep wrote "
+                         "it)",
+                         path, r.malformed);
   }
   free(done);
   free(r.config);

@@ -1,8 +1,56 @@
 /* Serial, read-only looks into an output file (sleighsweep/h5peek.h). */
 #include "sleighsweep/h5peek.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "sleighsweep/error.h"
+
+/* What a path that is not a regular file is, for messages. */
+static const char *kind_of(mode_t mode) {
+  return S_ISDIR(mode)    ? "a directory"
+         : S_ISFIFO(mode) ? "a FIFO (named pipe)"
+         : S_ISSOCK(mode) ? "a socket"
+         : S_ISCHR(mode)  ? "a character device"
+         : S_ISBLK(mode)  ? "a block device"
+                          : "not a regular file";
+}
+
+int ssw_h5peek_hdf5_file(const char *path) {
+  static const unsigned char sig[8] = {0x89, 'H',  'D',  'F',
+                                       '\r', '\n', 0x1a, '\n'};
+  struct stat st;
+  if (stat(path, &st) != 0) {
+    struct stat lst;
+    SSW_CHECK(errno != ENOENT || lstat(path, &lst) != 0, SSW_ERR_IO,
+              "'%s' is a symbolic link to a file that does not exist", path);
+    SSW_CHECK(errno != ENOENT, SSW_ERR_IO, "'%s' does not exist", path);
+    return SSW_RAISE(SSW_ERR_IO, "cannot examine '%s': %s", path,
+                     strerror(errno));
+  }
+  SSW_CHECK(S_ISREG(st.st_mode), SSW_ERR_IO, "'%s' is %s, not an output file",
+            path, kind_of(st.st_mode));
+  /* Non-blocking: the file may have been replaced by a FIFO since. */
+  const int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  SSW_CHECK(fd >= 0, SSW_ERR_IO, "cannot open '%s': %s", path, strerror(errno));
+  unsigned char head[8];
+  const ssize_t got = fstat(fd, &st) == 0 && S_ISREG(st.st_mode)
+                          ? pread(fd, head, sizeof head, 0)
+                          : -1;
+  close(fd);
+  SSW_CHECK(got >= 0, SSW_ERR_IO, "'%s' is not a regular file", path);
+  SSW_CHECK(got == 8 && memcmp(head, sig, 8) == 0, SSW_ERR_IO,
+            "'%s' is not an HDF5 file (%s)", path,
+            got == 0 ? "it is empty"
+                     : "it does not start with HDF5's "
+                       "signature");
+  return SSW_SUCCESS;
+}
 
 char *ssw_h5peek_root_str(hid_t f, const char *name) {
   if (H5Aexists(f, name) <= 0) return NULL;

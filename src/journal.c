@@ -447,14 +447,23 @@ static int keep(void *ctx, const unsigned char *rec) {
 
 static int read_one(const char *path, void *ctx) {
   reader *r = ctx;
-  const int fd = open(path, O_RDONLY | O_CLOEXEC);
+  /* Non-blocking: a FIFO named like a journal must not stop the reader. */
+  const int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   SSW_CHECK(fd >= 0, SSW_ERR_IO, "cannot read journal '%s': %s", path,
             strerror(errno));
   header h;
   struct stat st;
   int rc = SSW_SUCCESS;
-  const ssize_t got = pread(fd, &h, sizeof h, 0);
-  if (got < 0 || fstat(fd, &st) != 0) {
+  ssize_t got = -1;
+  if (fstat(fd, &st) != 0) {
+    rc = SSW_RAISE(SSW_ERR_IO, "cannot read journal '%s': %s", path,
+                   strerror(errno));
+  } else if (!S_ISREG(st.st_mode)) {
+    rc = SSW_RAISE(SSW_ERR_CONFIG,
+                   "'%s' is named like a journal of this output but is not "
+                   "a regular file: move it away",
+                   path);
+  } else if ((got = pread(fd, &h, sizeof h, 0)) < 0) {
     rc = SSW_RAISE(SSW_ERR_IO, "cannot read journal '%s': %s", path,
                    strerror(errno));
   } else if (got < (ssize_t)sizeof h || cut_in_header(&h, st.st_size)) {

@@ -11,6 +11,13 @@
 extern "C" {
 #endif
 
+/** Whether `path` can be an output at all, without blocking: SSW_SUCCESS
+ * for a regular file that starts with HDF5's signature (a sleighsweep
+ * output always does: it gets its name once created), else SSW_ERR_IO
+ * saying what the path is: "does not exist", a symbolic link to nothing,
+ * a directory, a FIFO, a socket or device, an empty file, not HDF5. */
+int ssw_h5peek_hdf5_file(const char *path);
+
 /** A string attribute of the root (fixed or variable length) in a fresh
  * buffer (free it); NULL when absent or not a string. */
 char *ssw_h5peek_root_str(hid_t f, const char *name);
