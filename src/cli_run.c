@@ -13,6 +13,8 @@
 #include "sleighsweep/ensemble.h"
 #include "sleighsweep/error.h"
 #include "sleighsweep/grid.h"
+#include "sleighsweep/plan.h"
+#include "sleighsweep/runlock.h"
 #include "sleighsweep/signals.h"
 #include "sleighsweep/sweep.h"
 
@@ -106,7 +108,54 @@ static double seconds(void) {
 #define PROBE_POINTS 32
 #define PROBE_TRAJ 4
 
-static int dry_run(const ssw_config *cfg, int overwrite) {
+/* What the run would do with its output: the run's own decision
+ * (src/plan.c), a refusal included, and whether another run holds it. */
+static void print_plan(const ssw_config *cfg, const ssw_sweep_opts *so,
+                       int ranks) {
+  char abs[8300], holder[256], lock[4200];
+  long pid;
+  ssw_cli_absolute(cfg->file, abs, sizeof abs);
+  printf("output:              %s\n", abs);
+  const char *would = "the run would:      ";
+  if (ssw_runlock_probe(cfg->file, &pid, holder, sizeof holder, lock,
+                        sizeof lock) == 1) {
+    printf("%s refuse to start (exit status 2): the output is in use by "
+           "another run (%s; lock '%s')\n",
+           would, holder[0] ? holder : "holder unknown", lock);
+    return;
+  }
+  const ssw_plan_opts po = {so->config, so->overwrite, ranks, 1};
+  ssw_plan p;
+  ssw_journal_set set;
+  const int rc = ssw_plan_output(cfg, &po, &p, &set);
+  ssw_journal_set_free(&set);
+  const unsigned long long total = p.total, file = p.in_file,
+                           jour = p.in_journals, done = file + jour;
+  if (rc != SSW_SUCCESS)
+    printf("%s refuse to start (exit status %d): %s\n", would,
+           ssw_error_exit_status(rc), ssw_error_user_message());
+  else if (p.kind == SSW_PLAN_COMPLETE)
+    printf("%s find it complete (%llu points): nothing to compute\n", would,
+           total);
+  else if (p.kind == SSW_PLAN_RESUME)
+    printf("%s resume it: %llu of %llu points done (%llu in the file, %llu "
+           "in journals), %llu to compute\n",
+           would, done, total, file, jour, total - done);
+  else if (p.kind == SSW_PLAN_REBUILD)
+    printf("%s rebuild it from its journals (%s): %llu of %llu points "
+           "done, %llu to compute\n",
+           would, p.why, jour, total, total - jour);
+  else if (p.kind == SSW_PLAN_OVERWRITE)
+    printf("%s overwrite it\n", would);
+  else if (jour)
+    printf("%s create it and refill %llu point(s) from its journals\n", would,
+           jour);
+  else
+    printf("%s create it\n", would);
+  ssw_error_clear();
+}
+
+static int dry_run(const ssw_config *cfg, const ssw_sweep_opts *so, int ranks) {
   const uint64_t n = ssw_grid_size(cfg);
   const int probes = n < PROBE_POINTS ? (int)n : PROBE_POINTS;
   ssw_integrator o;
@@ -145,7 +194,7 @@ static int dry_run(const ssw_config *cfg, int overwrite) {
   const double traj = (double)n * cfg->trajectories;
   const double bytes = ssw_sweep_output_bytes(cfg);
   printf("config:              %s\n", cfg->path);
-  ssw_cli_print_output_plan(cfg, overwrite, stdout);
+  print_plan(cfg, so, ranks);
   printf("grid points:         %llu (", (unsigned long long)n);
   for (int a = 0; a < SSW_NAXES; a++)
     printf("%s%s %d", a ? " x " : "", ssw_axis_names[a], cfg->axes[a].n);
@@ -195,8 +244,9 @@ static int print_output(const run_opts *o) {
   return SSW_SUCCESS;
 }
 
-/* The sweep's exit status, with its message (rank 0, or the rank that
- * raised an error of its own). */
+/* The sweep's exit status, with its message: rank 0's, or that of a rank
+ * that raised an error of its own. A refusal (config, usage) is agreed on
+ * every rank: rank 0 alone says it. */
 static int report(int rc, const ssw_sweep_end *end) {
   if (rc == SSW_SUCCESS) return 0;
   if (rc == SSW_ERR_INTERRUPTED) {
@@ -207,7 +257,9 @@ static int report(int rc, const ssw_sweep_end *end) {
               end->signal);
     return ssw_error_exit_status(rc);
   }
-  if (end->rank == 0 || ssw_error_message()[0]) return ssw_cli_fail("run", rc);
+  const int agreed = rc == SSW_ERR_CONFIG || rc == SSW_ERR_USAGE;
+  if (end->rank == 0 || (!agreed && ssw_error_message()[0]))
+    return ssw_cli_fail("run", rc);
   return ssw_error_exit_status(rc);
 }
 

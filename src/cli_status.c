@@ -307,8 +307,8 @@ static void print_segments_json(const report *r) {
 
 /* One line of the state, for people. */
 static const char *verdict(const report *r) {
-  static char why[320];
   if (r->malformed[0]) {
+    static char why[320];
     snprintf(why, sizeof why, "malformed: %s", r->malformed);
     return why;
   }
@@ -402,51 +402,6 @@ static void print_text(const report *r) {
     if (n) printf("    %.*s\n", (int)n, p);
     p += n + (p[n] == '\n');
   }
-}
-
-/* ---- what a run would do (run --dry-run) ---------------------------- */
-
-void ssw_cli_print_output_plan(const ssw_config *cfg, int overwrite, FILE *f) {
-  char abs[8300];
-  ssw_cli_absolute(cfg->file, abs, sizeof abs);
-  fprintf(f, "output:              %s\n", abs);
-  if (access(cfg->file, F_OK) != 0 || overwrite) {
-    ssw_journal_set set = {0};
-    size_t n = 0;
-    if (!overwrite && ssw_journal_read_all(cfg->file, cfg, &set) == 0)
-      n = set.recs.n;
-    ssw_journal_set_free(&set);
-    fprintf(f, "the run would:       %s%s",
-            overwrite ? "overwrite it" : "create it", n ? "" : "\n");
-    if (n) fprintf(f, " and refill %zu point(s) from its journals\n", n);
-    return;
-  }
-  report r = {.path = cfg->file, .segments = -1, .lock_held = -1};
-  uint8_t *done = NULL;
-  if (read_file(&r, &done) != SSW_SUCCESS) {
-    fprintf(f, "the run would:       recreate it (it does not open as a "
-               "sweep file) and refill it from its journals\n");
-  } else {
-    read_journals(&r, done);
-    r.done = r.in_file + r.in_journals;
-    if (r.done == r.total)
-      fprintf(f,
-              "the run would:       find it complete (%llu points): "
-              "nothing to compute\n",
-              (unsigned long long)r.total);
-    else
-      fprintf(f,
-              "the run would:       resume it: %llu of %llu points done "
-              "(%llu in the file, %llu in journals), %llu to compute\n",
-              (unsigned long long)r.done, (unsigned long long)r.total,
-              (unsigned long long)r.in_file, (unsigned long long)r.in_journals,
-              (unsigned long long)(r.total - r.done));
-  }
-  free(done);
-  free(r.config);
-  free(r.history);
-  free(r.seg_rows);
-  ssw_error_clear();
 }
 
 /* ---- the command ---------------------------------------------------- */

@@ -98,3 +98,90 @@ int ssw_h5peek_complete(const char *path, const char *config_text) {
   H5Eset_auto2(H5E_DEFAULT, func, data);
   return complete;
 }
+
+/* ---- the done mask, in blocks ---------------------------------------- */
+
+/* Largest block of the done mask read at once (bytes): a 2^31-point grid's
+ * mask is read through 4 MiB, not 2 GiB. */
+#define BLOCK_POINTS ((hsize_t)1 << 22)
+
+/* One block of consecutive flat indices: the mask is N-D (theta slowest),
+ * so a block is every trailing axis from `split` on at one index of each
+ * leading axis; blocks follow each other in flat order. */
+typedef struct {
+  hid_t dset, space, mspace;
+  int ndims, split;
+  hsize_t dims[16], start[16], count[16], block;
+} blocks;
+
+static int blocks_open(hid_t f, uint64_t total, blocks *b) {
+  memset(b, 0, sizeof *b);
+  b->space = b->mspace = H5I_INVALID_HID;
+  b->dset = H5Dopen2(f, "done", H5P_DEFAULT);
+  if (b->dset < 0 || (b->space = H5Dget_space(b->dset)) < 0)
+    return SSW_RAISE(SSW_ERR_HDF5, "no readable done mask");
+  b->ndims = H5Sget_simple_extent_ndims(b->space);
+  SSW_CHECK(b->ndims >= 1 && b->ndims <= 16 &&
+                H5Sget_simple_extent_dims(b->space, b->dims, NULL) >= 0,
+            SSW_ERR_IO, "the done mask has %d dimensions", b->ndims);
+  uint64_t n = 1;
+  for (int k = 0; k < b->ndims; k++)
+    n *= b->dims[k];
+  SSW_CHECK(n == total, SSW_ERR_IO,
+            "the done mask has %llu points, the grid %llu",
+            (unsigned long long)n, (unsigned long long)total);
+  b->split = b->ndims - 1;
+  b->block = b->dims[b->split];
+  while (b->split > 0 && b->block * b->dims[b->split - 1] <= BLOCK_POINTS)
+    b->block *= b->dims[--b->split];
+  for (int k = 0; k < b->ndims; k++)
+    b->count[k] = k < b->split ? 1 : b->dims[k];
+  b->mspace = H5Screate_simple(1, &b->block, NULL);
+  SSW_CHECK(b->mspace >= 0, SSW_ERR_HDF5, "H5Screate_simple failed");
+  return SSW_SUCCESS;
+}
+
+/* Reads the next block into buf (b->block bytes). */
+static int blocks_read(blocks *b, uint8_t *buf) {
+  SSW_CHECK(H5Sselect_hyperslab(b->space, H5S_SELECT_SET, b->start, NULL,
+                                b->count, NULL) >= 0 &&
+                H5Dread(b->dset, H5T_NATIVE_UINT8, b->mspace, b->space,
+                        H5P_DEFAULT, buf) >= 0,
+            SSW_ERR_HDF5, "H5Dread failed on the done mask");
+  for (int k = b->split - 1; k >= 0; k--) { /* odometer: the next block */
+    if (++b->start[k] < b->dims[k]) break;
+    b->start[k] = 0;
+  }
+  return SSW_SUCCESS;
+}
+
+static void blocks_close(blocks *b) {
+  if (b->mspace >= 0) H5Sclose(b->mspace);
+  if (b->space >= 0) H5Sclose(b->space);
+  if (b->dset >= 0) H5Dclose(b->dset);
+}
+
+int ssw_h5peek_count_done(hid_t f, uint64_t total, const ssw_result_buf *jour,
+                          uint64_t *in_file, uint64_t *in_journals) {
+  *in_file = *in_journals = 0;
+  blocks b;
+  int rc = blocks_open(f, total, &b);
+  uint8_t *buf = rc == SSW_SUCCESS ? malloc(b.block) : NULL;
+  if (rc == SSW_SUCCESS && !buf)
+    rc = SSW_RAISE(SSW_ERR_MEM, "out of memory for the done mask");
+  size_t k = 0; /* the journals' records, sorted by index */
+  for (uint64_t first = 0; rc == SSW_SUCCESS && first < total;
+       first += b.block) {
+    rc = blocks_read(&b, buf);
+    for (hsize_t i = 0; rc == SSW_SUCCESS && i < b.block; i++)
+      *in_file += buf[i] != 0;
+    for (; rc == SSW_SUCCESS && jour && k < jour->n &&
+           jour->pts[k].index < first + b.block;
+         k++)
+      *in_journals +=
+          jour->pts[k].index >= first && !buf[jour->pts[k].index - first];
+  }
+  free(buf);
+  blocks_close(&b);
+  return rc;
+}

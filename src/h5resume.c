@@ -27,7 +27,7 @@ static void quote_line(const char *line, char *buf, size_t size) {
  * change, values may not. Both texts are parsed (cfg was parsed from its
  * text). A text this build cannot parse is reported by its first differing
  * line. */
-static int compare_config(const ssw_h5out *h, const char *stored,
+static int compare_config(const char *path, const char *stored,
                           const ssw_config *cfg) {
   if (strcmp(stored, cfg->text) == 0) return SSW_SUCCESS;
   ssw_config *old = NULL, *now = NULL;
@@ -42,7 +42,7 @@ static int compare_config(const ssw_h5out *h, const char *stored,
                      "'%s' was written with a different configuration; "
                      "first difference: %s (use the original config or a new "
                      "output path)",
-                     h->path, why);
+                     path, why);
   }
   ssw_config_destroy(&old);
   const char *a = stored, *b = cfg->text, *la = stored, *lb = cfg->text;
@@ -57,7 +57,7 @@ static int compare_config(const ssw_h5out *h, const char *stored,
                    "build cannot read); first difference at line %d: file has "
                    "%s, config has %s (use the original config or a new "
                    "output path)",
-                   h->path, line, qa, qb);
+                   path, line, qa, qb);
 }
 
 /* Opens a dataset and checks its shape against the config's grid. */
@@ -83,21 +83,22 @@ done:
   return status;
 }
 
-static int check_identity(ssw_h5out *h, const ssw_config *cfg) {
+/* The file is ours (program), of this layout (format_version) and of a
+ * config that means the same as cfg. */
+static int check_identity(hid_t file, const char *path, const ssw_config *cfg) {
   int status = SSW_SUCCESS, version = 0;
   char *program = NULL, *stored = NULL;
   hid_t attr = H5I_INVALID_HID;
   htri_t has;
-  H5TRY(has = H5Aexists(h->file, "program"), "'%s'", h->path);
-  if (has) TRY(ssw_h5_attr_read_str(h->file, h->path, "program", &program));
+  H5TRY(has = H5Aexists(file, "program"), "'%s'", path);
+  if (has) TRY(ssw_h5_attr_read_str(file, path, "program", &program));
   if (!has || strcmp(program, "sleighsweep") != 0) {
     status =
-        SSW_RAISE(SSW_ERR_IO, "'%s' is not a sleighsweep output file", h->path);
+        SSW_RAISE(SSW_ERR_IO, "'%s' is not a sleighsweep output file", path);
     goto done;
   }
-  H5TRY(attr = H5Aopen(h->file, "format_version", H5P_DEFAULT), "'%s'",
-        h->path);
-  H5TRY(H5Aread(attr, H5T_NATIVE_INT, &version), "'%s'", h->path);
+  H5TRY(attr = H5Aopen(file, "format_version", H5P_DEFAULT), "'%s'", path);
+  H5TRY(H5Aread(attr, H5T_NATIVE_INT, &version), "'%s'", path);
   if (version != SSW_H5_FORMAT_VERSION) {
     status = SSW_RAISE(SSW_ERR_IO,
                        "'%s' has output format %d, this program "
@@ -107,11 +108,11 @@ static int check_identity(ssw_h5out *h, const ssw_config *cfg) {
                        "cannot share a file): finish it with the version "
                        "that started it "
                        "(its git_revision attribute), or write a new file",
-                       h->path, version, SSW_H5_FORMAT_VERSION);
+                       path, version, SSW_H5_FORMAT_VERSION);
     goto done;
   }
-  TRY(ssw_h5_attr_read_str(h->file, h->path, "config", &stored));
-  TRY(compare_config(h, stored, cfg));
+  TRY(ssw_h5_attr_read_str(file, path, "config", &stored));
+  TRY(compare_config(path, stored, cfg));
 done:
   if (attr >= 0) H5Aclose(attr);
   free(program);
@@ -145,7 +146,7 @@ int ssw_h5out_open(MPI_Comm comm, const char *path, const ssw_config *cfg,
   H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
   TRY(ssw_h5_agree(h->comm, ssw_h5_make_fapl(h, &fapl)));
   H5TRY(h->file = H5Fopen(path, H5F_ACC_RDWR, fapl), "'%s'", path);
-  TRY(ssw_h5_agree(h->comm, check_identity(h, cfg)));
+  TRY(ssw_h5_agree(h->comm, check_identity(h->file, h->path, cfg)));
   TRY(ssw_h5_agree(h->comm, open_datasets(h)));
   TRY(ssw_h5_agree(h->comm, ssw_h5_make_dxpl(h)));
   TRY(ssw_h5_agree(h->comm,
@@ -158,6 +159,25 @@ done:
   }
   *out = h;
   return SSW_SUCCESS;
+}
+
+int ssw_h5out_check(const char *path, const ssw_config *cfg, hid_t *file) {
+  int status = SSW_SUCCESS;
+  hid_t fapl = H5I_INVALID_HID;
+  *file = H5I_INVALID_HID;
+  H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+  H5TRY(fapl = H5Pcreate(H5P_FILE_ACCESS), "'%s'", path);
+  /* No file locking: reading takes nothing from a writer's view. */
+  H5TRY(H5Pset_file_locking(fapl, 0, 1), "'%s'", path);
+  H5TRY(*file = H5Fopen(path, H5F_ACC_RDONLY, fapl), "'%s'", path);
+  TRY(check_identity(*file, path, cfg));
+done:
+  if (fapl >= 0) H5Pclose(fapl);
+  if (status != SSW_SUCCESS && *file >= 0) {
+    H5Fclose(*file);
+    *file = H5I_INVALID_HID;
+  }
+  return status;
 }
 
 int ssw_h5out_was_running(const char *path) {

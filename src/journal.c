@@ -454,7 +454,7 @@ static int read_one(const char *path, void *ctx) {
   header h;
   struct stat st;
   int rc = SSW_SUCCESS;
-  ssize_t got = -1;
+  ssize_t got;
   if (fstat(fd, &st) != 0) {
     rc = SSW_RAISE(SSW_ERR_IO, "cannot read journal '%s': %s", path,
                    strerror(errno));

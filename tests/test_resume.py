@@ -347,7 +347,8 @@ def case_signals(tmp, ref):
 def case_readonly(tmp):
     """Defect 9: completing in a read-only directory exits 0 and says the
     journals could not be removed (run as an unprivileged user: root
-    ignores directory permissions)."""
+    ignores directory permissions); more ranks than journals there are
+    refused up front (issue 20)."""
     if os.geteuid() != 0 or not shutil.which("setpriv"):
         print("not root or no setpriv: read-only case skipped",
               file=sys.stderr)
@@ -367,6 +368,15 @@ def case_readonly(tmp):
                          4)
     check(rc == 3, f"read-only: first run exit {rc}: {err[-300:]}")
     os.chmod(d, 0o555)
+    # Issue 20 item 6: with 2 ranks, rank 1 would need a new journal in the
+    # read-only directory: refused before anything, one message, exit 2.
+    p = run([cfg], ranks=2, env=env, outer=nobody)
+    lines = [s for s in p.stderr.splitlines() if s.startswith("sleighsweep")]
+    check(p.returncode == 2 and len(lines) == 1 and "not writable" in lines[0]
+          and "journal.1" in lines[0] and "at most 1 rank" in lines[0]
+          and "MPI_ABORT" not in p.stderr,
+          f"read-only directory, 2 ranks: exit {p.returncode}: "
+          f"{p.stderr[-600:]}")
     p = run([cfg], env=env, outer=nobody)
     os.chmod(d, 0o755)
     check(p.returncode == 0 and "remove them by hand" in p.stderr,

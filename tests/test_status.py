@@ -236,9 +236,11 @@ with tempfile.TemporaryDirectory() as tmp:
         # run --dry-run tells what the run would do, with the same count
         r = subprocess.run(DRY + [cfg], env=ENV,
                            capture_output=True, text=True)
-        want = (f"the run would:       resume it: {killed['points_done']} of "
-                f"{TOTAL} points done")
-        check(r.returncode == 0 and want in r.stdout and
+        # (a killed run's file is rebuilt from its journals: issue 20)
+        m = re.search(r"the run would:       (resume it|rebuild it from its "
+                      r"journals \(.*\)): (\d+) of 300 points done", r.stdout)
+        check(r.returncode == 0 and m and
+              int(m.group(2)) == killed['points_done'] and
               f"output:              {out}\n" in r.stdout,
               f"dry-run of a killed sweep: {r.stdout!r} {r.stderr!r}")
         # the resume computes exactly the points status did not count

@@ -4,6 +4,7 @@
 #ifndef SLEIGHSWEEP_H5OUT_H
 #define SLEIGHSWEEP_H5OUT_H
 
+#include <hdf5.h>
 #include <mpi.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -73,6 +74,16 @@ int ssw_h5out_create(MPI_Comm comm, const char *path, const ssw_config *cfg,
  * output, SSW_ERR_HDF5 if it does not open. */
 int ssw_h5out_open(MPI_Comm comm, const char *path, const ssw_config *cfg,
                    ssw_h5out **out);
+
+/** Rank 0's look at an existing output before a run says anything: the
+ * checks of ssw_h5out_open that need no writing (a sleighsweep file, of
+ * this format, of a config that means the same), serial and read-only,
+ * without HDF5's file locking. On success *file is the file, open
+ * read-only, for the caller to read and close (H5Fclose). Errors, nothing
+ * then open: SSW_ERR_HDF5 when it does not open, SSW_ERR_IO when it is not
+ * a sleighsweep output of this format, SSW_ERR_CONFIG on a different
+ * config (the message names the first difference). */
+int ssw_h5out_check(const char *path, const ssw_config *cfg, hid_t *file);
 
 /** Writes this rank's finished points (any flat indices, any order, each at
  * most once per call across all ranks) into every dataset and sets their

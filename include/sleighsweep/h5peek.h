@@ -7,6 +7,8 @@
 #include <hdf5.h>
 #include <stdint.h>
 
+#include "sleighsweep/result.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -40,6 +42,15 @@ typedef struct {
  * *rows to a fresh array of them (free it), or to NULL when there are none
  * or they do not read as the engine's row type (a foreign table). */
 long ssw_h5peek_segments(hid_t f, ssw_h5peek_segment **rows);
+
+/** Counts the points the done mask of the open file `f` marks done
+ * (*in_file) and the records of `jour` (sorted by index, as
+ * ssw_journal_read_all leaves them; may be NULL) whose points it does not
+ * (*in_journals): together, the points a resume would not compute again.
+ * Reads the mask in blocks of at most 4 MiB. Errors: SSW_ERR_HDF5,
+ * SSW_ERR_IO (no mask of `total` points), SSW_ERR_MEM. */
+int ssw_h5peek_count_done(hid_t f, uint64_t total, const ssw_result_buf *jour,
+                          uint64_t *in_file, uint64_t *in_journals);
 
 #ifdef __cplusplus
 }
