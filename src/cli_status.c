@@ -47,6 +47,7 @@ typedef struct {
   char malformed[200]; /* why the file is not as the engine wrote it */
   char *config, *history;
   uint64_t total, in_file, in_journals, done;
+  uint64_t forged; /* marked done in the file but holding no results */
   size_t journals, torn;
   int journals_read; /* 0: the stored config does not parse */
   char journal_note[256];
@@ -101,13 +102,64 @@ static void read_status(hid_t f, report *r) {
   free(s);
 }
 
-/* The done mask (total bytes) and the root attributes. Without file locking:
- * a running sweep holds the file open, and its flushed epochs are safe to
+/* The journals' records (the journal reader needs the run's config, which
+ * the file stores); a note says why when they cannot be read. */
+static void read_journals(report *r, ssw_journal_set *set) {
+  ssw_config *cfg = NULL;
+  if (ssw_config_parse(r->config, "the file's config", &cfg) != SSW_SUCCESS) {
+    snprintf(r->journal_note, sizeof r->journal_note,
+             "journals not read: the stored config does not parse with this "
+             "build (%.160s)",
+             ssw_error_user_message());
+    return;
+  }
+  if (ssw_journal_read_all(r->path, cfg, set) != SSW_SUCCESS) {
+    snprintf(r->journal_note, sizeof r->journal_note,
+             "journals not read: %.200s", ssw_error_user_message());
+  } else {
+    r->journals_read = 1;
+    r->journals = set->files;
+    r->torn = set->torn;
+  }
+  ssw_config_destroy(&cfg);
+}
+
+/* The points done: the file's done mask, checked against its values
+ * (h5peek.h: a point marked done without results is not done), and the
+ * journals' points it lacks. */
+static int count_points(hid_t f, report *r) {
+  ssw_journal_set set = {0};
+  read_journals(r, &set);
+  ssw_h5peek_done c;
+  const int rc = ssw_h5peek_count_done(f, r->total,
+                                       r->journals_read ? &set.recs : NULL, &c);
+  ssw_journal_set_free(&set);
+  SSW_CHECK(rc == SSW_SUCCESS, SSW_ERR_IO,
+            "'%s' is not a sleighsweep output (%s)", r->path,
+            ssw_error_user_message());
+  r->in_file = c.in_file;
+  r->in_journals = c.in_journals;
+  r->forged = c.forged;
+  r->done = r->in_file + r->in_journals;
+  if (r->forged > 0 && !r->malformed[0])
+    snprintf(r->malformed, sizeof r->malformed,
+             "%llu point(s) are marked done but hold no results (fill "
+             "values): a damaged or edited done mask (a run computes them "
+             "again)",
+             (unsigned long long)r->forged);
+  if (!strcmp(r->status, "complete") && r->done < r->total && !r->malformed[0])
+    snprintf(r->malformed, sizeof r->malformed,
+             "its status says complete, but %llu of %llu points are done",
+             (unsigned long long)r->done, (unsigned long long)r->total);
+  return SSW_SUCCESS;
+}
+
+/* The root attributes and the points done. Without file locking: a
+ * running sweep holds the file open, and its flushed epochs are safe to
  * read (only `done` points are trusted). */
-static int read_file(report *r, uint8_t **done) {
+static int read_file(report *r) {
   int status = SSW_SUCCESS;
   hid_t fapl = H5Pcreate(H5P_FILE_ACCESS), f = H5I_INVALID_HID;
-  hid_t d = H5I_INVALID_HID, sp = H5I_INVALID_HID;
   H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
   if (fapl >= 0) H5Pset_file_locking(fapl, 0, 1);
   /* Says what the path is (missing, a directory, a FIFO, not HDF5) before
@@ -133,62 +185,18 @@ static int read_file(report *r, uint8_t **done) {
   r->prev_done = root_num(f, "points_done");
   r->total = (uint64_t)root_num(f, "points_total");
   r->segments = ssw_h5peek_segments(f, &r->seg_rows);
-  d = H5Dopen2(f, "done", H5P_DEFAULT);
-  hssize_t n = -1;
-  if (d >= 0 && (sp = H5Dget_space(d)) >= 0)
-    n = H5Sget_simple_extent_npoints(sp);
-  if (!r->config || n <= 0 || (uint64_t)n != r->total) {
+  if (!r->config || r->total == 0) {
     status = SSW_RAISE(SSW_ERR_IO,
-                       "'%s' is not a sleighsweep output (no config, "
-                       "points_total or done mask)",
+                       "'%s' is not a sleighsweep output (no config or "
+                       "points_total)",
                        r->path);
     goto done;
   }
-  *done = malloc((size_t)n);
-  if (!*done) {
-    status =
-        SSW_RAISE(SSW_ERR_MEM, "out of memory for %lld points", (long long)n);
-    goto done;
-  }
-  if (H5Dread(d, H5T_NATIVE_UINT8, H5S_ALL, H5S_ALL, H5P_DEFAULT, *done) < 0)
-    status =
-        SSW_RAISE(SSW_ERR_HDF5, "H5Dread failed on 'done' of '%s'", r->path);
-  for (hssize_t i = 0; status == SSW_SUCCESS && i < n; i++)
-    r->in_file += (*done)[i] != 0;
+  status = count_points(f, r);
 done:
-  if (sp >= 0) H5Sclose(sp);
-  if (d >= 0) H5Dclose(d);
   if (f >= 0) H5Fclose(f);
   if (fapl >= 0) H5Pclose(fapl);
   return status;
-}
-
-/* Points finished in the journals but not yet in the file. The journal
- * reader needs the run's config, which the file stores. */
-static void read_journals(report *r, const uint8_t *done) {
-  ssw_config *cfg = NULL;
-  ssw_journal_set set = {0};
-  if (ssw_config_parse(r->config, "the file's config", &cfg) != SSW_SUCCESS) {
-    snprintf(r->journal_note, sizeof r->journal_note,
-             "journals not read: the stored config does not parse with this "
-             "build (%.160s)",
-             ssw_error_user_message());
-    return;
-  }
-  if (ssw_journal_read_all(r->path, cfg, &set) != SSW_SUCCESS) {
-    snprintf(r->journal_note, sizeof r->journal_note,
-             "journals not read: %.200s", ssw_error_user_message());
-  } else {
-    r->journals_read = 1;
-    r->journals = set.files;
-    r->torn = set.torn;
-    for (size_t k = 0; k < set.recs.n; k++) {
-      const uint64_t i = set.recs.pts[k].index;
-      r->in_journals += i < r->total && !done[i];
-    }
-  }
-  ssw_journal_set_free(&set);
-  ssw_config_destroy(&cfg);
 }
 
 /* ---- the lock and the clock ---------------------------------------- */
@@ -331,6 +339,8 @@ static void print_json(const report *r) {
          "\"points_in_file\": %llu, \"points_in_journals_only\": %llu, ",
          (unsigned long long)r->total, (unsigned long long)r->done,
          (unsigned long long)r->in_file, (unsigned long long)r->in_journals);
+  printf("\"points_marked_done_without_results\": %llu, ",
+         (unsigned long long)r->forged);
   printf("\"journals\": %zu, \"torn_records\": %zu, ", r->journals, r->torn);
   printf("\"journals_read\": %s, ", r->journals_read ? "true" : "false");
   jstr("start_time", r->start_time, 1);
@@ -368,6 +378,10 @@ static void print_text(const report *r) {
          (unsigned long long)r->done, (unsigned long long)r->total, pct,
          (unsigned long long)r->in_file, (unsigned long long)r->in_journals,
          r->journals, r->torn ? " (torn records skipped)" : "");
+  if (r->forged)
+    printf("  note      %llu point(s) marked done hold no results (fill "
+           "values): not counted\n",
+           (unsigned long long)r->forged);
   if (!r->journals_read) printf("  note      %s\n", r->journal_note);
   printf("  started   %s on %s\n", r->start_time, r->host);
   if (r->end_time[0])
@@ -431,11 +445,8 @@ int ssw_cli_status(int argc, char **argv) {
   if (rc < 0) return 0;
   if (rc != SSW_SUCCESS) return ssw_cli_fail("status", rc);
   report r = {.path = path, .segments = -1, .lock_held = -1};
-  uint8_t *done = NULL;
-  int status = read_file(&r, &done);
+  int status = read_file(&r);
   if (status == SSW_SUCCESS) {
-    read_journals(&r, done);
-    r.done = r.in_file + r.in_journals;
     probe_lock(&r);
     rate_eta(&r);
     r.idle = idle_seconds(path);
@@ -446,7 +457,6 @@ int ssw_cli_status(int argc, char **argv) {
                          "it)",
                          path, r.malformed);
   }
-  free(done);
   free(r.config);
   free(r.history);
   free(r.seg_rows);

@@ -101,25 +101,24 @@ int ssw_h5peek_complete(const char *path, const char *config_text) {
 
 /* ---- the done mask, in blocks ---------------------------------------- */
 
-/* Largest block of the done mask read at once (bytes): a 2^31-point grid's
- * mask is read through 4 MiB, not 2 GiB. */
+/* Largest block of the done mask read at once (points): a 2^31-point
+ * grid's mask is counted through 4 MiB, not 2 GiB. */
 #define BLOCK_POINTS ((hsize_t)1 << 22)
 
-/* One block of consecutive flat indices: the mask is N-D (theta slowest),
- * so a block is every trailing axis from `split` on at one index of each
- * leading axis; blocks follow each other in flat order. */
+/* Blocks of consecutive flat indices: the datasets are N-D (theta
+ * slowest), so a block is every trailing axis from `split` on at one index
+ * of each leading axis; blocks follow each other in flat order. */
 typedef struct {
-  hid_t dset, space, mspace;
+  hid_t space, mspace;
   int ndims, split;
   hsize_t dims[16], start[16], count[16], block;
 } blocks;
 
-static int blocks_open(hid_t f, uint64_t total, blocks *b) {
+static int blocks_open(hid_t done, uint64_t total, blocks *b) {
   memset(b, 0, sizeof *b);
-  b->space = b->mspace = H5I_INVALID_HID;
-  b->dset = H5Dopen2(f, "done", H5P_DEFAULT);
-  if (b->dset < 0 || (b->space = H5Dget_space(b->dset)) < 0)
-    return SSW_RAISE(SSW_ERR_HDF5, "no readable done mask");
+  b->mspace = H5I_INVALID_HID;
+  b->space = H5Dget_space(done);
+  SSW_CHECK(b->space >= 0, SSW_ERR_HDF5, "no readable done mask");
   b->ndims = H5Sget_simple_extent_ndims(b->space);
   SSW_CHECK(b->ndims >= 1 && b->ndims <= 16 &&
                 H5Sget_simple_extent_dims(b->space, b->dims, NULL) >= 0,
@@ -141,47 +140,86 @@ static int blocks_open(hid_t f, uint64_t total, blocks *b) {
   return SSW_SUCCESS;
 }
 
-/* Reads the next block into buf (b->block bytes). */
-static int blocks_read(blocks *b, uint8_t *buf) {
+/* Reads the current block of `d` (as bytes) into buf. */
+static int blocks_read(blocks *b, hid_t d, hid_t type, void *buf) {
   SSW_CHECK(H5Sselect_hyperslab(b->space, H5S_SELECT_SET, b->start, NULL,
                                 b->count, NULL) >= 0 &&
-                H5Dread(b->dset, H5T_NATIVE_UINT8, b->mspace, b->space,
-                        H5P_DEFAULT, buf) >= 0,
-            SSW_ERR_HDF5, "H5Dread failed on the done mask");
-  for (int k = b->split - 1; k >= 0; k--) { /* odometer: the next block */
+                H5Dread(d, type, b->mspace, b->space, H5P_DEFAULT, buf) >= 0,
+            SSW_ERR_HDF5, "H5Dread failed on the done mask or the regimes");
+  return SSW_SUCCESS;
+}
+
+static void blocks_next(blocks *b) {
+  for (int k = b->split - 1; k >= 0; k--) { /* odometer */
     if (++b->start[k] < b->dims[k]) break;
     b->start[k] = 0;
   }
-  return SSW_SUCCESS;
 }
 
 static void blocks_close(blocks *b) {
   if (b->mspace >= 0) H5Sclose(b->mspace);
   if (b->space >= 0) H5Sclose(b->space);
-  if (b->dset >= 0) H5Dclose(b->dset);
 }
 
-int ssw_h5peek_count_done(hid_t f, uint64_t total, const ssw_result_buf *jour,
-                          uint64_t *in_file, uint64_t *in_journals) {
-  *in_file = *in_journals = 0;
+/* A block's points: a point marked done whose regime still holds the fill
+ * value (-1: every written point has a regime, written before its done
+ * flag) holds no results, and is not done. */
+static void tally(uint8_t *mask, const int8_t *regime, hsize_t n,
+                  ssw_h5peek_done *c) {
+  for (hsize_t i = 0; i < n; i++) {
+    if (!mask[i]) continue;
+    if (regime[i] < 0) {
+      mask[i] = 0;
+      c->forged++;
+    } else {
+      mask[i] = 1;
+      c->in_file++;
+    }
+  }
+}
+
+int ssw_h5peek_read_done(hid_t done, hid_t regime, uint64_t total,
+                         uint8_t *mask, const ssw_result_buf *jour,
+                         ssw_h5peek_done *c) {
+  memset(c, 0, sizeof *c);
   blocks b;
-  int rc = blocks_open(f, total, &b);
-  uint8_t *buf = rc == SSW_SUCCESS ? malloc(b.block) : NULL;
-  if (rc == SSW_SUCCESS && !buf)
-    rc = SSW_RAISE(SSW_ERR_MEM, "out of memory for the done mask");
+  int rc = blocks_open(done, total, &b);
+  uint8_t *own = NULL;
+  int8_t *reg = NULL;
+  if (rc == SSW_SUCCESS) {
+    own = mask ? NULL : malloc(b.block);
+    reg = malloc(b.block);
+    if ((!mask && !own) || !reg)
+      rc = SSW_RAISE(SSW_ERR_MEM, "out of memory for the done mask");
+  }
   size_t k = 0; /* the journals' records, sorted by index */
   for (uint64_t first = 0; rc == SSW_SUCCESS && first < total;
        first += b.block) {
-    rc = blocks_read(&b, buf);
-    for (hsize_t i = 0; rc == SSW_SUCCESS && i < b.block; i++)
-      *in_file += buf[i] != 0;
-    for (; rc == SSW_SUCCESS && jour && k < jour->n &&
-           jour->pts[k].index < first + b.block;
-         k++)
-      *in_journals +=
-          jour->pts[k].index >= first && !buf[jour->pts[k].index - first];
+    uint8_t *m = mask ? mask + first : own;
+    rc = blocks_read(&b, done, H5T_NATIVE_UINT8, m);
+    if (rc == SSW_SUCCESS) rc = blocks_read(&b, regime, H5T_NATIVE_INT8, reg);
+    if (rc != SSW_SUCCESS) break;
+    tally(m, reg, b.block, c);
+    for (; jour && k < jour->n && jour->pts[k].index < first + b.block; k++)
+      c->in_journals +=
+          jour->pts[k].index >= first && !m[jour->pts[k].index - first];
+    blocks_next(&b);
   }
-  free(buf);
+  free(own);
+  free(reg);
   blocks_close(&b);
+  return rc;
+}
+
+int ssw_h5peek_count_done(hid_t f, uint64_t total, const ssw_result_buf *jour,
+                          ssw_h5peek_done *c) {
+  memset(c, 0, sizeof *c);
+  const hid_t done = H5Dopen2(f, "done", H5P_DEFAULT);
+  const hid_t regime = H5Dopen2(f, "regime", H5P_DEFAULT);
+  int rc = done >= 0 && regime >= 0
+               ? ssw_h5peek_read_done(done, regime, total, NULL, jour, c)
+               : SSW_RAISE(SSW_ERR_IO, "no done mask or regimes");
+  if (regime >= 0) H5Dclose(regime);
+  if (done >= 0) H5Dclose(done);
   return rc;
 }

@@ -8,6 +8,7 @@
 
 #include "h5out_internal.h"
 #include "sleighsweep/error.h"
+#include "sleighsweep/h5peek.h"
 
 /* ---- resume ---------------------------------------------------------- */
 
@@ -199,18 +200,26 @@ int ssw_h5out_was_running(const char *path) {
   return running;
 }
 
-int ssw_h5out_read_done(ssw_h5out *h, uint8_t *done_mask) {
+int ssw_h5out_read_done(ssw_h5out *h, uint8_t *done_mask, uint64_t *forged) {
   SSW_CHECK(h, SSW_ERR_ARG, "NULL output handle");
   int status = SSW_SUCCESS;
   if (h->rank == 0) {
-    /* Independent read by rank 0 alone, which keeps the mask (one byte
-     * per grid point on one rank only); the others wait in the agreement. */
+    /* Independent reads by rank 0 alone, which keeps the mask (one byte
+     * per grid point on one rank only); the others wait in the agreement.
+     * Points marked done without results are not done (h5peek.h). */
+    size_t regime = 0;
+    while (strcmp(ssw_h5_columns[regime].name, "regime") != 0)
+      regime++;
+    ssw_h5peek_done c = {0, 0, 0};
     if (!done_mask)
       status = SSW_RAISE(SSW_ERR_ARG, "NULL done array on rank 0");
-    else if (H5Dread(h->dset[SSW_H5_DONE_COL], H5T_NATIVE_UINT8, H5S_ALL,
-                     H5S_ALL, H5P_DEFAULT, done_mask) < 0)
-      status = ssw_h5_fail("H5Dread", __FILE__, __LINE__, __func__,
-                           "dataset done in '%s'", h->path);
+    else
+      status = ssw_h5peek_read_done(h->dset[SSW_H5_DONE_COL], h->dset[regime],
+                                    h->total, done_mask, NULL, &c);
+    if (status != SSW_SUCCESS && done_mask)
+      status = SSW_RAISE(status, "reading the done mask of '%s': %s", h->path,
+                         ssw_error_user_message());
+    if (forged) *forged = c.forged;
   }
   return ssw_h5_agree(h->comm, status);
 }

@@ -149,9 +149,11 @@ static int plan_ours(const ssw_config *cfg, const ssw_plan_opts *o, ssw_plan *p,
     snprintf(p->why, sizeof p->why, "left by a run that did not finish");
   } else {
     p->kind = SSW_PLAN_RESUME;
-    if (o->count)
-      rc = ssw_h5peek_count_done(f, p->total, &set->recs, &p->in_file,
-                                 &p->in_journals);
+    ssw_h5peek_done c;
+    if (o->count) rc = ssw_h5peek_count_done(f, p->total, &set->recs, &c);
+    if (o->count && rc == SSW_SUCCESS)
+      p->in_file = c.in_file, p->in_journals = c.in_journals,
+      p->forged = c.forged;
   }
   free(status);
   SSW_CALL(rc);
@@ -163,11 +165,17 @@ static int plan_ours(const ssw_config *cfg, const ssw_plan_opts *o, ssw_plan *p,
   return SSW_SUCCESS;
 }
 
-/* Whether a file that checked out is this config's complete sweep. */
-static int is_complete(hid_t f) {
+/* Whether a file that checked out is this config's complete sweep: it
+ * says so, and every point is done and holds results (a done mask forged
+ * or damaged to say more is not believed). */
+static int is_complete(hid_t f, uint64_t total) {
   char *status = ssw_h5peek_root_str(f, "status");
-  const int complete = status && strcmp(status, "complete") == 0;
+  ssw_h5peek_done c;
+  const int complete = status && strcmp(status, "complete") == 0 &&
+                       ssw_h5peek_count_done(f, total, NULL, &c) == 0 &&
+                       c.in_file == total;
   free(status);
+  ssw_error_clear();
   return complete;
 }
 
@@ -182,7 +190,7 @@ static int plan_existing(const ssw_config *cfg, const ssw_plan_opts *o,
   if (rc == SSW_ERR_CONFIG) return rc; /* another config: the message */
   snprintf(why, sizeof why, "%s",
            hdf5 ? ssw_error_user_message() : "not an HDF5 file");
-  if (rc == SSW_SUCCESS && is_complete(f)) {
+  if (rc == SSW_SUCCESS && is_complete(f, p->total)) {
     p->kind = SSW_PLAN_COMPLETE;
     H5Fclose(f);
     return SSW_SUCCESS;

@@ -250,8 +250,15 @@ static int read_done_set(sweep *s) {
   }
   /* Every rank enters the collective read; rank 0 without its array makes
    * it fail on every rank (its own message, out of memory, is kept). */
-  const int rrc = ssw_h5out_read_done(s->out, s->done);
+  uint64_t forged = 0;
+  const int rrc = ssw_h5out_read_done(s->out, s->done, &forged);
   if (rc == SSW_SUCCESS) rc = rrc;
+  if (rc == SSW_SUCCESS && forged > 0 && s->rank == 0)
+    fprintf(stderr,
+            "sleighsweep: warning: %llu point(s) of %s are marked done but "
+            "hold no results (fill values: a damaged or edited done mask); "
+            "they are computed again\n",
+            (unsigned long long)forged, s->cfg->file);
   if (rc == SSW_SUCCESS && s->rank == 0) merge_journals(s);
   return rc;
 }

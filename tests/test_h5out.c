@@ -509,13 +509,13 @@ static void test_resume(const char *path, int rank, int size) {
    * that must stay untouched. */
   uint8_t done[NPTS];
   memset(done, 7, sizeof done);
-  rc = ssw_h5out_read_done(h, rank == 1 ? NULL : done);
+  rc = ssw_h5out_read_done(h, rank == 1 ? NULL : done, NULL);
   EXPECT(rc == SSW_SUCCESS, "read_done: %s", ssw_error_message());
   for (int i = 0; i < NPTS; i++)
     EXPECT(rank == 0 ? done[i] == (i != NEVER && i != LATE) : done[i] == 7,
            "rank %d: done[%d] = %d", rank, i, done[i]);
   /* A NULL array on rank 0 fails on every rank. */
-  rc = ssw_h5out_read_done(h, rank == 0 ? NULL : done);
+  rc = ssw_h5out_read_done(h, rank == 0 ? NULL : done, NULL);
   EXPECT(rc == SSW_ERR_ARG, "read_done(NULL) on rank 0: %d", rc);
   ssw_error_clear();
   uint64_t late = LATE;
@@ -587,7 +587,7 @@ static void test_large_config_and_foreign(const char *base, int rank) {
   EXPECT(rc == SSW_SUCCESS, "open with a large config: %s",
          ssw_error_message());
   uint8_t done[NPTS];
-  EXPECT(h && ssw_h5out_read_done(h, done) == SSW_SUCCESS &&
+  EXPECT(h && ssw_h5out_read_done(h, done, NULL) == SSW_SUCCESS &&
              (rank != 0 || (done[5] == 1 && done[4] == 0)),
          "done mask without samples");
   EXPECT(ssw_h5out_finish(h, rank == 0 ? &seg2 : &junk) == SSW_SUCCESS,

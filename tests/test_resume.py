@@ -182,6 +182,43 @@ def case_damaged_output(tmp, ref):
             same(ref, out, f"damaged output {k} rebuilt")
 
 
+def case_forged_done(tmp, ref):
+    """Issue 20 item 6: a done mask that says more than the file holds (here
+    a complete file whose every other point got its fill values back) is
+    not believed: status reports it malformed, the dry run counts only the
+    points with results, and the run computes the others again instead of
+    calling the file complete; the result equals the reference."""
+    import json
+
+    import h5py
+    import numpy as np
+    cfg, out = make_config(tmp, "forged")
+    shutil.copy(ref, out)
+    with h5py.File(out, "r+") as f:
+        flat = np.arange(f["done"].size) % 2 == 1
+        for name, fill in (("regime", -1), ("loops", -1), ("J", np.nan)):
+            v = f[name][()].reshape(-1)
+            v[flat] = fill
+            f[name][()] = v.reshape(f[name].shape)
+        total, forged = int(f["done"].size), int(flat.sum())
+    r = subprocess.run([EXE, "status", "--json", out], env=ENV,
+                       capture_output=True, text=True)
+    js = json.loads(r.stdout) if r.stdout.startswith("{") else {}
+    check(r.returncode == 1 and js.get("state", "").startswith("malformed")
+          and js.get("points_done") == total - forged and
+          js.get("points_marked_done_without_results") == forged,
+          f"status of a forged mask: {r.returncode} {r.stdout[:400]}")
+    p = run(["--dry-run", cfg])
+    check(f"resume it: {total - forged} of {total} points done" in p.stdout,
+          f"dry run of a forged mask: {p.stdout}")
+    p = run([cfg], ranks=2)
+    check(p.returncode == 0 and "already complete" not in p.stderr and
+          f"{forged} point(s) of {out} are marked done but hold no results"
+          in p.stderr and f"({forged} computed now" in p.stderr,
+          f"run of a forged mask: exit {p.returncode}: {p.stderr[-500:]}")
+    same(ref, out, "forged done mask, computed again")
+
+
 def case_short_header(tmp):
     """Defect 3: a journal cut inside its header is rewritten, not fatal."""
     cfg, out = make_config(tmp, "short", slow=False)
@@ -393,6 +430,7 @@ with tempfile.TemporaryDirectory() as tmp:
     for case in (lambda: case_torn_journal(tmp, ref),
                  lambda: case_short_header(tmp),
                  lambda: case_damaged_output(tmp, ref),
+                 lambda: case_forged_done(tmp, ref),
                  lambda: case_kill_in_creation(tmp),
                  lambda: case_paths(tmp), lambda: case_lock(tmp),
                  lambda: case_signals(tmp, ref),

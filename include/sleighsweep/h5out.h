@@ -126,10 +126,13 @@ int ssw_h5out_finish(ssw_h5out *h, const ssw_h5out_segment *seg);
 /** Reads the done mask (flat index order, 1 written, 0 not) into rank 0's
  * done[0 .. ssw_grid_size(cfg) - 1]; rank 0 alone reads it and keeps it
  * (nothing is broadcast: a 2^31-point grid would cost 2 GiB per rank).
+ * A point marked done whose `regime` holds the fill value has no results
+ * (a forged or damaged mask): it reads as not done, so it is computed
+ * again, and rank 0's *forged (may be NULL) counts such points.
  * Collective: every rank calls it; other ranks may pass NULL, and an array
  * they pass is left untouched. Errors (on every rank when rank 0 fails):
  * SSW_ERR_ARG for a NULL array on rank 0, SSW_ERR_HDF5. */
-int ssw_h5out_read_done(ssw_h5out *h, uint8_t *done);
+int ssw_h5out_read_done(ssw_h5out *h, uint8_t *done, uint64_t *forged);
 
 /** 1 when the sleighsweep file at `path` was left by a run that did not
  * finish (its status attribute still says "running": killed, possibly

@@ -39,6 +39,7 @@ typedef struct {
   uint64_t total;       /**< grid points */
   uint64_t in_file;     /**< counted (opts.count): done in the file */
   uint64_t in_journals; /**< points the journals add (always counted) */
+  uint64_t forged;      /**< counted: marked done but holding no results */
 } ssw_plan;
 
 /** Decides what a run of `cfg` does with its output, checking everything
