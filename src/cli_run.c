@@ -14,6 +14,7 @@
 #include "sleighsweep/error.h"
 #include "sleighsweep/grid.h"
 #include "sleighsweep/plan.h"
+#include "sleighsweep/preview.h"
 #include "sleighsweep/runlock.h"
 #include "sleighsweep/signals.h"
 #include "sleighsweep/sweep.h"
@@ -155,7 +156,24 @@ static void print_plan(const ssw_config *cfg, const ssw_sweep_opts *so,
   ssw_error_clear();
 }
 
+/* The grid check: every point, or on a large grid a sub-grid of it, with
+ * the time the run's check of every point will take. */
+static void print_check(const ssw_config *cfg, const ssw_preview_check *c) {
+  const uint64_t n = ssw_grid_size(cfg);
+  if (c->checked == n) {
+    printf("grid check:          every point valid\n");
+    return;
+  }
+  printf("grid check:          %llu of %llu points valid (every axis's ends "
+         "and evenly spaced values); the run checks every point before it "
+         "starts (about %.0f s here)\n",
+         (unsigned long long)c->checked, (unsigned long long)n,
+         c->seconds / (double)c->checked * (double)n);
+}
+
 static int dry_run(const ssw_config *cfg, const ssw_sweep_opts *so, int ranks) {
+  ssw_preview_check check;
+  SSW_CALL(ssw_preview_validate(cfg, &check));
   const uint64_t n = ssw_grid_size(cfg);
   const int probes = n < PROBE_POINTS ? (int)n : PROBE_POINTS;
   ssw_integrator o;
@@ -200,6 +218,7 @@ static int dry_run(const ssw_config *cfg, const ssw_sweep_opts *so, int ranks) {
     printf("%s%s %d", a ? " x " : "", ssw_axis_names[a], cfg->axes[a].n);
   printf(")\n");
   ssw_config_print_axes(cfg, stdout);
+  print_check(cfg, &check);
   printf("trajectories:        %d per point, %.6g in all\n", cfg->trajectories,
          traj);
   if (cfg->integ.rtol > 0)
