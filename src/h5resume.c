@@ -100,16 +100,18 @@ static int check_identity(hid_t file, const char *path, const ssw_config *cfg) {
   }
   H5TRY(attr = H5Aopen(file, "format_version", H5P_DEFAULT), "'%s'", path);
   H5TRY(H5Aread(attr, H5T_NATIVE_INT, &version), "'%s'", path);
-  if (version != SSW_H5_FORMAT_VERSION) {
+  if (version != SSW_H5_FORMAT_VERSION &&
+      version != SSW_H5_FORMAT_CONVERTIBLE) {
     status = SSW_RAISE(SSW_ERR_IO,
                        "'%s' has output format %d, this program "
-                       "writes %d (format 3 keeps sample trajectories at "
-                       "chosen grid points only, format 2 added adaptive "
-                       "steps and error estimates; points of two formats "
-                       "cannot share a file): finish it with the version "
-                       "that started it "
-                       "(its git_revision attribute), or write a new file",
-                       path, version, SSW_H5_FORMAT_VERSION);
+                       "writes %d and resumes %d (format 3 keeps sample "
+                       "trajectories at chosen grid points only, format 2 "
+                       "added adaptive steps and error estimates; points of "
+                       "two formats cannot share a file): finish it with the "
+                       "version that started it (its git_revision "
+                       "attribute), or write a new file",
+                       path, version, SSW_H5_FORMAT_VERSION,
+                       SSW_H5_FORMAT_CONVERTIBLE);
     goto done;
   }
   TRY(ssw_h5_attr_read_str(file, path, "config", &stored));
