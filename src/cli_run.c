@@ -298,7 +298,9 @@ int ssw_cli_run(int argc, char **argv) {
   if (o.output) ssw_cli_absolute(o.output, output, sizeof output);
   /* Before MPI_Init: a SIGUSR1 (time-limit warning) or SIGTERM arriving
    * while MPI starts, the config loads or the output opens must not kill
-   * the rank (exit 138) but give the clean interrupted exit 3. */
+   * the rank (exit 138) but give the clean interrupted exit 3. (A SIGUSR1
+   * to mpirun before it has started the ranks is Open MPI's: README,
+   * "Signals".) */
   ssw_signals_install();
   const ssw_sweep_opts so = {
       o.config, o.output ? output : NULL,  o.resume, o.overwrite, o.quiet, argc,
