@@ -185,6 +185,9 @@ static int plan_existing(const ssw_config *cfg, const ssw_plan_opts *o,
   const char *file = cfg->file;
   hid_t f = H5I_INVALID_HID;
   char why[600];
+  SSW_CHECK(access(file, R_OK) == 0, SSW_ERR_CONFIG,
+            "[output] file '%s' exists but is not readable (%s)", file,
+            strerror(errno));
   const int hdf5 = ssw_h5peek_hdf5_file(file) == SSW_SUCCESS;
   int rc = hdf5 ? ssw_h5out_check(file, cfg, &f) : SSW_ERR_IO;
   if (rc == SSW_ERR_CONFIG) return rc; /* another config: the message */
