@@ -1,7 +1,8 @@
 """Checks an output file written by test_h5out as xarray (h5netcdf) and, when
 installed, netCDF's ncdump see it: the seven named grid dimensions with
-coordinates, the samples group, units, decoded string attributes and NaN
-for the point the test never writes. Usage: check_xarray.py FILE.h5"""
+coordinates, the samples and segments groups, units, decoded string
+attributes and NaN for the point the test never writes; the whole file
+through xarray's netCDF writer and back. Usage: check_xarray.py FILE.h5"""
 import math
 import shutil
 import subprocess
@@ -31,13 +32,10 @@ def coords_of(i):
 
 def check_root(path):
     ds = xr.open_dataset(path, engine="h5netcdf")
-    # The grid dims, then the run segments table (its own dimension).
-    expect(list(ds.dims) == DIMS + ["segments"], f"dims {list(ds.dims)}")
-    expect(dict(ds.sizes) == dict(zip(DIMS, SHAPE), segments=2),
+    # The grid dims only: the run segments have a group of their own.
+    expect(list(ds.dims) == DIMS, f"dims {list(ds.dims)}")
+    expect(dict(ds.sizes) == dict(zip(DIMS, SHAPE)),
            f"sizes {dict(ds.sizes)}")
-    seg = ds["segments"].values
-    expect([s.decode() for s in seg["status"]] == ["interrupted", "complete"],
-           f"segments status {seg['status']}")
     expect(not any(d.startswith("phony") for d in ds.dims), "phony dims")
     for k, name in enumerate(DIMS):
         want = ([j * math.pi / 4 for j in range(3)] if k == 0 else
@@ -104,6 +102,76 @@ def check_samples(path):
     ds.close()
 
 
+def check_segments(path):
+    """/segments: one 1-D variable per field over `segment` (test_h5out.c
+    writes an interrupted segment, then a complete one); times decode as
+    CF times, the status as a flag."""
+    ds = xr.open_dataset(path, engine="h5netcdf", group="segments")
+    expect(list(ds.dims) == ["segment"] and ds.sizes["segment"] == 2,
+           f"segments dims {dict(ds.sizes)}")
+    expect(list(ds["segment"].values) == [0, 1], "segment coordinate")
+    expect(list(ds["status"].values) == [0, 1] and
+           ds["status"].attrs.get("flag_meanings") == "interrupted complete",
+           f"segments status {ds['status'].values} {ds['status'].attrs}")
+    start = np.datetime_as_string(ds["start_time"].values, unit="s")
+    expect(list(start) == ["2025-01-31T12:00:00", "2025-01-31T12:01:30"],
+           f"segments start_time {start}")
+    expect(list(ds["mpi_ranks"].values) == [3, 2] and
+           list(ds["wall_time_s"].values) == [60.0, 1.5],
+           f"segments ranks, wall time {ds['mpi_ranks'].values} "
+           f"{ds['wall_time_s'].values}")
+    ds.close()
+
+
+def same_values(a, b):
+    """Arrays equal, NaN equal to NaN (and NaT to NaT)."""
+    a, b = np.asarray(a), np.asarray(b)
+    if a.shape != b.shape or a.dtype != b.dtype:
+        return False
+    if a.dtype.kind in "fcmM":
+        return bool(np.array_equal(a, b, equal_nan=True))
+    return bool(np.array_equal(a, b))
+
+
+def same_attrs(a, b):
+    return set(a) == set(b) and all(
+        same_values(a[k], b[k]) if isinstance(a[k], np.ndarray) or
+        isinstance(b[k], np.ndarray) else a[k] == b[k] for k in a)
+
+
+def check_roundtrip(path):
+    """The whole file (root, /samples, /segments) through
+    xarray's netCDF writer and back, values, dtypes and attributes equal;
+    and the plain xr.open_dataset(file).to_netcdf(...) of the root."""
+    out = path + ".roundtrip.nc"
+    groups = [None, "samples", "segments"]
+    first = {g: xr.open_dataset(path, engine="h5netcdf", group=g)
+             for g in groups}
+    try:
+        for k, g in enumerate(groups):
+            first[g].to_netcdf(out, mode="w" if k == 0 else "a", group=g,
+                               engine="h5netcdf")
+    except Exception as e:  # the compound /segments: "unsupported dtype"
+        expect(False, f"to_netcdf failed: {e!r}")
+        return
+    for g in groups:
+        back = xr.open_dataset(out, engine="h5netcdf", group=g)
+        a = first[g]
+        expect(set(back.variables) == set(a.variables),
+               f"round trip {g}: variables {sorted(back.variables)}")
+        for v in a.variables:
+            expect(v in back.variables and
+                   same_values(a[v].values, back[v].values) and
+                   a[v].dims == back[v].dims and
+                   same_attrs(a[v].attrs, back[v].attrs),
+                   f"round trip {g}/{v}: values, dims or attributes differ")
+        expect(same_attrs(back.attrs, a.attrs),
+               f"round trip {g}: attributes differ")
+        back.close()
+        a.close()
+    xr.open_dataset(path, engine="h5netcdf").to_netcdf(out, engine="h5netcdf")
+
+
 def check_ncdump(path):
     if shutil.which("ncdump") is None:
         print("ncdump not installed: skipping the netCDF-C check")
@@ -116,12 +184,20 @@ def check_ncdump(path):
            "ncdump does not show J over the named dims")
     expect("double t(point, sample, node) ;" in out.stdout,
            "ncdump does not show samples/t over the named dims")
-    expect("segment_t segments(segments) ;" in out.stdout,
-           "ncdump does not show the segments table")
+    expect("group: segments {" in out.stdout and
+           "double start_time(segment) ;" in out.stdout and
+           "byte status(segment) ;" in out.stdout,
+           "ncdump does not show the segments group")
+    out = subprocess.run(["ncdump", "-v", "status,start_time", "-t", path],
+                         capture_output=True, text=True)
+    expect(out.returncode == 0 and '"2025-01-31 12:01:30"' in out.stdout,
+           f"ncdump of the segments: {out.returncode} {out.stdout[-300:]}")
 
 
 if __name__ == "__main__":
     check_root(sys.argv[1])
     check_samples(sys.argv[1])
+    check_segments(sys.argv[1])
+    check_roundtrip(sys.argv[1])
     check_ncdump(sys.argv[1])
     sys.exit(1 if failures else 0)

@@ -35,12 +35,13 @@ def ranks_of(cfg):
 
 def datasets(path):
     """Every dataset's raw bytes, for NaN-safe bit-exact comparison; not
-    /segments (run provenance like the attributes: times, ranks)."""
+    /segments (run provenance like the attributes: times, ranks; a group
+    of datasets, a compound table in format 3)."""
     out = {}
     with h5py.File(path, "r") as f:
         f.visititems(lambda n, o: out.__setitem__(n, o[()].tobytes())
-                     if isinstance(o, h5py.Dataset) and n != "segments"
-                     else None)
+                     if isinstance(o, h5py.Dataset) and
+                     n.split("/")[0] != "segments" else None)
     return out
 
 

@@ -369,6 +369,12 @@ static const bad_case bad_cases[] = {
      "key = value"},
     {"m = 1\n" BODY GRID, 1, "m:", "before any [section]"},
     {"[body\nm = 1\n", 1, "[body", "section header"},
+    /* old Mac OS line endings (CR alone) are named as such, not
+     * reported as an over-long line; CR LF is accepted (case below) */
+    {"[body]\rm = 1\rI0 = 0.5\rrho = 1\r", 1, "carriage returns alone",
+     "old Mac OS"},
+    {BODY "; a comment\rwith a lone CR\n" GRID, 5, "carriage return (CR)",
+     "mixed line endings"},
     {BODY "= 5\n" GRID, 5, "[body]:", "no key"},
     {BODY GRID "[grid]\ntheta = 1\n", 11, "duplicate key 'theta'", "line 6"},
     {BODY GRID "[ensemble]\nenergy = "

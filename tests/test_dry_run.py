@@ -2,14 +2,16 @@
 the estimated steps per trajectory are deterministic (the same on every
 invocation) and within a factor 1.5 of the run's mean `steps_mean`
 (jobs/README.md states that factor), for the adaptive default and a fixed
-step; and the estimated output size within 10% of the file the run
-writes (with all sample points, and with sample_points = none).
-Usage: test_dry_run.py SLEIGHSWEEP MPIEXEC"""
+step; the estimated output size within 10% of the file the run
+writes (with all sample points, and with sample_points = none); and a
+2^31-point grid's dry run is quick. Usage: test_dry_run.py SLEIGHSWEEP
+MPIEXEC"""
 import os
 import re
 import subprocess
 import sys
 import tempfile
+import time
 
 import h5py
 import numpy as np
@@ -37,7 +39,41 @@ def estimate(cfg):
             float(size.group(1)) * 1e6 if size else 0.0)
 
 
+def huge_grid(tmp):
+    """The dry run of a 2^31-point grid is quick (it took
+    92 s checking every point): it checks a sub-grid and says so, and a bad
+    point it finds is reported as the run would report it."""
+    cfg = os.path.join(tmp, "huge.ini")
+    grid = ("[grid]\ntheta = linspace(1deg, 179deg, 2048)\n"
+            "a = linspace(0.1, 0.5, 1024)\nb = linspace(0, 0.1, 1024)\n"
+            "A = 0.5\nB = 0.3\n")
+    with open(cfg, "w") as f:
+        f.write("[body]\nm = 1\nI0 = 0.5\nrho = 1\n" + grid)
+    t0 = time.time()
+    p = subprocess.run([MPIEXEC, "-np", "1", EXE, "run", "--dry-run", cfg],
+                       env=ENV, text=True, capture_output=True, timeout=300)
+    took = time.time() - t0
+    print(f"dry run of 2^31 points: {took:.1f} s")
+    check(p.returncode == 0 and took < 20 and "grid check:          " in
+          p.stdout and "of 2147483648 points valid" in p.stdout,
+          f"2^31-point dry run: {p.returncode} in {took:.1f} s: "
+          f"{p.stdout[-600:]} {p.stderr[-300:]}")
+    # I0 = 0 and rho = 0 with the centre of mass on the blade's normal
+    # (a = 0.1 .. 0.5, b = 0: D = m^2 a^2 > 0 except at a = 0)
+    bad = os.path.join(tmp, "huge_bad.ini")
+    with open(bad, "w") as f:
+        f.write("[body]\nm = 1\nI0 = 0\nrho = 0\n" +
+                grid.replace("linspace(0.1, 0.5, 1024)",
+                             "linspace(0, 0.5, 1024)"))
+    p = subprocess.run([MPIEXEC, "-np", "1", EXE, "run", "--dry-run", bad],
+                       env=ENV, text=True, capture_output=True, timeout=300)
+    check(p.returncode == 2 and "grid point 0 (" in p.stderr and
+          "huge_bad.ini:" in p.stderr,
+          f"2^31-point dry run, bad point: {p.returncode} {p.stderr[-400:]}")
+
+
 with tempfile.TemporaryDirectory() as tmp:
+    huge_grid(tmp)
     for name, extra, points in (("adaptive", "", "all"),
                                 ("fixed", "[integrator]\neta = 0.8\n",
                                  "none")):

@@ -14,6 +14,7 @@
 #include "sleighsweep/error.h"
 #include "sleighsweep/grid.h"
 #include "sleighsweep/h5out.h"
+#include "sleighsweep/h5peek.h"
 #include "sleighsweep/names.h"
 #include "sleighsweep/stepper.h"
 #include "sleighsweep/version.h"
@@ -359,7 +360,8 @@ static void check_file(const char *path, const ssw_config *cfg, int ranks,
   H5Fclose(f);
 }
 
-/* The /segments table as the test reads it back (its own memory type). */
+/* A format-3 /segments table (a compound), written here as that format's
+ * writer did, with its own memory type. */
 typedef struct {
   char start[32], end[32], status[16];
   int32_t ranks, threads;
@@ -384,37 +386,70 @@ static hid_t seg_mem_type(void) {
   return t;
 }
 
+/* Turns the file into format 3 with one segment `w` in its compound table
+ * and history (serial, rank 0). */
+static void make_format3(const char *path, const ssw_h5out_segment *w) {
+  hid_t f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+  EXPECT(H5Ldelete(f, "segments", H5P_DEFAULT) >= 0, "removing /segments");
+  seg_row row = {"",
+                 "",
+                 "",
+                 w->mpi_ranks,
+                 w->omp_threads,
+                 w->points_computed,
+                 w->points_done,
+                 w->wall_time_s};
+  snprintf(row.start, sizeof row.start, "%s", w->start_time);
+  snprintf(row.end, sizeof row.end, "%s", w->end_time);
+  snprintf(row.status, sizeof row.status, "%s", w->status);
+  hsize_t one = 1;
+  hid_t t = seg_mem_type(), sp = H5Screate_simple(1, &one, NULL);
+  H5Tcommit2(f, "segment_t", t, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  hid_t d =
+      H5Dcreate2(f, "segments", t, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  EXPECT(d >= 0 && H5Dwrite(d, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, &row) >= 0,
+         "writing a format-3 /segments");
+  char line[256];
+  snprintf(line, sizeof line,
+           "%s sleighsweep run: %s, %llu points on %d rank(s) x %d "
+           "thread(s) in %g s",
+           w->end_time, w->status, (unsigned long long)w->points_computed,
+           w->mpi_ranks, w->omp_threads, w->wall_time_s);
+  H5LTset_attribute_string(f, "/", "history", line);
+  const int three = 3;
+  H5LTset_attribute_int(f, "/", "format_version", &three, 1);
+  H5Dclose(d), H5Sclose(sp), H5Tclose(t);
+  H5Fclose(f);
+}
+
 /* n rows equal to want[0 .. n-1], one history line each (newest last) and
  * the root wall_time_s their sum. Serial, rank 0. */
 static void check_segments(const char *path, const ssw_h5out_segment *want,
                            int n) {
   hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
-  hid_t d = H5Dopen2(f, "segments", H5P_DEFAULT), sp = H5Dget_space(d);
-  hsize_t rows = 0;
-  H5Sget_simple_extent_dims(sp, &rows, NULL);
-  EXPECT(d >= 0 && rows == (hsize_t)n, "/segments has %d rows, expected %d",
-         (int)rows, n);
-  seg_row got[4];
-  hid_t mt = seg_mem_type();
-  if (rows == (hsize_t)n) H5Dread(d, mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, got);
+  ssw_h5peek_segment *got = NULL;
+  const long rows = ssw_h5peek_segments(f, &got);
+  EXPECT(rows == n && got, "/segments has %ld rows (read: %d), expected %d",
+         rows, got != NULL, n);
   double sum = 0;
   static char history[4096];
   read_attr_string(f, "history", history, sizeof history);
   const char *line = history;
-  for (int i = 0; i < n && rows == (hsize_t)n; i++) {
+  for (int i = 0; i < n && rows == n && got; i++) {
     const ssw_h5out_segment *w = &want[i];
     sum += w->wall_time_s;
-    EXPECT(!strcmp(got[i].start, w->start_time) &&
-               !strcmp(got[i].end, w->end_time) &&
+    EXPECT(!strcmp(got[i].start_time, w->start_time) &&
+               !strcmp(got[i].end_time, w->end_time) &&
                !strcmp(got[i].status, w->status) &&
-               got[i].ranks == w->mpi_ranks &&
-               got[i].threads == w->omp_threads &&
-               got[i].computed == w->points_computed &&
-               got[i].done == w->points_done && got[i].wall == w->wall_time_s,
-           "segment %d: %s %s %s %d %d %llu %llu %g", i, got[i].start,
-           got[i].end, got[i].status, got[i].ranks, got[i].threads,
-           (unsigned long long)got[i].computed, (unsigned long long)got[i].done,
-           got[i].wall);
+               got[i].mpi_ranks == w->mpi_ranks &&
+               got[i].omp_threads == w->omp_threads &&
+               got[i].points_computed == w->points_computed &&
+               got[i].points_done == w->points_done &&
+               got[i].wall_time_s == w->wall_time_s,
+           "segment %d: %s %s %s %d %d %llu %llu %g", i, got[i].start_time,
+           got[i].end_time, got[i].status, got[i].mpi_ranks, got[i].omp_threads,
+           (unsigned long long)got[i].points_computed,
+           (unsigned long long)got[i].points_done, got[i].wall_time_s);
     char expect_line[256];
     snprintf(expect_line, sizeof expect_line,
              "%s sleighsweep run: %s, %llu points on %d rank(s) x %d "
@@ -430,9 +465,9 @@ static void check_segments(const char *path, const ssw_h5out_segment *want,
   EXPECT(*line == '\0', "history has more lines than segments: \"%s\"", line);
   EXPECT(read_attr_double(f, "wall_time_s") == sum, "wall_time_s %g != %g",
          read_attr_double(f, "wall_time_s"), sum);
-  H5Tclose(mt);
-  H5Sclose(sp);
-  H5Dclose(d);
+  EXPECT(read_attr_double(f, "format_version") == 4, "format_version %g",
+         read_attr_double(f, "format_version"));
+  free(got);
   H5Fclose(f);
 }
 
@@ -509,13 +544,13 @@ static void test_resume(const char *path, int rank, int size) {
    * that must stay untouched. */
   uint8_t done[NPTS];
   memset(done, 7, sizeof done);
-  rc = ssw_h5out_read_done(h, rank == 1 ? NULL : done);
+  rc = ssw_h5out_read_done(h, rank == 1 ? NULL : done, NULL);
   EXPECT(rc == SSW_SUCCESS, "read_done: %s", ssw_error_message());
   for (int i = 0; i < NPTS; i++)
     EXPECT(rank == 0 ? done[i] == (i != NEVER && i != LATE) : done[i] == 7,
            "rank %d: done[%d] = %d", rank, i, done[i]);
   /* A NULL array on rank 0 fails on every rank. */
-  rc = ssw_h5out_read_done(h, rank == 0 ? NULL : done);
+  rc = ssw_h5out_read_done(h, rank == 0 ? NULL : done, NULL);
   EXPECT(rc == SSW_ERR_ARG, "read_done(NULL) on rank 0: %d", rc);
   ssw_error_clear();
   uint64_t late = LATE;
@@ -573,13 +608,11 @@ static void test_large_config_and_foreign(const char *base, int rank) {
   rc = ssw_h5out_write_points(h, &p, rank == 0, NULL);
   EXPECT(rc == SSW_SUCCESS, "write without samples: %s", ssw_error_message());
   ssw_h5out_close(&h);
-  /* A file made before the segments table (no /segments, no segment_t)
-   * resumes and gets the table at its finish, starting with that segment. */
+  /* A file made before the segments table (no /segments) resumes and
+   * gets the group at its finish, starting with that segment. */
   if (rank == 0) {
     hid_t f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
-    EXPECT(H5Ldelete(f, "segments", H5P_DEFAULT) >= 0 &&
-               H5Ldelete(f, "segment_t", H5P_DEFAULT) >= 0,
-           "removing /segments");
+    EXPECT(H5Ldelete(f, "segments", H5P_DEFAULT) >= 0, "removing /segments");
     H5Fclose(f);
   }
   MPI_Barrier(MPI_COMM_WORLD);
@@ -587,15 +620,27 @@ static void test_large_config_and_foreign(const char *base, int rank) {
   EXPECT(rc == SSW_SUCCESS, "open with a large config: %s",
          ssw_error_message());
   uint8_t done[NPTS];
-  EXPECT(h && ssw_h5out_read_done(h, done) == SSW_SUCCESS &&
+  EXPECT(h && ssw_h5out_read_done(h, done, NULL) == SSW_SUCCESS &&
              (rank != 0 || (done[5] == 1 && done[4] == 0)),
          "done mask without samples");
   EXPECT(ssw_h5out_finish(h, rank == 0 ? &seg2 : &junk) == SSW_SUCCESS,
          "finish of a file without /segments: %s", ssw_error_message());
   ssw_h5out_close(&h);
   if (rank == 0) check_segments(path, &seg2, 1);
+  /* Format 3 (a compound /segments, which xarray cannot write to netCDF)
+   * resumes, and its finish converts the table, its rows kept. */
+  if (rank == 0) make_format3(path, &seg1);
+  MPI_Barrier(MPI_COMM_WORLD);
+  rc = ssw_h5out_open(MPI_COMM_WORLD, path, cfg, &h);
+  EXPECT(rc == SSW_SUCCESS, "open of format 3: %s", ssw_error_message());
+  EXPECT(ssw_h5out_finish(h, rank == 0 ? &seg2 : &junk) == SSW_SUCCESS,
+         "finish of format 3: %s", ssw_error_message());
+  ssw_h5out_close(&h);
+  const ssw_h5out_segment both[2] = {seg1, seg2};
+  if (rank == 0) check_segments(path, both, 2);
   if (rank == 0) {
     hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    EXPECT(H5Lexists(f, "segment_t", H5P_DEFAULT) == 0, "segment_t left");
     EXPECT(H5Lexists(f, "samples", H5P_DEFAULT) == 0, "/samples exists");
     expect_attr(f, "config", text);
     expect_attr(f, "hostname", "");

@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """A sweep's life cycle from the command line: `run --print-output` tells
 the output path without MPI or side effects; re-running a finished sweep
-is a no-op that leaves the file byte for byte (and its mtime) as it was.
+is a no-op that leaves the file byte for byte (and its mtime) as it was;
+a changed config is refused, by the dry run first.
 
 Usage: test_lifecycle.py SLEIGHSWEEP CONFIG [mpiexec]
 """
@@ -106,6 +107,46 @@ def complete_is_noop(tmp):
           f"--overwrite of a complete file: {r.returncode} {r.stderr!r}")
 
 
+def changed_config(tmp):
+    """A complete file and a changed config. The dry run
+    says what the run will do (refuse, naming the first difference), and
+    the run, under mpirun with 2 ranks, decides before saying anything: one
+    message, exit status 2 on every rank through MPI_Finalize (mpirun -q
+    leaves exactly that line), no "resuming", no MPI_ABORT, file kept."""
+    cfg, out = os.path.join(tmp, "c.ini"), os.path.join(tmp, "c.h5")
+    write_config(cfg, out)
+    r = mpi(2, "run", "--quiet", cfg)
+    check(r.returncode == 0, f"first run: {r.returncode} {r.stderr}")
+    before = digest(out)
+    text = open(cfg).read()
+    for key, old, new in (("rho", "rho = 1", "rho = 2"),
+                          ("seed", "seed = 7", "seed = 8")):
+        changed = os.path.join(tmp, f"c_{key}.ini")
+        with open(changed, "w") as f:
+            f.write(text.replace(old, new))
+        r = mpi(1, "run", "--dry-run", changed)
+        plan = [s for s in r.stdout.splitlines() if "the run would" in s]
+        check(r.returncode == 0 and len(plan) == 1 and
+              "refuse to start (exit status 2)" in plan[0] and
+              "first difference: [" in plan[0] and f"] {key}: " in plan[0],
+              f"dry run, {key} changed: {plan} {r.stderr!r}")
+        r = subprocess.run([MPIEXEC, "-q", "--oversubscribe", "-np", "2", EXE,
+                            "run", changed], env=ENV, capture_output=True,
+                           text=True, timeout=300)
+        lines = r.stderr.strip().splitlines()
+        check(r.returncode == 2 and len(lines) == 1 and
+              lines[0].startswith("sleighsweep run: ") and
+              "different configuration" in lines[0] and
+              f"] {key}: " in lines[0],
+              f"run, {key} changed: exit {r.returncode}: {r.stderr!r}")
+        check(digest(out) == before, f"run, {key} changed: file changed")
+    r = mpi(1, "run", "--dry-run", cfg)
+    check("the run would:       find it complete (" in r.stdout,
+          f"dry run, same config: {r.stdout!r}")
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    changed_config(tmp)
 with tempfile.TemporaryDirectory() as tmp:
     print_output(tmp)
 with tempfile.TemporaryDirectory() as tmp:

@@ -183,6 +183,43 @@ def case_damaged_output(tmp, ref):
             same(ref, out, f"damaged output {k} rebuilt")
 
 
+def case_forged_done(tmp, ref):
+    """A done mask that says more than the file holds (here
+    a complete file whose every other point got its fill values back) is
+    not believed: status reports it malformed, the dry run counts only the
+    points with results, and the run computes the others again instead of
+    calling the file complete; the result equals the reference."""
+    import json
+
+    import h5py
+    import numpy as np
+    cfg, out = make_config(tmp, "forged")
+    shutil.copy(ref, out)
+    with h5py.File(out, "r+") as f:
+        flat = np.arange(f["done"].size) % 2 == 1
+        for name, fill in (("regime", -1), ("loops", -1), ("J", np.nan)):
+            v = f[name][()].reshape(-1)
+            v[flat] = fill
+            f[name][()] = v.reshape(f[name].shape)
+        total, forged = int(f["done"].size), int(flat.sum())
+    r = subprocess.run([EXE, "status", "--json", out], env=ENV,
+                       capture_output=True, text=True)
+    js = json.loads(r.stdout) if r.stdout.startswith("{") else {}
+    check(r.returncode == 1 and js.get("state", "").startswith("malformed")
+          and js.get("points_done") == total - forged and
+          js.get("points_marked_done_without_results") == forged,
+          f"status of a forged mask: {r.returncode} {r.stdout[:400]}")
+    p = run(["--dry-run", cfg])
+    check(f"resume it: {total - forged} of {total} points done" in p.stdout,
+          f"dry run of a forged mask: {p.stdout}")
+    p = run([cfg], ranks=2)
+    check(p.returncode == 0 and "already complete" not in p.stderr and
+          f"{forged} point(s) of {out} are marked done but hold no results"
+          in p.stderr and f"({forged} computed now" in p.stderr,
+          f"run of a forged mask: exit {p.returncode}: {p.stderr[-500:]}")
+    same(ref, out, "forged done mask, computed again")
+
+
 def case_short_header(tmp):
     """A journal cut inside its header is rewritten, not fatal."""
     cfg, out = make_config(tmp, "short", slow=False)
@@ -254,21 +291,45 @@ def case_paths(tmp):
 
 
 def case_lock(tmp):
-    """A second run of the same output exits 2 naming the
-    host and PID of the first."""
+    """A second run of the same output exits 2 naming the host and PID of
+    the first, also through a symbolic link or a hard link."""
     cfg, out = make_config(tmp, "lock")
     first = run([cfg], wait=False)
     wait_for_progress(first, 2)
+    holder = ranks_of(cfg)[0]
+    os.kill(holder, signal.SIGSTOP)  # holds its locks while stopped
     p = run([cfg])
     host = socket.gethostname()
-    holder = ranks_of(cfg)[0]
     check(p.returncode == 2 and f"PID {holder}" in p.stderr
           and host in p.stderr,
           f"second run: exit {p.returncode}: {p.stderr[-400:]}")
+    # The lock goes by what the output is, not its name:
+    # a symbolic link to it (here from another directory) and a hard link
+    # to it are refused too, and `status` through either sees the lock.
+    os.mkdir(os.path.join(tmp, "elsewhere"))
+    sym = os.path.join(tmp, "elsewhere", "sym.h5")
+    hard = os.path.join(tmp, "hard.h5")
+    os.symlink(out, sym)
+    os.link(out, hard)
+    real = os.path.realpath(out)
+    for other, how in ((sym, f"leads to '{real}'"), (hard, "hard link")):
+        p = run(["--output", other, cfg])
+        check(p.returncode == 2 and f"PID {holder}" in p.stderr
+              and how in p.stderr and "in use by another" in p.stderr
+              and p.stderr.count("sleighsweep run:") == 1,
+              f"second run through {other}: exit {p.returncode}: "
+              f"{p.stderr[-400:]}")
+        st = subprocess.run([EXE, "status", "--json", other], env=ENV,
+                            capture_output=True, text=True)
+        check(st.returncode == 0 and '"held": true' in st.stdout,
+              f"status through {other}: {st.stdout[-300:]} {st.stderr}")
     os.kill(holder, signal.SIGTERM)
+    os.kill(holder, signal.SIGCONT)
     first.communicate(timeout=120)
     check(first.returncode == 3, f"lock: first run exit {first.returncode}")
-    check(not os.path.exists(out + ".lock"), "lock file left by a clean stop")
+    check(not os.path.exists(out + ".lock") and
+          not glob.glob(os.path.join(tmp, ".sleighsweep-inode-*")),
+          "lock file left by a clean stop")
     p = run([cfg])
     check(p.returncode == 0, f"lock: resume after the first: {p.returncode}")
 
@@ -323,7 +384,8 @@ def case_signals(tmp, ref):
 def case_readonly(tmp):
     """Completing in a read-only directory exits 0 and says the
     journals could not be removed (run as an unprivileged user: root
-    ignores directory permissions)."""
+    ignores directory permissions); more ranks than journals there are
+    refused up front."""
     if os.geteuid() != 0 or not shutil.which("setpriv"):
         print("not root or no setpriv: read-only case skipped",
               file=sys.stderr)
@@ -343,6 +405,15 @@ def case_readonly(tmp):
                          4)
     check(rc == 3, f"read-only: first run exit {rc}: {err[-300:]}")
     os.chmod(d, 0o555)
+    # With 2 ranks, rank 1 would need a new journal in the
+    # read-only directory: refused before anything, one message, exit 2.
+    p = run([cfg], ranks=2, env=env, outer=nobody)
+    lines = [s for s in p.stderr.splitlines() if s.startswith("sleighsweep")]
+    check(p.returncode == 2 and len(lines) == 1 and "not writable" in lines[0]
+          and "journal.1" in lines[0] and "at most 1 rank" in lines[0]
+          and "MPI_ABORT" not in p.stderr,
+          f"read-only directory, 2 ranks: exit {p.returncode}: "
+          f"{p.stderr[-600:]}")
     p = run([cfg], env=env, outer=nobody)
     os.chmod(d, 0o755)
     check(p.returncode == 0 and "remove them by hand" in p.stderr,
@@ -359,6 +430,7 @@ with tempfile.TemporaryDirectory() as tmp:
     for case in (lambda: case_torn_journal(tmp, ref),
                  lambda: case_short_header(tmp),
                  lambda: case_damaged_output(tmp, ref),
+                 lambda: case_forged_done(tmp, ref),
                  lambda: case_kill_in_creation(tmp),
                  lambda: case_paths(tmp), lambda: case_lock(tmp),
                  lambda: case_signals(tmp, ref),

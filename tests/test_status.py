@@ -2,12 +2,15 @@
 killed with SIGKILL: points done/total from the file and the journals
 together (checked exactly against what the resume then computes), status,
 rate and ETA while running, the lock probe (an fcntl lock taken here), and
-the /segments rows of a sweep interrupted once and then completed.
+the /segments rows of a sweep interrupted once and then completed; paths
+that are no output (FIFO, directory, missing) and malformed status
+attributes.
 Usage: test_status.py SLEIGHSWEEP MPIEXEC"""
 import fcntl
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -145,7 +148,71 @@ def interrupted_then_complete(tmp):
           " complete: " in r.stdout, f"text segments: {r.stdout!r}")
 
 
+def what_paths_are(tmp):
+    """Status never blocks (a FIFO as the file, or named
+    like a journal) and says what a path that is no output is, instead of
+    the killed-run hint."""
+    os.mkfifo(os.path.join(tmp, "fifo.h5"))
+    os.mkdir(os.path.join(tmp, "dir.h5"))
+    open(os.path.join(tmp, "empty.h5"), "w").close()
+    with open(os.path.join(tmp, "text.h5"), "w") as f:
+        f.write("not HDF5\n")
+    os.symlink(os.path.join(tmp, "nowhere.h5"), os.path.join(tmp, "dl.h5"))
+    for name, want in (("fifo.h5", "is a FIFO (named pipe)"),
+                       ("dir.h5", "is a directory"),
+                       ("none.h5", "does not exist"),
+                       ("empty.h5", "is not an HDF5 file (it is empty)"),
+                       ("text.h5", "is not an HDF5 file"),
+                       ("dl.h5", "symbolic link to a file that does not "
+                        "exist")):
+        try:
+            r = subprocess.run([EXE, "status", os.path.join(tmp, name)],
+                               capture_output=True, text=True, env=ENV,
+                               timeout=20)
+        except subprocess.TimeoutExpired:
+            check(False, f"status {name} blocks")
+            continue
+        check(r.returncode == 1 and want in r.stderr and
+              "killed" not in r.stderr and r.stderr.count("\n") == 1,
+              f"status {name}: {r.returncode} {r.stderr!r}")
+
+
+def malformed(tmp, out):
+    """A status attribute that is not one of the engine's
+    three words (an integer, an over-long text) is reported as malformed,
+    not as running, with exit status 1; a FIFO named like a journal does
+    not block."""
+    import h5py
+    import numpy as np
+    for name, value, want in (
+            ("int", np.int32(5), "its status attribute is not a string"),
+            ("long", np.bytes_("complete" + "x" * 300),
+             '"completexxxx')):
+        bad = os.path.join(tmp, f"bad_{name}.h5")
+        shutil.copy(out, bad)
+        with h5py.File(bad, "r+") as f:
+            f.attrs["status"] = value
+        r = subprocess.run([EXE, "status", "--json", bad], capture_output=True,
+                           text=True, env=ENV)
+        js = json.loads(r.stdout) if r.stdout.startswith("{") else {}
+        check(r.returncode == 1 and
+              js.get("state", "").startswith("malformed: ") and
+              want in js.get("state", "") and "malformed" in r.stderr,
+              f"status attribute {name}: {r.returncode} {js.get('state')!r} "
+              f"{r.stderr!r}")
+    os.mkfifo(out + ".journal.7")
+    try:
+        r = subprocess.run([EXE, "status", out], capture_output=True,
+                           text=True, env=ENV, timeout=20)
+        check(r.returncode == 0 and "not a regular file" in r.stdout,
+              f"FIFO journal: {r.returncode} {r.stdout!r}")
+    except subprocess.TimeoutExpired:
+        check(False, "status blocks on a FIFO named like a journal")
+    os.remove(out + ".journal.7")
+
+
 with tempfile.TemporaryDirectory() as tmp:
+    what_paths_are(tmp)
     # usage
     r = subprocess.run([EXE, "status"], capture_output=True, text=True,
                        env=ENV)
@@ -169,9 +236,11 @@ with tempfile.TemporaryDirectory() as tmp:
         # run --dry-run tells what the run would do, with the same count
         r = subprocess.run(DRY + [cfg], env=ENV,
                            capture_output=True, text=True)
-        want = (f"the run would:       resume it: {killed['points_done']} of "
-                f"{TOTAL} points done")
-        check(r.returncode == 0 and want in r.stdout and
+        # (a killed run's file is rebuilt from its journals)
+        m = re.search(r"the run would:       (resume it|rebuild it from its "
+                      r"journals \(.*\)): (\d+) of 300 points done", r.stdout)
+        check(r.returncode == 0 and m and
+              int(m.group(2)) == killed['points_done'] and
               f"output:              {out}\n" in r.stdout,
               f"dry-run of a killed sweep: {r.stdout!r} {r.stderr!r}")
         # the resume computes exactly the points status did not count
@@ -192,6 +261,7 @@ with tempfile.TemporaryDirectory() as tmp:
                            capture_output=True, text=True)
         check("the run would:       find it complete (300 points): nothing "
               "to compute" in r.stdout, f"dry-run, complete: {r.stdout!r}")
+        malformed(tmp, out)
         # a relative output path is shown absolute; a new file is created
         fresh = os.path.join(tmp, "fresh.ini")
         with open(fresh, "w") as f:

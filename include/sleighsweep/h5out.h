@@ -4,6 +4,7 @@
 #ifndef SLEIGHSWEEP_H5OUT_H
 #define SLEIGHSWEEP_H5OUT_H
 
+#include <hdf5.h>
 #include <mpi.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -65,6 +66,16 @@ int ssw_h5out_create(MPI_Comm comm, const char *path, const ssw_config *cfg,
 int ssw_h5out_open(MPI_Comm comm, const char *path, const ssw_config *cfg,
                    ssw_h5out **out);
 
+/** Rank 0's look at an existing output before a run says anything: the
+ * checks of ssw_h5out_open that need no writing (a sleighsweep file, of
+ * this format, of a config that means the same), serial and read-only,
+ * without HDF5's file locking. On success *file is the file, open
+ * read-only, for the caller to read and close (H5Fclose). Errors, nothing
+ * then open: SSW_ERR_HDF5 when it does not open, SSW_ERR_IO when it is not
+ * a sleighsweep output of this format, SSW_ERR_CONFIG on a different
+ * config (the message names the first difference). */
+int ssw_h5out_check(const char *path, const ssw_config *cfg, hid_t *file);
+
 /** Writes this rank's finished points (any flat indices, any order, each at
  * most once per call across all ranks) into every dataset and sets their
  * done flags (written last). Collective: every rank calls it in the same
@@ -106,10 +117,13 @@ int ssw_h5out_finish(ssw_h5out *h, const ssw_h5out_segment *seg);
 /** Reads the done mask (flat index order, 1 written, 0 not) into rank 0's
  * done[0 .. ssw_grid_size(cfg) - 1]; rank 0 alone reads it and keeps it
  * (nothing is broadcast: a 2^31-point grid would cost 2 GiB per rank).
+ * A point marked done whose `regime` holds the fill value has no results
+ * (a forged or damaged mask): it reads as not done, so it is computed
+ * again, and rank 0's *forged (may be NULL) counts such points.
  * Collective: every rank calls it; other ranks may pass NULL, and an array
  * they pass is left untouched. Errors (on every rank when rank 0 fails):
  * SSW_ERR_ARG for a NULL array on rank 0, SSW_ERR_HDF5. */
-int ssw_h5out_read_done(ssw_h5out *h, uint8_t *done);
+int ssw_h5out_read_done(ssw_h5out *h, uint8_t *done, uint64_t *forged);
 
 /** 1 when the sleighsweep file at `path` was left by a run that did not
  * finish (its status attribute still says "running": killed, possibly

@@ -7,9 +7,18 @@
 #include <hdf5.h>
 #include <stdint.h>
 
+#include "sleighsweep/result.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/** Whether `path` can be an output at all, without blocking: SSW_SUCCESS
+ * for a regular file that starts with HDF5's signature (a sleighsweep
+ * output always does: it gets its name once created), else SSW_ERR_IO
+ * saying what the path is: "does not exist", a symbolic link to nothing,
+ * a directory, a FIFO, a socket or device, an empty file, not HDF5. */
+int ssw_h5peek_hdf5_file(const char *path);
 
 /** A string attribute of the root (fixed or variable length) in a fresh
  * buffer (free it); NULL when absent or not a string. */
@@ -33,6 +42,33 @@ typedef struct {
  * *rows to a fresh array of them (free it), or to NULL when there are none
  * or they do not read as the engine's row type (a foreign table). */
 long ssw_h5peek_segments(hid_t f, ssw_h5peek_segment **rows);
+
+/** What the done mask of a file says, checked against its values. */
+typedef struct {
+  uint64_t in_file;     /**< points done: flagged, and holding results */
+  uint64_t in_journals; /**< journal records of points not done in it */
+  uint64_t forged;      /**< flagged done but holding fill values */
+} ssw_h5peek_done;
+
+/** Reads the done mask `done` (N-D, uint8) of `total` points in blocks of
+ * at most 4 MiB, checking each flagged point against `regime` (int8, the
+ * same shape): every written point has a regime (0..3), written before its
+ * done flag, so a flagged point whose regime is the fill value -1 holds no
+ * results (a forged or damaged mask) and counts as not done. `mask`
+ * (total bytes; NULL: count only) receives the checked mask, 1 done, 0
+ * not. `jour` (sorted by index, as ssw_journal_read_all leaves it; may be
+ * NULL) counts the journal records of points not done. Serial (with a
+ * parallel file: one rank's independent reads). Errors: SSW_ERR_HDF5,
+ * SSW_ERR_IO (a mask of another size), SSW_ERR_MEM. */
+int ssw_h5peek_read_done(hid_t done, hid_t regime, uint64_t total,
+                         uint8_t *mask, const ssw_result_buf *jour,
+                         ssw_h5peek_done *c);
+
+/** ssw_h5peek_read_done on the datasets "done" and "regime" of the open
+ * file `f`, counting only: the points a resume would not compute again are
+ * c->in_file + c->in_journals. */
+int ssw_h5peek_count_done(hid_t f, uint64_t total, const ssw_result_buf *jour,
+                          ssw_h5peek_done *c);
 
 #ifdef __cplusplus
 }

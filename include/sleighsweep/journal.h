@@ -76,21 +76,6 @@ void ssw_journal_set_free(ssw_journal_set *set);
  * Errors: SSW_ERR_IO. */
 int ssw_journal_remove_all(const char *output);
 
-/** Takes the run lock of an output, "<output>.lock": an fcntl write lock
- * held by the kernel (released when the process dies, so never stale),
- * with "host H, PID P" written into the file for the next run's message.
- * Works across nodes where the file system supports POSIX locks (NFS via
- * lockd or NFSv4; Lustre mounted with -o flock). When the lock cannot be
- * taken for want of support or of a writable directory, *fd is -1, `why`
- * says why and the run goes on unprotected. Errors: SSW_ERR_CONFIG when
- * another process holds the lock (the message names its host and PID). */
-int ssw_journal_lock(const char *output, int *fd, char *why, size_t n);
-
-/** Deletes the lock file and releases the lock (nothing when *fd < 0), so
- * an orderly run leaves no lock file; only a killed run leaves one, which
- * holds no lock. */
-void ssw_journal_unlock(const char *output, int *fd);
-
 #ifdef __cplusplus
 }
 #endif

@@ -1,5 +1,6 @@
 /* The names the engine writes, each list in one place (X-macros): regimes,
- * trajectory flags, rotation senses, done states, reconstructions, initial
+ * trajectory flags, rotation senses, done states, run segment ends,
+ * reconstructions, initial
  * conditions, grid axes and sample quantities. The C enums, the name arrays,
  * the output file's flag_values / flag_masks / flag_meanings, long_name and
  * units attributes come from these lists; tests/test_names.py checks
@@ -47,6 +48,13 @@
 #define SSW_DONE_STATES(XM)                                                    \
   XM(PENDING, 0, "pending", "not written yet")                                 \
   XM(DONE, 1, "done", "written")
+
+/** How a run segment ended (dataset `segments/status`, flag_values).
+ * X(ID, value, name, description). */
+#define SSW_SEGMENT_ENDS(XM)                                                   \
+  XM(INTERRUPTED, 0, "interrupted",                                            \
+     "stopped by a signal, finished work saved")                               \
+  XM(COMPLETE, 1, "complete", "every grid point done")
 
 /** Reconstructions of the contact point (stepper.h SSW_RECON_* and
  * ssw_recon_names, generated from this list; root attribute

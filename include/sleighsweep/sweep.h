@@ -10,17 +10,20 @@
 extern "C" {
 #endif
 
+typedef struct ssw_sweep_opts ssw_sweep_opts;
+
 /** What `sleighsweep run` asks for. */
-typedef struct {
+struct ssw_sweep_opts {
   const char *config; /**< the INI file */
   const char *output; /**< --output (absolute), or NULL: the config's */
   int resume, overwrite, quiet;
   int argc;    /**< the command line, stored as provenance */
   char **argv; /**< (argv[0] is the command, "run") */
-  /** --dry-run: called on rank 0 with the loaded config instead of the
-   * sweep (NULL: sweep). Returns an SSW_ status. */
-  int (*dry_run)(const ssw_config *cfg, int overwrite);
-} ssw_sweep_opts;
+  /** --dry-run: called on rank 0 with the loaded config, these options
+   * and the number of ranks instead of the sweep (NULL: sweep). Returns an
+   * SSW_ status. */
+  int (*dry_run)(const ssw_config *cfg, const ssw_sweep_opts *o, int ranks);
+};
 
 /** How it ended, for the caller's messages. */
 typedef struct {

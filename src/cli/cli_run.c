@@ -14,7 +14,10 @@
 #include "sleighsweep/error.h"
 #include "sleighsweep/grid.h"
 #include "sleighsweep/h5out.h"
+#include "sleighsweep/plan.h"
 #include "sleighsweep/point.h"
+#include "sleighsweep/preview.h"
+#include "sleighsweep/runlock.h"
 #include "sleighsweep/signals.h"
 #include "sleighsweep/sweep.h"
 
@@ -108,7 +111,71 @@ static double seconds(void) {
 #define PROBE_POINTS 32
 #define PROBE_TRAJ 4
 
-static int dry_run(const ssw_config *cfg, int overwrite) {
+/* What the run would do with its output: the run's own decision
+ * (src/sweep/plan.c), a refusal included, and whether another run holds it. */
+static void print_plan(const ssw_config *cfg, const ssw_sweep_opts *so,
+                       int ranks) {
+  char abs[8300], holder[256], lock[4200];
+  long pid;
+  ssw_cli_absolute(cfg->file, abs, sizeof abs);
+  printf("output:              %s\n", abs);
+  const char *would = "the run would:      ";
+  if (ssw_runlock_probe(cfg->file, &pid, holder, sizeof holder, lock,
+                        sizeof lock) == 1) {
+    printf("%s refuse to start (exit status 2): the output is in use by "
+           "another run (%s; lock '%s')\n",
+           would, holder[0] ? holder : "holder unknown", lock);
+    return;
+  }
+  const ssw_plan_opts po = {so->config, so->overwrite, ranks, 1};
+  ssw_plan p;
+  ssw_journal_set set;
+  const int rc = ssw_plan_output(cfg, &po, &p, &set);
+  ssw_journal_set_free(&set);
+  const unsigned long long total = p.total, file = p.in_file,
+                           jour = p.in_journals, done = file + jour;
+  if (rc != SSW_SUCCESS)
+    printf("%s refuse to start (exit status %d): %s\n", would,
+           ssw_error_exit_status(rc), ssw_error_user_message());
+  else if (p.kind == SSW_PLAN_COMPLETE)
+    printf("%s find it complete (%llu points): nothing to compute\n", would,
+           total);
+  else if (p.kind == SSW_PLAN_RESUME)
+    printf("%s resume it: %llu of %llu points done (%llu in the file, %llu "
+           "in journals), %llu to compute\n",
+           would, done, total, file, jour, total - done);
+  else if (p.kind == SSW_PLAN_REBUILD)
+    printf("%s rebuild it from its journals (%s): %llu of %llu points "
+           "done, %llu to compute\n",
+           would, p.why, jour, total, total - jour);
+  else if (p.kind == SSW_PLAN_OVERWRITE)
+    printf("%s overwrite it\n", would);
+  else if (jour)
+    printf("%s create it and refill %llu point(s) from its journals\n", would,
+           jour);
+  else
+    printf("%s create it\n", would);
+  ssw_error_clear();
+}
+
+/* The grid check: every point, or on a large grid a sub-grid of it, with
+ * the time the run's check of every point will take. */
+static void print_check(const ssw_config *cfg, const ssw_preview_check *c) {
+  const uint64_t n = ssw_grid_size(cfg);
+  if (c->checked == n) {
+    printf("grid check:          every point valid\n");
+    return;
+  }
+  printf("grid check:          %llu of %llu points valid (every axis's ends "
+         "and evenly spaced values); the run checks every point before it "
+         "starts (about %.0f s here)\n",
+         (unsigned long long)c->checked, (unsigned long long)n,
+         c->seconds / (double)c->checked * (double)n);
+}
+
+static int dry_run(const ssw_config *cfg, const ssw_sweep_opts *so, int ranks) {
+  ssw_preview_check check;
+  SSW_CALL(ssw_preview_validate(cfg, &check));
   const uint64_t n = ssw_grid_size(cfg);
   const int probes = n < PROBE_POINTS ? (int)n : PROBE_POINTS;
   ssw_ensemble_spec sp;
@@ -146,12 +213,13 @@ static int dry_run(const ssw_config *cfg, int overwrite) {
   const double traj = (double)n * cfg->trajectories;
   const double bytes = ssw_h5out_estimate_bytes(cfg);
   printf("config:              %s\n", cfg->path);
-  ssw_cli_print_output_plan(cfg, overwrite, stdout);
+  print_plan(cfg, so, ranks);
   printf("grid points:         %llu (", (unsigned long long)n);
   for (int a = 0; a < SSW_NAXES; a++)
     printf("%s%s %d", a ? " x " : "", ssw_axis_names[a], cfg->axes[a].n);
   printf(")\n");
   ssw_config_print_axes(cfg, stdout);
+  print_check(cfg, &check);
   printf("trajectories:        %d per point, %.6g in all\n", cfg->trajectories,
          traj);
   if (cfg->integ.rtol > 0)
@@ -196,8 +264,9 @@ static int print_output(const run_opts *o) {
   return SSW_SUCCESS;
 }
 
-/* The sweep's exit status, with its message (rank 0, or the rank that
- * raised an error of its own). */
+/* The sweep's exit status, with its message: rank 0's, or that of a rank
+ * that raised an error of its own. A refusal (config, usage) is agreed on
+ * every rank: rank 0 alone says it. */
 static int report(int rc, const ssw_sweep_end *end) {
   if (rc == SSW_SUCCESS) return 0;
   if (rc == SSW_ERR_INTERRUPTED) {
@@ -208,7 +277,9 @@ static int report(int rc, const ssw_sweep_end *end) {
               end->signal);
     return ssw_error_exit_status(rc);
   }
-  if (end->rank == 0 || ssw_error_message()[0]) return ssw_cli_fail("run", rc);
+  const int agreed = rc == SSW_ERR_CONFIG || rc == SSW_ERR_USAGE;
+  if (end->rank == 0 || (!agreed && ssw_error_message()[0]))
+    return ssw_cli_fail("run", rc);
   return ssw_error_exit_status(rc);
 }
 
@@ -228,7 +299,9 @@ int ssw_cli_run(int argc, char **argv) {
   if (o.output) ssw_cli_absolute(o.output, output, sizeof output);
   /* Before MPI_Init: a SIGUSR1 (time-limit warning) or SIGTERM arriving
    * while MPI starts, the config loads or the output opens must not kill
-   * the rank (exit 138) but give the clean interrupted exit 3. */
+   * the rank (exit 138) but give the clean interrupted exit 3. (A SIGUSR1
+   * to mpirun before it has started the ranks is Open MPI's: README,
+   * "Signals".) */
   ssw_signals_install();
   const ssw_sweep_opts so = {
       o.config, o.output ? output : NULL,  o.resume, o.overwrite, o.quiet, argc,

@@ -21,6 +21,7 @@
 #include "sleighsweep/grid.h"
 #include "sleighsweep/h5peek.h"
 #include "sleighsweep/journal.h"
+#include "sleighsweep/runlock.h"
 
 static const char status_usage[] =
     "Usage: sleighsweep status FILE [--json]\n"
@@ -35,14 +36,18 @@ static const char status_usage[] =
     "  --json       one JSON object on stdout instead of text\n"
     "  -h, --help   this text\n"
     "\n"
-    "Exit status: 0 reported; 1 FILE cannot be read; 2 bad usage.\n";
+    "Exit status: 0 reported; 1 FILE cannot be read (what it is is said:\n"
+    "missing, a directory, a FIFO, not HDF5, ...) or is malformed (the\n"
+    "report comes first); 2 bad usage. Never blocks.\n";
 
 /* Everything reported; strings are "" when absent. */
 typedef struct {
   const char *path;
   char status[32], start_time[64], end_time[64], host[256];
+  char malformed[200]; /* why the file is not as the engine wrote it */
   char *config, *history;
   uint64_t total, in_file, in_journals, done;
+  uint64_t forged; /* marked done in the file but holding no results */
   size_t journals, torn;
   int journals_read; /* 0: the stored config does not parse */
   char journal_note[256];
@@ -74,15 +79,93 @@ static void copy_attr(hid_t f, const char *name, char *dst, size_t n) {
   free(s);
 }
 
-/* The done mask (total bytes) and the root attributes. Without file locking:
- * a running sweep holds the file open, and its flushed epochs are safe to
+/* The status attribute, one of the three words the engine writes;
+ * anything else (none, not a string, another or a longer text) makes the
+ * file malformed, and says so. */
+static void read_status(hid_t f, report *r) {
+  char *s = ssw_h5peek_root_str(f, "status");
+  r->status[0] = '\0';
+  if (s && (!strcmp(s, "running") || !strcmp(s, "complete") ||
+            !strcmp(s, "interrupted")))
+    snprintf(r->status, sizeof r->status, "%s", s);
+  else if (s)
+    snprintf(r->malformed, sizeof r->malformed,
+             "its status attribute is \"%.40s%s\" (%zu characters), not "
+             "running, complete or interrupted",
+             s, strlen(s) > 40 ? "..." : "", strlen(s));
+  else
+    snprintf(r->malformed, sizeof r->malformed, "%s",
+             H5Aexists(f, "status") > 0 ? "its status attribute is not a string"
+                                        : "it has no status attribute");
+  for (char *p = r->malformed; *p; p++) /* its text is the file's */
+    if ((unsigned char)*p < 0x20 || (unsigned char)*p == 0x7f) *p = '?';
+  free(s);
+}
+
+/* The journals' records (the journal reader needs the run's config, which
+ * the file stores); a note says why when they cannot be read. */
+static void read_journals(report *r, ssw_journal_set *set) {
+  ssw_config *cfg = NULL;
+  if (ssw_config_parse(r->config, "the file's config", &cfg) != SSW_SUCCESS) {
+    snprintf(r->journal_note, sizeof r->journal_note,
+             "journals not read: the stored config does not parse with this "
+             "build (%.160s)",
+             ssw_error_user_message());
+    return;
+  }
+  if (ssw_journal_read_all(r->path, cfg, set) != SSW_SUCCESS) {
+    snprintf(r->journal_note, sizeof r->journal_note,
+             "journals not read: %.200s", ssw_error_user_message());
+  } else {
+    r->journals_read = 1;
+    r->journals = set->files;
+    r->torn = set->torn;
+  }
+  ssw_config_destroy(&cfg);
+}
+
+/* The points done: the file's done mask, checked against its values
+ * (h5peek.h: a point marked done without results is not done), and the
+ * journals' points it lacks. */
+static int count_points(hid_t f, report *r) {
+  ssw_journal_set set = {0};
+  read_journals(r, &set);
+  ssw_h5peek_done c;
+  const int rc = ssw_h5peek_count_done(f, r->total,
+                                       r->journals_read ? &set.recs : NULL, &c);
+  ssw_journal_set_free(&set);
+  SSW_CHECK(rc == SSW_SUCCESS, SSW_ERR_IO,
+            "'%s' is not a sleighsweep output (%s)", r->path,
+            ssw_error_user_message());
+  r->in_file = c.in_file;
+  r->in_journals = c.in_journals;
+  r->forged = c.forged;
+  r->done = r->in_file + r->in_journals;
+  if (r->forged > 0 && !r->malformed[0])
+    snprintf(r->malformed, sizeof r->malformed,
+             "%llu point(s) are marked done but hold no results (fill "
+             "values): a damaged or edited done mask (a run computes them "
+             "again)",
+             (unsigned long long)r->forged);
+  if (!strcmp(r->status, "complete") && r->done < r->total && !r->malformed[0])
+    snprintf(r->malformed, sizeof r->malformed,
+             "its status says complete, but %llu of %llu points are done",
+             (unsigned long long)r->done, (unsigned long long)r->total);
+  return SSW_SUCCESS;
+}
+
+/* The root attributes and the points done. Without file locking: a
+ * running sweep holds the file open, and its flushed epochs are safe to
  * read (only `done` points are trusted). */
-static int read_file(report *r, uint8_t **done) {
+static int read_file(report *r) {
   int status = SSW_SUCCESS;
   hid_t fapl = H5Pcreate(H5P_FILE_ACCESS), f = H5I_INVALID_HID;
-  hid_t d = H5I_INVALID_HID, sp = H5I_INVALID_HID;
   H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
   if (fapl >= 0) H5Pset_file_locking(fapl, 0, 1);
+  /* Says what the path is (missing, a directory, a FIFO, not HDF5) before
+   * HDF5 opens it: opening a FIFO would block. */
+  status = ssw_h5peek_hdf5_file(r->path);
+  if (status != SSW_SUCCESS) goto done;
   f = H5Fopen(r->path, H5F_ACC_RDONLY, fapl);
   if (f < 0) {
     status = SSW_RAISE(SSW_ERR_IO,
@@ -93,7 +176,7 @@ static int read_file(report *r, uint8_t **done) {
                        r->path);
     goto done;
   }
-  copy_attr(f, "status", r->status, sizeof r->status);
+  read_status(f, r);
   copy_attr(f, "start_time", r->start_time, sizeof r->start_time);
   copy_attr(f, "end_time", r->end_time, sizeof r->end_time);
   copy_attr(f, "hostname", r->host, sizeof r->host);
@@ -102,102 +185,29 @@ static int read_file(report *r, uint8_t **done) {
   r->prev_done = root_num(f, "points_done");
   r->total = (uint64_t)root_num(f, "points_total");
   r->segments = ssw_h5peek_segments(f, &r->seg_rows);
-  d = H5Dopen2(f, "done", H5P_DEFAULT);
-  hssize_t n = -1;
-  if (d >= 0 && (sp = H5Dget_space(d)) >= 0)
-    n = H5Sget_simple_extent_npoints(sp);
-  if (!r->config || n <= 0 || (uint64_t)n != r->total) {
+  if (!r->config || r->total == 0) {
     status = SSW_RAISE(SSW_ERR_IO,
-                       "'%s' is not a sleighsweep output (no config, "
-                       "points_total or done mask)",
+                       "'%s' is not a sleighsweep output (no config or "
+                       "points_total)",
                        r->path);
     goto done;
   }
-  *done = malloc((size_t)n);
-  if (!*done) {
-    status =
-        SSW_RAISE(SSW_ERR_MEM, "out of memory for %lld points", (long long)n);
-    goto done;
-  }
-  if (H5Dread(d, H5T_NATIVE_UINT8, H5S_ALL, H5S_ALL, H5P_DEFAULT, *done) < 0)
-    status =
-        SSW_RAISE(SSW_ERR_HDF5, "H5Dread failed on 'done' of '%s'", r->path);
-  for (hssize_t i = 0; status == SSW_SUCCESS && i < n; i++)
-    r->in_file += (*done)[i] != 0;
+  status = count_points(f, r);
 done:
-  if (sp >= 0) H5Sclose(sp);
-  if (d >= 0) H5Dclose(d);
   if (f >= 0) H5Fclose(f);
   if (fapl >= 0) H5Pclose(fapl);
   return status;
 }
 
-/* Points finished in the journals but not yet in the file. The journal
- * reader needs the run's config, which the file stores. */
-static void read_journals(report *r, const uint8_t *done) {
-  ssw_config *cfg = NULL;
-  ssw_journal_set set = {0};
-  if (ssw_config_parse(r->config, "the file's config", &cfg) != SSW_SUCCESS) {
-    snprintf(r->journal_note, sizeof r->journal_note,
-             "journals not read: the stored config does not parse with this "
-             "build (%.160s)",
-             ssw_error_user_message());
-    return;
-  }
-  if (ssw_journal_read_all(r->path, cfg, &set) != SSW_SUCCESS) {
-    snprintf(r->journal_note, sizeof r->journal_note,
-             "journals not read: %.200s", ssw_error_user_message());
-  } else {
-    r->journals_read = 1;
-    r->journals = set.files;
-    r->torn = set.torn;
-    for (size_t k = 0; k < set.recs.n; k++) {
-      const uint64_t i = set.recs.pts[k].index;
-      r->in_journals += i < r->total && !done[i];
-    }
-  }
-  ssw_journal_set_free(&set);
-  ssw_config_destroy(&cfg);
-}
-
 /* ---- the lock and the clock ---------------------------------------- */
 
-/* A conflicting fcntl lock (POSIX or open-file-description) on `path`,
- * found with F_GETLK, which takes no lock itself. flock(2) locks are not
- * visible this way on local file systems (NFS maps them to fcntl locks). */
-static int probe_one(const char *path, long *pid) {
-  const int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return -1;
-  struct flock fl = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
-  int held = 0;
-#ifdef F_OFD_GETLK
-  if (fcntl(fd, F_OFD_GETLK, &fl) == 0 && fl.l_type != F_UNLCK) held = 1;
-  fl = (struct flock){.l_type = F_WRLCK, .l_whence = SEEK_SET};
-#endif
-  if (fcntl(fd, F_GETLK, &fl) == 0 && fl.l_type != F_UNLCK) {
-    held = 1;
-    *pid = fl.l_pid > 0 ? (long)fl.l_pid : -1;
-  }
-  close(fd);
-  return held;
-}
-
-/* The run lock is "<output>.lock", an fcntl write lock whose file names
- * the holder ("host H, PID P"; src/sweep/journal.c ssw_journal_lock); a lock on
- * the output itself is reported too. */
+/* The run's locks (src/sweep/runlock.c: the name lock "<output>.lock" and the
+ * identity lock, whose files name the holder "host H, PID P") and any
+ * fcntl lock on the output itself. */
 static void probe_lock(report *r) {
-  char lockfile[4200];
-  snprintf(lockfile, sizeof lockfile, "%s.lock", r->path);
-  r->lock_pid = -1;
-  r->lock_held = probe_one(r->path, &r->lock_pid);
-  snprintf(r->lock_path, sizeof r->lock_path, "%s", r->path);
-  if (r->lock_held == 1 || access(lockfile, F_OK) != 0) return;
-  r->lock_held = probe_one(lockfile, &r->lock_pid);
-  snprintf(r->lock_path, sizeof r->lock_path, "%s", lockfile);
-  FILE *f = r->lock_held == 1 ? fopen(lockfile, "r") : NULL;
-  if (f && fgets(r->lock_holder, sizeof r->lock_holder, f))
-    r->lock_holder[strcspn(r->lock_holder, "\r\n")] = '\0';
-  if (f) fclose(f);
+  r->lock_held = ssw_runlock_probe(r->path, &r->lock_pid, r->lock_holder,
+                                   sizeof r->lock_holder, r->lock_path,
+                                   sizeof r->lock_path);
 }
 
 /* ISO 8601 UTC ("2025-01-31T12:00:00Z") to seconds since the epoch. */
@@ -305,6 +315,11 @@ static void print_segments_json(const report *r) {
 
 /* One line of the state, for people. */
 static const char *verdict(const report *r) {
+  if (r->malformed[0]) {
+    static char why[320];
+    snprintf(why, sizeof why, "malformed: %s", r->malformed);
+    return why;
+  }
   if (strcmp(r->status, "complete") == 0) return "complete";
   if (strcmp(r->status, "interrupted") == 0)
     return "interrupted: run the same command again to resume";
@@ -324,6 +339,8 @@ static void print_json(const report *r) {
          "\"points_in_file\": %llu, \"points_in_journals_only\": %llu, ",
          (unsigned long long)r->total, (unsigned long long)r->done,
          (unsigned long long)r->in_file, (unsigned long long)r->in_journals);
+  printf("\"points_marked_done_without_results\": %llu, ",
+         (unsigned long long)r->forged);
   printf("\"journals\": %zu, \"torn_records\": %zu, ", r->journals, r->torn);
   printf("\"journals_read\": %s, ", r->journals_read ? "true" : "false");
   jstr("start_time", r->start_time, 1);
@@ -361,6 +378,10 @@ static void print_text(const report *r) {
          (unsigned long long)r->done, (unsigned long long)r->total, pct,
          (unsigned long long)r->in_file, (unsigned long long)r->in_journals,
          r->journals, r->torn ? " (torn records skipped)" : "");
+  if (r->forged)
+    printf("  note      %llu point(s) marked done hold no results (fill "
+           "values): not counted\n",
+           (unsigned long long)r->forged);
   if (!r->journals_read) printf("  note      %s\n", r->journal_note);
   printf("  started   %s on %s\n", r->start_time, r->host);
   if (r->end_time[0])
@@ -375,8 +396,8 @@ static void print_text(const report *r) {
   else if (r->lock_held == 1)
     printf("  lock      held on %s\n", r->lock_path);
   else
-    printf("  lock      none found (fcntl probe of the output and "
-           "<output>.lock)\n");
+    printf("  lock      none found (fcntl probe of the run's lock files and "
+           "the output)\n");
   if (r->segments >= 0)
     printf("  segments  %ld recorded (/segments)\n", r->segments);
   for (long i = 0; r->seg_rows && i < r->segments; i++) {
@@ -395,51 +416,6 @@ static void print_text(const report *r) {
     if (n) printf("    %.*s\n", (int)n, p);
     p += n + (p[n] == '\n');
   }
-}
-
-/* ---- what a run would do (run --dry-run) ---------------------------- */
-
-void ssw_cli_print_output_plan(const ssw_config *cfg, int overwrite, FILE *f) {
-  char abs[8300];
-  ssw_cli_absolute(cfg->file, abs, sizeof abs);
-  fprintf(f, "output:              %s\n", abs);
-  if (access(cfg->file, F_OK) != 0 || overwrite) {
-    ssw_journal_set set = {0};
-    size_t n = 0;
-    if (!overwrite && ssw_journal_read_all(cfg->file, cfg, &set) == 0)
-      n = set.recs.n;
-    ssw_journal_set_free(&set);
-    fprintf(f, "the run would:       %s%s",
-            overwrite ? "overwrite it" : "create it", n ? "" : "\n");
-    if (n) fprintf(f, " and refill %zu point(s) from its journals\n", n);
-    return;
-  }
-  report r = {.path = cfg->file, .segments = -1, .lock_held = -1};
-  uint8_t *done = NULL;
-  if (read_file(&r, &done) != SSW_SUCCESS) {
-    fprintf(f, "the run would:       recreate it (it does not open as a "
-               "sweep file) and refill it from its journals\n");
-  } else {
-    read_journals(&r, done);
-    r.done = r.in_file + r.in_journals;
-    if (r.done == r.total)
-      fprintf(f,
-              "the run would:       find it complete (%llu points): "
-              "nothing to compute\n",
-              (unsigned long long)r.total);
-    else
-      fprintf(f,
-              "the run would:       resume it: %llu of %llu points done "
-              "(%llu in the file, %llu in journals), %llu to compute\n",
-              (unsigned long long)r.done, (unsigned long long)r.total,
-              (unsigned long long)r.in_file, (unsigned long long)r.in_journals,
-              (unsigned long long)(r.total - r.done));
-  }
-  free(done);
-  free(r.config);
-  free(r.history);
-  free(r.seg_rows);
-  ssw_error_clear();
 }
 
 /* ---- the command ---------------------------------------------------- */
@@ -469,17 +445,18 @@ int ssw_cli_status(int argc, char **argv) {
   if (rc < 0) return 0;
   if (rc != SSW_SUCCESS) return ssw_cli_fail("status", rc);
   report r = {.path = path, .segments = -1, .lock_held = -1};
-  uint8_t *done = NULL;
-  int status = read_file(&r, &done);
+  int status = read_file(&r);
   if (status == SSW_SUCCESS) {
-    read_journals(&r, done);
-    r.done = r.in_file + r.in_journals;
     probe_lock(&r);
     rate_eta(&r);
     r.idle = idle_seconds(path);
     json ? print_json(&r) : print_text(&r);
+    if (r.malformed[0])
+      status = SSW_RAISE(SSW_ERR_IO,
+                         "'%s' is malformed: %s (not as sleighsweep wrote "
+                         "it)",
+                         path, r.malformed);
   }
-  free(done);
   free(r.config);
   free(r.history);
   free(r.seg_rows);

@@ -359,6 +359,29 @@ static int finish(parse_state *st, int rc) {
   return absolute_output(st);
 }
 
+/* A carriage return that does not end a line (CR LF does: libinih takes
+ * it as blank space). A file with CR alone between its lines (classic
+ * Mac OS) would read as one long line; it is refused, saying so, rather
+ * than guessed at: the stored text and its line numbers stay the file's. */
+static int lone_cr(parse_state *st) {
+  const char *cr = st->text;
+  while ((cr = strchr(cr, '\r')) && cr[1] == '\n')
+    cr += 2;
+  if (!cr) return SSW_SUCCESS;
+  int line = 1;
+  for (const char *p = st->text; p < cr; p++)
+    line += *p == '\n';
+  if (!strchr(st->text, '\n'))
+    return fail(st, line, NULL, NULL,
+                "the file separates its lines by carriage returns alone (CR, "
+                "old Mac OS line endings); write it with newlines (LF) or "
+                "CR LF, e.g. tr '\\r' '\\n' < OLD > NEW");
+  return fail(st, line, NULL, NULL,
+              "a carriage return (CR) inside the line, not before a newline "
+              "(mixed line endings?); write the file with newlines (LF) or "
+              "CR LF only");
+}
+
 /* ---------------------------------------------------------------------- */
 /* Public functions                                                       */
 
@@ -367,6 +390,7 @@ static int parse_into(ssw_config *cfg, const char *text, const char *name) {
   cfg->text = strdup(text);
   SSW_CHECK(cfg->path && cfg->text, SSW_ERR_MEM, "out of memory");
   parse_state st = {.name = name, .text = text, .pos = text, .cfg = cfg};
+  SSW_CALL(lone_cr(&st));
   const int rc = ini_parse_stream(read_line, &st, handle_key, &st);
   return finish(&st, rc);
 }

@@ -148,6 +148,7 @@ const category ssw_h5_categories[] = {
     [CAT_SENSE] = CATEGORY_("flag_values", SSW_SENSES),
     [CAT_DONE] = CATEGORY_("flag_values", SSW_DONE_STATES),
     [CAT_FLAGS] = CATEGORY_("flag_masks", SSW_TRAJ_FLAGS),
+    [CAT_SEGMENT] = CATEGORY_("flag_values", SSW_SEGMENT_ENDS),
 };
 _Static_assert((0 SSW_TRAJ_FLAGS(SSW_NAME_COUNT)) <= SSW_H5_CATEGORY_MAX &&
                    (0 SSW_REGIMES(SSW_NAME_COUNT)) <= SSW_H5_CATEGORY_MAX,

@@ -13,7 +13,7 @@
 
 /* Layout version stored as `format_version`; bump on any layout change so
  * that a resume refuses files of another layout. */
-#define SSW_H5_FORMAT_VERSION 4
+#define SSW_H5_FORMAT_VERSION 5
 /* Target chunk size. Chunks are blocks of contiguous flat indices along the
  * fastest axes; 64 KiB keeps the chunk index small for 10^9-point grids
  * while a flush epoch touches few chunks per work unit. */
@@ -71,7 +71,14 @@ typedef enum { SRC_DOUBLE, SRC_INT, SRC_INT32, SRC_ONE } col_src;
  * attribute (NaN, -1); FILL_ZERO: 0 is a valid value, so no _FillValue
  * (readers use `done`). */
 typedef enum { FILL_MASKED, FILL_ZERO } col_fill;
-typedef enum { CAT_NONE, CAT_REGIME, CAT_SENSE, CAT_DONE, CAT_FLAGS } col_cat;
+typedef enum {
+  CAT_NONE,
+  CAT_REGIME,
+  CAT_SENSE,
+  CAT_DONE,
+  CAT_FLAGS,
+  CAT_SEGMENT
+} col_cat;
 
 typedef struct {
   const char *name;
@@ -191,11 +198,13 @@ int ssw_h5_write_meta_attrs(ssw_h5out *h, const ssw_h5out_meta *meta);
 
 /* ---- run segments (h5segments.c) ----------------------------------- */
 
-/* Creates the empty /segments table (and its committed type segment_t). */
+/* Creates the empty /segments group: one 1-D dataset per field over the
+ * unlimited dimension `segment` (docs/output.md). */
 int ssw_h5_create_segments(ssw_h5out *h);
 /* Appends rank 0's segment as a row of /segments (created if absent: older
- * files) and a line of the root `history`; *total receives the wall time
- * summed over every row. */
+ * files; a format-3 compound table is converted, its rows kept, and the
+ * file marked format 4) and a line of the root `history`; *total receives
+ * the wall time summed over every row. */
 int ssw_h5_record_segment(ssw_h5out *h, const ssw_h5out_segment *seg,
                           double *total);
 

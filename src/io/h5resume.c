@@ -8,6 +8,7 @@
 
 #include "h5out_internal.h"
 #include "sleighsweep/error.h"
+#include "sleighsweep/h5peek.h"
 
 /* ---- resume ---------------------------------------------------------- */
 
@@ -27,7 +28,7 @@ static void quote_line(const char *line, char *buf, size_t size) {
  * change, values may not. Both texts are parsed (cfg was parsed from its
  * text). A text this build cannot parse is reported by its first differing
  * line. */
-static int compare_config(const ssw_h5out *h, const char *stored,
+static int compare_config(const char *path, const char *stored,
                           const ssw_config *cfg) {
   if (strcmp(stored, cfg->text) == 0) return SSW_SUCCESS;
   ssw_config *old = NULL, *now = NULL;
@@ -42,7 +43,7 @@ static int compare_config(const ssw_h5out *h, const char *stored,
                      "'%s' was written with a different configuration; "
                      "first difference: %s (use the original config or a new "
                      "output path)",
-                     h->path, why);
+                     path, why);
   }
   ssw_config_destroy(&old);
   const char *a = stored, *b = cfg->text, *la = stored, *lb = cfg->text;
@@ -57,18 +58,18 @@ static int compare_config(const ssw_h5out *h, const char *stored,
                    "build cannot read); first difference at line %d: file has "
                    "%s, config has %s (use the original config or a new "
                    "output path)",
-                   h->path, line, qa, qb);
+                   path, line, qa, qb);
 }
 
 /* The rtol the file's points were computed with (its rtol attribute) must
  * be the config's: earlier builds ignored a sweep's [integrator] rtol
  * (a bug since fixed), so their files' config text may say another one. */
-static int compare_rtol(const ssw_h5out *h, const ssw_config *cfg) {
+static int compare_rtol(hid_t file, const char *path, const ssw_config *cfg) {
   int status = SSW_SUCCESS;
   double rtol = 0;
   hid_t attr = H5I_INVALID_HID;
-  H5TRY(attr = H5Aopen(h->file, "rtol", H5P_DEFAULT), "'%s'", h->path);
-  H5TRY(H5Aread(attr, H5T_NATIVE_DOUBLE, &rtol), "'%s'", h->path);
+  H5TRY(attr = H5Aopen(file, "rtol", H5P_DEFAULT), "'%s'", path);
+  H5TRY(H5Aread(attr, H5T_NATIVE_DOUBLE, &rtol), "'%s'", path);
   if (rtol != cfg->integ.rtol) {
     char in_file[32], in_cfg[32];
     snprintf(in_file, sizeof in_file, "%g", rtol);
@@ -83,7 +84,7 @@ static int compare_rtol(const ssw_h5out *h, const ssw_config *cfg) {
                        "(its rtol attribute: earlier builds ignored the "
                        "config's rtol), %s in the config (use a new output "
                        "path)",
-                       h->path, in_file, in_cfg);
+                       path, in_file, in_cfg);
   }
 done:
   if (attr >= 0) H5Aclose(attr);
@@ -113,37 +114,38 @@ done:
   return status;
 }
 
-static int check_identity(ssw_h5out *h, const ssw_config *cfg) {
+/* The file is ours (program), of this layout (format_version) and of a
+ * config that means the same as cfg. */
+static int check_identity(hid_t file, const char *path, const ssw_config *cfg) {
   int status = SSW_SUCCESS, version = 0;
   char *program = NULL, *stored = NULL;
   hid_t attr = H5I_INVALID_HID;
   htri_t has;
-  H5TRY(has = H5Aexists(h->file, "program"), "'%s'", h->path);
-  if (has) TRY(ssw_h5_attr_read_str(h->file, h->path, "program", &program));
+  H5TRY(has = H5Aexists(file, "program"), "'%s'", path);
+  if (has) TRY(ssw_h5_attr_read_str(file, path, "program", &program));
   if (!has || strcmp(program, "sleighsweep") != 0) {
     status =
-        SSW_RAISE(SSW_ERR_IO, "'%s' is not a sleighsweep output file", h->path);
+        SSW_RAISE(SSW_ERR_IO, "'%s' is not a sleighsweep output file", path);
     goto done;
   }
-  H5TRY(attr = H5Aopen(h->file, "format_version", H5P_DEFAULT), "'%s'",
-        h->path);
-  H5TRY(H5Aread(attr, H5T_NATIVE_INT, &version), "'%s'", h->path);
+  H5TRY(attr = H5Aopen(file, "format_version", H5P_DEFAULT), "'%s'", path);
+  H5TRY(H5Aread(attr, H5T_NATIVE_INT, &version), "'%s'", path);
   if (version != SSW_H5_FORMAT_VERSION) {
     status = SSW_RAISE(SSW_ERR_IO,
                        "'%s' has output format %d, this program "
-                       "writes %d (format 4 adds the circulation datasets, "
-                       "format 3 keeps sample trajectories at "
-                       "chosen grid points only, format 2 added adaptive "
-                       "steps and error estimates; points of two formats "
-                       "cannot share a file): finish it with the version "
-                       "that started it "
-                       "(its git_revision attribute), or write a new file",
-                       h->path, version, SSW_H5_FORMAT_VERSION);
+                       "writes %d (format 5 adds the circulation datasets "
+                       "and keeps /segments as 1-D datasets, format 3 keeps "
+                       "sample trajectories at chosen grid points only, "
+                       "format 2 added adaptive steps and error estimates; "
+                       "points of two formats cannot share a file): finish "
+                       "it with the version that started it (its "
+                       "git_revision attribute), or write a new file",
+                       path, version, SSW_H5_FORMAT_VERSION);
     goto done;
   }
-  TRY(ssw_h5_attr_read_str(h->file, h->path, "config", &stored));
-  TRY(compare_config(h, stored, cfg));
-  TRY(compare_rtol(h, cfg));
+  TRY(ssw_h5_attr_read_str(file, path, "config", &stored));
+  TRY(compare_config(path, stored, cfg));
+  TRY(compare_rtol(file, path, cfg));
 done:
   if (attr >= 0) H5Aclose(attr);
   free(program);
@@ -177,7 +179,7 @@ int ssw_h5out_open(MPI_Comm comm, const char *path, const ssw_config *cfg,
   H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
   TRY(ssw_h5_agree(h->comm, ssw_h5_make_fapl(h, &fapl)));
   H5TRY(h->file = H5Fopen(path, H5F_ACC_RDWR, fapl), "'%s'", path);
-  TRY(ssw_h5_agree(h->comm, check_identity(h, cfg)));
+  TRY(ssw_h5_agree(h->comm, check_identity(h->file, h->path, cfg)));
   TRY(ssw_h5_agree(h->comm, open_datasets(h)));
   TRY(ssw_h5_agree(h->comm, ssw_h5_make_dxpl(h)));
   TRY(ssw_h5_agree(h->comm,
@@ -190,6 +192,25 @@ done:
   }
   *out = h;
   return SSW_SUCCESS;
+}
+
+int ssw_h5out_check(const char *path, const ssw_config *cfg, hid_t *file) {
+  int status = SSW_SUCCESS;
+  hid_t fapl = H5I_INVALID_HID;
+  *file = H5I_INVALID_HID;
+  H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+  H5TRY(fapl = H5Pcreate(H5P_FILE_ACCESS), "'%s'", path);
+  /* No file locking: reading takes nothing from a writer's view. */
+  H5TRY(H5Pset_file_locking(fapl, 0, 1), "'%s'", path);
+  H5TRY(*file = H5Fopen(path, H5F_ACC_RDONLY, fapl), "'%s'", path);
+  TRY(check_identity(*file, path, cfg));
+done:
+  if (fapl >= 0) H5Pclose(fapl);
+  if (status != SSW_SUCCESS && *file >= 0) {
+    H5Fclose(*file);
+    *file = H5I_INVALID_HID;
+  }
+  return status;
 }
 
 int ssw_h5out_was_running(const char *path) {
@@ -211,18 +232,26 @@ int ssw_h5out_was_running(const char *path) {
   return running;
 }
 
-int ssw_h5out_read_done(ssw_h5out *h, uint8_t *done_mask) {
+int ssw_h5out_read_done(ssw_h5out *h, uint8_t *done_mask, uint64_t *forged) {
   SSW_CHECK(h, SSW_ERR_ARG, "NULL output handle");
   int status = SSW_SUCCESS;
   if (h->rank == 0) {
-    /* Independent read by rank 0 alone, which keeps the mask (one byte
-     * per grid point on one rank only); the others wait in the agreement. */
+    /* Independent reads by rank 0 alone, which keeps the mask (one byte
+     * per grid point on one rank only); the others wait in the agreement.
+     * Points marked done without results are not done (h5peek.h). */
+    size_t regime = 0;
+    while (strcmp(ssw_h5_columns[regime].name, "regime") != 0)
+      regime++;
+    ssw_h5peek_done c = {0, 0, 0};
     if (!done_mask)
       status = SSW_RAISE(SSW_ERR_ARG, "NULL done array on rank 0");
-    else if (H5Dread(h->dset[SSW_H5_DONE_COL], H5T_NATIVE_UINT8, H5S_ALL,
-                     H5S_ALL, H5P_DEFAULT, done_mask) < 0)
-      status = ssw_h5_fail("H5Dread", __FILE__, __LINE__, __func__,
-                           "dataset done in '%s'", h->path);
+    else
+      status = ssw_h5peek_read_done(h->dset[SSW_H5_DONE_COL], h->dset[regime],
+                                    h->total, done_mask, NULL, &c);
+    if (status != SSW_SUCCESS && done_mask)
+      status = SSW_RAISE(status, "reading the done mask of '%s': %s", h->path,
+                         ssw_error_user_message());
+    if (forged) *forged = c.forged;
   }
   return ssw_h5_agree(h->comm, status);
 }

@@ -448,14 +448,23 @@ static int keep(void *ctx, const unsigned char *rec) {
 
 static int read_one(const char *path, void *ctx) {
   reader *r = ctx;
-  const int fd = open(path, O_RDONLY | O_CLOEXEC);
+  /* Non-blocking: a FIFO named like a journal must not stop the reader. */
+  const int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   SSW_CHECK(fd >= 0, SSW_ERR_IO, "cannot read journal '%s': %s", path,
             strerror(errno));
   header h;
   struct stat st;
   int rc = SSW_SUCCESS;
-  const ssize_t got = pread(fd, &h, sizeof h, 0);
-  if (got < 0 || fstat(fd, &st) != 0) {
+  ssize_t got;
+  if (fstat(fd, &st) != 0) {
+    rc = SSW_RAISE(SSW_ERR_IO, "cannot read journal '%s': %s", path,
+                   strerror(errno));
+  } else if (!S_ISREG(st.st_mode)) {
+    rc = SSW_RAISE(SSW_ERR_CONFIG,
+                   "'%s' is named like a journal of this output but is not "
+                   "a regular file: move it away",
+                   path);
+  } else if ((got = pread(fd, &h, sizeof h, 0)) < 0) {
     rc = SSW_RAISE(SSW_ERR_IO, "cannot read journal '%s': %s", path,
                    strerror(errno));
   } else if (got < (ssize_t)sizeof h || cut_in_header(&h, st.st_size)) {
@@ -543,73 +552,4 @@ static int remove_one(const char *path, void *ctx) {
 
 int ssw_journal_remove_all(const char *output) {
   return each_journal(output, remove_one, NULL);
-}
-
-/* Reports the lock's holder from the text it wrote into the lock file. */
-static int held_by(int fd, const char *output, const char *path) {
-  char who[256] = "";
-  const ssize_t n = pread(fd, who, sizeof who - 1, 0);
-  who[n > 0 ? n : 0] = '\0';
-  who[strcspn(who, "\n")] = '\0';
-  close(fd);
-  return SSW_RAISE(SSW_ERR_CONFIG,
-                   "[output] file '%s' is in use by another sleighsweep run "
-                   "(%s; lock '%s'): one output takes one run at a time; "
-                   "wait for it to end, or stop it and run again to resume",
-                   output, who[0] ? who : "holder unknown", path);
-}
-
-int ssw_journal_lock(const char *output, int *out, char *why, size_t n) {
-  *out = -1;
-  why[0] = '\0';
-  char path[4096];
-  snprintf(path, sizeof path, "%s.lock", output);
-  for (int tries = 0; tries < 8; tries++) {
-    const int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-    if (fd < 0) {
-      snprintf(why, n, "cannot create '%s': %s", path, strerror(errno));
-      return SSW_SUCCESS; /* e.g. a read-only directory: run unprotected */
-    }
-    struct flock fl;
-    memset(&fl, 0, sizeof fl);
-    fl.l_type = F_WRLCK;
-    fl.l_whence = SEEK_SET;
-    if (fcntl(fd, F_SETLK, &fl) != 0) {
-      if (errno == EACCES || errno == EAGAIN) return held_by(fd, output, path);
-      snprintf(why, n,
-               "cannot lock '%s': %s (the file system has no "
-               "locks)",
-               path, strerror(errno));
-      close(fd);
-      return SSW_SUCCESS;
-    }
-    /* A holder that finished removes the file after we opened it: the
-     * lock we got is on a name nobody else will open; take the new one. */
-    struct stat a, b;
-    if (fstat(fd, &a) == 0 && stat(path, &b) == 0 && a.st_ino == b.st_ino &&
-        a.st_dev == b.st_dev) {
-      char host[256] = "", who[320];
-      gethostname(host, sizeof host - 1);
-      snprintf(who, sizeof who, "host %s, PID %ld\n", host, (long)getpid());
-      if (ftruncate(fd, 0) != 0 ||
-          pwrite(fd, who, strlen(who), 0) != (ssize_t)strlen(who))
-        snprintf(why, n, "cannot write '%s': %s", path, strerror(errno));
-      *out = fd;
-      return SSW_SUCCESS;
-    }
-    close(fd);
-  }
-  return SSW_RAISE(SSW_ERR_IO,
-                   "cannot take the lock '%s' (it keeps being "
-                   "replaced)",
-                   path);
-}
-
-void ssw_journal_unlock(const char *output, int *fd) {
-  if (*fd < 0) return;
-  char path[4096];
-  snprintf(path, sizeof path, "%s.lock", output);
-  (void)unlink(path); /* still held: a waiter re-checks the name (above) */
-  close(*fd);
-  *fd = -1;
 }

@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -20,6 +19,8 @@
 #include "sleighsweep/h5peek.h"
 #include "sleighsweep/journal.h"
 #include "sleighsweep/mpi_util.h"
+#include "sleighsweep/plan.h"
+#include "sleighsweep/runlock.h"
 #include "sleighsweep/schedule.h"
 #include "sleighsweep/signals.h"
 
@@ -32,7 +33,8 @@ typedef struct {
   ssw_h5out *out;
   uint8_t *done;            /* the done set: rank 0 only */
   ssw_journal_set journals; /* records recovered: rank 0 only */
-  int lock;                 /* the output's run lock: rank 0 (-1: none) */
+  ssw_plan plan;            /* what the run does with the output: rank 0 */
+  ssw_runlock lock;         /* the output's run lock: rank 0 */
   char start[32];           /* when this run started (ISO 8601 UTC) */
   double t0;                /* ... in MPI_Wtime seconds */
 } sweep;
@@ -58,7 +60,8 @@ static int load_config(sweep *s) {
   if (s->rank == 0) {
     rc = ssw_config_load(s->o->config, &s->cfg);
     if (rc == SSW_ERR_IO) rc = SSW_ERR_USAGE; /* a path given by the user */
-    if (rc == SSW_SUCCESS) rc = ssw_grid_validate(s->cfg);
+    /* A dry run checks the grid its own, quicker way (preview.h). */
+    if (rc == SSW_SUCCESS && !s->o->dry_run) rc = ssw_grid_validate(s->cfg);
   }
   SSW_CALL(ssw_mpi_agree(s->comm, rc));
   char *text = NULL;
@@ -75,110 +78,36 @@ static int load_config(sweep *s) {
   return rc;
 }
 
-/* ---- the output path, lock and journals (rank 0) ------------------ */
+/* ---- the output: lock, plan, journals (rank 0) -------------------- */
 
-/* The directory part of a path ("." when there is none). */
-static void dir_of(const char *path, char *dir, size_t n) {
-  snprintf(dir, n, "%s", path);
-  char *slash = strrchr(dir, '/');
-  if (slash == dir)
-    slash[1] = '\0';
-  else if (slash)
-    *slash = '\0';
-  else
-    snprintf(dir, n, ".");
-}
-
-/* Parallel HDF5 cannot survive a failed write (the ranks stop in different
- * collective calls inside the library), so a new file must fit before it
- * is created. The journals, which do grow, fail cleanly when the disk
- * fills (plain POSIX writes) and the job is aborted with what is durable
- * kept. */
-static int check_space(const ssw_config *cfg, const char *dir) {
-  struct statvfs fs;
-  if (statvfs(dir, &fs) != 0) return SSW_SUCCESS; /* unknown: let it try */
-  const double avail = (double)fs.f_bavail * (double)fs.f_frsize;
-  /* The estimate is within a few percent of the file (test_dry_run): a 5%
-   * margin; a disk that fills later is still handled (journals, exit). */
-  const double need = 1.05 * ssw_h5out_estimate_bytes(cfg);
-  SSW_CHECK(avail >= need, SSW_ERR_CONFIG,
-            "[output] file '%s': not enough free space in '%s' (the file "
-            "needs about %.3g MB, %.3g MB are free)",
-            cfg->file, dir, need / 1e6, avail / 1e6);
-  return SSW_SUCCESS;
-}
-
-/* The output must not be an input (the config: --overwrite would replace
- * it) nor a symbolic link to nothing (the file would appear elsewhere). */
-static int check_output_path(const ssw_config *cfg, const char *config) {
-  struct stat out, in;
-  if (stat(cfg->file, &out) == 0) {
-    SSW_CHECK(stat(config, &in) != 0 || out.st_dev != in.st_dev ||
-                  out.st_ino != in.st_ino,
-              SSW_ERR_CONFIG,
-              "[output] file '%s' is the config file itself: choose another "
-              "output path",
-              cfg->file);
-  } else if (lstat(cfg->file, &out) == 0 && S_ISLNK(out.st_mode)) {
-    return SSW_RAISE(SSW_ERR_CONFIG,
-                     "[output] file '%s' is a symbolic link to a missing "
-                     "file: remove it or point it at an existing directory's "
-                     "file",
-                     cfg->file);
-  }
-  return SSW_SUCCESS;
-}
-
-/* Rank 0, before anything is written: checks the output path, takes the
- * output's run lock (a second run of the same output is refused), then
- * clears (--overwrite) or reads the journals. *noop: the output already
- * holds this config's complete sweep (nothing is read further). */
-static int take_output(sweep *s, int *noop) {
+/* Rank 0, before anything is written or said: takes the output's run lock
+ * (a second run of the same output is refused), decides what the run does
+ * with the output (src/sweep/plan.c: any refusal comes here, as one message)
+ * and prepares it: --overwrite removes the old file and journals, a creation
+ * the partial file of a killed one. The journals' records are kept. */
+static int take_output(sweep *s) {
   const ssw_config *cfg = s->cfg;
-  SSW_CALL(check_output_path(cfg, s->o->config));
   char why[512];
-  SSW_CALL(ssw_journal_lock(cfg->file, &s->lock, why, sizeof why));
-  if (s->lock < 0 && !s->o->quiet && access(cfg->file, F_OK) == 0)
+  SSW_CALL(ssw_runlock_take(cfg->file, &s->lock, why, sizeof why));
+  const ssw_plan_opts po = {s->o->config, s->o->overwrite, s->size, 0};
+  SSW_CALL(ssw_plan_output(cfg, &po, &s->plan, &s->journals));
+  const int kind = s->plan.kind;
+  if (why[0] && !s->o->quiet && kind != SSW_PLAN_CREATE &&
+      kind != SSW_PLAN_COMPLETE)
     fprintf(stderr,
             "sleighsweep: warning: %s: a second run of this output at the "
             "same time would not be refused\n",
             why);
-  if (s->o->overwrite) return ssw_journal_remove_all(cfg->file);
-  *noop =
-      access(cfg->file, F_OK) == 0 && ssw_h5peek_complete(cfg->file, cfg->text);
-  if (*noop) return SSW_SUCCESS;
-  return ssw_journal_read_all(cfg->file, cfg, &s->journals);
-}
-
-/* Rank 0 decides: 1 create a new file, 2 resume the existing one. */
-static int output_mode(const sweep *s, int *mode) {
-  const ssw_config *cfg = s->cfg;
-  struct stat st;
-  if (stat(cfg->file, &st) == 0) {
-    SSW_CHECK(S_ISREG(st.st_mode), SSW_ERR_CONFIG,
-              "[output] file '%s' exists and is not a regular file", cfg->file);
-    if (s->o->overwrite) {
-      SSW_CHECK(unlink(cfg->file) == 0, SSW_ERR_IO, "cannot remove '%s': %s",
-                cfg->file, strerror(errno));
-      *mode = 1;
-    } else {
-      *mode = 2;
-    }
-    return SSW_SUCCESS;
+  if (kind == SSW_PLAN_OVERWRITE) {
+    SSW_CALL(ssw_journal_remove_all(cfg->file));
+    SSW_CHECK(unlink(cfg->file) == 0, SSW_ERR_IO, "cannot remove '%s': %s",
+              cfg->file, strerror(errno));
   }
-  /* The directory must be writable, and the file fit, before any work. */
-  char dir[4096];
-  dir_of(cfg->file, dir, sizeof dir);
-  SSW_CHECK(access(dir, W_OK | X_OK) == 0, SSW_ERR_CONFIG,
-            "[output] file '%s': directory '%s' is not writable (%s)",
-            cfg->file, dir, strerror(errno));
-  /* A creation killed earlier left its partial file: it is replaced, so
-   * its space counts as free (the run's lock excludes a live creation). */
-  char creating[4200];
-  ssw_h5out_creating_path(cfg->file, creating, sizeof creating);
-  (void)unlink(creating);
-  SSW_CALL(check_space(cfg, dir));
-  *mode = 1;
+  if (kind == SSW_PLAN_CREATE || kind == SSW_PLAN_OVERWRITE) {
+    char creating[4200];
+    ssw_h5out_creating_path(cfg->file, creating, sizeof creating);
+    (void)unlink(creating); /* a killed creation's partial file */
+  }
   return SSW_SUCCESS;
 }
 
@@ -209,29 +138,47 @@ static int create_output(sweep *s) {
       ssw_h5out_create(s->comm, s->cfg->file, s->cfg, &meta, &s->out);
   ssw_watchdog(0);
   free(cmd);
+  /* A new file (a new inode): the identity lock moves to it. */
+  if (rc == SSW_SUCCESS && s->rank == 0) {
+    char why[512];
+    ssw_runlock_follow(s->cfg->file, &s->lock, why, sizeof why);
+    if (why[0] && !s->o->quiet)
+      fprintf(stderr,
+              "sleighsweep: warning: %s: a second run through "
+              "another name of the new file would not be refused\n",
+              why);
+  }
   return rc;
 }
 
-/* Whether a file starts with HDF5's signature. A sleighsweep output always
- * does: it gets its name only once complete (ssw_h5out_create). */
-static int is_hdf5(const char *path) {
-  static const unsigned char sig[8] = {0x89, 'H',  'D',  'F',
-                                       '\r', '\n', 0x1a, '\n'};
-  unsigned char head[8];
-  FILE *f = fopen(path, "rb");
-  const int ok = f && fread(head, 1, 8, f) == 8 && memcmp(head, sig, 8) == 0;
-  if (f) fclose(f);
-  return ok;
+/* Deletes the output (rank 0) and creates it again; the journals, which
+ * hold every point it held, refill it. */
+static int rebuild_output(sweep *s, const char *why) {
+  int rc = SSW_SUCCESS;
+  if (s->rank == 0) {
+    fprintf(stderr,
+            "sleighsweep: %s is not usable as it is (%s); recreating it "
+            "from the journals\n",
+            s->cfg->file, why);
+    if (unlink(s->cfg->file) != 0)
+      rc = SSW_RAISE(SSW_ERR_IO, "cannot remove '%s': %s", s->cfg->file,
+                     strerror(errno));
+  }
+  SSW_CALL(ssw_mpi_agree(s->comm, rc));
+  return create_output(s);
 }
 
-/* A file that did not open (HDF5 errors) is rebuilt when journals exist to
- * refill it: one that opens but is not ours (SSW_ERR_IO), or is not HDF5,
- * is never deleted, nor one without journals. `why` says what failed. */
+/* The parallel open failed where rank 0's serial look had not (HDF5
+ * errors): the file is rebuilt when journals exist to refill it; one that
+ * is not ours (SSW_ERR_IO), or is not HDF5, is never deleted, nor one
+ * without journals. `why` says what failed. */
 static int recreate_output(sweep *s, int rc, const char *why) {
   const char *file = s->cfg->file;
   const int have_journals = s->journals.files > 0 || s->journals.torn > 0;
   int recreate = s->rank == 0 && have_journals ? 1 : 0;
-  if (recreate && (rc != SSW_ERR_HDF5 || !is_hdf5(file))) recreate = -1;
+  if (recreate && (rc != SSW_ERR_HDF5 || ssw_h5peek_hdf5_file(file) != 0))
+    recreate = -1;
+  ssw_error_clear();
   SSW_CALL(ssw_mpi_bcast_int(s->comm, &recreate));
   if (recreate <= 0)
     return SSW_RAISE(SSW_ERR_CONFIG,
@@ -241,40 +188,19 @@ static int recreate_output(sweep *s, int rc, const char *why) {
                      file, why,
                      recreate < 0 ? "; left untouched"
                                   : " and no journals exist to rebuild it");
-  rc = SSW_SUCCESS;
-  if (s->rank == 0) {
-    fprintf(stderr,
-            "sleighsweep: %s is not usable as it is (%s); recreating it "
-            "from the journals\n",
-            file, why);
-    if (unlink(file) != 0)
-      rc = SSW_RAISE(SSW_ERR_IO, "cannot remove '%s': %s", file,
-                     strerror(errno));
-  }
-  SSW_CALL(ssw_mpi_agree(s->comm, rc));
-  return create_output(s);
+  return rebuild_output(s, why);
 }
 
-/* Creates the output, or opens an existing one to resume. */
+/* Creates the output, rebuilds or resumes it, as rank 0 planned. */
 static int open_output(sweep *s) {
-  int mode = 0, rc = SSW_SUCCESS;
-  if (s->rank == 0) rc = output_mode(s, &mode);
-  SSW_CALL(ssw_mpi_agree(s->comm, rc));
+  int mode = s->plan.kind;
   SSW_CALL(ssw_mpi_bcast_int(s->comm, &mode));
-  if (mode == 1) return create_output(s);
+  if (mode == SSW_PLAN_CREATE || mode == SSW_PLAN_OVERWRITE)
+    return create_output(s);
+  if (mode == SSW_PLAN_REBUILD) return rebuild_output(s, s->plan.why);
   if (s->rank == 0 && !s->o->quiet)
     fprintf(stderr, "sleighsweep: resuming %s\n", s->cfg->file);
-  /* A file whose writer was killed may open and yet hold damaged HDF5
-   * structures (a flush epoch cut mid-way: seen as "record is not in
-   * B-tree" on the next write). The journals hold every point it holds,
-   * so such a file is rebuilt from them rather than written into. */
-  int stale = s->rank == 0 && (s->journals.files > 0 || s->journals.torn > 0) &&
-              is_hdf5(s->cfg->file) && ssw_h5out_was_running(s->cfg->file);
-  SSW_CALL(ssw_mpi_bcast_int(s->comm, &stale));
-  if (stale)
-    rc = SSW_RAISE(SSW_ERR_HDF5, "left by a run that did not finish");
-  else
-    rc = ssw_h5out_open(s->comm, s->cfg->file, s->cfg, &s->out);
+  const int rc = ssw_h5out_open(s->comm, s->cfg->file, s->cfg, &s->out);
   if (rc == SSW_SUCCESS || rc == SSW_ERR_CONFIG) return rc;
   /* The reason is raised into the buffer it would be read from: copy it. */
   char why[512];
@@ -319,8 +245,15 @@ static int read_done_set(sweep *s) {
   }
   /* Every rank enters the collective read; rank 0 without its array makes
    * it fail on every rank (its own message, out of memory, is kept). */
-  const int rrc = ssw_h5out_read_done(s->out, s->done);
+  uint64_t forged = 0;
+  const int rrc = ssw_h5out_read_done(s->out, s->done, &forged);
   if (rc == SSW_SUCCESS) rc = rrc;
+  if (rc == SSW_SUCCESS && forged > 0 && s->rank == 0)
+    fprintf(stderr,
+            "sleighsweep: warning: %llu point(s) of %s are marked done but "
+            "hold no results (fill values: a damaged or edited done mask); "
+            "they are computed again\n",
+            (unsigned long long)forged, s->cfg->file);
   if (rc == SSW_SUCCESS && s->rank == 0) merge_journals(s);
   return rc;
 }
@@ -393,8 +326,9 @@ static int remove_journals(const sweep *s) {
  * said once, the file untouched. *noop then set on every rank. */
 static int claim_output(sweep *s, int *noop) {
   int rc = SSW_SUCCESS;
-  if (s->rank == 0) rc = take_output(s, noop);
+  if (s->rank == 0) rc = take_output(s);
   SSW_CALL(ssw_mpi_agree(s->comm, rc));
+  *noop = s->rank == 0 && s->plan.kind == SSW_PLAN_COMPLETE;
   SSW_CALL(ssw_mpi_bcast_int(s->comm, noop));
   if (*noop && s->rank == 0) {
     fprintf(stderr,
@@ -425,7 +359,7 @@ static int run(sweep *s) {
   s->t0 = MPI_Wtime();
   int rc = load_config(s);
   if (rc == SSW_SUCCESS && s->o->dry_run) {
-    if (s->rank == 0) rc = s->o->dry_run(s->cfg, s->o->overwrite);
+    if (s->rank == 0) rc = s->o->dry_run(s->cfg, s->o, s->size);
     return rc;
   }
   int noop = 0;
@@ -465,11 +399,12 @@ static int start_mpi(const ssw_sweep_opts *o, sweep *s) {
 }
 
 int ssw_sweep_main(const ssw_sweep_opts *o, ssw_sweep_end *end) {
-  sweep s = {.comm = MPI_COMM_NULL, .o = o, .lock = -1};
+  sweep s = {.comm = MPI_COMM_NULL, .o = o};
+  ssw_runlock_init(&s.lock);
   iso_time(s.start, sizeof s.start);
   int rc = start_mpi(o, &s);
   if (rc == SSW_SUCCESS) rc = run(&s);
-  if (s.lock >= 0) ssw_journal_unlock(s.cfg->file, &s.lock);
+  ssw_runlock_release(&s.lock);
   end->rank = s.rank;
   end->signal = ssw_schedule_signal();
   ssw_config_destroy(&s.cfg);

@@ -47,8 +47,8 @@ def data(p):
     d = {}
     with h5py.File(p, "r") as f:
         f.visititems(lambda n, o: d.__setitem__(n, o[()].tobytes())
-                     if isinstance(o, h5py.Dataset) and n != "segments"
-                     else None)
+                     if isinstance(o, h5py.Dataset) and
+                     n.split("/")[0] != "segments" else None)
         assert f["done"][()].all(), f"{p}: not every point done"
         c = f["regime"][()] == 3
         for m, r in (("center_spacing", "analytic_center_spacing"),
