@@ -241,31 +241,6 @@ static long read_old(hid_t d, segment_row **rows) {
   return (long)n;
 }
 
-/* Replaces a format-3 table by the group, its rows kept in *rows, *n. */
-static int convert_old(ssw_h5out *h, segment_row **rows, hsize_t *n) {
-  int status = SSW_SUCCESS;
-  hid_t d = H5I_INVALID_HID;
-  htri_t has;
-  H5TRY(d = H5Dopen2(h->file, SEGMENTS, H5P_DEFAULT), "/%s in '%s'", SEGMENTS,
-        h->path);
-  const long got = read_old(d, rows);
-  H5Dclose(d);
-  d = H5I_INVALID_HID;
-  SSW_CHECK(got == 0 || *rows, SSW_ERR_IO,
-            "/%s in '%s' is not the engine's run segments table", SEGMENTS,
-            h->path);
-  *n = (hsize_t)got;
-  H5TRY(H5Ldelete(h->file, SEGMENTS, H5P_DEFAULT), "/%s in '%s'", SEGMENTS,
-        h->path);
-  H5TRY(has = H5Lexists(h->file, OLD_TYPE, H5P_DEFAULT), "'%s'", h->path);
-  if (has > 0)
-    H5TRY(H5Ldelete(h->file, OLD_TYPE, H5P_DEFAULT), "/%s in '%s'", OLD_TYPE,
-          h->path);
-  TRY(ssw_h5_create_segments(h));
-done:
-  return status;
-}
-
 /* ---- appending -------------------------------------------------------- */
 
 /* Rank 0's segment as a row on every rank. */
@@ -394,8 +369,8 @@ done:
 }
 
 /* The group as it must be before a row is appended: created in a file
- * made before it, converted from a format-3 table (whose rows come back in
- * *old). Marks the file as this format when it changed it. */
+ * made before it (a format-3 table is not: such files are refused on
+ * resume, h5resume.c). */
 static int ready_group(ssw_h5out *h, segment_row **old, hsize_t *nold) {
   int status = SSW_SUCCESS;
   H5O_info_t info;
@@ -408,11 +383,9 @@ static int ready_group(ssw_h5out *h, segment_row **old, hsize_t *nold) {
                                H5P_DEFAULT),
           "/%s in '%s'", SEGMENTS, h->path);
   if (has > 0 && info.type == H5O_TYPE_GROUP) return SSW_SUCCESS;
-  if (has > 0)
-    TRY(convert_old(h, old, nold));
-  else
-    TRY(ssw_h5_create_segments(h));
-  TRY(ssw_h5_attr_i32(h->file, "/", "format_version", SSW_H5_FORMAT_VERSION));
+  SSW_CHECK(has == 0, SSW_ERR_IO, "/%s in '%s' is not the run segments group",
+            SEGMENTS, h->path);
+  TRY(ssw_h5_create_segments(h));
 done:
   return status;
 }
