@@ -19,11 +19,16 @@ struct ssw_sweep_opts {
   int resume, overwrite, quiet;
   int argc;    /**< the command line, stored as provenance */
   char **argv; /**< (argv[0] is the command, "run") */
-  /** --dry-run: called on rank 0 with the loaded config, these options
-   * and the number of ranks instead of the sweep (NULL: sweep). Returns an
-   * SSW_ status. */
-  int (*dry_run)(const ssw_config *cfg, const ssw_sweep_opts *o, int ranks);
+  int dry_run; /**< --dry-run: ssw_sweep_dry_run on rank 0, no sweep */
 };
+
+/** `run --dry-run`: prints on standard output what a run of `cfg` with
+ * these options on `ranks` ranks would do with its output (the run's own
+ * decision, a refusal included), the grid's check, and its cost measured
+ * on a few grid points (steps per trajectory, core time, output size).
+ * Writes nothing. Errors: those of the grid's check and of the probes. */
+int ssw_sweep_dry_run(const ssw_config *cfg, const ssw_sweep_opts *so,
+                      int ranks);
 
 /** How it ended, for the caller's messages. */
 typedef struct {

@@ -359,7 +359,7 @@ static int run(sweep *s) {
   s->t0 = MPI_Wtime();
   int rc = load_config(s);
   if (rc == SSW_SUCCESS && s->o->dry_run) {
-    if (s->rank == 0) rc = s->o->dry_run(s->cfg, s->o, s->size);
+    if (s->rank == 0) rc = ssw_sweep_dry_run(s->cfg, s->o, s->size);
     return rc;
   }
   int noop = 0;
