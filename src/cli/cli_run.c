@@ -1,5 +1,5 @@
-/* `sleighsweep run`: the command line, its usage, --print-output and
- * --print-output; the sweep itself is sweep.c's (ssw_sweep_main). */
+/* `sleighsweep run`: the command line, its usage and --print-output; the
+ * sweep and its dry run are the library's (sweep.h). */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
