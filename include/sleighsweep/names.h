@@ -101,6 +101,21 @@
   XM(V, 5, "v", "length time-1", "velocity along the blade")                   \
   XM(H, 6, "H", "mass length2 time-2", "energy")
 
+/** The root attributes the engine reads back (docs/output.md, "Root
+ * attributes"), and the values of `status`: one spelling each. */
+#define SSW_ATTR_PROGRAM "program"
+#define SSW_ATTR_FORMAT_VERSION "format_version"
+#define SSW_ATTR_CONFIG "config"
+#define SSW_ATTR_STATUS "status"
+#define SSW_ATTR_START_TIME "start_time"
+#define SSW_ATTR_END_TIME "end_time"
+#define SSW_ATTR_POINTS_DONE "points_done"
+#define SSW_ATTR_WALL_TIME "wall_time_s"
+#define SSW_ATTR_HISTORY "history"
+#define SSW_STATUS_RUNNING "running"
+#define SSW_STATUS_COMPLETE "complete"
+#define SSW_STATUS_INTERRUPTED "interrupted"
+
 /* Generic X functions for every list above. */
 /** The value, as an initializer element: {SSW_REGIMES(SSW_NAME_VALUE)}. */
 #define SSW_NAME_VALUE(id, value, ...) value,

@@ -21,6 +21,7 @@
 #include "sleighsweep/grid.h"
 #include "sleighsweep/h5peek.h"
 #include "sleighsweep/journal.h"
+#include "sleighsweep/names.h"
 #include "sleighsweep/runlock.h"
 
 static const char status_usage[] =
@@ -83,10 +84,10 @@ static void copy_attr(hid_t f, const char *name, char *dst, size_t n) {
  * anything else (none, not a string, another or a longer text) makes the
  * file malformed, and says so. */
 static void read_status(hid_t f, report *r) {
-  char *s = ssw_h5peek_root_str(f, "status");
+  char *s = ssw_h5peek_root_str(f, SSW_ATTR_STATUS);
   r->status[0] = '\0';
-  if (s && (!strcmp(s, "running") || !strcmp(s, "complete") ||
-            !strcmp(s, "interrupted")))
+  if (s && (!strcmp(s, SSW_STATUS_RUNNING) || !strcmp(s, SSW_STATUS_COMPLETE) ||
+            !strcmp(s, SSW_STATUS_INTERRUPTED)))
     snprintf(r->status, sizeof r->status, "%s", s);
   else if (s)
     snprintf(r->malformed, sizeof r->malformed,
@@ -95,8 +96,9 @@ static void read_status(hid_t f, report *r) {
              s, strlen(s) > 40 ? "..." : "", strlen(s));
   else
     snprintf(r->malformed, sizeof r->malformed, "%s",
-             H5Aexists(f, "status") > 0 ? "its status attribute is not a string"
-                                        : "it has no status attribute");
+             H5Aexists(f, SSW_ATTR_STATUS) > 0
+                 ? "its status attribute is not a string"
+                 : "it has no status attribute");
   for (char *p = r->malformed; *p; p++) /* its text is the file's */
     if ((unsigned char)*p < 0x20 || (unsigned char)*p == 0x7f) *p = '?';
   free(s);
@@ -147,7 +149,8 @@ static int count_points(hid_t f, report *r) {
              "values): a damaged or edited done mask (a run computes them "
              "again)",
              (unsigned long long)r->forged);
-  if (!strcmp(r->status, "complete") && r->done < r->total && !r->malformed[0])
+  if (!strcmp(r->status, SSW_STATUS_COMPLETE) && r->done < r->total &&
+      !r->malformed[0])
     snprintf(r->malformed, sizeof r->malformed,
              "its status says complete, but %llu of %llu points are done",
              (unsigned long long)r->done, (unsigned long long)r->total);
@@ -177,12 +180,12 @@ static int read_file(report *r) {
     goto done;
   }
   read_status(f, r);
-  copy_attr(f, "start_time", r->start_time, sizeof r->start_time);
-  copy_attr(f, "end_time", r->end_time, sizeof r->end_time);
+  copy_attr(f, SSW_ATTR_START_TIME, r->start_time, sizeof r->start_time);
+  copy_attr(f, SSW_ATTR_END_TIME, r->end_time, sizeof r->end_time);
   copy_attr(f, "hostname", r->host, sizeof r->host);
-  r->config = ssw_h5peek_root_str(f, "config");
-  r->history = ssw_h5peek_root_str(f, "history");
-  r->prev_done = root_num(f, "points_done");
+  r->config = ssw_h5peek_root_str(f, SSW_ATTR_CONFIG);
+  r->history = ssw_h5peek_root_str(f, SSW_ATTR_HISTORY);
+  r->prev_done = root_num(f, SSW_ATTR_POINTS_DONE);
   r->total = (uint64_t)root_num(f, "points_total");
   r->segments = ssw_h5peek_segments(f, &r->seg_rows);
   if (!r->config || r->total == 0) {
@@ -241,7 +244,7 @@ static void rate_eta(report *r) {
   const double t0 = parse_iso(resumed ? r->end_time : r->start_time);
   if (isnan(t0)) return;
   r->elapsed = now - t0;
-  if (strcmp(r->status, "running") != 0 || r->elapsed <= 0) return;
+  if (strcmp(r->status, SSW_STATUS_RUNNING) != 0 || r->elapsed <= 0) return;
   const double before = resumed && !isnan(r->prev_done) ? r->prev_done : 0;
   const double since = (double)r->done - before;
   if (since <= 0) return;
@@ -320,8 +323,8 @@ static const char *verdict(const report *r) {
     snprintf(why, sizeof why, "malformed: %s", r->malformed);
     return why;
   }
-  if (strcmp(r->status, "complete") == 0) return "complete";
-  if (strcmp(r->status, "interrupted") == 0)
+  if (strcmp(r->status, SSW_STATUS_COMPLETE) == 0) return SSW_STATUS_COMPLETE;
+  if (strcmp(r->status, SSW_STATUS_INTERRUPTED) == 0)
     return "interrupted: run the same command again to resume";
   if (r->lock_held == 1) return "running (a process holds the run lock)";
   return "not running: the file says running, but no process holds the "

@@ -468,11 +468,11 @@ int ssw_h5_write_config_attrs(ssw_h5out *h, const ssw_config *cfg) {
   TRY(ssw_h5_attr_str(f, w, "title",
                       "hydrodynamic Chaplygin sleigh parameter sweep"));
   TRY(ssw_h5_attr_str(f, w, "Conventions", "CF-1.8"));
-  TRY(ssw_h5_attr_str(f, w, "program", "sleighsweep"));
-  TRY(ssw_h5_attr_i32(f, w, "format_version", SSW_H5_FORMAT_VERSION));
+  TRY(ssw_h5_attr_str(f, w, SSW_ATTR_PROGRAM, "sleighsweep"));
+  TRY(ssw_h5_attr_i32(f, w, SSW_ATTR_FORMAT_VERSION, SSW_H5_FORMAT_VERSION));
   TRY(ssw_h5_attr_str(f, w, "version", ssw_version_string()));
   TRY(ssw_h5_attr_str(f, w, "git_revision", ssw_version_git()));
-  TRY(ssw_h5_attr_str(f, w, "config", cfg->text));
+  TRY(ssw_h5_attr_str(f, w, SSW_ATTR_CONFIG, cfg->text));
   TRY(ssw_h5_attr_str(f, w, "config_path", cfg->path));
   TRY(ssw_h5_attr_str(f, w, "hdf5_version", hdf5));
   /* Every real [body] key (m, I0, rho, Gamma, zero_tol, ...) as an
@@ -520,7 +520,7 @@ done:
 int ssw_h5_write_meta_attrs(ssw_h5out *h, const ssw_h5out_meta *meta) {
   int status = SSW_SUCCESS;
   static const char *const names[] = {"mpi_library_version", "hostname",
-                                      "command_line", "start_time"};
+                                      "command_line", SSW_ATTR_START_TIME};
   const char *values[] = {meta->mpi_library_version, meta->hostname,
                           meta->command_line, meta->start_time};
   int counts[2] = {meta->mpi_ranks, meta->omp_threads};
@@ -534,7 +534,7 @@ int ssw_h5_write_meta_attrs(ssw_h5out *h, const ssw_h5out_meta *meta) {
     free(text);
     text = NULL;
   }
-  TRY(ssw_h5_attr_str(h->file, "/", "status", "running"));
+  TRY(ssw_h5_attr_str(h->file, "/", SSW_ATTR_STATUS, SSW_STATUS_RUNNING));
 done:
   free(text);
   return status;

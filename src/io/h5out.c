@@ -328,10 +328,10 @@ int ssw_h5out_finish(ssw_h5out *h, const ssw_h5out_segment *seg) {
   TRY(ssw_mpi_bcast_str(h->comm, seg->status, &st));
   TRY(ssw_mpi_bcast_str(h->comm, seg->end_time, &end));
   TRY(ssw_h5_record_segment(h, seg, &total));
-  TRY(ssw_h5_attr_str(h->file, "/", "end_time", end));
-  TRY(ssw_h5_attr_f64(h->file, "/", "wall_time_s", total));
-  TRY(ssw_h5_attr_u64(h->file, "/", "points_done", points_done));
-  TRY(ssw_h5_attr_str(h->file, "/", "status", st));
+  TRY(ssw_h5_attr_str(h->file, "/", SSW_ATTR_END_TIME, end));
+  TRY(ssw_h5_attr_f64(h->file, "/", SSW_ATTR_WALL_TIME, total));
+  TRY(ssw_h5_attr_u64(h->file, "/", SSW_ATTR_POINTS_DONE, points_done));
+  TRY(ssw_h5_attr_str(h->file, "/", SSW_ATTR_STATUS, st));
   TRY(ssw_h5out_flush(h));
 done:
   free(st);

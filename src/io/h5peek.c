@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "sleighsweep/error.h"
+#include "sleighsweep/names.h"
 
 /* What a path that is not a regular file is, for messages. */
 static const char *kind_of(mode_t mode) {
@@ -86,9 +87,9 @@ int ssw_h5peek_complete(const char *path, const char *config_text) {
   const hid_t f = H5Fopen(path, H5F_ACC_RDONLY, fapl);
   int complete = 0;
   if (f >= 0) {
-    char *status = ssw_h5peek_root_str(f, "status");
-    char *config = ssw_h5peek_root_str(f, "config");
-    complete = status && config && strcmp(status, "complete") == 0 &&
+    char *status = ssw_h5peek_root_str(f, SSW_ATTR_STATUS);
+    char *config = ssw_h5peek_root_str(f, SSW_ATTR_CONFIG);
+    complete = status && config && strcmp(status, SSW_STATUS_COMPLETE) == 0 &&
                strcmp(config, config_text) == 0;
     free(status);
     free(config);

@@ -121,14 +121,15 @@ static int check_identity(hid_t file, const char *path, const ssw_config *cfg) {
   char *program = NULL, *stored = NULL;
   hid_t attr = H5I_INVALID_HID;
   htri_t has;
-  H5TRY(has = H5Aexists(file, "program"), "'%s'", path);
-  if (has) TRY(ssw_h5_attr_read_str(file, path, "program", &program));
+  H5TRY(has = H5Aexists(file, SSW_ATTR_PROGRAM), "'%s'", path);
+  if (has) TRY(ssw_h5_attr_read_str(file, path, SSW_ATTR_PROGRAM, &program));
   if (!has || strcmp(program, "sleighsweep") != 0) {
     status =
         SSW_RAISE(SSW_ERR_IO, "'%s' is not a sleighsweep output file", path);
     goto done;
   }
-  H5TRY(attr = H5Aopen(file, "format_version", H5P_DEFAULT), "'%s'", path);
+  H5TRY(attr = H5Aopen(file, SSW_ATTR_FORMAT_VERSION, H5P_DEFAULT), "'%s'",
+        path);
   H5TRY(H5Aread(attr, H5T_NATIVE_INT, &version), "'%s'", path);
   if (version != SSW_H5_FORMAT_VERSION) {
     status = SSW_RAISE(SSW_ERR_IO,
@@ -143,7 +144,7 @@ static int check_identity(hid_t file, const char *path, const ssw_config *cfg) {
                        path, version, SSW_H5_FORMAT_VERSION);
     goto done;
   }
-  TRY(ssw_h5_attr_read_str(file, path, "config", &stored));
+  TRY(ssw_h5_attr_read_str(file, path, SSW_ATTR_CONFIG, &stored));
   TRY(compare_config(path, stored, cfg));
   TRY(compare_rtol(file, path, cfg));
 done:
@@ -182,8 +183,8 @@ int ssw_h5out_open(MPI_Comm comm, const char *path, const ssw_config *cfg,
   TRY(ssw_h5_agree(h->comm, check_identity(h->file, h->path, cfg)));
   TRY(ssw_h5_agree(h->comm, open_datasets(h)));
   TRY(ssw_h5_agree(h->comm, ssw_h5_make_dxpl(h)));
-  TRY(ssw_h5_agree(h->comm,
-                   ssw_h5_attr_str(h->file, "/", "status", "running")));
+  TRY(ssw_h5_agree(h->comm, ssw_h5_attr_str(h->file, "/", SSW_ATTR_STATUS,
+                                            SSW_STATUS_RUNNING)));
 done:
   if (fapl >= 0) H5Pclose(fapl);
   if (status != SSW_SUCCESS) {
@@ -221,10 +222,12 @@ int ssw_h5out_was_running(const char *path) {
   /* Only our own files: one that does not open, or is not ours, is left to
    * the resume's usual checks (rebuilt, or refused and never deleted). */
   if (f >= 0 &&
-      ssw_h5_attr_read_str(f, path, "program", &program) == SSW_SUCCESS &&
+      ssw_h5_attr_read_str(f, path, SSW_ATTR_PROGRAM, &program) ==
+          SSW_SUCCESS &&
       strcmp(program, "sleighsweep") == 0)
-    running = ssw_h5_attr_read_str(f, path, "status", &status) != SSW_SUCCESS ||
-              strcmp(status, "running") == 0;
+    running = ssw_h5_attr_read_str(f, path, SSW_ATTR_STATUS, &status) !=
+                  SSW_SUCCESS ||
+              strcmp(status, SSW_STATUS_RUNNING) == 0;
   ssw_error_clear();
   free(program);
   free(status);

@@ -15,6 +15,7 @@
 #include "h5out_internal.h"
 #include "sleighsweep/error.h"
 #include "sleighsweep/h5peek.h"
+#include "sleighsweep/names.h"
 
 #define SEGMENTS "segments"  /* the group (format 3: the compound table) */
 #define SEGMENT "segment"    /* its dimension: the row number, from 0 */
@@ -95,9 +96,9 @@ static void to_stored(const segment_row *r, size_t f, void *out) {
     const double t = iso_seconds(p);
     memcpy(out, &t, sizeof t);
   } else if (fields[f].kind == F_END) {
-    const int8_t v = strcmp(p, "complete") == 0      ? SEG_COMPLETE
-                     : strcmp(p, "interrupted") == 0 ? SEG_INTERRUPTED
-                                                     : -1;
+    const int8_t v = strcmp(p, SSW_STATUS_COMPLETE) == 0      ? SEG_COMPLETE
+                     : strcmp(p, SSW_STATUS_INTERRUPTED) == 0 ? SEG_INTERRUPTED
+                                                              : -1;
     memcpy(out, &v, sizeof v);
   } else {
     memcpy(out, p, fields[f].kind == F_I32 ? 4 : 8);
@@ -348,8 +349,9 @@ static int append_history(ssw_h5out *h, const segment_row *row) {
   int status = SSW_SUCCESS;
   char *old = NULL, *text = NULL;
   htri_t has;
-  H5TRY(has = H5Aexists(h->file, "history"), "'%s'", h->path);
-  if (has > 0) TRY(ssw_h5_attr_read_str(h->file, h->path, "history", &old));
+  H5TRY(has = H5Aexists(h->file, SSW_ATTR_HISTORY), "'%s'", h->path);
+  if (has > 0)
+    TRY(ssw_h5_attr_read_str(h->file, h->path, SSW_ATTR_HISTORY, &old));
   char line[256];
   snprintf(line, sizeof line,
            "%s sleighsweep run: %s, %llu points on %d rank(s) x %d "
@@ -361,7 +363,7 @@ static int append_history(ssw_h5out *h, const segment_row *row) {
   SSW_CHECK(text, SSW_ERR_MEM, "out of memory for the history");
   snprintf(text, len, "%s%s%s", old && *old ? old : "", old && *old ? "\n" : "",
            line);
-  TRY(ssw_h5_attr_str(h->file, "/", "history", text));
+  TRY(ssw_h5_attr_str(h->file, "/", SSW_ATTR_HISTORY, text));
 done:
   free(text);
   free(old);

@@ -2,6 +2,7 @@
  * decides before anything is said or written, and `run --dry-run` says
  * the same. */
 #include "sleighsweep/plan.h"
+#include "sleighsweep/names.h"
 
 #include <errno.h>
 #include <hdf5.h>
@@ -141,12 +142,12 @@ static int unusable(const char *file, const char *why, int journals) {
  * left by a killed run with journals to rebuild it, or resumable. */
 static int plan_ours(const ssw_config *cfg, const ssw_plan_opts *o, ssw_plan *p,
                      const ssw_journal_set *set, hid_t f) {
-  char *status = ssw_h5peek_root_str(f, "status");
+  char *status = ssw_h5peek_root_str(f, SSW_ATTR_STATUS);
   const int journals = set->files > 0 || set->torn > 0;
   int rc = SSW_SUCCESS;
   /* A killed run may leave a file that opens and yet holds HDF5
    * structures cut mid-write; its journals hold every point it holds. */
-  if (journals && (!status || strcmp(status, "running") == 0)) {
+  if (journals && (!status || strcmp(status, SSW_STATUS_RUNNING) == 0)) {
     p->kind = SSW_PLAN_REBUILD;
     snprintf(p->why, sizeof p->why, "left by a run that did not finish");
   } else {
@@ -171,9 +172,9 @@ static int plan_ours(const ssw_config *cfg, const ssw_plan_opts *o, ssw_plan *p,
  * says so, and every point is done and holds results (a done mask forged
  * or damaged to say more is not believed). */
 static int is_complete(hid_t f, uint64_t total) {
-  char *status = ssw_h5peek_root_str(f, "status");
+  char *status = ssw_h5peek_root_str(f, SSW_ATTR_STATUS);
   ssw_h5peek_done c;
-  const int complete = status && strcmp(status, "complete") == 0 &&
+  const int complete = status && strcmp(status, SSW_STATUS_COMPLETE) == 0 &&
                        ssw_h5peek_count_done(f, total, NULL, &c) == 0 &&
                        c.in_file == total;
   free(status);

@@ -3,6 +3,7 @@
  * the file -> the done set (rank 0) with the journals merged in -> the
  * schedule -> the segment record -> journal removal and unlock. */
 #include "sleighsweep/sweep.h"
+#include "sleighsweep/names.h"
 
 #include <errno.h>
 #include <omp.h>
@@ -284,7 +285,8 @@ static int finish(sweep *s, const ssw_schedule_stats *st, int complete) {
   iso_time(end, sizeof end);
   const ssw_h5out_segment seg = {s->start,
                                  end,
-                                 complete ? "complete" : "interrupted",
+                                 complete ? SSW_STATUS_COMPLETE
+                                          : SSW_STATUS_INTERRUPTED,
                                  s->size,
                                  omp_get_max_threads(),
                                  st->points_run,
