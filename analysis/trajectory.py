@@ -750,14 +750,17 @@ def draw_orbit(ax, tr, color, circles):
     own = np.vstack([tr.curve] + o.copies)
     size = max(np.ptp(own[:, 0]), np.ptp(own[:, 1]), 1e-12)
     if circles and o.radius is not None and o.radius <= ORBIT_DRAWN * size:
-        ax.add_patch(Circle(o.centre, o.radius, fc="none", ec=color, lw=0.6,
-                            ls=(0, (5, 2, 1, 2)), alpha=0.8, zorder=2))
+        ring = Circle(o.centre, o.radius, fc="none", ec=color, lw=0.6,
+                      ls=(0, (5, 2, 1, 2)), alpha=0.8, zorder=2)
+        if o.radius > ORBIT_VIEW * size:
+            ax.add_artist(ring)  # clipped, left out of the view's limits
+            return avoid
+        ax.add_patch(ring)
         ax.plot([o.centre[0]], [o.centre[1]], ls="none", marker="+",
                 ms=5, mec=color, mew=0.9, zorder=6)
-        if o.radius <= ORBIT_VIEW * size:
-            ring = np.linspace(0, 2 * math.pi, 72, endpoint=False)
-            avoid.append(o.centre + o.radius * np.column_stack(
-                [np.cos(ring), np.sin(ring)]))
+        t = np.linspace(0, 2 * math.pi, 72, endpoint=False)
+        avoid.append(o.centre + o.radius * np.column_stack([np.cos(t),
+                                                            np.sin(t)]))
         avoid.append([o.centre])
     return avoid
 
