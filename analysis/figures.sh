@@ -13,8 +13,8 @@
 # from jobs/examples/fig_theta_a_rho{0,1}.ini and a circulation sweep whose
 # config this script writes); analysis/gallery.py draws every figure from
 # those files alone (--data-only: stop before drawing, e.g. to call
-# gallery.build in your own process). About 20 s on 2 idle cores (engine
-# 4 s, drawing 16 s; analysis/README.md has the profile).
+# gallery.build in your own process). About 20 s of CPU (16 s without the
+# circulation figures; wall times and the profile: analysis/README.md).
 set -eu
 
 usage() {
