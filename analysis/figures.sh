@@ -1,18 +1,20 @@
 #!/bin/sh
 # Regenerates the figure gallery: the 2025 paper's Figs. 2-8 and 10, the
-# 2010 paper's Figs. 2a, 2b and 3, the exact path, and phase diagrams over
-# theta x a (blade force included), with captions in OUT/index.md.
+# 2010 paper's Figs. 2a, 2b and 3, the exact path, phase diagrams over
+# theta x a (blade force included) and circulation's regimes and paths,
+# with captions in OUT/index.md.
 #
 # Usage: analysis/figures.sh [OUT]        (default OUT: build/gallery)
 #        analysis/figures.sh --data-only [OUT]   (the engine's data only)
 # Environment: SSW_EXE (build/sleighsweep, else the installed engine),
 #              MPIEXEC (mpirun), NP (2), PYTHON (/usr/bin/python3),
 #              FORMATS (pdf,png).
-# The engine writes the data (OUT/data: point CSV/JSON pairs and two sweeps
-# from jobs/examples/fig_theta_a_rho{0,1}.ini); analysis/gallery.py draws
-# every figure from those files alone (--data-only: stop before drawing,
-# e.g. to call gallery.build in your own process). About 16 s on 2 idle
-# cores (engine 3 s, drawing 13 s; analysis/README.md has the profile).
+# The engine writes the data (OUT/data: point CSV/JSON pairs, two sweeps
+# from jobs/examples/fig_theta_a_rho{0,1}.ini and a circulation sweep whose
+# config this script writes); analysis/gallery.py draws every figure from
+# those files alone (--data-only: stop before drawing, e.g. to call
+# gallery.build in your own process). About 20 s of CPU (16 s without the
+# circulation figures; wall times and the profile: analysis/README.md).
 set -eu
 
 usage() {
@@ -129,12 +131,64 @@ done
 # The exact path beside a deliberately coarse computed one.
 point xzp_coarse --scheme hamel2 --eta 1.5 --no-error-estimate
 
+# Circulation (docs/theory/circulation.md): the seed body made Model II,
+# (b, r, s) = (0.1, 0.3, -0.2), with Gamma = 2: kappa = rho Gamma r = 0.6,
+# critical energy H_c = 0.82. Below it, at H = 0.5, a bounded periodic
+# path; at 0.999 H_n, just below the drift energy of the resonance n
+# nearest to it, a drifting one; above it (the seed state, H = 1.72) the
+# two arcs, from opposite initial states.
+CIRC="--b 0.1 --r 0.3 --s -0.2 --Gamma 2"
+gallery_py() {  # prints gallery.FUNCTION(JSON, X): "omega0 v0"
+  "$PYTHON" -c 'import sys; sys.path.insert(0, sys.argv[1]); import gallery
+print(*getattr(gallery, sys.argv[2])(sys.argv[3], float(sys.argv[4])))' \
+    "$ROOT/analysis" "$@"
+}
+"$EXE" point $CIRC --no-error-estimate >"$DATA/probe.json"
+WV=$(gallery_py state_at_energy "$DATA/probe.json" 0.5)
+point circ_bounded $CIRC --omega0 "${WV% *}" --v0 "${WV#* }"
+WV=$(gallery_py drift_state "$DATA/circ_bounded.json" 0.999)
+point circ_drift $CIRC --omega0 "${WV% *}" --v0 "${WV#* }"
+point circ_arc_up $CIRC
+point circ_arc_down $CIRC --omega0 -1.5 --v0 -1
+rm -f "$DATA/probe.json"
+
 # Phase diagrams: two sweeps over theta x a (rho = 1 and rho = 0).
 for r in 1 0; do
   "$MPIEXEC" -np "$NP" "$EXE" run --overwrite --quiet \
     --output "$DATA/fig_theta_a_rho$r.h5" \
     "$ROOT/jobs/examples/fig_theta_a_rho$r.ini" >/dev/null
 done
+# Circulation's regimes over r x theta (the body of the point runs above
+# on the grid): 49 x 37 points, every trajectory at H = 0.5.
+cat >"$DATA/circ_r_theta.ini" <<'EOF'
+; Gallery: circulation's regimes over the ellipse offset r and the blade
+; angle theta (analysis/figures.sh writes this file).
+[body]
+m = 1
+I0 = 0.5
+rho = 1
+Gamma = 2                ; kappa = rho Gamma r changes with r
+[grid]
+theta = linspace(0deg, 180deg, 37)
+a = 0.2
+b = 0.1
+r = linspace(-0.6, 0.6, 49)
+s = -0.2
+A = 0.5
+B = 0.3
+[ensemble]
+trajectories = 4
+energy = 0.5             ; below the critical energy where |r| is large
+seed = 1
+[integrator]
+scheme = hamel8
+eta = 0.8
+tol = 1e-5
+[output]
+file = circ_r_theta.h5
+EOF
+"$MPIEXEC" -np "$NP" "$EXE" run --overwrite --quiet \
+  --output "$DATA/circ_r_theta.h5" "$DATA/circ_r_theta.ini" >/dev/null
 engine=$(date +%s)
 if [ "$DRAW" = 0 ]; then
   echo "figures.sh: engine $((engine - start)) s; data in $DATA"

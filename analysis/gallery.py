@@ -25,11 +25,13 @@ import portrait  # noqa: E402
 import sswplot  # noqa: E402
 import trajectory  # noqa: E402
 import validate  # noqa: E402
-from sswfile import (UsageError, read_csv,  # noqa: E402
+from sswfile import (REGIMES, UsageError, read_csv,  # noqa: E402
                      read_point_json)
 
 SWEEP1 = "fig_theta_a_rho1.h5"
 SWEEP0 = "fig_theta_a_rho0.h5"
+SWEEPC = "circ_r_theta.h5"  # the circulation sweep over r x theta
+CIRC_BODY = (0.3, math.radians(60))  # (r, theta) of the point runs
 BLUES = ["#9ecae1", "#1f5fa8"]
 REDS = ["#c8323c", "#f4a3a8"]
 
@@ -103,6 +105,8 @@ def result_text(j):
 
 def integrator_text(j):
     i = j["integrator"]
+    if i.get("eta") is None:  # adaptive steps
+        return f"{i['scheme']}, rtol = {i['rtol']:g}, tol = {i['tol']:g}"
     return f"{i['scheme']}, eta = {i['eta']:g}, tol = {i['tol']:g}"
 
 
@@ -388,7 +392,7 @@ def transition(j):
 
 
 def trajectory_panels(g, panels, ncols, width, height, outlines=4,
-                      tspans=None):
+                      tspans=None, **kw):
     """panels: [(title, [Trajectory, ...])]; returns the figure and the
     TrajectoryPlots. One legend for all panels, in a row below them (off
     the paths): every labelled path and the markers, once each."""
@@ -400,7 +404,7 @@ def trajectory_panels(g, panels, ncols, width, height, outlines=4,
     for k, ((title, trajs), ax) in enumerate(zip(panels, flat)):
         plots.append(trajectory.plot_trajectories(
             trajs, ax=ax, outlines=outlines, title=title, legend=False,
-            tspan=tspans[k] if tspans else None))
+            tspan=tspans[k] if tspans else None, **kw))
         for h in plots[-1].handles:
             handles.setdefault(h.get_label(), h)
     for ax in flat[len(panels):]:
@@ -868,9 +872,204 @@ def fig_validate(g):
     return rep
 
 
+# ---- circulation ------------------------------------------------------------
+
+def kappa_constants(j):
+    """(D, E, c1, H_c) of a point JSON's body with its kappa
+    (docs/theory/circulation.md secs. 2-4)."""
+    t = j["tensor"]
+    d = t["M"] * t["J"] - t["L2"] ** 2
+    e = t["J"] * t["Z"] ** 2 + 2 * t["Z"] * t["L1"] * t["L2"] + \
+        t["M"] * t["L1"] ** 2
+    c1 = math.sqrt(d) * (t["Z"] * t["L2"] + t["M"] * t["L1"]) / e
+    return d, e, c1, d * t["kappa"] ** 2 / (2 * e)
+
+
+def drift_energy(j, n):
+    """The drift energy H_n = H_c n (2 |c1| + n) / (|c1| + n)^2 (heading
+    per period 2 pi n, circulation.md sec. 4) of a point JSON's body."""
+    _, _, c1, hc = kappa_constants(j)
+    return hc * n * (2 * abs(c1) + n) / (abs(c1) + n) ** 2
+
+
+def state_at_energy(json_path, h):
+    """(omega0, v0) of a point JSON's initial state scaled to the energy h
+    (the same phase on the energy ellipse: H is quadratic in the state)."""
+    j = read_point_json(json_path)
+    p = j["params"]
+    k = math.sqrt(h / energy(j["tensor"], p["omega0"], p["v0"]))
+    return k * p["omega0"], k * p["v0"]
+
+
+def drift_state(json_path, fraction):
+    """(omega0, v0) at `fraction` times the drift energy H_n of the point
+    JSON's nearest resonance n (its "resonance"), for a path that drifts
+    (orbit radius far beyond its displacement per period)."""
+    j = read_point_json(json_path)
+    return state_at_energy(json_path,
+                           fraction * drift_energy(j, int(j["resonance"])))
+
+
+def fig_circ_map(g):
+    """Regimes over r x theta of a circulation sweep, the periodic region
+    coloured by the period, the curve H = H_c overlaid."""
+    import h5py
+    s = g.path(SWEEPC)
+    pd = phase_diagram.plot_phase_diagram(
+        s, x="r", y="theta", quantity="regime", critical=True,
+        shade="period", quiet=True, height=3.0)
+    ax, panel = pd.axes[0], pd.panels[0]
+    ax.plot(*CIRC_BODY, ls="none", marker="*", ms=7, mfc="white", mec="black",
+            mew=0.6, zorder=8)
+    with h5py.File(s, "r") as f:
+        a = f.attrs
+        gamma, h, rho = float(a["Gamma"]), float(a["energy"]), float(a["rho"])
+    reg = panel.z[panel.done]
+    counts = ", ".join(f"{int(np.count_nonzero(reg == v))} "
+                       f"{REGIMES[v].replace('_', ' ')}"
+                       for v in sorted(REGIMES) if np.any(reg == v))
+    periodic = int(np.count_nonzero(reg == 4))
+    per = panel.shade[np.isfinite(panel.shade)]
+    ratio = panel.critical_ratio
+    wrong = int(np.count_nonzero(((ratio > 1) != (panel.z == 4)) &
+                                 panel.done & np.isfinite(ratio)))
+    caption = (
+        "Circulation: regimes over the ellipse centre's offset r along the "
+        "blade and the blade angle theta, at one energy, with the periodic "
+        "region coloured by the period T (log colour bar; "
+        f"{sweep_text(s)}, b = 0.1, s = -0.2, a = 0.2, A = 0.5, B = 0.3, "
+        f"rho = {rho:g}, Gamma = {gamma:g}, every trajectory at energy H = "
+        f"{h:g}). The lift's torque kappa = rho Gamma r makes the energy "
+        "matter: where the critical energy H_c = D kappa^2 / (2 E) exceeds "
+        "H the reduced motion is periodic (docs/theory/circulation.md); "
+        "near r = 0 (kappa small) H > H_c and the body still goes from "
+        "one limit circle to another (blue, orange where Z = 0). Red: the "
+        "curve H = H_c, the level critical_energy / energy = 1 of the "
+        "file's datasets (phase_diagram.py --critical, linear between "
+        "grid points); the period grows without bound towards it "
+        f"(T from {per.min():.3g} to {per.max():.3g}). Points: {counts}; "
+        f"{wrong} points lie on the other side of the curve than their "
+        "regime (the regime and the curve are read independently). "
+        "Black lines: Z = 0 (theta = 0, pi/2, pi, framed cells), dotted: "
+        "L1 = 0. Star: the body of the next two figures (r = 0.3, theta = "
+        f"60 deg). Drawn by `analysis/phase_diagram.py {SWEEPC} --x r --y "
+        "theta --quantity regime --shade period --critical`.")
+    g.save(pd.fig, "circulation_regimes",
+           "Circulation: regimes over r x theta, H = H_c", caption)
+    return {"diagram": pd, "periodic": periodic, "wrong_side": wrong}
+
+
+def orbit_text(j, tr):
+    o = tr.orbit
+    turns = j["heading_per_period"] / (2 * math.pi)
+    s = (f"period T = {j['period']:.6g}, heading per period "
+         f"{j['heading_per_period']:.6g} ({turns:.6g} turns), displacement "
+         f"per period |z_T| = {j['drift_per_period']:.4g}")
+    r = j.get("orbit_radius")
+    s += (f", orbit radius {r:.6g}" if r is not None else
+          ", orbit radius infinite")
+    if o is not None and o.geometric_radius is not None:
+        s += (" (the drawn period points lie on a circle of radius "
+              f"{o.geometric_radius:.6g} about the rigid motion's fixed "
+              "point)")
+    return s
+
+
+def fig_circ_periodic(g):
+    """Below H_c: a bounded periodic path and one near a drift energy,
+    each continued by its period's rigid motion."""
+    jb, jd = g.json("circ_bounded"), g.json("circ_drift")
+    hb, hd = (energy(j["tensor"], j["params"]["omega0"], j["params"]["v0"])
+              for j in (jb, jd))
+    n = int(jd["resonance"])
+    hn = drift_energy(jd, n)
+    _, _, c1, hc = kappa_constants(jb)
+    panels = [(f"(a) $H = {hb:.3g}$: bounded", [g.traj("circ_bounded")]),
+              (f"(b) $H = {hd / hn:.4g}\\,H_{n}$: drifts",
+               [g.traj("circ_drift")])]
+    fig, plots = trajectory_panels(g, panels, 2, sswplot.DOUBLE, 3.3,
+                                   outlines=2, periods=PERIODS_SHOWN)
+    tb, td = plots[0].trajectories[0], plots[1].trajectories[0]
+    speed = jd["drift_per_period"] / jd["period"]
+    caption = (
+        "Circulation below its critical energy: the reduced motion is "
+        "periodic, and one period of the path is one rigid motion (a "
+        "rotation by the heading change per period about a fixed point), "
+        "so the path stays on a circle unless that rotation is a whole "
+        "number of turns (docs/theory/circulation.md sec. 4). "
+        f"{body_text(jb).split(', omega0')[0]}, Gamma = "
+        f"{jb['params']['Gamma']:g} (kappa = {jb['tensor']['kappa']:g}, "
+        f"critical energy H_c = {hc:.4g}, c1 = {c1:.4g}). Dark: the "
+        "path the engine stored (one period after the first peak of "
+        f"|L1 w + Z v - kappa|, the start of its period); light: "
+        f"{PERIODS_SHOWN} more periods drawn by repeating that rigid "
+        "motion (trajectory.py --periods); diamonds: the period points; "
+        "dash-dotted: the circle through them (radius orbit_radius) and "
+        f"its centre (+). (a) H = {hb:.4g} (omega0 = "
+        f"{jb['params']['omega0']:.4g}, v0 = {jb['params']['v0']:.4g}): "
+        f"{orbit_text(jb, tb)}. (b) H = {hd:.6g} = {hd / hn:.4g} H_{n}, "
+        f"just below the drift energy H_{n} = H_c n (2|c1| + n) / (|c1| + "
+        f"n)^2 = {hn:.6g} of the resonance n = {n} nearest to (a): "
+        f"{orbit_text(jd, td)}; the circle, far larger than the path, is "
+        "left out of the view, and the path drifts at a mean speed "
+        f"|z_T| / T = {speed:.3g}. At H_{n} itself the rotation is exactly "
+        f"{n} turns and the path drifts for ever. {scale_text(plots)} "
+        f"Integrator {integrator_text(jb)}.")
+    g.save(fig, "circulation_periodic",
+           "Circulation below H_c: bounded and drifting periodic paths",
+           caption)
+    return plots
+
+
+def fig_circ_arcs(g):
+    """Above H_c: the two arcs of one body and energy."""
+    ju, jl = g.json("circ_arc_up"), g.json("circ_arc_down")
+    panels = [(f"(a) arc $g > 0$: $|\\Delta\\phi| = "
+               f"{abs(ju['dphi']) / math.pi:.3g}\\pi$, $d = {ju['d']:.3g}$",
+               [g.traj("circ_arc_up")]),
+              (f"(b) arc $g < 0$: $|\\Delta\\phi| = "
+               f"{abs(jl['dphi']) / math.pi:.3g}\\pi$, $d = {jl['d']:.3g}$",
+               [g.traj("circ_arc_down")])]
+    fig, plots = trajectory_panels(g, panels, 2, sswplot.DOUBLE, 3.3,
+                                   outlines=3)
+    _, _, c1, hc = kappa_constants(ju)
+    h = energy(ju["tensor"], ju["params"]["omega0"], ju["params"]["v0"])
+    gap = ju["dphi"] - jl["dphi"]
+
+    def arc(j):
+        return (f"omega0 = {j['params']['omega0']:g}, v0 = "
+                f"{j['params']['v0']:g}, arc g {'>' if j['arc'] > 0 else '<'}"
+                f" 0: transition "
+                f"angle {j['dphi']:.6g} ({abs(j['dphi']) / math.pi:.4g} pi, "
+                f"{j['loops']} loop(s)), centre spacing d = {j['d']:.5g}, "
+                f"limit radii {j['r_past']:.5g} (past) and "
+                f"{j['r_future']:.5g} (future)")
+    caption = (
+        "Circulation above its critical energy: from one limit circle to "
+        "another, along one of two arcs of the energy level, g = L1 w + "
+        "Z v - kappa > 0 or < 0 (docs/theory/circulation.md sec. 5). "
+        f"{body_text(ju).split(', omega0')[0]}, Gamma = "
+        f"{ju['params']['Gamma']:g} (kappa = {ju['tensor']['kappa']:g}), "
+        f"H = {h:.4g} = {h / hc:.3g} H_c; the two runs start from opposite "
+        f"states of one energy. (a) {arc(ju)}; (b) {arc(jl)}. Both arcs "
+        "share the limit states, so their radii agree (with circulation "
+        "the past and future radii differ), while the "
+        "transition angles differ by 2 pi c1: measured "
+        f"{gap:.10g}, 2 pi c1 = {2 * math.pi * c1:.10g}. Open dot: past "
+        "(unstable) centre, filled: future (stable) centre. "
+        f"{scale_text(plots)} Integrator {integrator_text(ju)}.")
+    g.save(fig, "circulation_arcs", "Circulation above H_c: the two arcs",
+           caption)
+    return plots
+
+
+PERIODS_SHOWN = 4  # periods continued in fig_circ_periodic
+
+
 FIGURES = (fig_energy, fig_omega, fig_rattle, fig_com, fig_theta, fig_com7,
            fig_classical, fig_models, fig_portrait, fig_sleigh, fig_loops,
-           fig_exact_path, fig_phase, fig_blade, fig_validate)
+           fig_exact_path, fig_phase, fig_blade, fig_validate, fig_circ_map,
+           fig_circ_periodic, fig_circ_arcs)
 
 
 def write_index(g, seconds):

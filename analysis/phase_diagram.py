@@ -24,9 +24,10 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import contourpy  # noqa: E402
 import numpy as np  # noqa: E402
+from matplotlib import patheffects  # noqa: E402
 from matplotlib.collections import LineCollection  # noqa: E402
 from matplotlib.colors import (BoundaryNorm, ListedColormap,  # noqa: E402
-                               LogNorm, Normalize, TwoSlopeNorm)
+                               LogNorm, Normalize, SymLogNorm, TwoSlopeNorm)
 from matplotlib.lines import Line2D  # noqa: E402
 from matplotlib.patches import Patch  # noqa: E402
 
@@ -35,11 +36,27 @@ from sswfile import (AXES, Sweep, UsageError, fixed_title,  # noqa: E402
                      join_title, normalize_fix, say, title_parts)
 
 # Integer quantities drawn as categories although they have no flag_values.
-INTEGER_CATEGORIES = ("loops", "analytic_loops")
+INTEGER_CATEGORIES = ("loops", "analytic_loops", "loops_lower")
 # Quantities whose map shows the loop-count level sets.
 LOOP_QUANTITIES = ("loops", "analytic_loops", "transition_angle",
                    "analytic_transition_angle")
+# Quantities of the periodic motion (circulation below its critical
+# energy) whose map shows the drift resonances |heading_per_period| =
+# 2 pi n, where the orbit radius is infinite and the path drifts.
+RESONANCE_QUANTITIES = ("heading_per_period", "orbit_radius",
+                        "drift_per_period")
 MAX_LEVELS = 12  # loop level sets drawn at most
+# drift resonances drawn at most: they crowd towards H = H_c, where the
+# heading per period grows without bound
+MAX_RESONANCES = 4
+# With circulation (a file whose Gamma != 0) these hold the arc g > 0's
+# values (the *_lower datasets the arc g < 0's): their labels say so.
+UPPER_ARC = {
+    "transition_angle": r"transition angle $|\Delta\phi|/\pi$, arc $g > 0$",
+    "center_spacing": r"centre spacing $d$, arc $g > 0$",
+    "loops": r"loops, arc $g > 0$"}
+# Colour ranges of quantities with natural bounds (--vmin/--vmax override).
+RANGES = {"upper_fraction": (0.0, 1.0)}
 # --scale auto (log_preferred): log when no value is negative and the middle
 # of the values (10th to 90th percentile) spreads over at least LOG_GAIN
 # times more of a log colour bar than of a linear one
@@ -81,6 +98,21 @@ LABELS = {
     "transition_angle_error": (r"estimated error of $|\Delta\phi|$", 1.0,
                                None),
     "t0_error": (r"estimated error of $t_0$ (relative)", 1.0, ""),
+    # circulation (docs/output.md, "Circulation")
+    "critical_energy": (r"critical energy $H_c$", 1.0, None),
+    "period": (r"period $T$", 1.0, None),
+    "heading_per_period": (r"turns per period $\Delta\phi_T/2\pi$",
+                           2 * math.pi, ""),
+    "drift_per_period": (r"displacement per period $|z_T|$", 1.0, None),
+    "orbit_radius": (r"orbit radius $R$", 1.0, None),
+    "period_error": (r"estimated error of $T$", 1.0, None),
+    "heading_per_period_error": (r"estimated error of $\Delta\phi_T$", 1.0,
+                                 None),
+    "transition_angle_lower": (r"transition angle $|\Delta\phi|/\pi$, arc "
+                               r"$g < 0$", math.pi, ""),
+    "center_spacing_lower": (r"centre spacing $d$, arc $g < 0$", 1.0, None),
+    "loops_lower": (r"loops, arc $g < 0$", 1.0, None),
+    "upper_fraction": (r"share on the arc $g > 0$", 1.0, None),
 }
 for _t in ("J", "M", "N", "L1", "L2", "Z"):
     LABELS[_t] = ("$" + _t.replace("1", "_1").replace("2", "_2") + "$", 1.0,
@@ -101,6 +133,20 @@ NOT_DONE = ("#ffffff", "not computed")
 UNDEFINED = ("#dcdcdc", "undefined")
 INFINITE = ("#4d4d4d", r"$\infty$")
 NONPOSITIVE = ("#f2e6c9", r"$\leq 0$ (log scale)")
+# The curve H = H_c (critical_energy / energy = 1): red with a white
+# halo, visible on every category colour and colour map.
+CRITICAL_STYLE = dict(color="#d62728", lw=1.1, ls="-")
+CRITICAL_LABEL = r"$H = H_c$"
+# Level sets of a field, labelled by their level: (boundaries key, style,
+# legend label).
+LEVEL_SETS = (
+    ("loops", dict(color="#202020", lw=0.6, ls="--"),
+     r"$|\Delta\phi| = 2\pi k$"),
+    ("resonances", dict(color="#202020", lw=0.6, ls=(0, (4, 1.5, 1, 1.5))),
+     r"$|\Delta\phi_T| = 2\pi n$ (drift)"))
+# The legend's order of the overlays.
+BOUNDARY_ORDER = ([r"$Z = 0$", r"$L_1 = 0$"] +
+                  [lab for _, _, lab in LEVEL_SETS] + [CRITICAL_LABEL])
 
 
 @dataclass
@@ -125,6 +171,12 @@ class Panel:
     drawn: dict = field(default_factory=dict)
     categories: list = None
     units: dict = field(default_factory=dict)  # axis -> file units
+    # shade[j, i]: the --shade quantity's value (NaN where not done); the
+    # cells where it is finite are drawn by it, over the categories
+    shade: np.ndarray = None
+    # critical_energy / energy at (y[j], x[i]) (NaN where not done): the
+    # field whose level 1 is the drawn curve H = H_c (--critical)
+    critical_ratio: np.ndarray = None
 
 
 @dataclass
@@ -137,20 +189,34 @@ class PhaseDiagram:
     display_scale: float = 1.0
     out: str = None
     axes: list = None  # the panels' Axes, in panel order
-    scale: str = None  # 'linear', 'log' or 'diverging' (continuous maps)
+    scale: str = None  # 'linear', 'log', 'diverging', 'symlog' (colour bar)
     label: str = None  # colour-bar (continuous) or legend title
-    colorbar: object = None  # the Colorbar (continuous maps)
+    colorbar: object = None  # the Colorbar (continuous maps, --shade)
+    shade: str = None  # the --shade quantity, if any
+    handles: list = None  # the legend's entries
 
 
 # ---- reading ------------------------------------------------------------
 
-def required_datasets(quantity, boundaries):
+def required_datasets(quantity, boundaries, critical=False, shade=None):
     need = [quantity]
     if boundaries:
         need += ["Z", "L1"]
         if quantity in LOOP_QUANTITIES:
             need.append("analytic_transition_angle")
+        if resonance_source(quantity, shade):
+            need.append("heading_per_period")
+    if critical:
+        need.append("critical_energy")
+    if shade:
+        need.append(shade)
     return need
+
+
+def resonance_source(quantity, shade):
+    """Whether the map shows the drift resonances (a quantity of the
+    periodic motion, drawn or shading the categories)."""
+    return quantity in RESONANCE_QUANTITIES or shade in RESONANCE_QUANTITIES
 
 
 def kind_of(sweep, quantity):
@@ -172,7 +238,44 @@ def slice2d(sweep, name, index, keep, done):
     return v
 
 
-def load_panel(sweep, x, y, quantity, fix, angles, boundaries, quiet):
+def energy_slice(sweep, index, keep, done_xy):
+    """The trajectories' energy on the slice: the per-point dataset
+    `energy` when the file has one (a sweep whose grid varies the energy),
+    else the root attribute `energy` (one energy for every point)."""
+    if "energy" in sweep.f and sweep.f["energy"].shape == sweep.shape:
+        return slice2d(sweep, "energy", index, keep, done_xy)
+    h = sweep.attr("energy")
+    if h is None:
+        raise UsageError(f"{sweep.path}: no energy (root attribute or "
+                         "dataset): cannot compare with critical_energy")
+    shape = done_xy.T.shape if AXES.index(keep[0]) < AXES.index(keep[1]) \
+        else done_xy.shape
+    return np.full(shape, float(h))
+
+
+def critical_ratio(sweep, index, keep, done_xy):
+    """critical_energy / energy on the slice, from the datasets alone (no
+    axis is assumed to be Gamma or the energy): below 1 the motion passes
+    from one limit circle to another, above 1 it is periodic. NaN where
+    not done; 0 without circulation."""
+    hc = slice2d(sweep, "critical_energy", index, keep, done_xy)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return hc / energy_slice(sweep, index, keep, done_xy)
+
+
+def critical_curve(ratio, x, y):
+    """Polylines of critical_energy / energy = 1 (H = H_c) between grid
+    points: the contour of the ratio at level 1, linear along the cell
+    edges (infinite ratios, uniform motion, left out)."""
+    r = np.where(np.isfinite(ratio), ratio, np.nan)
+    known = r[np.isfinite(r)]
+    if not (known.size and known.min() < 1 < known.max()):
+        return []
+    return contour_lines(r, x, y, 1.0)
+
+
+def load_panel(sweep, x, y, quantity, fix, angles, boundaries, quiet,
+               critical=False, shade=None):
     index, chosen = sweep.select((x, y), fix, angles=angles, quiet=quiet)
     done_xy = sweep.done(index)
     if AXES.index(x) < AXES.index(y):
@@ -186,6 +289,12 @@ def load_panel(sweep, x, y, quantity, fix, angles, boundaries, quiet):
                   done=done, fixed=chosen, blank=blank, total=int(done.size),
                   title=fixed_title(chosen, sweep.body(), angles),
                   units={a: sweep.units(a) for a in (x, y)})
+    if shade:
+        panel.shade = slice2d(sweep, shade, index, (x, y), done_xy)
+    if critical:
+        panel.critical_ratio = critical_ratio(sweep, index, (x, y), done_xy)
+        panel.boundaries["H=Hc"] = critical_curve(panel.critical_ratio,
+                                                  panel.x, panel.y)
     if boundaries:
         zf = slice2d(sweep, "Z", index, (x, y), done_xy)
         l1 = slice2d(sweep, "L1", index, (x, y), done_xy)
@@ -201,6 +310,10 @@ def load_panel(sweep, x, y, quantity, fix, angles, boundaries, quiet):
             # limit of the neighbours' angles (which grow without bound)
             t[(zf == 0) & (l1 == 0)] = np.nan
             panel.boundaries["loops"] = loop_levels(t, panel.x, panel.y)
+        if resonance_source(quantity, shade):
+            h = slice2d(sweep, "heading_per_period", index, (x, y), done_xy)
+            panel.boundaries["resonances"] = resonance_levels(h, panel.x,
+                                                              panel.y)
     return panel
 
 
@@ -279,14 +392,27 @@ def runs(flags):
     return list(zip(np.flatnonzero(d == 1), np.flatnonzero(d == -1)))
 
 
-def loop_levels(dphi, x, y):
+def resonance_levels(heading, x, y):
+    """{n: polylines} of the drift resonances, where the heading change
+    per period is 2 pi n: n = 0 where it changes sign (c1 = 0), n >= 1
+    where its magnitude crosses 2 pi n (up to MAX_RESONANCES)."""
+    out = {}
+    zero = sign_changes(heading, x, y)
+    if zero:
+        out[0] = zero
+    out.update(loop_levels(np.abs(heading), x, y, MAX_RESONANCES))
+    return out
+
+
+def loop_levels(dphi, x, y, most=MAX_LEVELS):
     """{k: polylines} of the closed-form |dphi| = 2 pi k (the loop count
-    floor(|dphi|/2pi) steps from k-1 to k across them)."""
+    floor(|dphi|/2pi) steps from k-1 to k across them); the same for the
+    heading per period, whose levels 2 pi n are the drift resonances."""
     turns = dphi / (2 * math.pi)
     finite = turns[np.isfinite(turns)]
     if finite.size == 0:
         return {}
-    top = min(int(math.floor(finite.max())), MAX_LEVELS)
+    top = min(int(math.floor(finite.max())), most)
     out = {}
     for k in range(1, top + 1):
         lines = contour_lines(turns, x, y, float(k))
@@ -303,12 +429,23 @@ def edges(v):
     return np.concatenate([[2 * v[0] - mid[0]], mid, [2 * v[-1] - mid[-1]]])
 
 
+def category_visible(panel):
+    """The cells drawn in their category's colour: all of them, or with
+    --shade those where the shading quantity is NaN (the others show its
+    value)."""
+    if panel.shade is None:
+        return np.ones(panel.z.shape, bool)
+    return np.isnan(panel.shade)
+
+
 def category_table(sweeps, quantity, panels):
     """[(value, colour, label)] for a categorical quantity: the categories
-    present in the panels' data only (a slice of one regime lists one), each
-    in its fixed colour."""
+    present in the panels' data only (a slice of one regime lists one;
+    with --shade, present among the cells not shaded), each in its fixed
+    colour."""
     cats = sweeps[0].categories(quantity)
-    present = sorted({int(v) for p in panels for v in p.z[np.isfinite(p.z)]})
+    present = sorted({int(v) for p in panels
+                      for v in p.z[np.isfinite(p.z) & category_visible(p)]})
     if quantity == "flags":
         names = dict(cats or [])
         out = []
@@ -342,7 +479,10 @@ def draw_categorical(ax, panel, table):
     codes = np.full(panel.z.shape, -1.0)
     lookup = {v: n for n, (v, _, _) in enumerate(table)}
     undefined = len(table)
+    visible = category_visible(panel)
     for idx, v in np.ndenumerate(panel.z):
+        if not visible[idx]:
+            continue
         if not np.isfinite(v):
             codes[idx] = undefined if panel.done[idx] else -1
         else:
@@ -380,13 +520,27 @@ def log_preferred(vals):
     return log > LOG_GAIN * lin, lin, log
 
 
-def continuous_norm(panels, scale, vmin, vmax, display):
-    vals = np.concatenate([p.z[np.isfinite(p.z)].ravel() for p in panels])
+def continuous_norm(arrays, scale, vmin, vmax, display):
+    """The colour norm of the values in `arrays` (the panels' z, or their
+    --shade values) and how it scales: 'linear', 'log', 'diverging' or
+    'symlog' (diverging, with --scale auto when the magnitudes are skewed:
+    the heading per period, which grows without bound near H = H_c with
+    either sign)."""
+    vals = np.concatenate([a[np.isfinite(a)].ravel() for a in arrays])
     vals = vals / display
     if vals.size == 0:
         return Normalize(0, 1), "linear"
     lo = vmin if vmin is not None else float(vals.min())
     hi = vmax if vmax is not None else float(vals.max())
+    if scale == "auto" and lo < 0 < hi and vmin is None and vmax is None:
+        mags = np.abs(vals[vals != 0])
+        if log_preferred(mags)[0]:
+            m = max(-lo, hi)
+            # linear within the decade below the 10th percentile
+            p10 = float(np.percentile(mags, LOG_PERCENTILES[0]))
+            return SymLogNorm(10.0 ** math.floor(math.log10(p10)),
+                              linscale=0.5, vmin=-m, vmax=m,
+                              base=10), "symlog"
     if scale == "auto":
         # zeros (e.g. the spacing at spin reversal) get the '<= 0' colour
         # on a log scale; a given --vmin keeps the linear scale
@@ -407,18 +561,20 @@ def continuous_norm(panels, scale, vmin, vmax, display):
     return Normalize(lo, hi), "linear"
 
 
-def draw_continuous(ax, panel, norm, cmap, display):
+def draw_continuous(ax, panel, norm, cmap, display, shade=False):
     """Finite values through the colour map; done points that are NaN
     (undefined), infinite, or <= 0 on a log scale in fixed colours.
-    Returns the counts of those three kinds."""
-    z = panel.z / display
+    Returns the counts of those three kinds. shade: draw panel.shade over
+    the categories instead, leaving its NaN cells to them."""
+    z = (panel.shade if shade else panel.z) / display
     shown = np.isfinite(z)
     if isinstance(norm, LogNorm):
         shown &= z > 0
     ax.pcolormesh(edges(panel.x), edges(panel.y), np.ma.masked_invalid(
         np.where(shown, z, np.nan)), norm=norm, cmap=cmap, linewidth=0)
     special = np.zeros(z.shape)
-    special[np.isnan(z) & panel.done] = 1
+    if not shade:
+        special[np.isnan(z) & panel.done] = 1
     special[np.isinf(z) & panel.done] = 2
     special[np.isfinite(z) & ~shown] = 3
     if special.any():
@@ -442,6 +598,20 @@ def log_ticks(cb, norm):
         cb.set_ticks(ticks)
         cb.set_ticklabels([f"{t:g}" for t in ticks])
         cb.minorticks_off()
+
+
+def symlog_ticks(cb, norm, most=7):
+    """Ticks of a symmetric log colour bar: 0 and +-powers of ten from the
+    linear range's edge up, every decade or every few, at most `most`."""
+    lo = math.floor(math.log10(norm.linthresh))
+    hi = math.floor(math.log10(norm.vmax))
+    step = max(1, math.ceil((hi - lo + 1) / ((most - 1) // 2)))
+    ups = [10.0 ** e for e in range(hi, lo - 1, -step)][::-1]
+    ticks = [-t for t in ups[::-1]] + [0.0] + ups
+    cb.set_ticks(ticks)
+    cb.set_ticklabels(["0" if t == 0 else f"{t:g}".replace("-", "\u2212")
+                       for t in ticks])
+    cb.minorticks_off()
 
 
 def draw_boundaries(ax, panel):
@@ -473,14 +643,29 @@ def draw_boundaries(ax, panel):
                 frame, **dict(styles[key], lw=frame_lw)))
         if contours or frame:
             handles.append(Line2D([], [], **styles[key], label=labels[key]))
-    levels = panel.boundaries.get("loops") or {}
+    placed = []
+    for key, style, label in LEVEL_SETS:
+        levels = panel.boundaries.get(key) or {}
+        draw_levels(ax, panel, levels, style, placed)
+        if levels:
+            handles.append(Line2D([], [], **style, label=label))
+    lines = panel.boundaries.get("H=Hc")
+    if lines:
+        halo = [patheffects.withStroke(linewidth=2.4, foreground="white")]
+        ax.add_collection(LineCollection(lines, **CRITICAL_STYLE,
+                                         path_effects=halo, zorder=3))
+        handles.append(Line2D([], [], **CRITICAL_STYLE, path_effects=halo,
+                              label=CRITICAL_LABEL))
+    return handles
+
+
+def draw_levels(ax, panel, levels, style, placed):
+    """Level sets {k: polylines} in `style`, each labelled k once, at a
+    vertex clear of the labels already `placed` (a list it extends)."""
     xr = np.ptp(edges(panel.x)) or 1.0
     yr = np.ptp(edges(panel.y)) or 1.0
-    placed = []
     for k, lines in levels.items():
-        ax.add_collection(LineCollection(lines, color="#202020", lw=0.6,
-                                         ls="--"))
-        # label each level once, at a vertex clear of the other labels
+        ax.add_collection(LineCollection(lines, **style))
         longest = max(lines, key=len)
         order = np.argsort(np.abs(np.arange(len(longest)) -
                                   len(longest) // 2))
@@ -494,10 +679,6 @@ def draw_boundaries(ax, panel):
                                                fc="white", ec="none",
                                                alpha=0.85))
                 break
-    if levels:
-        handles.append(Line2D([], [], color="#202020", lw=0.6, ls="--",
-                              label=r"$|\Delta\phi| = 2\pi k$"))
-    return handles
 
 
 def format_axes(ax, panel, angles, first, labels, width_in):
@@ -602,7 +783,8 @@ def plot_phase_diagram(paths, x="theta", y="a", quantity="regime", fix=None,
                        out=None, angles="pi", scale="auto", vmin=None,
                        vmax=None, cmap="viridis", boundaries=True,
                        width=None, height=None, title=True, quiet=False,
-                       panels=None, ax=None, labels=None):
+                       panels=None, ax=None, labels=None, critical=False,
+                       shade=None):
     """Draws one panel per file (or, with `panels=AXIS`, per value of that
     axis in each file) and returns a PhaseDiagram whose panels hold the
     arrays plotted (z: the file's values, NaN where not done; for
@@ -613,7 +795,11 @@ def plot_phase_diagram(paths, x="theta", y="a", quantity="regime", fix=None,
     or a sequence of one Axes per panel, to draw into (your own layout; no
     figure is made). labels: {'x', 'y', 'colorbar', 'title'} overrides
     ('title' a string for every panel or a list, one per panel). title:
-    False for no titles."""
+    False for no titles. critical: overlay the curve H = H_c, where
+    critical_energy / energy crosses 1 (a circulation sweep). shade: a
+    continuous quantity that colours the cells of a categorical map where
+    it is defined (e.g. quantity='regime', shade='period': the periodic
+    region coloured by the period, a colour bar beside)."""
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
     if x not in AXES or y not in AXES:
@@ -629,29 +815,40 @@ def plot_phase_diagram(paths, x="theta", y="a", quantity="regime", fix=None,
         for p in paths:
             s = Sweep(p)
             sweeps.append(s)
-            check_sweep(s, p, x, y, quantity, boundaries)
+            check_sweep(s, p, x, y, quantity, boundaries, critical, shade)
         kind = kind_of(sweeps[0], quantity)
+        if shade and (kind != "categorical" or
+                      kind_of(sweeps[0], shade) != "continuous"):
+            raise UsageError(f"--shade {shade}: shades a categorical map "
+                             "(regime, sense, loops, ...) by a continuous "
+                             f"quantity; {quantity} is {kind}" +
+                             ("" if kind != "categorical" else
+                              f" and {shade} is categorical"))
         specs = panel_specs(sweeps, x, y, fix, panels)
         loaded = [load_panel(s, x, y, quantity, f, angles, boundaries,
-                             quiet) for s, f in specs]
+                             quiet, critical, shade) for s, f in specs]
         bodies = [s.body() for s, _ in specs]
         return draw(sweeps, loaded, quantity, kind, out, angles, scale, vmin,
                     vmax, cmap, width, height, title, quiet, ax,
-                    dict(labels or {}), bodies)
+                    dict(labels or {}), bodies, shade)
     finally:
         for s in sweeps:
             s.close()
 
 
-def check_sweep(s, p, x, y, quantity, boundaries):
+def check_sweep(s, p, x, y, quantity, boundaries, critical=False,
+                shade=None):
     if quantity not in s.f and quantity in LABELS:
         raise UsageError(f"{p}: required dataset missing: {quantity} "
                          "(not a complete sleighsweep output file)")
     if quantity not in s.f or s.f[quantity].shape != s.shape:
         raise UsageError(f"--quantity {quantity}: no such quantity in {p}; "
                          f"choose one of {', '.join(s.quantities())}")
-    missing = [d for d in required_datasets(quantity, boundaries)
-               if d not in s.f]
+    if shade and (shade not in s.f or s.f[shade].shape != s.shape):
+        raise UsageError(f"--shade {shade}: no such quantity in {p}; "
+                         f"choose one of {', '.join(s.quantities())}")
+    missing = [d for d in required_datasets(quantity, boundaries, critical,
+                                            shade) if d not in s.f]
     if missing:
         raise UsageError(f"{p}: required dataset(s) missing: "
                          f"{', '.join(missing)}")
@@ -708,6 +905,8 @@ def colour_label(sweeps, quantity, labels):
     text, display, unit_override = LABELS.get(quantity, (short_label(
         sweeps[0].dataset_attr(quantity, "long_name", quantity), quantity),
         1.0, None))
+    if quantity in UPPER_ARC and any(s.attr("Gamma") for s in sweeps):
+        text = UPPER_ARC[quantity]  # the *_lower datasets hold the other
     units = sswplot.unit_text(sweeps[0].dataset_attr(quantity, "units", ""))
     if unit_override is not None:
         units = unit_override
@@ -756,11 +955,13 @@ def fit_colour_label(cb, label, shorter):
 
 
 def draw(sweeps, panels, quantity, kind, out, angles, scale, vmin, vmax,
-         cmap, width, height, title, quiet, ax, labels, bodies):
+         cmap, width, height, title, quiet, ax, labels, bodies, shade=None):
     n = len(panels)
     legend_ax = None
+    # a shaded categorical map has a colour bar: the continuous layout
+    layout = "continuous" if shade else kind
     if ax is None:
-        fig, axes, legend_ax = make_figure(n, width, height, kind)
+        fig, axes, legend_ax = make_figure(n, width, height, layout)
     else:
         axes = list(ax) if isinstance(ax, (list, tuple, np.ndarray)) \
             else [ax]
@@ -769,7 +970,8 @@ def draw(sweeps, panels, quantity, kind, out, angles, scale, vmin, vmax,
         fig = axes[0].figure
     label, text, display, shorter = colour_label(sweeps, quantity, labels)
     result = PhaseDiagram(quantity=quantity, kind=kind, panels=panels,
-                          fig=fig, display_scale=display, out=out, axes=axes)
+                          fig=fig, display_scale=display, out=out, axes=axes,
+                          shade=shade)
     handles, extra = [], {}
     if kind == "categorical":
         table = category_table(sweeps, quantity, panels)
@@ -780,24 +982,32 @@ def draw(sweeps, panels, quantity, kind, out, angles, scale, vmin, vmax,
                 draw_categorical(a, p, table)
         handles += [Patch(fc=c, ec="#808080", lw=0.4, label=lab)
                     for _, c, lab in table]
-    else:
-        norm, how = continuous_norm(panels, scale, vmin, vmax, display)
-        if how == "log" and "colorbar" not in labels:
-            label += ", log scale"
+        if shade:  # the colour bar is the shading quantity's
+            label, _, display, shorter = colour_label(sweeps, shade, labels)
+            result.display_scale = display
+    if kind == "continuous" or shade:
+        arrays = [p.shade if shade else p.z for p in panels]
+        lo, hi = RANGES.get(shade or quantity, (None, None))
+        vmin = lo if vmin is None else vmin
+        vmax = hi if vmax is None else vmax
+        norm, how = continuous_norm(arrays, scale, vmin, vmax, display)
+        if how in ("log", "symlog") and "colorbar" not in labels:
+            label += ", log scale" if how == "log" else ", symlog scale"
             shorter = [t + ", log" for t in shorter]
         result.scale = how
-        cm = "RdBu_r" if how == "diverging" else cmap
+        cm = "RdBu_r" if how in ("diverging", "symlog") else cmap
         result.norm = norm
         for p, a in zip(panels, axes):
-            u, i, z = draw_continuous(a, p, norm, cm, display)
+            u, i, z = draw_continuous(a, p, norm, cm, display,
+                                      shade=bool(shade))
             extra["undefined"] = extra.get("undefined", 0) + u
             extra["infinite"] = extra.get("infinite", 0) + i
             extra["nonpositive"] = extra.get("nonpositive", 0) + z
-        result.colorbar = colour_bar(fig, axes, panels, norm, cm, display,
+        result.colorbar = colour_bar(fig, axes, arrays, norm, cm, display,
                                      label)
     result.label = label
     handles += special_handles(extra, sum(p.blank for p in panels))
-    bhandles = {}
+    bhandles, drawn_titles = {}, []
     titles, common = panel_titles(panels, bodies, angles, ax is None)
     given = labels.get("title")
     if given is not None:
@@ -812,16 +1022,19 @@ def draw(sweeps, panels, quantity, kind, out, angles, scale, vmin, vmax,
                     fig.get_figwidth() * a.get_position().width)
         if title:
             tag = f"({chr(ord('a') + k)}) " if n > 1 else ""
-            a.set_title(tag + titles[k], fontsize=7, loc="left")
-        report(p, quantity, quiet)
+            drawn_titles.append(a.set_title(tag + titles[k], fontsize=7,
+                                            loc="left"))
+        report(p, quantity, quiet, shade)
     if title and common:
-        fig.suptitle(common, fontsize=7)
-    order = [r"$Z = 0$", r"$L_1 = 0$", r"$|\Delta\phi| = 2\pi k$"]
-    handles += [bhandles[k] for k in order if k in bhandles]
-    place_legend(handles, kind, text, axes, legend_ax, n)
+        drawn_titles.append(fig.suptitle(common, fontsize=7))
+    handles += [bhandles[k] for k in BOUNDARY_ORDER if k in bhandles]
+    result.handles = handles
+    place_legend(handles, layout, text, axes, legend_ax, n)
     if result.colorbar is not None:
         result.label = fit_colour_label(result.colorbar, label, shorter)
     fit_ticks(axes, panels, angles)
+    if title and ax is None:  # in the caller's axes the layout is theirs
+        fit_titles(fig, axes, drawn_titles)
     if out:
         sswplot.save(fig, out)
         if not quiet:
@@ -829,20 +1042,37 @@ def draw(sweeps, panels, quantity, kind, out, angles, scale, vmin, vmax,
     return result
 
 
-def colour_bar(fig, axes, panels, norm, cm, display, label):
+def fit_titles(fig, axes, titles):
+    """A single panel's title wider than the panel (it would push the
+    panel and its colour bar apart) goes above the whole figure instead;
+    titles wider than the figure go on two lines (sswplot.fit_titles)."""
+    if len(axes) == 1 and len(titles) == 1 and titles[0].get_text():
+        fig.draw_without_rendering()
+        renderer = fig.canvas.get_renderer()
+        if titles[0].get_window_extent(renderer).width > \
+                axes[0].get_window_extent(renderer).width:
+            text = titles[0].get_text()
+            titles[0].set_text("")
+            titles = [fig.suptitle(text, fontsize=7)]
+    sswplot.fit_titles(fig, titles)
+
+
+def colour_bar(fig, axes, arrays, norm, cm, display, label):
     import matplotlib.cm as mcm
     sm = mcm.ScalarMappable(norm=norm, cmap=cm)
-    vals = np.concatenate([(p.z[np.isfinite(p.z)] / display).ravel()
-                           for p in panels])
+    vals = np.concatenate([(a[np.isfinite(a)] / display).ravel()
+                           for a in arrays])
     vals = vals[vals > 0] if isinstance(norm, LogNorm) else vals
-    below = vals.size and vals.min() < norm.vmin * (1 - 1e-12)
-    above = vals.size and vals.max() > norm.vmax * (1 + 1e-12)
+    below = vals.size and vals.min() < norm.vmin - 1e-12 * abs(norm.vmin)
+    above = vals.size and vals.max() > norm.vmax + 1e-12 * abs(norm.vmax)
     extend = ("both" if below and above else "min" if below else
               "max" if above else "neither")
     cb = fig.colorbar(sm, ax=axes, shrink=1.0, aspect=25, pad=0.02,
                       extend=extend)
     if isinstance(norm, LogNorm):
         log_ticks(cb, norm)
+    elif isinstance(norm, SymLogNorm):
+        symlog_ticks(cb, norm)
     cb.set_label(label)
     cb.outline.set_linewidth(0.5)
     return cb
@@ -861,15 +1091,26 @@ def special_handles(extra, blank):
     return out
 
 
-def report(p, quantity, quiet):
+def report(p, quantity, quiet, shade=None):
     if quiet:
         return
     say(f"{p.path}: {quantity} over {p.x_name} x {p.y_name}: "
         f"{p.total - p.blank} of {p.total} points done, {p.blank} not done "
         "(blank)")
+    if shade:
+        say(f"{p.path}: {int(np.count_nonzero(~np.isnan(p.shade)))} cells "
+            f"shaded by {shade}")
     if p.boundaries.get("Z=0") == "everywhere":
         say(f"{p.path}: Z = 0 at every point of the slice (limit lines "
             "everywhere): no Z = 0 boundary drawn")
+    if p.critical_ratio is not None and not p.boundaries.get("H=Hc"):
+        r = p.critical_ratio[np.isfinite(p.critical_ratio)]
+        why = ("no circulation on the slice (critical_energy 0)"
+               if r.size and not r.any() else
+               "H < H_c at every point (all periodic)" if r.size and
+               r.min() > 1 else "H > H_c at every point" if r.size else
+               "no point done")
+        say(f"{p.path}: no H = H_c curve: {why}")
 
 
 def place_legend(handles, kind, text, axes, legend_ax, n):
@@ -949,7 +1190,17 @@ def parser():
     p.add_argument("--vmax", type=float, help="colour scale maximum")
     p.add_argument("--cmap", default="viridis", help="colour map [viridis]")
     p.add_argument("--no-boundaries", action="store_true",
-                   help="do not overlay Z = 0, L1 = 0 and loop level sets")
+                   help="do not overlay Z = 0, L1 = 0 and the loop (or "
+                   "drift-resonance) level sets")
+    p.add_argument("--critical", action="store_true",
+                   help="overlay the curve H = H_c of a circulation sweep, "
+                   "where critical_energy / energy crosses 1 (periodic "
+                   "motion on its side where the ratio is above 1)")
+    p.add_argument("--shade", metavar="Q",
+                   help="on a categorical map, colour the cells where the "
+                   "continuous quantity Q is defined by its value (colour "
+                   "bar), the others by category: e.g. --quantity regime "
+                   "--shade period")
     p.add_argument("--no-title", action="store_true",
                    help="no panel title (the fixed parameters)")
     p.add_argument("--width", type=float, help="figure width in inches "
@@ -987,7 +1238,8 @@ def main(argv=None):
                            boundaries=not args.no_boundaries,
                            width=args.width, height=args.height,
                            title=not args.no_title, panels=args.panels,
-                           labels=cli_labels(args))
+                           labels=cli_labels(args), critical=args.critical,
+                           shade=args.shade)
     except UsageError as e:
         print(f"phase_diagram.py: error: {e}", file=sys.stderr)
         return 2

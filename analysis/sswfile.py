@@ -348,21 +348,32 @@ class Sweep:
             else generic
 
     def body(self):
-        """Fixed body/fluid parameters stored as root attributes."""
-        return {k: self.attr(k) for k in ("m", "I0", "rho", "k_rot")
-                if self.attr(k) is not None}
+        """Fixed body/fluid parameters stored as root attributes: m, I0,
+        rho, k_rot, and with circulation (Gamma != 0) Gamma and the
+        trajectories' energy, which then matters (H against H_c)."""
+        out = {k: self.attr(k) for k in ("m", "I0", "rho", "k_rot")
+               if self.attr(k) is not None}
+        if self.attr("Gamma"):
+            out["Gamma"] = self.attr("Gamma")
+            if self.attr("energy") is not None:
+                out["energy"] = self.attr("energy")
+        return out
 
 
 def title_parts(chosen, attrs=None, angles="deg", skip=()):
     """([(symbol, text)] of the body constants, [(symbol, text)] of the
     fixed axes): every fixed parameter of a slice. k_rot is named when it
-    is not the papers' 1/4."""
+    is not the papers' 1/4, Gamma and the energy H when Gamma != 0."""
     body = [(sym, f"{attrs[k]:.4g}") for k, sym in
             (("m", "m"), ("I0", "I₀"), ("rho", "ρ"))
             if attrs and attrs.get(k) is not None]
     if attrs and attrs.get("k_rot") is not None and attrs.get("rho") and \
             abs(attrs["k_rot"] - 0.25) > 1e-15:
         body.append(("k_rot", f"{attrs['k_rot']:.4g}"))
+    if attrs and attrs.get("Gamma"):  # circulation: the energy matters
+        body.append(("Γ", f"{attrs['Gamma']:.4g}"))
+        if attrs.get("energy") is not None:
+            body.append(("H", f"{attrs['energy']:.4g}"))
     axes = [("θ" if a == "theta" else a, fmt_value(a, chosen[a][0], angles))
             for a in AXES if a in chosen and a not in skip]
     return body, axes

@@ -281,3 +281,34 @@ def legend_below(legend_ax, handles, ncol):
                             bbox_to_anchor=(0.5, 1.0), borderaxespad=0,
                             ncol=max(1, min(ncol, len(handles))),
                             columnspacing=1.2, handlelength=1.4)
+
+
+def wrap_at(text):
+    """The text on two lines: broken at its first '; ' (between the body
+    constants and the fixed axes of a title), else at the ', ' nearest its
+    middle; the text itself when it has neither."""
+    k = text.find("; ")
+    if k < 0:
+        cuts = [i for i in range(len(text)) if text.startswith(", ", i)]
+        if not cuts:
+            return text
+        k = min(cuts, key=lambda i: abs(i - len(text) / 2))
+    return text[:k + 1] + "\n" + text[k + 2:]
+
+
+def fit_titles(fig, texts):
+    """Titles (Text artists) wider than the figure, measured on the laid-out
+    figure, go on two lines (wrap_at). Returns how many were wrapped."""
+    texts = [t for t in texts if t is not None and t.get_text() and
+             "\n" not in t.get_text()]
+    if not texts:
+        return 0
+    fig.draw_without_rendering()
+    renderer = fig.canvas.get_renderer()
+    n = 0
+    for t in texts:
+        bb = t.get_window_extent(renderer)
+        if bb.x0 < -0.5 or bb.x1 > fig.bbox.width + 0.5:
+            t.set_text(wrap_at(t.get_text()))
+            n += 1
+    return n

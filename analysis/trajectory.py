@@ -15,8 +15,13 @@ Inputs (mixable):
 
 Circle centres: the material point at body coordinates (0, -L1/Z), i.e.
 (x + (L1/Z) sin phi, y - (L1/Z) cos phi) at the first node (past) and the
-last node (future). Reads the files only; exit status 2 on bad arguments or
-an unusable file.
+last node (future). With circulation (kappa = rho Gamma r != 0) the two
+limit circles differ: the JSON's centres and radii, or the end states'
+(the point (0, v/omega)). Below the critical energy the motion is
+periodic: the stored path covers a period or more, and the plot continues
+it by the period's rigid motion (--periods N), marks the period points and
+draws the circle they lie on (radius orbit_radius). Reads the files only;
+exit status 2 on bad arguments or an unusable file.
 """
 import argparse
 import math
@@ -38,6 +43,16 @@ from sswfile import (AXES, SAMPLE_QUANTITIES, Sweep, UsageError,  # noqa
                      read_csv, read_point_json, say)
 
 TENSOR = ("J", "M", "L1", "L2", "Z")
+# The periodic motion's measured quantities (JSON keys, dataset names).
+PERIODIC = ("period", "heading_per_period", "drift_per_period",
+            "orbit_radius")
+PERIODS = 4  # periods drawn beyond the stored path by default (--periods)
+# An orbit circle larger than ORBIT_VIEW times the drawn path is drawn but
+# left out of the view (near a drift resonance it would dwarf the path);
+# one larger than ORBIT_DRAWN times it is not drawn at all.
+ORBIT_VIEW = 3.0
+ORBIT_DRAWN = 1e3
+CONTINUED_ALPHA = 0.45  # the continued path: the path's colour, lighter
 UNIFORM = ("uniform motion (L1 = Z = 0): every state turns on one circle of "
            "radius |v/omega| forever, with no transition between limit "
            "motions, so the engine stores only the initial state; nothing "
@@ -82,6 +97,42 @@ class Trajectory:
     units: str = None  # the file's length units of x and y ('m'), if known
     exact: np.ndarray = None  # N x 2 exact contact point (point CSV), if any
     spacing_label: object = None  # the 'd = ...' label (ClearLabel), if any
+    # circulation: kappa = rho Gamma r (0 without), the arc (sign of
+    # L1 omega + Z v - kappa; +-1, None when unknown), the JSON's limit
+    # circles ((r_past, r_future, centre_past, centre_future)) when given
+    kappa: float = 0.0
+    arc: int = None
+    circles: tuple = None
+    radius_past: float = None  # the past circle's (= radius without kappa)
+    periodic: dict = None  # PERIODIC -> value, below the critical energy
+    orbit: object = None  # the drawn continuation (Orbit), if periodic
+
+
+@dataclass
+class Orbit:
+    """A periodic motion continued by its period's rigid motion G: the
+    configuration after one period is G applied to the configuration, so
+    a contact point z (complex) moves to G(z) = rot z + shift, rot =
+    exp(i heading_per_period). `section` is the start of the period drawn
+    again (the first peak of |L1 omega + Z v - kappa|, the engine's
+    Poincare section), `base` the stored path over [section, section + T]
+    (M x 2), copies[k - 1] = G^k(base) (k = 1 .. periods, each composed
+    from the previous one), points[k] = G^k(z(section)) (k = 0 ..
+    periods + 1, the period points), centre the fixed point of G (None at
+    a drift resonance, rot = 1) and radius the circle drawn through the
+    period points (orbit_radius, None when infinite or not drawn)."""
+    period: float
+    heading: float
+    section: float
+    rot: complex
+    shift: complex
+    base: np.ndarray
+    copies: list
+    points: np.ndarray
+    centre: np.ndarray = None
+    radius: float = None
+    measured_radius: float = None  # the engine's orbit_radius
+    geometric_radius: float = None  # |z(section) - centre|
 
 
 @dataclass
@@ -126,6 +177,8 @@ def load_csv(path, json_path=None):
         body = {k: float(v) for k, v in j["params"].items()
                 if isinstance(v, (int, float))}
     tr = Trajectory(source=path, tensor=tensor, body=body, **_trim(cols))
+    if j:
+        circulation_from_json(tr, j)
     if "x_exact" in cols:
         keep = np.all([np.isfinite(cols[q]) for q in ("t", "x", "y", "phi")],
                       axis=0)
@@ -134,6 +187,26 @@ def load_csv(path, json_path=None):
     if len(tr.t) < 2:
         raise UsageError(f"{path}: fewer than two finite rows")
     return tr
+
+
+def circulation_from_json(tr, j):
+    """kappa, the arc, the limit circles above the critical energy and the
+    periodic motion's quantities below it, from a point JSON."""
+    tr.kappa = float(j["tensor"].get("kappa") or 0.0)
+    if j.get("arc") in (1, -1):
+        tr.arc = int(j["arc"])
+    if tr.kappa and all(j.get(k) is not None for k in (
+            "r_past", "r_future", "center_past", "center_future")):
+        tr.circles = (float(j["r_past"]), float(j["r_future"]),
+                      np.asarray(j["center_past"], dtype=float),
+                      np.asarray(j["center_future"], dtype=float))
+    if j.get("regime") == "periodic":
+        # null: infinite (the orbit radius at a drift resonance) or unknown
+        tr.periodic = {k: float(j[k]) if j.get(k) is not None else
+                       math.inf if k == "orbit_radius" else math.nan
+                       for k in PERIODIC}
+    if tr.kappa and tr.body is not None:
+        tr.body["H"] = float(tr.H[0])  # the energy matters (H against H_c)
 
 
 def load_samples(path, at=None, samples=(0,), angles="deg", quiet=False):
@@ -162,6 +235,12 @@ def load_samples(path, at=None, samples=(0,), angles="deg", quiet=False):
         units = s.units("samples/x")
         body = {a: v for a, (v, _) in chosen.items()}
         body.update(s.body())
+        kappa = float(s.attr("rho") or 0) * float(s.attr("Gamma") or 0) * \
+            body["r"]
+        periodic = None
+        if "regime" in s.f and int(s.f["regime"][index]) == 4 and all(
+                k in s.f for k in PERIODIC):  # 'periodic' (sswfile.REGIMES)
+            periodic = {k: float(s.f[k][index]) for k in PERIODIC}
         out = []
         for k in want:
             cols = {q: np.asarray(s.f["samples/" + q][slot, k],
@@ -171,10 +250,15 @@ def load_samples(path, at=None, samples=(0,), angles="deg", quiet=False):
                 say(f"{path}: sample {k} at {fixed_text(chosen)} has "
                     f"{len(cols['t'])} node(s): skipped")
                 continue
-            out.append(Trajectory(source=f"{path}[sample {k}]",
-                                  tensor=tensor, body=dict(body),
-                                  units=units, **cols))
-            out[-1].sample = k
+            tr = Trajectory(source=f"{path}[sample {k}]", tensor=tensor,
+                            body=dict(body), units=units, kappa=kappa,
+                            periodic=periodic, **cols)
+            tr.sample = k
+            if kappa:
+                g = tensor["L1"] * tr.omega[0] + tensor["Z"] * tr.v[0] - kappa
+                tr.arc = 1 if g > 0 else -1 if g < 0 else None
+                tr.body["H"] = float(tr.body.pop("energy", tr.H[0]))
+            out.append(tr)
         return out, 0
 
 
@@ -205,28 +289,110 @@ def fixed_text(chosen):
 # ---- geometry ---------------------------------------------------------------
 
 def limit_circles(tr):
-    """Radius and centres from the tensor (|L1/Z|, material point
-    (0, -L1/Z)) or, without one, from the end states (v/omega)."""
+    """(past radius, future radius, past centre, future centre, source):
+    from the tensor (|L1/Z|, material point (0, -L1/Z)); with circulation
+    (kappa != 0, the radii differ) from the JSON, or else, as without a
+    tensor, from the end states (the point (0, v/omega)). None for a
+    periodic motion (no limit circles) and for limit lines."""
+    none = (None, None, None, None, "")
+    if tr.periodic is not None:
+        return none
+    if tr.circles is not None:
+        return tr.circles + ("JSON",)
     ends = (0, len(tr.t) - 1)
-    if tr.tensor is not None:
+    if tr.tensor is not None and not tr.kappa:
         L1, Z = tr.tensor["L1"], tr.tensor["Z"]
         if Z == 0:
-            return None, None, None, ""
+            return none
         q = [L1 / Z] * 2
         how = "tensor"
     else:
         q = []
         for k in ends:
             if tr.omega[k] == 0 or not np.isfinite(tr.v[k] / tr.omega[k]):
-                return None, None, None, ""
+                return none
             q.append(-tr.v[k] / tr.omega[k])  # = L1/Z on the limit line
         if max(abs(q[0]), abs(q[1])) > 1e6 * (np.ptp(tr.x) + np.ptp(tr.y)):
-            return None, None, None, ""  # straight-line limits
+            return none  # straight-line limits
         how = "end states"
     centres = [np.array([tr.x[k] + qq * math.sin(tr.phi[k]),
                          tr.y[k] - qq * math.cos(tr.phi[k])])
                for k, qq in zip(ends, q)]
-    return abs(q[1]), centres[0], centres[1], how
+    return abs(q[0]), abs(q[1]), centres[0], centres[1], how
+
+
+def hermite_at(tr, t):
+    """The contact point (complex) at time t between the stored nodes: the
+    cubic Hermite interpolant of hermite() (exact path tangent)."""
+    k = int(np.clip(np.searchsorted(tr.t, t) - 1, 0, len(tr.t) - 2))
+    dt = tr.t[k + 1] - tr.t[k]
+    u = (t - tr.t[k]) / dt
+    z0, z1 = complex(tr.x[k], tr.y[k]), complex(tr.x[k + 1], tr.y[k + 1])
+    d0 = tr.v[k] * np.exp(1j * tr.phi[k])
+    d1 = tr.v[k + 1] * np.exp(1j * tr.phi[k + 1])
+    return complex((2 * u**3 - 3 * u**2 + 1) * z0 +
+                   (u**3 - 2 * u**2 + u) * dt * d0 +
+                   (-2 * u**3 + 3 * u**2) * z1 + (u**3 - u**2) * dt * d1)
+
+
+def section_time(tr, period):
+    """The engine's Poincare section: the time of the first peak of
+    |L1 omega + Z v - kappa| (a parabola through the largest node and its
+    neighbours) after which a whole period is stored; else the first node
+    (when the path holds no interior peak)."""
+    g = np.abs(tr.tensor["L1"] * tr.omega + tr.tensor["Z"] * tr.v -
+               tr.kappa)
+    for k in range(1, len(g) - 1):
+        if not (g[k] >= g[k - 1] and g[k] > g[k + 1]):
+            continue
+        t3, g3 = tr.t[k - 1:k + 2], g[k - 1:k + 2]
+        a, b, _ = np.polyfit(t3 - t3[1], g3, 2)
+        ts = t3[1] + (-b / (2 * a) if a < 0 else 0.0)
+        if ts + period <= tr.t[-1] + 1e-9 * period:
+            return float(ts)
+    return float(tr.t[0])
+
+
+def periodic_orbit(tr, periods, curve, curve_t):
+    """The Orbit of a periodic trajectory: the period's rigid motion G from
+    the stored path (z at the section and one period later, rotation by the
+    measured heading per period), the stored curve over that period
+    continued by G `periods` times, and the period points. None when the
+    stored path is shorter than a period."""
+    T = tr.periodic["period"]
+    dphi = tr.periodic["heading_per_period"]
+    if not (T > 0 and np.isfinite(dphi)) or tr.t[-1] - tr.t[0] < T * (
+            1 - 1e-9):
+        return None
+    ts = section_time(tr, T)
+    z0 = hermite_at(tr, ts)
+    z1 = hermite_at(tr, min(ts + T, tr.t[-1]))
+    rot = complex(np.exp(1j * dphi))
+    shift = z1 - rot * z0
+    inside = (curve_t > ts) & (curve_t < ts + T)
+    base = np.concatenate([[z0], curve[inside, 0] + 1j * curve[inside, 1],
+                           [z1]])
+    copies, cur = [], base
+    for _ in range(periods):
+        cur = rot * cur + shift  # one more period: G composed once more
+        copies.append(np.column_stack([cur.real, cur.imag]))
+    pts = [z0]
+    for _ in range(periods + 1):
+        pts.append(rot * pts[-1] + shift)
+    orbit = Orbit(period=T, heading=dphi, section=ts, rot=rot, shift=shift,
+                  base=np.column_stack([base.real, base.imag]),
+                  copies=copies, points=np.column_stack(
+                      [np.real(pts), np.imag(pts)]),
+                  measured_radius=tr.periodic.get("orbit_radius"))
+    if abs(1 - rot) > 1e-12:  # not a drift resonance: G has a fixed point
+        c = shift / (1 - rot)
+        orbit.centre = np.array([c.real, c.imag])
+        orbit.geometric_radius = abs(z0 - c)
+        r = orbit.measured_radius
+        if r is None or np.isnan(r):
+            r = orbit.geometric_radius
+        orbit.radius = float(r) if np.isfinite(r) else None
+    return orbit
 
 
 def hermite(tr, sub):
@@ -396,7 +562,7 @@ def plot_trajectories(trajs, ax=None, out=None, outlines=None, arrows=3,
                       smooth=8, circles=True, spacing=True, legend=True,
                       title=None, width=sswplot.SINGLE, height=None,
                       body_scale=None, blank=0, tspan=None, xlabel=None,
-                      ylabel=None, exact=False):
+                      ylabel=None, exact=False, periods=PERIODS):
     """Draws the trajectories on `ax` (a new single-column figure when None,
     with the legend in a row below the axes, off the paths; in a given `ax`
     the legend goes where it covers the least, legend=False leaves it out
@@ -406,7 +572,11 @@ def plot_trajectories(trajs, ax=None, out=None, outlines=None, arrows=3,
     tspan = (t1, t2) zooms the view on the part of the paths with t1 <= t
     <= t2 (arrows and outlines go there; the whole path is still drawn and
     the circles still come from the end states). exact=True overlays the
-    exact path (docs/theory/exact-path.md) where the input carries it."""
+    exact path (docs/theory/exact-path.md) where the input carries it.
+    periods: a periodic motion (circulation below its critical energy) is
+    continued by its period's rigid motion this many periods beyond the
+    stored path (the Trajectory's `orbit`: the copies, the period points
+    and the orbit circle)."""
     sswplot.check_out(out)
     if tspan is not None and not tspan[0] < tspan[1]:
         raise UsageError(f"--tspan {tspan[0]:g} {tspan[1]:g}: expected "
@@ -423,14 +593,26 @@ def plot_trajectories(trajs, ax=None, out=None, outlines=None, arrows=3,
         fig = ax.figure
     pts = [np.column_stack([t.x, t.y]) for t in trajs] or [np.zeros((1, 2))]
     for tr in trajs:
-        tr.radius, tr.centre_past, tr.centre_future, tr.circles_from = \
-            limit_circles(tr)
+        (tr.radius_past, tr.radius, tr.centre_past, tr.centre_future,
+         tr.circles_from) = limit_circles(tr)
         if tr.radius is not None and tspan is None:
-            for c in (tr.centre_past, tr.centre_future):
-                pts.append(np.array([c - tr.radius, c + tr.radius]))
+            for c, r in ((tr.centre_past, tr.radius_past),
+                         (tr.centre_future, tr.radius)):
+                pts.append(np.array([c - r, c + r]))
     view = []
     for tr in trajs:
         tr.curve, tr.curve_t = hermite(tr, smooth)
+        tr.orbit = None
+        if tr.periodic is not None and tr.tensor is not None and periods:
+            tr.orbit = periodic_orbit(tr, periods, tr.curve, tr.curve_t)
+        if tr.orbit is not None and tspan is None:
+            pts += tr.orbit.copies
+            o = tr.orbit
+            own = np.vstack([tr.curve] + o.copies)
+            size = max(np.ptp(own[:, 0]), np.ptp(own[:, 1]), 1e-12)
+            if o.radius is not None and o.radius <= ORBIT_VIEW * size:
+                pts.append(np.array([o.centre - o.radius,
+                                     o.centre + o.radius]))
         inside = (np.ones(len(tr.curve_t), bool) if tspan is None else
                   (tr.curve_t >= tspan[0]) & (tr.curve_t <= tspan[1]))
         if inside.sum() >= 2:
@@ -451,15 +633,17 @@ def plot_trajectories(trajs, ax=None, out=None, outlines=None, arrows=3,
         ax.plot([tr.x[k0]], [tr.y[k0]], "s", color=color, ms=3, mec="black",
                 mew=0.4, zorder=6)
         avoid.append([[tr.x[k0], tr.y[k0]]])
+        if tr.orbit is not None:
+            avoid += draw_orbit(ax, tr, color, circles)
         if circles and tr.radius is not None:
             ring = np.linspace(0, 2 * math.pi, 72, endpoint=False)
-            for c, fill in ((tr.centre_past, "white"),
-                            (tr.centre_future, color)):
-                if tr.radius > 0:
-                    ax.add_patch(Circle(c, tr.radius, fc="none", ec=color,
+            for c, fill, rad in ((tr.centre_past, "white", tr.radius_past),
+                                 (tr.centre_future, color, tr.radius)):
+                if rad > 0:
+                    ax.add_patch(Circle(c, rad, fc="none", ec=color,
                                         lw=0.6, ls=(0, (3, 2)), alpha=0.8,
                                         zorder=2))
-                    avoid.append(c + tr.radius * np.column_stack(
+                    avoid.append(c + rad * np.column_stack(
                         [np.cos(ring), np.sin(ring)]))
                 ax.plot([c[0]], [c[1]], "o", mfc=fill, mec=color, ms=3.5,
                         mew=0.9, zorder=6)
@@ -526,6 +710,7 @@ def plot_trajectories(trajs, ax=None, out=None, outlines=None, arrows=3,
                       mew=0.4, ms=3, label="$t = 0$")]
     if not any(t.radius is not None for t in trajs) or not circles:
         handles = handles[2:]
+    handles += orbit_handles(trajs, circles)
     labelled = [Line2D([], [], color=t.color or PALETTE[n % 8],
                        label=t.label) for n, t in enumerate(trajs)
                 if t.label]
@@ -547,6 +732,55 @@ def plot_trajectories(trajs, ax=None, out=None, outlines=None, arrows=3,
     if out:
         sswplot.save(fig, out)
     return result
+
+
+def draw_orbit(ax, tr, color, circles):
+    """The continuation of a periodic path (lighter, thinner), its period
+    points (diamonds: the section and its images under the period's rigid
+    motion) and, when finite and not far larger than the path, the orbit
+    circle through them (dash-dotted) with its centre (+). Returns the
+    points that labels must not cover."""
+    o = tr.orbit
+    for c in o.copies:
+        ax.plot(c[:, 0], c[:, 1], color=color, lw=0.8,
+                alpha=CONTINUED_ALPHA, zorder=3)
+    ax.plot(o.points[:, 0], o.points[:, 1], ls="none", marker="D", ms=2.8,
+            mfc="white", mec=color, mew=0.8, zorder=6)
+    avoid = list(o.copies) + [o.points]
+    own = np.vstack([tr.curve] + o.copies)
+    size = max(np.ptp(own[:, 0]), np.ptp(own[:, 1]), 1e-12)
+    if circles and o.radius is not None and o.radius <= ORBIT_DRAWN * size:
+        ring = Circle(o.centre, o.radius, fc="none", ec=color, lw=0.6,
+                      ls=(0, (5, 2, 1, 2)), alpha=0.8, zorder=2)
+        if o.radius > ORBIT_VIEW * size:
+            ax.add_artist(ring)  # clipped, left out of the view's limits
+            return avoid
+        ax.add_patch(ring)
+        ax.plot([o.centre[0]], [o.centre[1]], ls="none", marker="+",
+                ms=5, mec=color, mew=0.9, zorder=6)
+        t = np.linspace(0, 2 * math.pi, 72, endpoint=False)
+        avoid.append(o.centre + o.radius * np.column_stack([np.cos(t),
+                                                            np.sin(t)]))
+        avoid.append([o.centre])
+    return avoid
+
+
+def orbit_handles(trajs, circles):
+    """Legend entries of the periodic continuation, when one is drawn."""
+    orbits = [t.orbit for t in trajs if t.orbit is not None]
+    if not orbits:
+        return []
+    n = max(len(o.copies) for o in orbits)
+    out = [Line2D([], [], color="0.3", lw=0.8, alpha=CONTINUED_ALPHA,
+                  label=f"{n} more period{'s' if n != 1 else ''} "
+                  "(rigid motion)"),
+           Line2D([], [], ls="none", marker="D", ms=2.8, mfc="white",
+                  mec="0.3", mew=0.8, label="period points")]
+    if circles and any(o.radius is not None for o in orbits):
+        out.append(Line2D([], [], color="0.3", lw=0.6, ls=(0, (5, 2, 1, 2)),
+                          marker="+", ms=5, mew=0.9,
+                          label="orbit circle, centre"))
+    return out
 
 
 def auto_body_scale(size, extent, path):
@@ -608,8 +842,12 @@ def plot_panels(trajs, ncols=None, out=None, width=sswplot.DOUBLE,
     return res
 
 
-SYMBOLS = {"theta": "θ", "rho": "ρ", "omega0": "ω₀", "v0": "v₀", "I0": "I₀"}
-DESCRIBED = ("m", "I0", "rho") + AXES + ("omega0", "v0")
+SYMBOLS = {"theta": "θ", "rho": "ρ", "omega0": "ω₀", "v0": "v₀", "I0": "I₀",
+           "Gamma": "Γ"}
+# Gamma and the energy H are named only with circulation (Gamma != 0),
+# where the energy matters (load_csv and load_samples set H then).
+DESCRIBED = ("m", "I0", "rho", "Gamma") + AXES + ("omega0", "v0", "H")
+TITLE_LINE = 58  # characters per line of a title (param_text)
 
 
 def param_value(k, v):
@@ -618,22 +856,29 @@ def param_value(k, v):
 
 def param_text(body, keys):
     """'ρ = 1, θ = 60°, a = 0.2, b = r = s = 0, ...' (equal neighbours
-    grouped), wrapped to two lines when long."""
+    grouped), wrapped to lines of at most TITLE_LINE characters (two
+    lines for the parameters of a body, three with circulation's)."""
     parts = [(SYMBOLS.get(k, k), param_value(k, body[k])) for k in keys
              if k in body]
-    text = group_equal(parts)
-    if len(text) > 58:
-        cut = text.rfind(", ", 0, 58)
-        text = text[:cut + 1] + "\n" + text[cut + 2:]
-    return text
+    text, lines = group_equal(parts), []
+    while len(text) > TITLE_LINE and text.rfind(", ", 0, TITLE_LINE) > 0:
+        cut = text.rfind(", ", 0, TITLE_LINE)
+        lines.append(text[:cut + 1])
+        text = text[cut + 2:]
+    return "\n".join(lines + [text])
 
 
 def auto_labels(trajs):
     """Labels naming only the parameters that differ between trajectories;
     returns the common ones as a title."""
     keys = [k for k in DESCRIBED
-            if trajs and all(t.body and k in t.body for t in trajs)]
-    varying = [k for k in keys if len({t.body[k] for t in trajs}) > 1]
+            if trajs and all(t.body and k in t.body for t in trajs) and
+            (k != "Gamma" or any(t.body[k] for t in trajs))]
+    # as printed: energies equal up to round-off do not differ
+    varying = [k for k in keys
+               if len({param_value(k, t.body[k]) for t in trajs}) > 1]
+    arcs = {t.arc for t in trajs if t.periodic is None}
+    both = arcs == {1, -1}  # above H_c, both arcs drawn
     for t in trajs:
         if t.label:
             continue
@@ -644,6 +889,8 @@ def auto_labels(trajs):
                 t.label += f" (sample {t.sample})"
         elif len(trajs) > 1:
             t.label = os.path.basename(t.source)
+        if both and t.periodic is None and t.arc:
+            t.label += f", arc g {'>' if t.arc > 0 else '<'} 0"
     common = [k for k in keys if k not in varying]
     return param_text(trajs[0].body, common) if common else ""
 
@@ -696,7 +943,13 @@ def parser():
                    help="overlay the exact path (dotted black) where the "
                    "input is a point CSV with phi_exact,x_exact,y_exact")
     p.add_argument("--no-circles", action="store_true",
-                   help="do not draw the limit circles and centres")
+                   help="do not draw the limit circles and centres (nor a "
+                   "periodic motion's orbit circle)")
+    p.add_argument("--periods", type=int, default=PERIODS, metavar="N",
+                   help="a periodic motion (circulation below its critical "
+                   "energy): continue the stored path N periods by the "
+                   "period's rigid motion, marking the period points "
+                   "[%(default)s]")
     p.add_argument("--title", help="title [the common parameters]")
     p.add_argument("--panels", action="store_true",
                    help="one panel per trajectory, each on its own scale "
@@ -764,9 +1017,10 @@ def main(argv=None):
         if args.ncols is not None and not args.panels or \
                 (args.ncols or 1) < 1:
             raise UsageError("--ncols takes a number >= 1, with --panels")
-        if args.arrows < 0 or args.smooth < 1 or (args.outlines or 0) < 0:
-            raise UsageError("--arrows and --outlines must be >= 0, --smooth "
-                             ">= 1")
+        if args.arrows < 0 or args.smooth < 1 or (args.outlines or 0) < 0 \
+                or args.periods < 0:
+            raise UsageError("--arrows, --outlines and --periods must be "
+                             ">= 0, --smooth >= 1")
         sswplot.check_out(args.out)
         trajs, blank = load_inputs(args)
         if len(args.label) > len(trajs) or len(args.color) > len(trajs):
@@ -782,7 +1036,7 @@ def main(argv=None):
                       smooth=args.smooth, circles=not args.no_circles,
                       body_scale=args.body_scale, tspan=args.tspan,
                       xlabel=args.xlabel, ylabel=args.ylabel,
-                      exact=args.exact)
+                      exact=args.exact, periods=args.periods)
         if args.panels:
             res = plot_panels(trajs, ncols=args.ncols, out=args.out,
                               width=args.width or sswplot.DOUBLE,
@@ -802,6 +1056,21 @@ def main(argv=None):
                         f"({t.centre_future[0]:.6g}, "
                         f"{t.centre_future[1]:.6g}), d = {d:.6g} (from the "
                         f"{t.circles_from})")
+            elif t.orbit is not None:
+                o = t.orbit
+                turns = o.heading / (2 * math.pi)
+                msg += (f", periodic: period {o.period:.6g}, heading per "
+                        f"period {o.heading:.6g} ({turns:.4g} turns), "
+                        f"continued {len(o.copies)} periods")
+                if o.centre is not None:
+                    msg += (f"; orbit circle about ({o.centre[0]:.6g}, "
+                            f"{o.centre[1]:.6g}), radius "
+                            f"{o.geometric_radius:.6g} through the period "
+                            f"points (orbit_radius {o.measured_radius:.6g})")
+                else:
+                    msg += "; drift resonance: the path drifts"
+            elif t.periodic is not None:
+                msg += ", periodic (not continued)"
             else:
                 msg += ", no limit circles (Z = 0 or straight-line limits)"
             if t.marks and abs(t.body_scale - 1) > 1e-9:

@@ -10,7 +10,9 @@ and blade-force figures equal the files they were drawn from, and
 trajectory.py --exact draws the exact path. The trajectory
 figures' legends and spacing labels cover no path, Fig. 2 draws Hamel's
 round-off as its upper envelope (no spikes to the floor), the captions
-state the body scale.
+state the body scale. The circulation figures: the regime map is the
+sweep's, its periodic points on their side of H = H_c, the bounded path's
+orbit circle of the JSON's radius, the arcs on either side.
 
 Usage: test_gallery.py SLEIGHSWEEP [MPIEXEC]
 """
@@ -43,7 +45,8 @@ FIGURES = ("xz2025_fig2_energy", "xz2025_fig3_omega", "xz2025_fig4_rattle",
            "fgn2010_fig2a_portrait", "fgn2010_fig2b_sleigh",
            "fgn2010_fig3_loops", "exact_path", "phase_sense",
            "phase_spacing", "phase_loops", "phase_blade_force",
-           "validate_rho1")
+           "validate_rho1", "circulation_regimes", "circulation_periodic",
+           "circulation_arcs")
 # Bounds on the 2025 paper's comparisons (measured: Hamel energy 1.6e-14,
 # RK45 7e-4; omega error Hamel 2.8e-8, RK45 4e-4; Fig. 4 velocity Hamel
 # 2.6e-7, RATTLE 1.5e-6, configuration Hamel 8e-7, RATTLE 6e-6).
@@ -236,7 +239,7 @@ def check_clear(results, index):
     any drawn path; Fig. 2 (a) draws Hamel's round-off as its upper
     envelope, which never falls to the floor of exact zeros."""
     for key in ("fig_com", "fig_theta", "fig_com7", "fig_classical",
-                "fig_models"):
+                "fig_models", "fig_circ_periodic", "fig_circ_arcs"):
         plots = results[key]
         fig = plots[0].ax.figure
         paths = [(p.ax, t.curve) for p in plots for t in p.trajectories]
@@ -259,6 +262,35 @@ def check_clear(results, index):
         part = index.split(f"({name}.png)")[-1].split("## ")[0]
         check("Bodies drawn at" in part,
               f"{name}: the caption does not state the body scale")
+
+
+def check_circulation(data, results):
+    """The circulation figures: the regime map is the sweep's, with
+    periodic points all on the side H < H_c of the drawn curve; the
+    bounded path's orbit circle has the JSON's radius and passes through
+    the period points, the drifting one's is far larger; the arcs' runs
+    start on either arc of one energy."""
+    m = results["fig_circ_map"]
+    with h5py.File(os.path.join(data, gallery.SWEEPC), "r") as f:
+        want = f["regime"][:, 0, 0, :, 0, 0, 0].astype(float)
+    check(np.array_equal(m["diagram"].panels[0].z, want),
+          "circulation_regimes: data differ from the sweep file")
+    check(m["periodic"] > 0 and m["wrong_side"] == 0 and
+          m["diagram"].panels[0].boundaries["H=Hc"],
+          f"circulation_regimes: {m['periodic']} periodic points, "
+          f"{m['wrong_side']} on the wrong side of H = H_c")
+    (a,), (b,) = (p.trajectories for p in results["fig_circ_periodic"])
+    _, jb = csv_of(data, "circ_bounded")
+    check(a.orbit is not None and a.orbit.radius == jb["orbit_radius"] and
+          abs(a.orbit.geometric_radius / a.orbit.radius - 1) < 1e-4,
+          "circulation_periodic (a): the orbit circle")
+    check(b.orbit is not None and b.orbit.radius > 10 * a.orbit.radius,
+          "circulation_periodic (b): near a drift resonance the orbit "
+          "should be far larger")
+    arcs = [csv_of(data, n)[1] for n in ("circ_arc_up", "circ_arc_down")]
+    check([j["arc"] for j in arcs] == [1, -1] and
+          abs(arcs[0]["r_future"] / arcs[1]["r_future"] - 1) < 1e-9,
+          f"circulation_arcs: arcs {[j['arc'] for j in arcs]}")
 
 
 def check_trajectory_exact(data, tmp):
@@ -342,6 +374,7 @@ with tempfile.TemporaryDirectory() as tmp:
           phase["loops"].panels[0].boundaries["Z=0"] == "everywhere",
           "phase_loops: expected rho = 0 (Z = 0 everywhere) beside rho = 1")
     check_trajectory_exact(data, tmp)
+    check_circulation(data, results)
     # the command line that figures.sh runs after the data
     rc = gallery.main([data, os.path.join(tmp, "bad"), "--formats", "gif"])
     check(rc == 2, f"gallery.py --formats gif: exit {rc}, expected 2")

@@ -23,3 +23,12 @@ ssw_add_test(NAME test_figures TIMEOUT 300
 ssw_add_test(NAME test_quickstart TIMEOUT 120
   COMMAND ${SSW_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/test_quickstart.py
           $<TARGET_FILE:sleighsweep> ${CMAKE_SOURCE_DIR})
+
+# Circulation's figures: the H = H_c curve against the file's datasets,
+# regime legends, periodic paths continued by their rigid motion, both
+# arcs, and the gallery's three circulation figures, on a small sweep and
+# point runs made here. About 15 s.
+ssw_add_test(NAME test_circulation_figures TIMEOUT 300
+  COMMAND ${SSW_PYTHON}
+          ${CMAKE_CURRENT_SOURCE_DIR}/analysis/test_circulation_figures.py
+          $<TARGET_FILE:sleighsweep> ${MPIEXEC_EXECUTABLE})
