@@ -155,6 +155,14 @@ double ssw_extract_gstop(const ssw_tensor *t, double H,
  * sqrt(2 H M / D), the fastest rate on the level. */
 double ssw_extract_fixed_step(const ssw_tensor *t, double H, double eta);
 
+/** The point of the energy ellipse zeta^T K zeta = 2 H at angle psi
+ * (ssw_model_energy_point), computed in the extraction's units (the
+ * tensor and the energy near 1, docs/theory/step-control.md "Units"), so
+ * that every accepted mass scale and energy gives a finite state; bit for
+ * bit ssw_model_energy_point where that one stays in range. */
+void ssw_extract_energy_point(const ssw_tensor *t, double H, double psi,
+                              double *w, double *v);
+
 /** Extracts one trajectory of the (snapped, classified) tensor from the
  * initial reduced state (w0, v0) at t = 0, heading 0, contact point at the
  * origin. `sample` may be NULL. Errors: SSW_ERR_ARG for a zero initial

@@ -68,7 +68,7 @@ void ssw_ensemble_initial(const ssw_ensemble_spec *sp, const ssw_tensor *t,
           ? 2.0 * M_PI * ((double)traj + 0.5) / (double)sp->trajectories
           : 2.0 * M_PI *
                 ssw_ensemble_uniform(sp->seed, index, (uint64_t)traj, 0);
-  ssw_model_energy_point(t, sp->energy, psi, w0, v0);
+  ssw_extract_energy_point(t, sp->energy, psi, w0, v0);
 }
 
 int ssw_ensemble_create(const ssw_ensemble_spec *spec, ssw_ensemble **e) {

@@ -7,6 +7,7 @@
 #include <math.h>
 
 #include "legs.h"
+#include "scale.h"
 #include "sleighsweep/error.h"
 
 void ssw_integrator_defaults(ssw_integrator *o) {
@@ -432,20 +433,53 @@ int ssw_extract_batch(const ssw_tensor *t, int regime, int n, const double *w0,
               "initial velocity (omega0, v0) = (%g, %g) must be finite and "
               "non-zero",
               w0[i], v0[i]);
+  /* Integrated in units where the tensor and the energy are near 1
+   * (scale.h): results do not depend on the energy or the mass scale. */
+  ssw_units body;
+  ssw_tensor ts;
+  ssw_units_body(t, &body, &ts);
   ssw_coeffs c;
-  SSW_CALL(ssw_stepper_bind(t, o->method, &c));
+  SSW_CALL(ssw_stepper_bind(&ts, o->method, &c));
   const double tol = ssw_integrator_stop_tol(o);
-  const leg_run R = {&c, o, o->rtol > 0, ssw_method_cost(o->method), 1, sample};
+  const leg_run R = {&c,          o,
+                     o->rtol > 0, ssw_method_cost(o->method),
+                     1,           sample ? ssw_units_sample_fn : NULL};
   for (int start = 0; start < n; start += CHUNK) {
     const int m = n - start < CHUNK ? n - start : CHUNK;
-    for (int i = start; i < start + m; i++) {
+    ssw_units u[CHUNK];
+    ssw_units_sample wrap[CHUNK];
+    void *wctx[CHUNK];
+    double ws[CHUNK], vs[CHUNK];
+    for (int k = 0; k < m; k++) {
+      const int i = start + k;
+      u[k] = body;
+      ssw_units_state(&u[k], &ts, w0[i], v0[i], &ws[k], &vs[k]);
+      wrap[k] = (ssw_units_sample){sample, ctx ? ctx[i] : NULL, u[k]};
+      wctx[k] = wrap[k].ctx ? &wrap[k] : NULL;
       double gmax;
-      setup(&c, t, regime, w0[i], v0[i], o, tol, &out[i], &gmax);
+      setup(&c, &ts, regime, ws[k], vs[k], o, tol, &out[i], &gmax);
     }
-    chunk(&R, tol, m, w0 + start, v0 + start, ctx ? ctx + start : NULL,
-          out + start);
+    chunk(&R, tol, m, ws, vs, sample ? wctx : NULL, out + start);
+    for (int k = 0; k < m; k++)
+      ssw_units_result(&u[k], &out[start + k]);
   }
   return SSW_SUCCESS;
+}
+
+void ssw_extract_energy_point(const ssw_tensor *t, double H, double psi,
+                              double *w, double *v) {
+  ssw_units u;
+  ssw_tensor s;
+  ssw_units_body(t, &u, &s);
+  /* H = 2^(mass + 2 len + 2 k) h with h near 1: the point of the scaled
+   * ellipse scaled back (bit for bit the direct formula where that one
+   * stays in range: every scaling is by an even power of two). */
+  const int e = u.mass + 2 * u.len;
+  const int k = (ilogb(H) - e) / 2;
+  double ws, vs;
+  ssw_model_energy_point(&s, ldexp(H, -e - 2 * k), psi, &ws, &vs);
+  *w = ldexp(ws, k);
+  *v = ldexp(vs, u.len + k);
 }
 
 int ssw_extract_run(const ssw_tensor *t, int regime, double w0, double v0,
