@@ -81,6 +81,11 @@ double ssw_integrator_stop_tol(const ssw_integrator *o);
 typedef void (*ssw_sample_fn)(void *ctx, int dir, double t, double phi,
                               double x, double y, double w, double v, double H);
 
+/** Absolute errors of the extracted quantities (as ssw_traj's err_*). */
+typedef struct {
+  double d, dphi, r, t0, center, blade;
+} ssw_err_parts;
+
 /** What one trajectory yields. Absent quantities: radius +inf for a limit
  * straight line, NaN for spacing/centres without circles and for every
  * transition quantity of an equilibrium start. */
@@ -115,7 +120,23 @@ typedef struct {
    * err_r <= rtol max(r, d), err_t0 <= rtol (|t0| + 1 / Arate) and err_center
    * <= rtol max(r, d). */
   double err_d, err_dphi, err_r, err_t0, err_center;
-  int refinements; /**< reruns needed to meet rtol */
+  /** Estimated absolute error of blade_force_max (1/length); rtol is met
+   * when err_blade <= rtol blade_force_max. */
+  double err_blade;
+  /** Shares of the estimates above that a finer step does not reduce
+   * (docs/theory/step-control.md): `tail`, the stopping tolerance's (the
+   * tail's O(g^2) remainder at the two ends, from the tails added at the
+   * last node with |g| >= 4 g_stop and at the end), and `roundoff`, the
+   * round-off floor. */
+  ssw_err_parts tail, roundoff;
+  double blade_terms; /**< largest magnitude of the blade force's terms
+                           per unit energy (1/length): where they cancel,
+                           the scale of its round-off */
+  double t0_step;     /**< local error of the macro step that located t0
+                           (time; measured by two half steps), part of err_t0 */
+  double tol;         /**< stopping tolerance used: the setting's, or tighter
+                           where the tail's remainder exceeded rtol */
+  int refinements;    /**< reruns needed to meet rtol */
 } ssw_traj;
 
 /** Extracts n trajectories of one tensor from the initial states (w0[i],

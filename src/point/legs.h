@@ -22,16 +22,32 @@ typedef struct {
   double nu2, G2, delta2;
 } clock_par;
 
+/* A node of a leg: time, configuration (with the heading's unit vector
+ * (ux, uy) as the scheme carries it), velocity, g and ht. */
+typedef struct {
+  double t, phi, x, y, ux, uy, w, v, g, ht;
+} leg_node;
+
 /* End state of one direction of integration. */
 typedef struct {
   double t, phi, x, y, w, v, g, ht;
+  double ux, uy; /* the heading's unit vector as the scheme carries it */
+  /* The last node with |g| >= 4 gstop (or the start): the tail added
+   * there and at the end differ by the tail's O(g^2) remainder, which
+   * estimates it (extract.c, docs/theory/step-control.md). */
+  leg_node anchor;
   int64_t steps;
   double emax;
   int converged, nonfinite;
-  int stalled; /* stopped at the scheme's own equilibrium (see after_step) */
-  double fmax; /* largest |F| of the blade force over the nodes (refined) */
+  int stalled;   /* stopped at the scheme's own equilibrium (see after_step) */
+  double fmax;   /* largest |F| of the blade force over the nodes (refined) */
+  double fterms; /* largest magnitude of F's terms over the nodes: the scale
+                    of its round-off where the terms cancel */
   int found_peak;
   double t_peak;
+  /* Local error of the macro step that located t_peak (Richardson with two
+   * half steps; 0 when not checked): the coarse run may share it. */
+  double t_peak_local;
 } leg;
 
 /* One leg to integrate: initial state, direction, step, trajectory. */
@@ -41,7 +57,8 @@ typedef struct {
   double step; /* eps (adaptive) or the fixed macro step h (time units) */
   double H0, gstop;
   clock_par clock;
-  void *ctx; /* sample callback context, NULL for none */
+  int check_peak; /* measure the local error of the step locating t0 */
+  void *ctx;      /* sample callback context, NULL for none */
   leg out;
 } leg_job;
 

@@ -35,6 +35,14 @@ void ssw_units_state(ssw_units *u, const ssw_tensor *s, double w, double v,
   u->speed = speed;
 }
 
+/* Error parts: lengths, angles, times, forces per energy. */
+static void parts(ssw_err_parts *p, int l, int k) {
+  p->d = ldexp(p->d, l), p->r = ldexp(p->r, l);
+  p->center = ldexp(p->center, l);
+  p->t0 = ldexp(p->t0, -k);
+  p->blade = ldexp(p->blade, -l);
+}
+
 void ssw_units_result(const ssw_units *u, ssw_traj *r) {
   const int l = u->len, k = u->speed;
   r->H0 = ldexp(r->H0, u->mass + 2 * l + 2 * k);
@@ -43,6 +51,7 @@ void ssw_units_result(const ssw_units *u, ssw_traj *r) {
   r->t0 = ldexp(r->t0, -k);
   r->t_past = ldexp(r->t_past, -k), r->t_future = ldexp(r->t_future, -k);
   r->err_t0 = ldexp(r->err_t0, -k);
+  r->t0_step = ldexp(r->t0_step, -k);
   r->w_past = ldexp(r->w_past, k), r->w_future = ldexp(r->w_future, k);
   r->v_past = ldexp(r->v_past, l + k), r->v_future = ldexp(r->v_future, l + k);
   double *len[] = {&r->r_past,
@@ -58,6 +67,10 @@ void ssw_units_result(const ssw_units *u, ssw_traj *r) {
   for (size_t i = 0; i < sizeof len / sizeof len[0]; i++)
     *len[i] = ldexp(*len[i], l);
   r->blade_force_max = ldexp(r->blade_force_max, -l);
+  r->err_blade = ldexp(r->err_blade, -l);
+  r->blade_terms = ldexp(r->blade_terms, -l);
+  parts(&r->tail, l, k);
+  parts(&r->roundoff, l, k);
 }
 
 void ssw_units_sample_fn(void *ctx, int dir, double t, double phi, double x,
