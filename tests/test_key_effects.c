@@ -127,7 +127,7 @@ static const declared effects[] = {
   {"integrator", "error_estimate", "false", "refused",
    "no second run: the *_error datasets are NaN, fewer steps",
    "@error_estimate=0 center_spacing_error=nan transition_angle_error=nan "
-   "radius_error=nan t0_error=nan steps_mean<"},
+   "radius_error=nan t0_error=nan blade_force_error=nan steps_mean<"},
   {"output", "file", "renamed.h5", "accepted",
    "changes the output path only: identical datasets",
    "at=renamed.h5 only"},

@@ -47,6 +47,9 @@ typedef struct {
   /** Largest distance of the computed contact point from the exact path
    * over the nodes of trajectory 0 (length; docs/theory/exact-path.md). */
   double path_error_max;
+  /** Largest estimated absolute error of the trajectories' blade force
+   * maxima (1/length; NaN as the other estimates). */
+  double blade_force_error;
 } ssw_point_result;
 
 /** Sample trajectory quantities, in the order they sit in a point's sample

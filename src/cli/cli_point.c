@@ -313,7 +313,8 @@ static void print_json(FILE *f, const point_opts *o, const ssw_tensor *t,
   fprintf(f, " \"error_estimate\": {");
   jnum(f, "d", r->err_d, 1), jnum(f, "dphi", r->err_dphi, 1);
   jnum(f, "r", r->err_r, 1), jnum(f, "t0", r->err_t0, 1);
-  jnum(f, "center", r->err_center, 0);
+  jnum(f, "center", r->err_center, 1);
+  jnum(f, "blade_force_max", r->err_blade, 0);
   fprintf(f, "},\n");
   fprintf(f, " \"analytic\": {\"regime\": \"%s\", ",
           ssw_regime_name(an->regime));

@@ -131,7 +131,9 @@ static int check_identity(ssw_h5out *h, const ssw_config *cfg) {
   if (version != SSW_H5_FORMAT_VERSION) {
     status = SSW_RAISE(SSW_ERR_IO,
                        "'%s' has output format %d, this program "
-                       "writes %d (format 3 keeps sample trajectories at "
+                       "writes %d (format 4 adds blade_force_error and "
+                       "error estimates that include the stopping "
+                       "tolerance, format 3 keeps sample trajectories at "
                        "chosen grid points only, format 2 added adaptive "
                        "steps and error estimates; points of two formats "
                        "cannot share a file): finish it with the version "

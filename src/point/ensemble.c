@@ -21,7 +21,7 @@
 typedef struct {
   double r_future, r_past, d, dphi_abs, energy_error;
   double err_d, err_dphi, err_r, err_t0; /* err_t0 relative: see result.h */
-  double blade;                          /* max |F| / H */
+  double blade, err_blade;               /* max |F| / H and its estimate */
   int64_t steps;
   int loops, sense_future, converged, flags;
 } traj_summary;
@@ -146,6 +146,7 @@ static int one_batch(const ssw_ensemble *e, const ssw_point *pt,
                             r[k].err_r,
                             r[k].err_t0 / (fabs(r[k].t0) + 1.0 / r[k].rate),
                             r[k].blade_force_max,
+                            r[k].err_blade,
                             r[k].steps,
                             r[k].loops,
                             r[k].sense_future,
@@ -180,7 +181,7 @@ static double stat_spread(const stat *s) {
 
 typedef struct {
   stat rf, rp, d, dphi, blade;
-  double err_d, err_dphi, err_r, err_t0; /* max of the estimates */
+  double err_d, err_dphi, err_r, err_t0, err_blade; /* max of the estimates */
   int64_t conv, steps, sense[3];
   int *loops; /* one per counted trajectory, for the mode */
   int64_t nloops;
@@ -200,6 +201,7 @@ static void reduce_one(reduction *a, const traj_summary *s) {
   a->err_dphi = fmax(a->err_dphi, s->err_dphi);
   a->err_r = fmax(a->err_r, s->err_r);
   a->err_t0 = fmax(a->err_t0, s->err_t0);
+  a->err_blade = fmax(a->err_blade, s->err_blade);
   stat_add(&a->rf, s->r_future);
   stat_add(&a->rp, s->r_past);
   if (!isnan(s->d)) stat_add(&a->d, s->d);
@@ -246,6 +248,7 @@ static void finish(const reduction *a, int64_t n, ssw_point_result *res) {
   res->transition_angle_error = a->err_dphi;
   res->radius_error = a->err_r;
   res->t0_error = a->err_t0;
+  res->blade_force_error = a->err_blade;
   int s = 1; /* sense 0 when no counted trajectory */
   if (a->sense[0] > a->sense[s]) s = 0;
   if (a->sense[2] > a->sense[s]) s = 2;
@@ -298,7 +301,7 @@ int ssw_ensemble_run(ssw_ensemble *e, uint64_t index, const ssw_params *p,
   res->analytic = pt.analytic;
   const int64_t n = sp->trajectories;
   reduction acc = {0};
-  acc.err_d = acc.err_dphi = acc.err_r = acc.err_t0 = NAN;
+  acc.err_d = acc.err_dphi = acc.err_r = acc.err_t0 = acc.err_blade = NAN;
   acc.loops = malloc((size_t)n * sizeof *acc.loops);
   SSW_CHECK(acc.loops, SSW_ERR_MEM, "out of memory for %lld trajectories",
             (long long)n);

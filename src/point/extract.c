@@ -337,6 +337,31 @@ double ssw_extract_fixed_step(const ssw_tensor *t, double H, double eta) {
   return eta / fmax(rate, wmax);
 }
 
+/* Even in the body's units the transition's rate leaves the double range
+ * (L1 and Z some 1e-160 of the tensor's scale, possible with zero_tol 0):
+ * the motion cannot be integrated, and says so (nonfinite). */
+static void unresolvable(ssw_traj *out) {
+  double *q[] = {&out->w_past,
+                 &out->v_past,
+                 &out->w_future,
+                 &out->v_future,
+                 &out->r_past,
+                 &out->r_future,
+                 &out->center_past[0],
+                 &out->center_past[1],
+                 &out->center_future[0],
+                 &out->center_future[1],
+                 &out->d,
+                 &out->dphi,
+                 &out->t0,
+                 &out->blade_force_max};
+  for (size_t i = 0; i < sizeof q / sizeof q[0]; i++)
+    *q[i] = NAN;
+  out->loops = -1;
+  out->converged = 0;
+  out->flags = SSW_TRAJ_NONFINITE;
+}
+
 /* Per-trajectory set-up; returns 1 when legs must be integrated. */
 static int setup(const ssw_coeffs *c, const ssw_tensor *t, int regime,
                  double w0, double v0, const ssw_integrator *o, double tol,
@@ -355,6 +380,10 @@ static int setup(const ssw_coeffs *c, const ssw_tensor *t, int regime,
     return 0;
   }
   out->rate = sqrt(2.0 * out->H0 * ssw_model_E(t)) / c->e.D;
+  if (!(out->rate > 0 && isfinite(out->rate))) {
+    unresolvable(out);
+    return 0;
+  }
   /* Largest |g| on the energy ellipse: sqrt(2 H E / D) = Arate sqrt(D). */
   *gmax = out->rate * sqrt(c->e.D);
   if (fabs(ssw_model_g(&c->e, w0, v0)) <= tol * *gmax) {
