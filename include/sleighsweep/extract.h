@@ -47,6 +47,11 @@ enum { SSW_TRAJ_FLAGS(SSW_TRAJ_ENUM_) };
 /** Transition angles are judged relative to max(|dphi|, this) (rad):
  * below one radian, rtol is an absolute accuracy in radians. */
 #define SSW_DPHI_FLOOR 1.0
+/** The blade force is judged relative to max(blade_force_max, this times
+ * the magnitude of its terms, blade_terms): a force whose terms cancel to
+ * nothing (I0 = 0 on a dry plane: F = 0 exactly) has no relative
+ * accuracy. */
+#define SSW_BLADE_FLOOR (1.0 / 1024.0)
 
 /** Integrator settings of an extraction. Exactly one of rtol (adaptive,
  * the default) and eta (fixed step, for studies of the scheme) is > 0. */
@@ -121,7 +126,8 @@ typedef struct {
    * <= rtol max(r, d). */
   double err_d, err_dphi, err_r, err_t0, err_center;
   /** Estimated absolute error of blade_force_max (1/length); rtol is met
-   * when err_blade <= rtol blade_force_max. */
+   * when err_blade <= rtol max(blade_force_max, SSW_BLADE_FLOOR
+   * blade_terms). */
   double err_blade;
   /** Shares of the estimates above that a finer step does not reduce
    * (docs/theory/step-control.md): `tail`, the stopping tolerance's (the

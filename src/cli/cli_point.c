@@ -9,6 +9,7 @@
 #include "cli_internal.h"
 #include "cli_util.h"
 #include "sleighsweep/analytic.h"
+#include "sleighsweep/angle.h"
 #include "sleighsweep/config.h"
 #include "sleighsweep/error.h"
 #include "sleighsweep/extract.h"
@@ -212,6 +213,10 @@ static int parse(int argc, char **argv, point_opts *o, int *help) {
   }
   SSW_CHECK(optind == argc, SSW_ERR_USAGE, "unexpected argument '%s'",
             argv[optind]);
+  SSW_CHECK(fabs(o->p.theta) <= SSW_THETA_MAX, SSW_ERR_USAGE,
+            "--theta: %.17g rad (%.10g deg) is outside [-720deg, 720deg]; the "
+            "ellipse repeats every 180deg: give the angle modulo 180deg",
+            o->p.theta, o->p.theta / SSW_THETA_MAX * 720.0);
   SSW_CHECK(o->zero_tol >= 0 && o->zero_tol <= 1e-3, SSW_ERR_USAGE,
             "--zero-tol: %g must be in [0, 1e-3]", o->zero_tol);
   SSW_CHECK(!(o->rtol_given && o->eta_given), SSW_ERR_USAGE,

@@ -311,9 +311,10 @@ static void errors_of(const ssw_traj *r, double e[E_N]) {
  * exactly at rtol); see ssw_traj's err_* fields for the scales. */
 static double rel_of(const ssw_traj *r, const double e[E_N], double rtol) {
   const double len = fmax(fabs(r->r_future), fabs(r->d));
-  const double scale[E_N] = {fabs(r->d), fmax(fabs(r->dphi), SSW_DPHI_FLOOR),
-                             len,        fabs(r->t0) + 1.0 / r->rate,
-                             len,        r->blade_force_max};
+  const double scale[E_N] = {
+      fabs(r->d), fmax(fabs(r->dphi), SSW_DPHI_FLOOR),
+      len,        fabs(r->t0) + 1.0 / r->rate,
+      len,        fmax(r->blade_force_max, SSW_BLADE_FLOOR * r->blade_terms)};
   double q = 0.0;
   for (int i = 0; i < E_N; i++)
     if (isfinite(e[i]) && scale[i] > 0) q = fmax(q, e[i] / scale[i]);
