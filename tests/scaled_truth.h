@@ -90,11 +90,7 @@ static inline void st_errors(const st_truth *x, int regime, const ssw_traj *r,
   err[ST_T0] = fabs(r->t0 - x->t0) / ts;
   est[ST_T0] = r->err_t0 / ts;
   err[ST_BLADE] = fabs(r->blade_force_max - x->blade) / x->blade;
-#ifdef SSW_HAS_BLADE_ERROR
   est[ST_BLADE] = r->err_blade / x->blade;
-#else
-  est[ST_BLADE] = NAN;
-#endif
 }
 
 #endif

@@ -25,3 +25,8 @@ ssw_add_test(NAME test_cli_messages
   COMMAND ${SSW_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/test_cli_messages.py
           $<TARGET_FILE:sleighsweep> ${CMAKE_SOURCE_DIR}
           ${MPIEXEC_EXECUTABLE})
+# The ends of the accepted ranges through `point` and a sweep: energies,
+# mass scales, velocities, near line-to-line, theta, refusals and flags.
+ssw_add_test(NAME test_scales TIMEOUT 300
+  COMMAND ${SSW_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/test_scales.py
+          $<TARGET_FILE:sleighsweep> ${MPIEXEC_EXECUTABLE})
