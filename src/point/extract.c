@@ -316,8 +316,11 @@ static double rel_of(const ssw_traj *r, const double e[E_N], double rtol) {
       len,        fabs(r->t0) + 1.0 / r->rate,
       len,        fmax(r->blade_force_max, SSW_BLADE_FLOOR * r->blade_terms)};
   double q = 0.0;
+  /* A quantity that exists without an estimate (the coarse run missed the
+   * peak of |g|, or the blade force's) has not met rtol. */
   for (int i = 0; i < E_N; i++)
-    if (isfinite(e[i]) && scale[i] > 0) q = fmax(q, e[i] / scale[i]);
+    if (isfinite(scale[i]) && scale[i] > 0)
+      q = fmax(q, isnan(e[i]) ? INFINITY : e[i] / scale[i]);
   return q / rtol;
 }
 
@@ -557,8 +560,15 @@ static void rerun(const leg_run *R, int nr, const int *redo, const double *w0,
     } else {
       estimate(R->c, &again[k], f, ratio[k], q, &again[k]);
     }
-    again[k].refinements = f->refinements + 1;
-    *f = again[k];
+    if (again[k].converged) {
+      again[k].refinements = f->refinements + 1;
+      *f = again[k];
+    } else {
+      /* The rerun failed (the step cap, typically): the converged result
+       * stays, with its estimate, and is not refined again. */
+      f->refinements++;
+      f->flags |= SSW_TRAJ_RTOL;
+    }
     f->steps = steps;
   }
 }
@@ -574,7 +584,7 @@ static void refine(const leg_run *R, int m, const double *w0, const double *v0,
       double ratio, tighten;
       plan(R->o->method, &fine[k], R->o->rtol, &ratio, &tighten);
       if (rel_estimate(&fine[k], R->o->rtol) > 1.0 && fine[k].converged &&
-          (ratio > 1.0 || tighten > 1.0))
+          !(fine[k].flags & SSW_TRAJ_RTOL) && (ratio > 1.0 || tighten > 1.0))
         redo[nr++] = k;
     }
     if (nr == 0) break;
