@@ -642,9 +642,8 @@ int ssw_extract_batch(const ssw_tensor *t, int regime, int n, const double *w0,
   ssw_coeffs c;
   SSW_CALL(ssw_stepper_bind(&ts, o->method, &c));
   const double tol = ssw_integrator_stop_tol(o);
-  const leg_run R = {&c,          o,
-                     o->rtol > 0, ssw_method_cost(o->method),
-                     1,           sample ? ssw_units_sample_fn : NULL};
+  const leg_run R = {&c, o, o->rtol > 0, ssw_method_cost(o->method),
+                     sample ? ssw_units_sample_fn : NULL};
   for (int start = 0; start < n; start += CHUNK) {
     const int m = n - start < CHUNK ? n - start : CHUNK;
     ssw_units u[CHUNK];

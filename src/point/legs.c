@@ -203,7 +203,7 @@ static void lane_start(const leg_run *R, leg_job *j, lane *L, ssw_state *s) {
   j->out.anchor =
       (leg_node){0.0, 0.0, 0.0, 0.0, 1.0, 0.0, L->w, L->v, L->g, L->ht};
   j->out.found_peak = L->ht == 0.0;
-  if (R->blade) fpeak_add(&L->force, &c->e, 0.0, L->w, L->v, &j->out);
+  fpeak_add(&L->force, &c->e, 0.0, L->w, L->v, &j->out);
   if (R->adaptive) {
     /* z_{+-1/2} = rho_0 C(+-x_0)^(1/2): the forward and the backward leg
      * are the two halves of one reversible sequence through y_0. */
@@ -377,7 +377,7 @@ static void after_step(const leg_run *R, lane *L, ssw_state *s) {
   const double H = ssw_model_energy(&c->e, L->w, L->v);
   const double e = fabs(H - j->H0) / j->H0;
   if (e > j->out.emax) j->out.emax = e;
-  if (R->blade) fpeak_add(&L->force, &c->e, L->t, L->w, L->v, &j->out);
+  fpeak_add(&L->force, &c->e, L->t, L->w, L->v, &j->out);
   if (j->ctx)
     R->sample(j->ctx, j->dir, L->t, s->phi, s->x, s->y, L->w, L->v, H);
   if (!j->out.found_peak && j->dir * ht_prev > 0 && j->dir * L->ht <= 0) {
@@ -434,7 +434,7 @@ static void run_leg_dopri5(const leg_run *R, leg_job *j) {
   r->anchor = (leg_node){0.0, 0.0, 0.0, 0.0, 1.0, 0.0, s.w, s.v, g, ht};
   double h = ssw_dopri5_initial_step(&c->e, &o, &s, j->dir);
   fpeak force = {0};
-  if (R->blade) fpeak_add(&force, &c->e, 0.0, s.w, s.v, r);
+  fpeak_add(&force, &c->e, 0.0, s.w, s.v, r);
   while (!arrived(&c->e, j, g, s.w, s.v) && r->steps + 1 <= R->o->max_steps) {
     double err, hn;
     ssw_dopri5_step(&c->e, &o, &s, h, NULL, NULL, &n, &err);
@@ -455,7 +455,7 @@ static void run_leg_dopri5(const leg_run *R, leg_job *j) {
     keep_anchor(&c->e, j, &node);
     const double H = ssw_model_energy(&c->e, s.w, s.v);
     r->emax = fmax(r->emax, fabs(H - j->H0) / j->H0);
-    if (R->blade) fpeak_add(&force, &c->e, s.t, s.w, s.v, r);
+    fpeak_add(&force, &c->e, s.t, s.w, s.v, r);
     if (j->ctx) R->sample(j->ctx, j->dir, s.t, s.phi, s.x, s.y, s.w, s.v, H);
     if (!r->found_peak && j->dir * ht_prev > 0 && j->dir * ht <= 0) {
       const double tau = dopri_peak(R, &o, &prev, j->dir, fabs(s.t - prev.t),

@@ -67,7 +67,6 @@ typedef struct {
   const ssw_coeffs *c;
   const ssw_integrator *o;
   int adaptive, stages; /* stages: base steps per macro step */
-  int blade; /* track the blade force's peaks (not needed by the estimate) */
   ssw_sample_fn sample;
 } leg_run;
 
