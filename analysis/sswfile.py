@@ -34,7 +34,8 @@ REGIMES = {0: "uniform", 1: "line_to_line", 2: "spin_reversal",
 SENSES = {-1: "clockwise", 0: "none", 1: "counterclockwise"}
 DONE_STATES = {0: "pending", 1: "done"}
 TRAJ_FLAGS = {1: "forward_step_cap", 2: "backward_step_cap", 4: "nonfinite",
-              8: "equilibrium_start", 16: "no_peak", 32: "rtol_not_met"}
+              8: "equilibrium_start", 16: "no_peak", 32: "rtol_not_met",
+              64: "near_critical"}
 AXIS_SYMBOLS = {"theta": r"\theta", "a": "a", "b": "b", "r": "r", "s": "s",
                 "A": "A", "B": "B"}
 AXIS_NAMES = {

@@ -205,6 +205,8 @@ def circulation_from_json(tr, j):
         tr.periodic = {k: float(j[k]) if j.get(k) is not None else
                        math.inf if k == "orbit_radius" else math.nan
                        for k in PERIODIC}
+        err = (j.get("error_estimate") or {}).get("heading_per_period")
+        tr.periodic["heading_error"] = float(err) if err is not None else 0.0
     if tr.kappa and tr.body is not None:
         tr.body["H"] = float(tr.H[0])  # the energy matters (H against H_c)
 
@@ -241,6 +243,9 @@ def load_samples(path, at=None, samples=(0,), angles="deg", quiet=False):
         if "regime" in s.f and int(s.f["regime"][index]) == 4 and all(
                 k in s.f for k in PERIODIC):  # 'periodic' (sswfile.REGIMES)
             periodic = {k: float(s.f[k][index]) for k in PERIODIC}
+            if "heading_per_period_error" in s.f:
+                periodic["heading_error"] = float(
+                    s.f["heading_per_period_error"][index])
         out = []
         for k in want:
             cols = {q: np.asarray(s.f["samples/" + q][slot, k],
@@ -367,7 +372,16 @@ def periodic_orbit(tr, periods, curve, curve_t):
     ts = section_time(tr, T)
     z0 = hermite_at(tr, ts)
     z1 = hermite_at(tr, min(ts + T, tr.t[-1]))
-    rot = complex(np.exp(1j * dphi))
+    # A drift resonance within the measurement: the heading per period is
+    # 2 pi n to within its error estimate, so the period's rigid motion is
+    # a translation (its fixed point is not determined by the data).
+    n = round(dphi / (2 * np.pi))
+    err = tr.periodic.get("heading_error", 0.0)
+    if not np.isfinite(err):
+        err = 0.0
+    if abs(dphi - 2 * np.pi * n) <= max(err, 1e-12 * max(1.0, abs(dphi))):
+        dphi = 2 * np.pi * n
+    rot = complex(np.exp(1j * dphi)) if dphi % (2 * np.pi) else 1.0 + 0j
     shift = z1 - rot * z0
     inside = (curve_t > ts) & (curve_t < ts + T)
     base = np.concatenate([[z0], curve[inside, 0] + 1j * curve[inside, 1],

@@ -185,6 +185,9 @@ static void test_units_and_syntax(void) {
   expect_theta("linspace(0, pi, 3)", 3, (double[]){0, M_PI / 2, M_PI});
   expect_theta("-2*pi/4, 6.28", 2, (double[]){-2 * M_PI / 4, 6.28});
   expect_theta("7rad", 1, (double[]){7});
+  /* The ends of the accepted blade angles (angle.h SSW_THETA_MAX). */
+  expect_theta("-720deg, 720deg", 2, (double[]){-4 * M_PI, 4 * M_PI});
+  expect_theta("-4pi, 4pi", 2, (double[]){-4 * M_PI, 4 * M_PI});
   expect_theta("linspace(0, 1, 3)", 3, (double[]){0, 0.5, 1});
   expect_theta("0.1,0.2 , 0.3", 3, (double[]){0.1, 0.2, 0.3});
   expect_theta("1e-1 ; an inline comment", 1, (double[]){0.1});
@@ -287,6 +290,15 @@ static const bad_case bad_cases[] = {
     {BODY "[grid]\ntheta = linspace(1, 170deg, 5)\na = 0.2\nA = 0.5\n"
           "B = 0.3\n",
      6, "theta", "write deg on every number"},
+    /* Blade angles beyond two turns are refused (angle.h SSW_THETA_MAX):
+     * 1e300deg was computed as some angle no one meant. */
+    {BODY "[grid]\ntheta = 1e300deg\na = 0.2\nA = 0.5\nB = 0.3\n", 6,
+     "[grid] theta:", "outside [-720deg, 720deg]"},
+    {BODY "[grid]\ntheta = linspace(0, 720.001deg, 3)\na = 0.2\nA = 0.5\n"
+          "B = 0.3\n",
+     6, "[grid] theta:", "modulo 180deg"},
+    {BODY "[grid]\ntheta = -12.6rad, 0\na = 0.2\nA = 0.5\nB = 0.3\n", 6,
+     "[grid] theta:", "outside [-720deg, 720deg]"},
     /* Bare angles beyond 2 pi are refused: they were meant as degrees. */
     {BODY "[grid]\ntheta = 180\na = 0.2\nA = 0.5\nB = 0.3\n", 6, "theta",
      "did you mean 180deg?"},

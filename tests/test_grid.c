@@ -132,6 +132,25 @@ static void test_positive_definite(void) {
                  "grid point 50000 ", "a=0 ", "first of many");
 }
 
+/* The tensor's entries must be full-precision numbers: J and M of at least
+ * SSW_POINT_INERTIA_MIN (point.h); the results do not depend on the mass
+ * scale, and the message says to scale the masses. Overflow of an entry is
+ * refused too. */
+static void test_mass_scale(void) {
+  expect_invalid("[body]\nm = 1e-300\nI0 = 1e-300\nrho = 1e-300\n[grid]\n"
+                 "theta = 0, 1\na = 0.2\nA = 0.5\nB = 0.3\n",
+                 "grid point 0 ", "multiply m, I0 and rho", "light body");
+  expect_invalid("[body]\nm = 1e308\nI0 = 0.5\nrho = 1\n[grid]\n"
+                 "theta = 0\na = 2\nA = 0.5\nB = 0.3\n",
+                 "grid point 0 ", "overflows", "heavy body");
+  ssw_config *c = parse("[body]\nm = 2e-289\nI0 = 1e-289\nrho = 2e-289\n"
+                        "[grid]\ntheta = 0, 1\na = 0.2\nA = 0.5\nB = 0.3\n");
+  if (c)
+    EXPECT(ssw_grid_validate(c) == SSW_SUCCESS, "lightest body: %s",
+           ssw_error_message());
+  ssw_config_destroy(&c);
+}
+
 static double now(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -159,6 +178,7 @@ int main(void) {
   test_sizes();
   test_semi_axes();
   test_positive_definite();
+  test_mass_scale();
   test_timing();
   return TEST_RESULT();
 }

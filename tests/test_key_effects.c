@@ -65,7 +65,8 @@ static const declared effects[] = {
    * form then has no twin). */
   {"body", "Gamma", "0.5", "refused",
    "Model I: only the blade force changes (lift rho Gamma Jccw V_C)",
-   "@Gamma=0.5 blade_force_max analytic_blade_force_max=nan only"},
+   "@Gamma=0.5 blade_force_max blade_force_error analytic_blade_force_max=nan "
+   "only"},
   {"body", "zero_tol", "0", "refused",
    RESULTS " (regime of points with L1 or Z zero to round-off)",
    "@zero_tol=0 Z regime"},
@@ -133,7 +134,7 @@ static const declared effects[] = {
   {"integrator", "error_estimate", "false", "refused",
    "no second run: the *_error datasets are NaN, fewer steps",
    "@error_estimate=0 center_spacing_error=nan transition_angle_error=nan "
-   "radius_error=nan t0_error=nan steps_mean<"},
+   "radius_error=nan t0_error=nan blade_force_error=nan steps_mean<"},
   {"output", "file", "renamed.h5", "accepted",
    "changes the output path only: identical datasets",
    "at=renamed.h5 only"},

@@ -158,7 +158,7 @@ def main():
         check(r.returncode == 0, f"run: {r.returncode} {r.stderr}")
         names = engine_names(out)
     check(names["regime"][0] == (0, "uniform") and
-          names["flags"][-1] == (32, "rtol_not_met"),
+          names["flags"][-1] == (64, "near_critical"),
           f"engine names {names['regime']} {names['flags']}")
     check_docs(names, os.path.join(ROOT, "docs", "output.md"))
     check_analysis(names)

@@ -21,6 +21,15 @@ typedef enum {
  * 180 is far more likely meant as degrees than as 28.6 turns. */
 #define SSW_ANGLE_BARE_MAX (2.0 * 3.14159265358979323846)
 
+/** Largest |theta| accepted as a blade angle (the config's theta axis,
+ * `point --theta`), in radians: 4 pi = 720deg, two turns. The ellipse
+ * repeats every half turn, so nothing is lost, and beyond, the rounding
+ * of theta itself (its ulp, 1.8e-15 rad at 4 pi) grows toward the
+ * accuracy of the results (theta = 1e300deg was accepted and computed as
+ * some angle: sin and cos of a double that size say nothing about the one
+ * meant). */
+#define SSW_THETA_MAX (4.0 * 3.14159265358979323846)
+
 /** Degrees to radians as (deg / 180) * pi, so that 180deg is exactly M_PI
  * and 90deg exactly M_PI / 2. */
 double ssw_angle_deg_to_rad(double deg);

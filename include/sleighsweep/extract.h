@@ -47,6 +47,19 @@ enum { SSW_TRAJ_FLAGS(SSW_TRAJ_ENUM_) };
 /** Transition angles are judged relative to max(|dphi|, this) (rad):
  * below one radian, rtol is an absolute accuracy in radians. */
 #define SSW_DPHI_FLOOR 1.0
+/** With circulation, a trajectory whose |kappa| / g_max is within this of
+ * 1 (its energy within about twice this of the critical one) is flagged
+ * near_critical and not converged: the period and the transitions are
+ * then so ill-conditioned in the energy (dT / T = dH / (2 (H_c - H))) that
+ * the discrete flow's O(h^q) energy offset, which the error estimate does
+ * not see, exceeds rtol (measured: 1.7e-8 of the period at 1e-6 of H_c,
+ * against an estimate of 2.4e-10; right to 2e-12 at 1e-4). */
+#define SSW_CRITICAL_MARGIN 1e-4
+/** The blade force is judged relative to max(blade_force_max, this times
+ * the magnitude of its terms, blade_terms): a force whose terms cancel to
+ * nothing (I0 = 0 on a dry plane: F = 0 exactly) has no relative
+ * accuracy. */
+#define SSW_BLADE_FLOOR (1.0 / 1024.0)
 
 /** Integrator settings of an extraction. Exactly one of rtol (adaptive,
  * the default) and eta (fixed step, for studies of the scheme) is > 0. */
@@ -80,6 +93,11 @@ double ssw_integrator_stop_tol(const ssw_integrator *o);
  * the time, the configuration (phi, x, y), the node velocity and energy. */
 typedef void (*ssw_sample_fn)(void *ctx, int dir, double t, double phi,
                               double x, double y, double w, double v, double H);
+
+/** Absolute errors of the extracted quantities (as ssw_traj's err_*). */
+typedef struct {
+  double d, dphi, r, t0, center, blade;
+} ssw_err_parts;
 
 /** What one trajectory yields. Absent quantities: radius +inf for a limit
  * straight line, NaN for spacing/centres without circles and for every
@@ -115,7 +133,24 @@ typedef struct {
    * err_r <= rtol max(r, d), err_t0 <= rtol (|t0| + 1 / Arate) and err_center
    * <= rtol max(r, d). */
   double err_d, err_dphi, err_r, err_t0, err_center;
-  int refinements; /**< reruns needed to meet rtol */
+  /** Estimated absolute error of blade_force_max (1/length); rtol is met
+   * when err_blade <= rtol max(blade_force_max, SSW_BLADE_FLOOR
+   * blade_terms). */
+  double err_blade;
+  /** Shares of the estimates above that a finer step does not reduce
+   * (docs/theory/step-control.md): `tail`, the stopping tolerance's (the
+   * tail's O(g^2) remainder at the two ends, from the tails added at the
+   * last node with |g| >= 4 g_stop and at the end), and `roundoff`, the
+   * round-off floor. */
+  ssw_err_parts tail, roundoff;
+  double blade_terms; /**< largest magnitude of the blade force's terms
+                           per unit energy (1/length): where they cancel,
+                           the scale of its round-off */
+  double t0_step;     /**< local error of the macro step that located t0
+                           (time; measured by two half steps), part of err_t0 */
+  double tol;         /**< stopping tolerance used: the setting's, or tighter
+                           where the tail's remainder exceeded rtol */
+  int refinements;    /**< reruns needed to meet rtol */
   /** Circulation (docs/theory/circulation.md). arc: the sign of g = L1 w
    * + Z v - kappa along the motion (+1: g > 0, the arc above the line of
    * equilibria; it never changes sign). Below the critical energy the
@@ -168,6 +203,14 @@ double ssw_extract_gstop(const ssw_tensor *t, double H,
  * H: eta / max(Arate, w_max) with Arate = sqrt(2 H E) / D and w_max =
  * sqrt(2 H M / D), the fastest rate on the level. */
 double ssw_extract_fixed_step(const ssw_tensor *t, double H, double eta);
+
+/** The point of the energy ellipse zeta^T K zeta = 2 H at angle psi
+ * (ssw_model_energy_point), computed in the extraction's units (the
+ * tensor and the energy near 1, docs/theory/step-control.md "Units"), so
+ * that every accepted mass scale and energy gives a finite state; bit for
+ * bit ssw_model_energy_point where that one stays in range. */
+void ssw_extract_energy_point(const ssw_tensor *t, double H, double psi,
+                              double *w, double *v);
 
 /** Extracts one trajectory of the (snapped, classified) tensor from the
  * initial reduced state (w0, v0) at t = 0, heading 0, contact point at the

@@ -281,16 +281,18 @@ static inline void ssw_model_tail(const ssw_reduced *e, double w, double v,
 }
 
 /** Centre (cx, cy) of the limit circle a motion approaches, from its
- * state at (phi, x, y) with velocity (w, v), g, ht near the line of
+ * state at heading (ux, uy) = (cos phi, sin phi), contact point (x, y) and
+ * velocity (w, v), g, ht near the line of
  * equilibria and the limit velocity (w_inf, v_inf). The centre is the
  * material point (0, v_inf / w_inf) of the limit motion (0, -L1 / Z
  * without circulation, the same for every limit); with `tail` its
  * remaining displacement, u e^{i phi} / (ht / D + i w) for a point moving
  * at speed u = v - w y along the heading, is subtracted (O(g^2) error).
  * NaN when the limit is a straight line. */
-void ssw_model_centre(const ssw_reduced *e, double phi, double x, double y,
-                      double w, double v, double g, double ht, int tail,
-                      double w_inf, double v_inf, double *cx, double *cy);
+void ssw_model_centre(const ssw_reduced *e, double ux, double uy, double x,
+                      double y, double w, double v, double g, double ht,
+                      int tail, double w_inf, double v_inf, double *cx,
+                      double *cy);
 
 /** Largest |g| on the energy level H: sqrt(2 H E / D) (E, D of the
  * tensor). */

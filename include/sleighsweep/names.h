@@ -35,7 +35,9 @@
   XM(EQUILIBRIUM, 8, "equilibrium_start",                                      \
      "initial state already on the equilibria")                                \
   XM(NO_PEAK, 16, "no_peak", "the time of max |L1 w + Z v| was not found")     \
-  XM(RTOL, 32, "rtol_not_met", "error estimate above rtol after refinement")
+  XM(RTOL, 32, "rtol_not_met", "error estimate above rtol after refinement")   \
+  XM(NEAR_CRITICAL, 64, "near_critical",                                       \
+     "circulation: energy within SSW_CRITICAL_MARGIN of the critical one")
 
 /** Rotation senses at t -> +inf (datasets `sense_future`, `analytic_sense`,
  * flag_values). X(ID, value, name, description). */

@@ -22,17 +22,25 @@ typedef struct {
   ssw_analytic analytic; /**< the closed form (the test oracle) */
 } ssw_point;
 
+/** Smallest accepted J and M of a body's tensor (2^-960, about 1.1e-289):
+ * below it the couplings L1 and Z, down to 1e-12 of the tensor's scale,
+ * would be subnormal numbers. The results do not depend on the mass scale,
+ * so a lighter body is the same problem with m, I0 and rho scaled up. */
+#define SSW_POINT_INERTIA_MIN 0x1p-960
+
 /** Builds the tensor of a body at parameters `p` and checks that the
  * scheme `m` (NULL: any) can integrate it, without classifying: the grid's
  * validation of every point before a sweep. Errors: SSW_ERR_BODY for an
- * invalid body (ssw_model_tensor), SSW_ERR_ARG when the scheme cannot
- * integrate it (ssw_stepper_bind); the message says why. */
+ * invalid body (ssw_model_tensor) or one whose J or M is below
+ * SSW_POINT_INERTIA_MIN, SSW_ERR_ARG when the scheme cannot integrate it
+ * (ssw_stepper_bind); the message says why. */
 int ssw_point_check(const ssw_body *body, const ssw_params *p,
                     const ssw_method *m, ssw_tensor *t);
 
 /** Sets up a grid point: ssw_point_check, the regime with zeros below
  * `zero_tol` snapped (ssw_model_classify), and the closed form. Errors: as
- * ssw_point_check. */
+ * ssw_point_check, and SSW_ERR_BODY when a coupling L1 or Z that was not
+ * snapped is a subnormal number (zero_tol below 1e-12). */
 int ssw_point_setup(const ssw_body *body, const ssw_params *p, double zero_tol,
                     const ssw_method *m, ssw_point *pt);
 

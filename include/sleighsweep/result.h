@@ -69,6 +69,9 @@ typedef struct {
   double analytic_period, analytic_heading_per_period;
   double analytic_drift_per_period, analytic_orbit_radius;
   double analytic_transition_angle_lower, analytic_center_spacing_lower;
+  /** Largest estimated absolute error of the trajectories' blade force
+   * maxima (1/length; NaN as the other estimates). */
+  double blade_force_error;
 } ssw_point_result;
 
 /** Sample trajectory quantities, in the order they sit in a point's sample

@@ -9,6 +9,7 @@
 #include "cli_internal.h"
 #include "cli_util.h"
 #include "sleighsweep/analytic.h"
+#include "sleighsweep/angle.h"
 #include "sleighsweep/config.h"
 #include "sleighsweep/error.h"
 #include "sleighsweep/extract.h"
@@ -260,6 +261,10 @@ static int parse(int argc, char **argv, point_opts *o, int *help) {
             "--Gamma %g with --rho 0: without a fluid there is no lift, so "
             "the circulation would change nothing",
             o->cfg.body.Gamma);
+  SSW_CHECK(fabs(o->p.theta) <= SSW_THETA_MAX, SSW_ERR_USAGE,
+            "--theta: %.17g rad (%.10g deg) is outside [-720deg, 720deg]; the "
+            "ellipse repeats every 180deg: give the angle modulo 180deg",
+            o->p.theta, o->p.theta / SSW_THETA_MAX * 720.0);
   SSW_CHECK(!(o->rtol_given && o->eta_given), SSW_ERR_USAGE,
             "--rtol and --eta exclude each other: --rtol asks for an "
             "accuracy and lets the engine choose the steps, --eta fixes "
@@ -462,7 +467,8 @@ static void print_json(FILE *f, const point_opts *o, const ssw_point *pt,
   jnum(f, "period", r->err_period, 1);
   jnum(f, "heading_per_period", r->err_heading_period, 1);
   jnum(f, "drift_per_period", r->err_drift, 1);
-  jnum(f, "orbit_radius", r->err_orbit, 0);
+  jnum(f, "orbit_radius", r->err_orbit, 1);
+  jnum(f, "blade_force_max", r->err_blade, 0);
   fprintf(f, "},\n");
   print_analytic(f, t, r, an, w, cmp);
   fprintf(f, "}}\n");

@@ -223,6 +223,14 @@ static int parse_axis(const char *value, int axis, ssw_axis *out, char *why,
   int rc = strncmp(s, "linspace", strlen("linspace")) == 0
                ? parse_linspace(s, angle, out, why, n)
                : parse_list(s, angle, out, why, n);
+  for (int i = 0; rc == 0 && angle && i < out->n; i++)
+    if (!(fabs(out->values[i]) <= SSW_THETA_MAX)) {
+      snprintf(why, n,
+               "%.17g rad (%.10g deg) is outside [-720deg, 720deg]; the "
+               "ellipse repeats every 180deg: give the angle modulo 180deg",
+               out->values[i], out->values[i] / SSW_THETA_MAX * 720.0);
+      rc = -1;
+    }
   if (rc != 0) {
     free(out->values);
     out->values = NULL;

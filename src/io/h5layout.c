@@ -72,6 +72,9 @@ const column ssw_h5_columns[] = {
     F64("t0_error", t0_error, "1",
         "largest estimated error of t0 over the ensemble, relative to the "
         "transition time |t0| + 1/Arate"),
+    F64("blade_force_error", blade_force_error, "length-1",
+        "largest estimated error of the trajectories' max |F| / H over the "
+        "ensemble"),
     {"analytic_loops", T_I32, SRC_INT, OFF(analytic.loops), FILL_MASKED,
      CAT_NONE, "1", "closed-form loop count floor(|dphi| / 2 pi)"},
     {"loops", T_I32, SRC_INT32, OFF(loops), FILL_MASKED, CAT_NONE, "1",

@@ -134,13 +134,15 @@ static int check_identity(hid_t file, const char *path, const ssw_config *cfg) {
   if (version != SSW_H5_FORMAT_VERSION) {
     status = SSW_RAISE(SSW_ERR_IO,
                        "'%s' has output format %d, this program "
-                       "writes %d (format 5 adds the circulation datasets "
-                       "and keeps /segments as 1-D datasets, format 3 keeps "
-                       "sample trajectories at chosen grid points only, "
-                       "format 2 added adaptive steps and error estimates; "
-                       "points of two formats cannot share a file): finish "
-                       "it with the version that started it (its "
-                       "git_revision attribute), or write a new file",
+                       "writes %d (format 5 adds the circulation datasets, "
+                       "blade_force_error and error estimates that include "
+                       "the stopping tolerance, and keeps /segments as 1-D "
+                       "datasets; format 3 keeps sample trajectories at "
+                       "chosen grid points only, format 2 added adaptive "
+                       "steps and error estimates; points of two formats "
+                       "cannot share a file): finish it with the version "
+                       "that started it (its git_revision attribute), or "
+                       "write a new file",
                        path, version, SSW_H5_FORMAT_VERSION);
     goto done;
   }

@@ -205,9 +205,10 @@ void ssw_model_blade_series(const ssw_reduced *e, double w, double v, int n,
   }
 }
 
-void ssw_model_centre(const ssw_reduced *e, double phi, double x, double y,
-                      double w, double v, double g, double ht, int tail,
-                      double w_inf, double v_inf, double *cx, double *cy) {
+void ssw_model_centre(const ssw_reduced *e, double ux, double uy, double x,
+                      double y, double w, double v, double g, double ht,
+                      int tail, double w_inf, double v_inf, double *cx,
+                      double *cy) {
   /* Body coordinate of the centre across the blade, and the speed of that
    * material point now: without circulation exactly -L1/Z and g/Z. */
   double yb, u;
@@ -224,7 +225,7 @@ void ssw_model_centre(const ssw_reduced *e, double phi, double x, double y,
     }
     yb = v_inf / w_inf, u = v - w * yb;
   }
-  const double cp = cos(phi), sp = sin(phi);
+  const double cp = ux, sp = uy;
   *cx = x - yb * sp;
   *cy = y + yb * cp;
   if (tail) {

@@ -21,7 +21,7 @@
 typedef struct {
   double r_future, r_past, d, dphi_abs, energy_error;
   double err_d, err_dphi, err_r, err_t0; /* err_t0 relative: see result.h */
-  double blade;                          /* max |F| / H */
+  double blade, err_blade;               /* max |F| / H and its estimate */
   int64_t steps;
   int loops, sense_future, converged, flags;
   int arc, periodic; /* circulation: g's sign; below the critical energy */
@@ -70,7 +70,7 @@ void ssw_ensemble_initial(const ssw_ensemble_spec *sp, const ssw_tensor *t,
           ? 2.0 * M_PI * ((double)traj + 0.5) / (double)sp->trajectories
           : 2.0 * M_PI *
                 ssw_ensemble_uniform(sp->seed, index, (uint64_t)traj, 0);
-  ssw_model_energy_point(t, sp->energy, psi, w0, v0);
+  ssw_extract_energy_point(t, sp->energy, psi, w0, v0);
 }
 
 int ssw_ensemble_create(const ssw_ensemble_spec *spec, ssw_ensemble **e) {
@@ -149,6 +149,7 @@ static int one_batch(const ssw_ensemble *e, const ssw_point *pt,
                             .err_t0 =
                                 r[k].err_t0 / (fabs(r[k].t0) + 1.0 / r[k].rate),
                             .blade = r[k].blade_force_max,
+                            .err_blade = r[k].err_blade,
                             .steps = r[k].steps,
                             .loops = r[k].loops,
                             .sense_future = r[k].sense_future,
@@ -193,7 +194,7 @@ typedef struct {
   stat rf, rp, d, dphi, blade;
   stat period, hpp, drift, orbit; /* periodic motions */
   double err_period, err_hpp;
-  double err_d, err_dphi, err_r, err_t0; /* max of the estimates */
+  double err_d, err_dphi, err_r, err_t0, err_blade; /* max of the estimates */
   int64_t conv, steps, sense[3];
   int *loops; /* one per counted trajectory, for the mode */
   int64_t nloops;
@@ -230,6 +231,7 @@ static void reduce_one(reduction *a, reduction *lower, const traj_summary *s) {
   a->err_dphi = fmax(a->err_dphi, s->err_dphi);
   a->err_r = fmax(a->err_r, s->err_r);
   a->err_t0 = fmax(a->err_t0, s->err_t0);
+  a->err_blade = fmax(a->err_blade, s->err_blade);
   stat_add(&a->rf, s->r_future);
   stat_add(&a->rp, s->r_past);
   if (!isnan(s->d)) stat_add(&arc->d, s->d);
@@ -276,6 +278,7 @@ static void finish(const reduction *a, int64_t n, ssw_point_result *res) {
   res->transition_angle_error = a->err_dphi;
   res->radius_error = a->err_r;
   res->t0_error = a->err_t0;
+  res->blade_force_error = a->err_blade;
   int s = 1; /* sense 0 when no counted trajectory */
   if (a->sense[0] > a->sense[s]) s = 0;
   if (a->sense[2] > a->sense[s]) s = 2;
@@ -375,7 +378,7 @@ int ssw_ensemble_run(ssw_ensemble *e, uint64_t index, const ssw_params *p,
   circulation_twins(&pt, sp->energy, res);
   const int64_t n = sp->trajectories;
   reduction acc = {0}, low = {0};
-  acc.err_d = acc.err_dphi = acc.err_r = acc.err_t0 = NAN;
+  acc.err_d = acc.err_dphi = acc.err_r = acc.err_t0 = acc.err_blade = NAN;
   acc.err_period = acc.err_hpp = NAN;
   /* With circulation's torque the arcs g > 0 and g < 0 are reduced apart. */
   reduction *lower = pt.tensor.kappa != 0.0 ? &low : NULL;

@@ -7,6 +7,7 @@
 #include <math.h>
 
 #include "legs.h"
+#include "scale.h"
 #include "sleighsweep/error.h"
 
 void ssw_integrator_defaults(ssw_integrator *o) {
@@ -56,24 +57,70 @@ double ssw_integrator_stop_tol(const ssw_integrator *o) {
 /* Limit of one end: velocity, asymptotic heading line and circle centre. */
 typedef struct {
   double w, v;   /**< limit velocity */
-  double Phi;    /**< heading line phi(t) = Phi + w (t - t_end) */
+  double t, Phi; /**< heading line phi(t') = Phi + w (t' - t) */
   double cx, cy; /**< limit-circle centre (NaN when Z = 0) */
 } limit;
 
+static leg_node end_of(const leg *r) {
+  return (leg_node){r->t,  r->phi, r->x, r->y, r->ux,
+                    r->uy, r->w,   r->v, r->g, r->ht};
+}
+
 /* The exponential tail (ssw_model_tail, ssw_model_centre) moves the
  * limits and the centres by O(g), leaving O(g^2). */
-static void limit_of(const ssw_coeffs *c, const leg *r, int tail, limit *out) {
+static void limit_of(const ssw_coeffs *c, const leg_node *r, int tail,
+                     limit *out) {
   const ssw_reduced *e = &c->e;
+  out->t = r->t;
   const int use = tail && r->ht != 0.0;
   double shift;
   ssw_model_tail(e, r->w, r->v, use ? r->g / r->ht : 0.0, r->ht, &out->w,
                  &out->v, &shift);
   out->Phi = r->phi - (use ? shift : 0.0);
-  ssw_model_centre(e, r->phi, r->x, r->y, r->w, r->v, r->g, r->ht, use, out->w,
-                   out->v, &out->cx, &out->cy);
+  /* The heading's unit vector as the scheme carried it, which moved x
+   * and y: cos(phi) would add the round-off of a heading summed over
+   * every loop (hundreds of them near line-to-line). */
+  ssw_model_centre(e, r->ux, r->uy, r->x, r->y, r->w, r->v, r->g, r->ht, use,
+                   out->w, out->v, &out->cx, &out->cy);
 }
 
 static int sign_of(double x) { return x > 0 ? 1 : (x < 0 ? -1 : 0); }
+
+/* What the tail's remainder moves at one end: the centre (length), the
+ * heading line at t0 (rad), the radius (length), the limit's blade force
+ * per unit energy (1/length). */
+typedef struct {
+  double c, line, r, blade;
+} tail_part;
+
+/* The remainder R(g) ~ C g^2 of the tail (C g without it) at the end,
+ * from the limits of the tails added at the anchor (g1 >= 4 g2) and at the
+ * end: they differ by R(g1) - R(g2) (plus the little the integration adds
+ * in between), so R(g2) = (difference) g2^2 / (g1^2 - g2^2). */
+static void tail_of(const ssw_coeffs *c, int tail, const leg *r, const limit *E,
+                    double t0, double H0, tail_part *out) {
+  limit A;
+  limit_of(c, &r->anchor, tail, &A);
+  const double g1 = fabs(r->anchor.g), g2 = fabs(r->g);
+  double q = 0.0;
+  /* A leg that stalled O(h^q) off the line (a scheme without exact
+   * equilibria) ends where the step, not tol, put it: the difference of
+   * the fine and the coarse run sees that end, the anchor would not. */
+  if (r->stalled)
+    q = 0.0;
+  else if (g2 > 0 && tail)
+    q = g1 >= 2 * g2 ? g2 * g2 / ((g1 - g2) * (g1 + g2)) : 1.0 / 3.0;
+  else if (g2 > 0)
+    q = g1 >= 2 * g2 ? g2 / (g1 - g2) : 1.0;
+  out->c = q * hypot(A.cx - E->cx, A.cy - E->cy);
+  out->line =
+      q * fabs((A.Phi + A.w * (t0 - A.t)) - (E->Phi + E->w * (t0 - E->t)));
+  out->r = q * fabs(fabs(A.v / A.w) - fabs(E->v / E->w));
+  out->blade = q *
+               fabs(fabs(ssw_model_blade_force(&c->e, A.w, A.v)) -
+                    fabs(ssw_model_blade_force(&c->e, E->w, E->v))) /
+               H0;
+}
 
 /* Every state is an equilibrium (uniform regime) or the start lies on the
  * line of equilibria: the motion is one circle (or line) forever, exactly. */
@@ -94,14 +141,17 @@ static void stationary(const ssw_coeffs *c, double w0, double v0,
   out->loops = 0;
   out->converged = 1;
   out->err_d = out->err_dphi = out->err_r = out->err_t0 = 0.0;
-  out->err_center = 0.0;
+  out->err_center = out->err_blade = 0.0;
+  out->tail = out->roundoff = (ssw_err_parts){0};
+  out->t0_step = 0.0;
 }
 
 static void combine(const ssw_coeffs *c, const ssw_integrator *o,
                     const leg *fwd, const leg *bwd, ssw_traj *out) {
   limit lf, lp;
-  limit_of(c, fwd, o->tail, &lf);
-  limit_of(c, bwd, o->tail, &lp);
+  const leg_node ef = end_of(fwd), ep = end_of(bwd);
+  limit_of(c, &ef, o->tail, &lf);
+  limit_of(c, &ep, o->tail, &lp);
   out->w_future = lf.w, out->v_future = lf.v;
   out->w_past = lp.w, out->v_past = lp.v;
   const int line = out->regime == SSW_REGIME_LINE_TO_LINE;
@@ -114,9 +164,11 @@ static void combine(const ssw_coeffs *c, const ssw_integrator *o,
   out->d = line ? NAN : hypot(lf.cx - lp.cx, lf.cy - lp.cy);
   out->t0 =
       fwd->found_peak ? fwd->t_peak : (bwd->found_peak ? bwd->t_peak : NAN);
+  out->t0_step = fwd->found_peak ? fwd->t_peak_local
+                                 : (bwd->found_peak ? bwd->t_peak_local : NAN);
   /* Difference at t0 of the two asymptotic heading lines. */
-  const double phf = lf.Phi + lf.w * (out->t0 - fwd->t);
-  const double php = lp.Phi + lp.w * (out->t0 - bwd->t);
+  const double phf = lf.Phi + lf.w * (out->t0 - lf.t);
+  const double php = lp.Phi + lp.w * (out->t0 - lp.t);
   out->dphi = phf - php;
   out->loops =
       isfinite(out->dphi) ? (int)floor(fabs(out->dphi) / (2.0 * M_PI)) : -1;
@@ -125,6 +177,17 @@ static void combine(const ssw_coeffs *c, const ssw_integrator *o,
   const double fl = fmax(fabs(ssw_model_blade_force(&c->e, lf.w, lf.v)),
                          fabs(ssw_model_blade_force(&c->e, lp.w, lp.v)));
   out->blade_force_max = fmax(fl, fmax(fwd->fmax, bwd->fmax)) / out->H0;
+  out->blade_terms = fmax(fwd->fterms, bwd->fterms) / out->H0;
+  tail_part tf, tp;
+  tail_of(c, o->tail, fwd, &lf, out->t0, out->H0, &tf);
+  tail_of(c, o->tail, bwd, &lp, out->t0, out->H0, &tp);
+  const double k = SSW_EST_SAFETY;
+  out->tail.t0 = 0.0;
+  out->tail.d = line ? NAN : k * (tf.c + tp.c);
+  out->tail.center = line ? NAN : k * fmax(tf.c, tp.c);
+  out->tail.dphi = k * (tf.line + tp.line);
+  out->tail.r = line ? NAN : k * fmax(tf.r, tp.r);
+  out->tail.blade = k * fmax(tf.blade, tp.blade);
   out->steps = fwd->steps + bwd->steps;
   out->t_future = fwd->t, out->t_past = bwd->t;
   out->flags &= ~(SSW_TRAJ_FWD_CAP | SSW_TRAJ_BWD_CAP | SSW_TRAJ_NONFINITE |
@@ -133,8 +196,9 @@ static void combine(const ssw_coeffs *c, const ssw_integrator *o,
                 (bwd->converged ? 0 : SSW_TRAJ_BWD_CAP) |
                 ((fwd->nonfinite || bwd->nonfinite) ? SSW_TRAJ_NONFINITE : 0) |
                 (isfinite(out->t0) ? 0 : SSW_TRAJ_NO_PEAK);
-  out->converged = (out->flags & (SSW_TRAJ_FWD_CAP | SSW_TRAJ_BWD_CAP |
-                                  SSW_TRAJ_NONFINITE | SSW_TRAJ_NO_PEAK)) == 0;
+  out->converged =
+      (out->flags & (SSW_TRAJ_FWD_CAP | SSW_TRAJ_BWD_CAP | SSW_TRAJ_NONFINITE |
+                     SSW_TRAJ_NO_PEAK | SSW_TRAJ_NEAR_CRITICAL)) == 0;
 }
 
 /* Below the critical energy (circulation): the quantities of one period,
@@ -163,21 +227,26 @@ static void combine_periodic(const leg *fwd, ssw_traj *out) {
   out->flags &= ~(SSW_TRAJ_FWD_CAP | SSW_TRAJ_NONFINITE);
   out->flags |= (fwd->converged ? 0 : SSW_TRAJ_FWD_CAP) |
                 (fwd->nonfinite ? SSW_TRAJ_NONFINITE : 0);
-  out->converged = fwd->converged && !fwd->nonfinite;
+  out->converged = fwd->converged && !fwd->nonfinite &&
+                   !(out->flags & SSW_TRAJ_NEAR_CRITICAL);
 }
 
 /* ---- Error estimate ----------------------------------------------------
  * Every run is repeated at a coarser step (the fictive step eps, or the
  * fixed h, times `ratio`). For a method of order q the fine result's error
  * is then about |fine - coarse| / (ratio^q - 1); SSW_EST_SAFETY covers the
- * pre-asymptotic spread, and a round-off floor (a few ulps of the
- * quantity's scale per sqrt of the macro steps) keeps the estimate honest
- * where the difference vanishes in round-off. */
-static double est_of(double fine, double coarse, double div, double scale,
-                     double nmacro) {
+ * pre-asymptotic spread, and a round-off floor keeps the estimate honest
+ * where the difference vanishes in round-off: the base steps' rounding
+ * errors add up as a random walk (8 u sqrt(n) of the quantity's scale)
+ * and partly systematically: near line-to-line, over 1e5 to 1e6 steps,
+ * d's error grew as 0.02 to 0.2 u n of its scale (counted as u n / 4). */
+static double diff_of(double fine, double coarse, double div) {
   if (!isfinite(fine) || !isfinite(coarse)) return NAN;
-  return SSW_EST_SAFETY * fabs(fine - coarse) / div +
-         8.0 * 0x1p-52 * scale * sqrt(nmacro);
+  return SSW_EST_SAFETY * fabs(fine - coarse) / div;
+}
+
+static double floor_of(double scale, double n) {
+  return 0x1p-52 * scale * (8.0 * sqrt(n) + 0.25 * n);
 }
 
 /* Round-off in locating t0: ht = kw2 w - kw1 v is known to a few ulps of
@@ -192,18 +261,24 @@ static double t0_floor(const ssw_coeffs *c, const ssw_traj *r) {
          ((fabs(e->kw2) * wmax + fabs(e->kw1) * vmax) / G2 + fabs(r->h));
 }
 
-/* The period's quantities, as estimate() does for the limits. */
+/* The period's quantities and the blade force, as estimate() does for
+ * the limits: the difference of the runs and a round-off floor (no tail:
+ * a periodic leg ends at a section, not at the line). */
 static void estimate_periodic(const ssw_traj *fine, const ssw_traj *coarse,
                               double div, double n, ssw_traj *out) {
   const double len = fine->drift_per_period;
-  out->err_period =
-      est_of(fine->period, coarse->period, div, fabs(fine->period), n);
+  out->err_period = diff_of(fine->period, coarse->period, div) +
+                    floor_of(fabs(fine->period), n);
   out->err_heading_period =
-      est_of(fine->heading_per_period, coarse->heading_per_period, div,
-             fabs(fine->heading_per_period) + 1.0, n);
-  out->err_drift = est_of(len, coarse->drift_per_period, div, len, n);
-  out->err_orbit = est_of(fine->orbit_radius, coarse->orbit_radius, div,
-                          fabs(fine->orbit_radius), n);
+      diff_of(fine->heading_per_period, coarse->heading_per_period, div) +
+      floor_of(fabs(fine->heading_per_period) + 1.0, n);
+  out->err_drift =
+      diff_of(len, coarse->drift_per_period, div) + floor_of(len, n);
+  out->err_orbit = diff_of(fine->orbit_radius, coarse->orbit_radius, div) +
+                   floor_of(fabs(fine->orbit_radius), n);
+  out->err_blade =
+      diff_of(fine->blade_force_max, coarse->blade_force_max, div) +
+      floor_of(fine->blade_force_max, n) + 8.0 * 0x1p-52 * fine->blade_terms;
 }
 
 /* With circulation the approach to the line slows as the energy nears its
@@ -232,58 +307,105 @@ static void estimate(const ssw_coeffs *c, const ssw_traj *fine,
   }
   const double ft0 = t0_floor(c, fine);
   const double len = fmax(fabs(fine->r_future), fabs(fine->d));
-  out->err_d = est_of(fine->d, coarse->d, div, fabs(fine->d) + len, n);
-  out->err_dphi =
-      est_of(fine->dphi, coarse->dphi, div, fabs(fine->dphi) + 1.0, n) +
-      fabs(fine->w_future - fine->w_past) * ft0 + heading_floor(c, fine, n);
-  const double er_f =
-      est_of(fine->r_future, coarse->r_future, div, fabs(fine->r_future), n);
-  const double er_p =
-      est_of(fine->r_past, coarse->r_past, div, fabs(fine->r_past), n);
-  out->err_r = fmax(er_f, er_p);
-  if (fine->regime == SSW_REGIME_LINE_TO_LINE) out->err_r = NAN;
-  out->err_t0 =
-      est_of(fine->t0, coarse->t0, div, fabs(fine->t0) + 1.0 / fine->rate, n) +
-      ft0;
-  double ec = 0.0;
+  const int line = fine->regime == SSW_REGIME_LINE_TO_LINE;
+  ssw_err_parts df, fl;
+  df.d = diff_of(fine->d, coarse->d, div);
+  fl.d = floor_of(fabs(fine->d) + len, n);
+  df.dphi = diff_of(fine->dphi, coarse->dphi, div);
+  fl.dphi = floor_of(fabs(fine->dphi) + 1.0, n) +
+            fabs(fine->w_future - fine->w_past) * ft0 +
+            heading_floor(c, fine, n);
+  df.r = fmax(diff_of(fine->r_future, coarse->r_future, div),
+              diff_of(fine->r_past, coarse->r_past, div));
+  fl.r = line ? NAN : floor_of(fabs(fine->r_future) + fabs(fine->r_past), n);
+  /* The step that located t0 may be the coarse run's too (the peak in the
+   * first step): its local error, measured, is added to the difference. */
+  df.t0 = diff_of(fine->t0, coarse->t0, div) + SSW_EST_SAFETY * fine->t0_step;
+  df.dphi +=
+      fabs(fine->w_future - fine->w_past) * SSW_EST_SAFETY * fine->t0_step;
+  fl.t0 = floor_of(fabs(fine->t0) + 1.0 / fine->rate, n) + ft0;
+  df.center = fl.center = 0.0;
   for (int e = 0; e < 2; e++) {
     const double *a = e ? fine->center_future : fine->center_past;
     const double *b = e ? coarse->center_future : coarse->center_past;
-    const double dc = hypot(a[0] - b[0], a[1] - b[1]);
-    ec = fmax(ec, est_of(dc, 0.0, div, hypot(a[0], a[1]) + len, n));
+    df.center =
+        fmax(df.center, diff_of(hypot(a[0] - b[0], a[1] - b[1]), 0.0, div));
+    fl.center = fmax(fl.center, floor_of(hypot(a[0], a[1]) + len, n));
   }
-  out->err_center = fine->regime == SSW_REGIME_LINE_TO_LINE ? NAN : ec;
+  if (line) df.center = fl.center = NAN;
+  df.blade = diff_of(fine->blade_force_max, coarse->blade_force_max, div);
+  /* The blade force at its peak is insensitive to the state's error along
+   * the orbit (F' = 0 there); its round-off is that of evaluating its
+   * terms, which may cancel, plus the energy's random walk. */
+  fl.blade =
+      floor_of(fine->blade_force_max, n) + 8.0 * 0x1p-52 * fine->blade_terms;
+  /* The step's share, the round-off floor and the stopping tolerance's
+   * share (which both runs share). */
+  const ssw_err_parts *t = &fine->tail;
+  out->err_d = df.d + fl.d + t->d;
+  out->err_dphi = df.dphi + fl.dphi + t->dphi;
+  out->err_r = line ? NAN : df.r + fl.r + t->r;
+  out->err_t0 = df.t0 + fl.t0;
+  out->err_center = df.center + fl.center + t->center;
+  out->err_blade = df.blade + fl.blade + t->blade;
+  out->roundoff = fl;
 }
 
-/* The largest of the estimates relative to what rtol promises (1: exactly
- * at rtol); see ssw_traj's err_* fields for the scales. */
-static double rel_estimate_periodic(const ssw_traj *r, double rtol) {
+/* Estimates in the order d, dphi, r, t0, centre, blade force. */
+enum { E_D, E_DPHI, E_R, E_T0, E_C, E_BLADE, E_N };
+
+static void parts_of(const ssw_err_parts *p, double e[E_N]) {
+  e[E_D] = p->d, e[E_DPHI] = p->dphi, e[E_R] = p->r;
+  e[E_T0] = p->t0, e[E_C] = p->center, e[E_BLADE] = p->blade;
+}
+
+static void errors_of(const ssw_traj *r, double e[E_N]) {
+  const ssw_err_parts p = {r->err_d,  r->err_dphi,   r->err_r,
+                           r->err_t0, r->err_center, r->err_blade};
+  parts_of(&p, e);
+}
+
+/* The largest of the estimates e relative to what rtol promises (1:
+ * exactly at rtol); see ssw_traj's err_* fields for the scales. */
+static double rel_of(const ssw_traj *r, const double e[E_N], double rtol) {
+  const double len = fmax(fabs(r->r_future), fabs(r->d));
+  const double scale[E_N] = {
+      fabs(r->d), fmax(fabs(r->dphi), SSW_DPHI_FLOOR),
+      len,        fabs(r->t0) + 1.0 / r->rate,
+      len,        fmax(r->blade_force_max, SSW_BLADE_FLOOR * r->blade_terms)};
   double q = 0.0;
+  /* A quantity that exists without an estimate (the coarse run missed the
+   * peak of |g|, or the blade force's) has not met rtol. */
+  for (int i = 0; i < E_N; i++)
+    if (isfinite(scale[i]) && scale[i] > 0)
+      q = fmax(q, isnan(e[i]) ? INFINITY : e[i] / scale[i]);
+  return q / rtol;
+}
+
+/* A periodic motion's estimates relative to what rtol promises: the
+ * period relative to itself, the heading per period as dphi is, the
+ * lengths relative to the larger of drift and orbit radius, and the blade
+ * force as for the limits. */
+static double rel_estimate_periodic(const ssw_traj *r, double rtol) {
   const double len = fmax(r->drift_per_period, r->orbit_radius);
-  if (isfinite(r->err_period)) q = fmax(q, r->err_period / fabs(r->period));
-  if (isfinite(r->err_heading_period))
-    q = fmax(q, r->err_heading_period /
-                    fmax(fabs(r->heading_per_period), SSW_DPHI_FLOOR));
-  if (isfinite(r->err_drift) && isfinite(len) && len > 0)
-    q = fmax(q, r->err_drift / len);
-  if (isfinite(r->err_orbit) && isfinite(r->orbit_radius) &&
-      r->orbit_radius > 0)
-    q = fmax(q, r->err_orbit / r->orbit_radius);
+  const double e[] = {r->err_period, r->err_heading_period, r->err_drift,
+                      r->err_orbit, r->err_blade};
+  const double scale[] = {
+      fabs(r->period), fmax(fabs(r->heading_per_period), SSW_DPHI_FLOOR), len,
+      r->orbit_radius,
+      fmax(r->blade_force_max, SSW_BLADE_FLOOR * r->blade_terms)};
+  double q = 0.0;
+  for (int i = 0; i < 5; i++)
+    if (isfinite(scale[i]) && scale[i] > 0)
+      q = fmax(q, isnan(e[i]) ? INFINITY : e[i] / scale[i]);
   return q / rtol;
 }
 
 static double rel_estimate(const ssw_traj *r, double rtol) {
-  double q = 0.0;
   if (r->periodic) return rel_estimate_periodic(r, rtol);
-  const double len = fmax(fabs(r->r_future), fabs(r->d));
-  if (isfinite(r->err_d)) q = fmax(q, r->err_d / fabs(r->d));
-  if (isfinite(r->err_dphi))
-    q = fmax(q, r->err_dphi / fmax(fabs(r->dphi), SSW_DPHI_FLOOR));
-  if (isfinite(r->err_r) && len > 0) q = fmax(q, r->err_r / len);
-  if (isfinite(r->err_t0))
-    q = fmax(q, r->err_t0 / (fabs(r->t0) + 1.0 / r->rate));
-  if (isfinite(r->err_center) && len > 0) q = fmax(q, r->err_center / len);
-  return q / rtol;
+  double e[E_N];
+  errors_of(r, e);
+  return rel_of(r, e, rtol);
 }
 
 /* ---- Trajectories ------------------------------------------------------ */
@@ -297,6 +419,31 @@ double ssw_extract_fixed_step(const ssw_tensor *t, double H, double eta) {
   return eta / fmax(rate, wmax);
 }
 
+/* Even in the body's units the transition's rate leaves the double range
+ * (L1 and Z some 1e-160 of the tensor's scale, possible with zero_tol 0):
+ * the motion cannot be integrated, and says so (nonfinite). */
+static void unresolvable(ssw_traj *out) {
+  double *q[] = {&out->w_past,
+                 &out->v_past,
+                 &out->w_future,
+                 &out->v_future,
+                 &out->r_past,
+                 &out->r_future,
+                 &out->center_past[0],
+                 &out->center_past[1],
+                 &out->center_future[0],
+                 &out->center_future[1],
+                 &out->d,
+                 &out->dphi,
+                 &out->t0,
+                 &out->blade_force_max};
+  for (size_t i = 0; i < sizeof q / sizeof q[0]; i++)
+    *q[i] = NAN;
+  out->loops = -1;
+  out->converged = 0;
+  out->flags = SSW_TRAJ_NONFINITE;
+}
+
 /* Per-trajectory set-up; returns 1 when legs must be integrated. */
 static int setup(const ssw_coeffs *c, const ssw_tensor *t, int regime,
                  double w0, double v0, const ssw_integrator *o, double tol,
@@ -305,8 +452,11 @@ static int setup(const ssw_coeffs *c, const ssw_tensor *t, int regime,
   out->regime = regime;
   out->H0 = ssw_model_energy(&c->e, w0, v0);
   out->rtol = o->rtol;
+  out->tol = tol;
   out->err_d = out->err_dphi = out->err_r = out->err_t0 = NAN;
-  out->err_center = NAN;
+  out->err_center = out->err_blade = NAN;
+  out->tail = out->roundoff = (ssw_err_parts){NAN, NAN, NAN, NAN, NAN, NAN};
+  out->t0_step = NAN;
   out->err_period = out->err_heading_period = NAN;
   out->err_drift = out->err_orbit = NAN;
   out->period = out->heading_per_period = NAN;
@@ -320,10 +470,16 @@ static int setup(const ssw_coeffs *c, const ssw_tensor *t, int regime,
   const double g0 = ssw_model_g(&c->e, w0, v0), kappa = c->e.kappa;
   out->arc = g0 > 0 ? 1 : (g0 < 0 ? -1 : 0);
   out->periodic = kappa != 0.0 && fabs(kappa) >= *gmax;
+  if (kappa != 0.0 && fabs(fabs(kappa) / *gmax - 1.0) < SSW_CRITICAL_MARGIN)
+    out->flags |= SSW_TRAJ_NEAR_CRITICAL;
   if (out->periodic)
     out->rate = sqrt((fabs(kappa) - *gmax) * (fabs(kappa) + *gmax) / c->e.D);
   if (regime == SSW_REGIME_UNIFORM && !out->periodic) {
     stationary(c, w0, v0, out);
+    return 0;
+  }
+  if (!(out->rate > 0 && isfinite(out->rate))) {
+    unresolvable(out);
     return 0;
   }
   if (!out->periodic && fabs(g0) <= tol * *gmax) {
@@ -357,21 +513,27 @@ void ssw_extract_finish(const ssw_tensor *t, int regime, double w0, double v0,
   setup(&c, t, regime, w0, v0, o, ssw_integrator_stop_tol(o), out, &gmax);
   const ssw_leg_end *e[2] = {fwd, bwd};
   leg L[2];
-  for (int k = 0; k < 2; k++)
+  for (int k = 0; k < 2; k++) {
+    const double g = ssw_model_g(&c.e, e[k]->w, e[k]->v);
+    const double ht = ssw_model_ht(&c.e, e[k]->w, e[k]->v);
     L[k] = (leg){.t = e[k]->t,
                  .phi = e[k]->phi,
                  .x = e[k]->x,
                  .y = e[k]->y,
                  .w = e[k]->w,
                  .v = e[k]->v,
-                 .g = ssw_model_g(&c.e, e[k]->w, e[k]->v),
-                 .ht = ssw_model_ht(&c.e, e[k]->w, e[k]->v),
+                 .g = g,
+                 .ht = ht,
                  .steps = e[k]->steps,
                  .emax = e[k]->emax,
                  .converged = e[k]->converged,
                  .nonfinite = !e[k]->converged,
                  .found_peak = e[k]->found_peak,
-                 .t_peak = e[k]->t_peak};
+                 .t_peak = e[k]->t_peak,
+                 .ux = cos(e[k]->phi),
+                 .uy = sin(e[k]->phi)};
+    L[k].anchor = end_of(&L[k]); /* no estimate here */
+  }
   combine(&c, o, &L[0], &L[1], out);
 }
 
@@ -389,7 +551,7 @@ double ssw_extract_gstop(const ssw_tensor *t, double H,
  * step: job 2k is trajectory k forward, 2k + 1 backward. */
 static void make_jobs(const leg_run *R, const ssw_traj *base, int m,
                       const double *w0, const double *v0, void *const *ctx,
-                      double factor, double tol, leg_job *jobs) {
+                      double factor, leg_job *jobs) {
   for (int k = 0; k < m; k++) {
     const ssw_traj *r = &base[k];
     const ssw_reduced *e = &R->c->e;
@@ -400,10 +562,11 @@ static void make_jobs(const leg_run *R, const ssw_traj *base, int m,
                      .v0 = v0[k],
                      .dir = d ? -1 : 1,
                      .H0 = r->H0,
-                     .gstop = tol * G,
-                     .stop_ht = e->kappa != 0.0 ? tol / sqrt(e->D) : 0.0,
+                     .gstop = r->tol * G,
+                     .stop_ht = e->kappa != 0.0 ? r->tol / sqrt(e->D) : 0.0,
                      .periodic = r->periodic,
                      .skip = r->periodic && d == 1,
+                     .check_peak = factor == 1.0,
                      .ctx = ctx ? ctx[k] : NULL};
       j->step = factor * (R->adaptive ? r->eps : r->h);
       /* The density's scales from the state itself (not the closed form):
@@ -430,9 +593,9 @@ static void make_jobs(const leg_run *R, const ssw_traj *base, int m,
 /* One pass over m trajectories; res[k] starts from base[k]. */
 static void pass(const leg_run *R, const ssw_traj *base, int m,
                  const double *w0, const double *v0, void *const *ctx,
-                 double factor, double tol, ssw_traj *res) {
+                 double factor, ssw_traj *res) {
   leg_job jobs[2 * CHUNK];
-  make_jobs(R, base, m, w0, v0, ctx, factor, tol, jobs);
+  make_jobs(R, base, m, w0, v0, ctx, factor, jobs);
   ssw_legs_run(R, jobs, 2 * m);
   for (int k = 0; k < m; k++) {
     res[k] = base[k];
@@ -444,45 +607,103 @@ static void pass(const leg_run *R, const ssw_traj *base, int m,
   }
 }
 
-/* Adaptive runs meet rtol by themselves: a trajectory whose estimate
- * exceeds it runs again at a step chosen from the estimate, and the
- * previous run becomes the coarse one of the new estimate. */
-static void refine(const leg_run *R, double tol, int m, const double *w0,
-                   const double *v0, ssw_traj *fine) {
+/* How a trajectory whose estimate exceeds rtol runs again: the step
+ * divided by `ratio` (its estimate's step part: the error scales as
+ * eps^q, aim at half of rtol) and the stopping tolerance divided by
+ * `tighten` (the tail's part, which scales as tol^2: aim at an eighth). */
+static void plan(const ssw_method *m, const ssw_traj *r, double rtol,
+                 double *ratio, double *tighten) {
+  double e[E_N], t[E_N], f[E_N];
+  errors_of(r, e);
+  parts_of(&r->tail, t);
+  parts_of(&r->roundoff, f);
+  /* Without exact equilibria a leg stops where g stalls, O(h^q) off the
+   * line: there the tail's share shrinks with the step, not with tol. */
+  const int exact = (m->caps & SSW_CAP_EXACT_EQUILIBRIA) != 0;
+  const int q = m->order;
+  for (int i = 0; i < E_N; i++) {
+    e[i] -= (exact ? t[i] : 0.0) + f[i];
+    if (!exact) t[i] = 0.0;
+  }
+  const double es = rel_of(r, e, rtol), et = rel_of(r, t, rtol);
+  /* What round-off leaves of rtol for the other two (neither a finer step
+   * nor a tighter tolerance reduces it; more steps add to it). The tail is
+   * cheap to shorten whatever round-off leaves. */
+  const double room = fmax(1.0 - rel_of(r, f, rtol), 0.0);
+  *ratio = *tighten = 1.0;
+  if (room >= 0.1 && es > 0.5 * room)
+    *ratio = fmin(4.0, fmax(1.25, pow(2.0 * es / room, 1.0 / q)));
+  const double tail_room = fmax(room, 0.5);
+  if (et > 0.25 * tail_room)
+    *tighten = fmin(1e3, fmax(2.0, sqrt(8.0 * et / tail_room)));
+}
+
+/* One round of reruns of the trajectories redo[0..nr). With the stopping
+ * tolerance unchanged the previous run is the new estimate's coarse one;
+ * with a tighter one (whose tail differs) a coarse run comes along. */
+static void rerun(const leg_run *R, int nr, const int *redo, const double *w0,
+                  const double *v0, ssw_traj *fine) {
   const int q = R->o->method->order;
-  for (int round = 0; round < SSW_REFINE_MAX; round++) {
-    int redo[CHUNK], nr = 0;
-    ssw_traj base[CHUNK], again[CHUNK];
-    double rw0[CHUNK], rv0[CHUNK], ratio[CHUNK];
-    for (int k = 0; k < m; k++) {
-      const double e = rel_estimate(&fine[k], R->o->rtol);
-      if (!(e > 1.0) || !fine[k].converged) continue;
-      /* The error scales as eps^q: aim at half of rtol. */
-      ratio[nr] = fmin(4.0, fmax(1.25, pow(2.0 * e, 1.0 / q)));
-      base[nr] = fine[k];
-      base[nr].eps = fine[k].eps / ratio[nr];
-      base[nr].h = fine[k].h / ratio[nr];
-      rw0[nr] = w0[k], rv0[nr] = v0[k];
-      redo[nr++] = k;
-    }
-    if (nr == 0) return;
-    pass(R, base, nr, rw0, rv0, NULL, 1.0, tol, again);
-    for (int k = 0; k < nr; k++) {
-      ssw_traj *f = &fine[redo[k]];
-      const int64_t steps = f->steps + again[k].steps;
+  ssw_traj base[CHUNK], again[CHUNK], coarse[CHUNK];
+  double rw0[CHUNK], rv0[CHUNK], ratio[CHUNK], tighten[CHUNK];
+  int fresh = 0;
+  for (int k = 0; k < nr; k++) {
+    const ssw_traj *f = &fine[redo[k]];
+    plan(R->o->method, f, R->o->rtol, &ratio[k], &tighten[k]);
+    base[k] = *f;
+    base[k].eps = f->eps / ratio[k], base[k].h = f->h / ratio[k];
+    base[k].tol = f->tol / tighten[k];
+    rw0[k] = w0[redo[k]], rv0[k] = v0[redo[k]];
+    fresh |= tighten[k] > 1.0;
+  }
+  pass(R, base, nr, rw0, rv0, NULL, 1.0, again);
+  if (fresh) pass(R, base, nr, rw0, rv0, NULL, SSW_EST_RATIO, coarse);
+  for (int k = 0; k < nr; k++) {
+    ssw_traj *f = &fine[redo[k]];
+    int64_t steps = f->steps + again[k].steps;
+    if (tighten[k] > 1.0) {
+      estimate(R->c, &again[k], &coarse[k], SSW_EST_RATIO, q, &again[k]);
+      steps += coarse[k].steps;
+    } else {
       estimate(R->c, &again[k], f, ratio[k], q, &again[k]);
+    }
+    if (again[k].converged) {
       again[k].refinements = f->refinements + 1;
       *f = again[k];
-      f->steps = steps;
+    } else {
+      /* The rerun failed (the step cap, typically): the converged result
+       * stays, with its estimate, and is not refined again. */
+      f->refinements++;
+      f->flags |= SSW_TRAJ_RTOL;
     }
+    f->steps = steps;
+  }
+}
+
+/* Adaptive runs meet rtol by themselves: a trajectory whose estimate
+ * exceeds it runs again at a finer step or a tighter stopping tolerance,
+ * whichever part of the estimate asks for it. */
+static void refine(const leg_run *R, int m, const double *w0, const double *v0,
+                   ssw_traj *fine) {
+  for (int round = 0; round < SSW_REFINE_MAX; round++) {
+    int redo[CHUNK], nr = 0;
+    for (int k = 0; k < m; k++) {
+      double ratio, tighten;
+      plan(R->o->method, &fine[k], R->o->rtol, &ratio, &tighten);
+      if (rel_estimate(&fine[k], R->o->rtol) > 1.0 && fine[k].converged &&
+          !(fine[k].flags & SSW_TRAJ_RTOL) && (ratio > 1.0 || tighten > 1.0))
+        redo[nr++] = k;
+    }
+    if (nr == 0) break;
+    rerun(R, nr, redo, w0, v0, fine);
   }
   for (int k = 0; k < m; k++)
     if (rel_estimate(&fine[k], R->o->rtol) > 1.0)
       fine[k].flags |= SSW_TRAJ_RTOL;
 }
 
-static void chunk(const leg_run *R, double tol, int n, const double *w0,
-                  const double *v0, void *const *ctx, ssw_traj *out) {
+static void chunk(const leg_run *R, int n, const double *w0, const double *v0,
+                  void *const *ctx, ssw_traj *out) {
   int idx[CHUNK], m = 0;
   ssw_traj base[CHUNK], fine[CHUNK], coarse[CHUNK];
   double cw0[CHUNK], cv0[CHUNK];
@@ -494,18 +715,16 @@ static void chunk(const leg_run *R, double tol, int n, const double *w0,
       idx[m++] = i;
     }
   if (m == 0) return;
-  pass(R, base, m, cw0, cv0, cctx, 1.0, tol, fine);
+  pass(R, base, m, cw0, cv0, cctx, 1.0, fine);
   if (R->o->estimate) {
-    leg_run Rc = *R; /* the coarse run's blade force is not used */
-    Rc.blade = 0;
-    pass(&Rc, base, m, cw0, cv0, NULL, SSW_EST_RATIO, tol, coarse);
+    pass(R, base, m, cw0, cv0, NULL, SSW_EST_RATIO, coarse);
     for (int k = 0; k < m; k++) {
       const int64_t steps = fine[k].steps + coarse[k].steps;
       estimate(R->c, &fine[k], &coarse[k], SSW_EST_RATIO, R->o->method->order,
                &fine[k]);
       fine[k].steps = steps;
     }
-    if (R->adaptive) refine(R, tol, m, cw0, cv0, fine);
+    if (R->adaptive) refine(R, m, cw0, cv0, fine);
   }
   for (int k = 0; k < m; k++)
     out[idx[k]] = fine[k];
@@ -522,20 +741,52 @@ int ssw_extract_batch(const ssw_tensor *t, int regime, int n, const double *w0,
               "initial velocity (omega0, v0) = (%g, %g) must be finite and "
               "non-zero",
               w0[i], v0[i]);
+  /* Integrated in units where the tensor and the energy are near 1
+   * (scale.h): results do not depend on the energy or the mass scale. */
+  ssw_units body;
+  ssw_tensor ts;
+  ssw_units_body(t, &body, &ts);
   ssw_coeffs c;
-  SSW_CALL(ssw_stepper_bind(t, o->method, &c));
+  SSW_CALL(ssw_stepper_bind(&ts, o->method, &c));
   const double tol = ssw_integrator_stop_tol(o);
-  const leg_run R = {&c, o, o->rtol > 0, ssw_method_cost(o->method), 1, sample};
+  const leg_run R = {&c, o, o->rtol > 0, ssw_method_cost(o->method),
+                     sample ? ssw_units_sample_fn : NULL};
   for (int start = 0; start < n; start += CHUNK) {
     const int m = n - start < CHUNK ? n - start : CHUNK;
-    for (int i = start; i < start + m; i++) {
+    ssw_units u[CHUNK];
+    ssw_units_sample wrap[CHUNK];
+    void *wctx[CHUNK];
+    double ws[CHUNK], vs[CHUNK];
+    for (int k = 0; k < m; k++) {
+      const int i = start + k;
+      u[k] = body;
+      ssw_units_state(&u[k], &ts, w0[i], v0[i], &ws[k], &vs[k]);
+      wrap[k] = (ssw_units_sample){sample, ctx ? ctx[i] : NULL, u[k]};
+      wctx[k] = wrap[k].ctx ? &wrap[k] : NULL;
       double gmax;
-      setup(&c, t, regime, w0[i], v0[i], o, tol, &out[i], &gmax);
+      setup(&c, &ts, regime, ws[k], vs[k], o, tol, &out[i], &gmax);
     }
-    chunk(&R, tol, m, w0 + start, v0 + start, ctx ? ctx + start : NULL,
-          out + start);
+    chunk(&R, m, ws, vs, sample ? wctx : NULL, out + start);
+    for (int k = 0; k < m; k++)
+      ssw_units_result(&u[k], &out[start + k]);
   }
   return SSW_SUCCESS;
+}
+
+void ssw_extract_energy_point(const ssw_tensor *t, double H, double psi,
+                              double *w, double *v) {
+  ssw_units u;
+  ssw_tensor s;
+  ssw_units_body(t, &u, &s);
+  /* H = 2^(mass + 2 len + 2 k) h with h near 1: the point of the scaled
+   * ellipse scaled back (bit for bit the direct formula where that one
+   * stays in range: every scaling is by an even power of two). */
+  const int e = u.mass + 2 * u.len;
+  const int k = (ilogb(H) - e) / 2;
+  double ws, vs;
+  ssw_model_energy_point(&s, ldexp(H, -e - 2 * k), psi, &ws, &vs);
+  *w = ldexp(ws, k);
+  *v = ldexp(vs, u.len + k);
 }
 
 int ssw_extract_run(const ssw_tensor *t, int regime, double w0, double v0,

@@ -68,11 +68,21 @@ static double series_peak(const double F[SERIES], double lo, double hi,
   return fabs(f);
 }
 
+/* The magnitude of the terms of F = g ht / D + w (M v - L2 w)
+ * (SSW_MODEL_BLADE in model.h: a term added there belongs here too). */
+static double blade_terms(const ssw_reduced *e, double w, double v) {
+  const double g = fabs(e->L1 * w) + fabs(e->Z * v);
+  const double ht = fabs(e->kw2 * w) + fabs(e->kw1 * v);
+  return g * ht / e->D + fabs(w) * (fabs(e->M * v) + fabs(e->L2 * w));
+}
+
 static void fpeak_add(fpeak *p, const ssw_reduced *e, double t, double w,
-                      double v, double *best) {
+                      double v, leg *out) {
   double f, d;
+  double *best = &out->fmax;
   ssw_model_blade_rate(e, w, v, &f, &d);
   *best = fmax(*best, fabs(f));
+  out->fterms = fmax(out->fterms, blade_terms(e, w, v));
   /* Only an interval over which |F| rises then falls holds a peak. */
   const double sf = copysign(1.0, f), dt = t - p->t;
   if (p->n > 0 && p->d * sf * dt > 0 && d * sf * dt < 0) {
@@ -136,7 +146,41 @@ static double illinois_root(const illinois *br) {
   return fb == 0.0 ? b : (a * fb - b * fa) / (fb - fa);
 }
 
-enum { LANE_IDLE, LANE_STEP, LANE_REFINE };
+/* ---- Arrival and the anchor ---------------------------------------------
+ * A leg stops once |g| is at most gstop and at most 1/ANCHOR_RATIO of the
+ * anchor's, the last node with |g| >= ANCHOR_RATIO gstop (or the start):
+ * the tail's O(g^2) remainder is then estimated from the tails added at
+ * the anchor and at the end (extract.c). It also stops where g reaches its
+ * round-off, below which it cannot decrease. */
+#define ANCHOR_RATIO 4.0
+
+static double g_floor(const ssw_reduced *e, double w, double v) {
+  return 8.0 * 0x1p-52 * (fabs(e->L1 * w) + fabs(e->Z * v));
+}
+
+static int arrived(const ssw_reduced *e, const leg_job *j, double g, double w,
+                   double v, double ht) {
+  if (j->periodic) return j->out.sections >= 2;
+  const double a = fabs(g), floor = g_floor(e, w, v);
+  if (a <= floor) return 1;
+  /* With circulation the tail's error is also O(s^2) in s = sqrt(D) g /
+   * ht, the distance from the line in units of the approach, which slows
+   * as the equilibria near each other (|ht| falls with sin psi_e): s must
+   * be small as well. Without it |ht| is sqrt(D) g_max there and the rule
+   * on g says the same. */
+  return a <= fmin(j->gstop, fabs(j->out.anchor.g) / ANCHOR_RATIO) &&
+         (j->stop_ht == 0.0 || a <= j->stop_ht * fabs(ht));
+}
+
+static void keep_anchor(const ssw_reduced *e, leg_job *j, const leg_node *n) {
+  if (fabs(n->g) >= ANCHOR_RATIO * fmax(j->gstop, g_floor(e, n->w, n->v)))
+    j->out.anchor = *n;
+}
+
+enum { LANE_IDLE, LANE_STEP, LANE_REFINE, LANE_CHECK, LANE_STEP_CHECK };
+
+/* Steps toward the peak whose local error is measured (see check_step). */
+#define PEAK_CHECKS 2
 
 /* What a lane carries between kernel calls. */
 typedef struct {
@@ -146,7 +190,12 @@ typedef struct {
   double t, z, w, v, g, ht;
   ssw_state prev, cur; /* before and after the step that crossed the peak */
   double t_prev, hpeak;
-  illinois br; /* bracket of the peak in (0, |hpeak|) */
+  illinois br;     /* bracket of the peak in (0, |hpeak|) */
+  int checks;      /* half steps taken of a step's check */
+  int taken;       /* steps taken (not counting refinements and checks) */
+  double ht0;      /* ht at the start: dir ht0 > 0 on the way to the peak */
+  ssw_state stash; /* a checked step's result, while its halves run */
+  double hstep;    /* its size */
   fpeak force;
 } lane;
 
@@ -156,10 +205,12 @@ static void lane_start(const leg_run *R, leg_job *j, lane *L, ssw_state *s) {
   ssw_stepper_init(c, j->w0, j->v0, s);
   L->w = j->w0, L->v = j->v0;
   L->g = ssw_model_g(&c->e, L->w, L->v),
-  L->ht = ssw_model_ht(&c->e, L->w, L->v);
+  L->ht = L->ht0 = ssw_model_ht(&c->e, L->w, L->v);
   j->out = (leg){0};
+  j->out.anchor =
+      (leg_node){0.0, 0.0, 0.0, 0.0, 1.0, 0.0, L->w, L->v, L->g, L->ht};
   j->out.found_peak = L->ht == 0.0;
-  if (R->blade) fpeak_add(&L->force, &c->e, 0.0, L->w, L->v, &j->out.fmax);
+  fpeak_add(&L->force, &c->e, 0.0, L->w, L->v, &j->out);
   if (R->adaptive) {
     /* z_{+-1/2} = rho_0 C(+-x_0)^(1/2): the forward and the backward leg
      * are the two halves of one reversible sequence through y_0. */
@@ -169,25 +220,24 @@ static void lane_start(const leg_run *R, leg_job *j, lane *L, ssw_state *s) {
   }
 }
 
-/* A leg's natural end: two sections of a periodic motion, else the line
- * of equilibria (or the scheme's own equilibrium, `stalled`). */
-static int arrived(const leg_job *j, double g, double ht) {
-  if (j->periodic) return j->out.sections >= 2;
-  if (j->out.stalled) return 1;
-  /* The tail's error is O(s^2) in s = sqrt(D) g / ht, the distance from
-   * the line in units of the approach: without circulation |ht| is
-   * sqrt(D) g_max there and s = g / g_max, the rule gstop states; with
-   * circulation the approach slows as the equilibria near each other
-   * (|ht| falls with sin psi_e), and s must be small as well. */
-  return fabs(g) <= j->gstop &&
-         (j->stop_ht == 0.0 || fabs(g) <= j->stop_ht * fabs(ht));
+/* A section of a periodic leg: the last evaluated state `s`, a few ulps of
+ * the step from the root in time, stands for the state at the root. */
+static void add_section(leg *r, double t, const ssw_state *s) {
+  if (r->sections < 2) {
+    double *q = r->sec[r->sections];
+    q[0] = t, q[1] = s->phi, q[2] = s->x, q[3] = s->y;
+  }
+  r->sections++;
 }
 
-static void lane_finish(lane *L, const ssw_state *s) {
+static void lane_finish(const leg_run *R, lane *L, const ssw_state *s) {
   leg *r = &L->job->out;
-  r->converged = !r->nonfinite && arrived(L->job, L->g, L->ht);
+  r->converged =
+      !r->nonfinite &&
+      (arrived(&R->c->e, L->job, L->g, L->w, L->v, L->ht) || r->stalled);
   r->t = L->t;
   r->phi = s->phi, r->x = s->x, r->y = s->y;
+  r->ux = s->ux, r->uy = s->uy;
   r->w = L->w, r->v = L->v, r->g = L->g, r->ht = L->ht;
   L->mode = LANE_IDLE;
 }
@@ -196,9 +246,9 @@ static void lane_finish(lane *L, const ssw_state *s) {
  * step. Returns 1 when the lane goes on. */
 static int lane_next(const leg_run *R, lane *L, const ssw_state *s) {
   leg_job *j = L->job;
-  if (j->out.nonfinite || arrived(j, L->g, L->ht) ||
-      j->out.steps + R->stages > R->o->max_steps) {
-    lane_finish(L, s);
+  if (j->out.nonfinite || arrived(&R->c->e, j, L->g, L->w, L->v, L->ht) ||
+      j->out.stalled || j->out.steps + R->stages > R->o->max_steps) {
+    lane_finish(R, L, s);
     return 0;
   }
   L->h = j->dir * (R->adaptive ? j->step / L->z : j->step);
@@ -216,24 +266,87 @@ static int refine_next(lane *L) {
   return 1;
 }
 
-/* A section of a periodic leg: the last evaluated state `s`, a few ulps of
- * the step from the root in time, stands for the state at the root. */
-static void add_section(leg *r, double t, const ssw_state *s) {
-  if (r->sections < 2) {
-    double *q = r->sec[r->sections];
-    q[0] = t, q[1] = s->phi, q[2] = s->x, q[3] = s->y;
-  }
-  r->sections++;
+/* Back to the state after the crossing step (w, v, g, ht are still its
+ * own) and on with the leg. */
+static void resume(const leg_run *R, lane *L, ssw_state *s) {
+  *s = L->cur;
+  L->mode = LANE_STEP;
+  lane_next(R, L, s);
+}
+
+/* The local error of one macro step of size tau, C tau^(q+1), from the
+ * same step taken as two halves (which err by C tau^(q+1) / 2^q): the
+ * root's one-step ht is 0, so the two halves' ht is the error's (2^q - 1)
+ * / 2^q, and t0 moves by it over the slope |ht'| = g^2 = G^2 at the peak. */
+static double step_local(const leg_run *R, double ht1, double ht2, double g2) {
+  const double p = ldexp(1.0, R->c->method->order);
+  return fabs(ht1 - ht2) / g2 * p / (p - 1.0);
+}
+
+static double peak_local(const leg_run *R, const leg_job *j, double ht2) {
+  return step_local(R, 0.0, ht2, j->clock.G2);
 }
 
 static void refine_done(const leg_run *R, lane *L, ssw_state *s) {
-  L->job->out.t_peak = L->t_prev + L->job->dir * illinois_root(&L->br);
+  const double tau = illinois_root(&L->br);
+  L->job->out.t_peak = L->t_prev + L->job->dir * tau;
   if (L->job->periodic) add_section(&L->job->out, L->job->out.t_peak, s);
   L->job->out.found_peak = 1;
-  *s = L->cur;
+  if (L->job->check_peak && tau > 0) {
+    L->mode = LANE_CHECK;
+    L->checks = 0;
+    L->h = L->job->dir * 0.5 * tau;
+    *s = L->prev;
+    return;
+  }
+  resume(R, L, s);
+}
+
+/* The energy is conserved exactly, so a step's local error is a shift in
+ * time along the orbit, which t0 inherits unchanged; the fine and the
+ * coarse run share much of it when the peak lies within their first steps
+ * (their Richardson difference then misses it). The first PEAK_CHECKS steps
+ * toward the peak are therefore measured one by one, by the same step
+ * taken as two halves, like the step that locates the peak. */
+static int wants_check(const lane *L) {
+  const leg_job *j = L->job;
+  return j->check_peak && !j->out.found_peak && j->dir * L->ht0 > 0 &&
+         L->taken < PEAK_CHECKS;
+}
+
+static void start_step_check(lane *L, ssw_state *s) {
+  L->stash = *s;
+  L->hstep = L->h;
+  L->h = 0.5 * L->hstep;
+  L->checks = 0;
+  L->mode = LANE_STEP_CHECK;
+  *s = L->prev;
+}
+
+static void after_step(const leg_run *R, lane *L, ssw_state *s);
+
+static void after_step_check(const leg_run *R, lane *L, ssw_state *s) {
+  if (++L->checks < 2) return;
+  double w1, v1, w2, v2;
+  ssw_stepper_velocity(R->c, &L->stash, &w1, &v1);
+  ssw_stepper_velocity(R->c, s, &w2, &v2);
+  const ssw_reduced *e = &R->c->e;
+  const double g = ssw_model_g(e, w1, v1);
+  L->job->out.t_peak_local +=
+      step_local(R, ssw_model_ht(e, w1, v1), ssw_model_ht(e, w2, v2), g * g);
+  *s = L->stash;
+  L->h = L->hstep;
   L->mode = LANE_STEP;
-  /* The state after the crossing step: w, v, g, ht are still its own. */
-  lane_next(R, L, s);
+  after_step(R, L, s);
+}
+
+static void after_check_step(const leg_run *R, lane *L, ssw_state *s) {
+  if (++L->checks < 2) return;
+  double w, v;
+  ssw_stepper_velocity(R->c, s, &w, &v);
+  L->job->out.t_peak_local +=
+      peak_local(R, L->job, ssw_model_ht(&R->c->e, w, v));
+  resume(R, L, s);
 }
 
 static void after_refine_step(const leg_run *R, lane *L, ssw_state *s) {
@@ -253,6 +366,7 @@ static void after_step(const leg_run *R, lane *L, ssw_state *s) {
   const ssw_coeffs *c = R->c;
   leg_job *j = L->job;
   const double ht_prev = L->ht, g_prev = L->g;
+  L->taken++;
   L->t_prev = L->t;
   L->t += L->h;
   ssw_stepper_velocity(c, s, &L->w, &L->v);
@@ -261,9 +375,12 @@ static void after_step(const leg_run *R, lane *L, ssw_state *s) {
   if (!isfinite(L->g) || !isfinite(s->x) || !isfinite(s->y) ||
       !isfinite(s->phi)) {
     j->out.nonfinite = 1;
-    lane_finish(L, s);
+    lane_finish(R, L, s);
     return;
   }
+  const leg_node node = {L->t,  s->phi, s->x, s->y, s->ux,
+                         s->uy, L->w,   L->v, L->g, L->ht};
+  keep_anchor(&c->e, j, &node);
   if (R->adaptive) {
     double rho, dlog;
     density(&c->e, &j->clock, L->w, L->v, &rho, &dlog);
@@ -279,7 +396,7 @@ static void after_step(const leg_run *R, lane *L, ssw_state *s) {
   const double H = ssw_model_energy(&c->e, L->w, L->v);
   const double e = fabs(H - j->H0) / j->H0;
   if (e > j->out.emax) j->out.emax = e;
-  if (R->blade) fpeak_add(&L->force, &c->e, L->t, L->w, L->v, &j->out.fmax);
+  fpeak_add(&L->force, &c->e, L->t, L->w, L->v, &j->out);
   if (j->ctx)
     R->sample(j->ctx, j->dir, L->t, s->phi, s->x, s->y, L->w, L->v, H);
   if ((!j->out.found_peak || j->periodic) && j->dir * ht_prev > 0 &&
@@ -334,10 +451,12 @@ static void run_leg_dopri5(const leg_run *R, leg_job *j) {
   *r = (leg){0};
   double g = ssw_model_g(&c->e, s.w, s.v), ht = ssw_model_ht(&c->e, s.w, s.v);
   r->found_peak = ht == 0.0;
+  r->anchor = (leg_node){0.0, 0.0, 0.0, 0.0, 1.0, 0.0, s.w, s.v, g, ht};
   double h = ssw_dopri5_initial_step(&c->e, &o, &s, j->dir);
   fpeak force = {0};
-  if (R->blade) fpeak_add(&force, &c->e, 0.0, s.w, s.v, &r->fmax);
-  while (!arrived(j, g, ht) && r->steps + 1 <= R->o->max_steps) {
+  fpeak_add(&force, &c->e, 0.0, s.w, s.v, r);
+  while (!arrived(&c->e, j, g, s.w, s.v, ht) &&
+         r->steps + 1 <= R->o->max_steps) {
     double err, hn;
     ssw_dopri5_step(&c->e, &o, &s, h, NULL, NULL, &n, &err);
     r->steps++;
@@ -352,9 +471,12 @@ static void run_leg_dopri5(const leg_run *R, leg_job *j) {
     const double ht_prev = ht;
     s = n;
     g = ssw_model_g(&c->e, s.w, s.v), ht = ssw_model_ht(&c->e, s.w, s.v);
+    const leg_node node = {s.t,        s.phi, s.x, s.y, cos(s.phi),
+                           sin(s.phi), s.w,   s.v, g,   ht};
+    keep_anchor(&c->e, j, &node);
     const double H = ssw_model_energy(&c->e, s.w, s.v);
     r->emax = fmax(r->emax, fabs(H - j->H0) / j->H0);
-    if (R->blade) fpeak_add(&force, &c->e, s.t, s.w, s.v, &r->fmax);
+    fpeak_add(&force, &c->e, s.t, s.w, s.v, r);
     if (j->ctx) R->sample(j->ctx, j->dir, s.t, s.phi, s.x, s.y, s.w, s.v, H);
     if ((!r->found_peak || j->periodic) && j->dir * ht_prev > 0 &&
         j->dir * ht <= 0) {
@@ -369,10 +491,20 @@ static void run_leg_dopri5(const leg_run *R, leg_job *j) {
         const ssw_state at = {.phi = q.phi, .x = q.x, .y = q.y};
         add_section(r, r->t_peak, &at);
       }
+      if (j->check_peak && tau > 0) {
+        ssw_ode_state a, b;
+        double e2;
+        ssw_dopri5_step(&c->e, &o, &prev, j->dir * 0.5 * tau, NULL, NULL, &a,
+                        &e2);
+        ssw_dopri5_step(&c->e, &o, &a, j->dir * 0.5 * tau, NULL, NULL, &b, &e2);
+        r->steps += 2;
+        r->t_peak_local = peak_local(R, j, ssw_model_ht(&c->e, b.w, b.v));
+      }
     }
   }
-  r->converged = !r->nonfinite && arrived(j, g, ht);
+  r->converged = !r->nonfinite && arrived(&c->e, j, g, s.w, s.v, ht);
   r->t = s.t, r->phi = s.phi, r->x = s.x, r->y = s.y;
+  r->ux = cos(s.phi), r->uy = sin(s.phi);
   r->w = s.w, r->v = s.v, r->g = g, r->ht = ht;
 }
 
@@ -422,6 +554,12 @@ void ssw_legs_run(const leg_run *R, leg_job *jobs, int njobs) {
       L[l].job->out.steps += R->stages;
       if (L[l].mode == LANE_REFINE)
         after_refine_step(R, &L[l], &s[l]);
+      else if (L[l].mode == LANE_CHECK)
+        after_check_step(R, &L[l], &s[l]);
+      else if (L[l].mode == LANE_STEP_CHECK)
+        after_step_check(R, &L[l], &s[l]);
+      else if (wants_check(&L[l]))
+        start_step_check(&L[l], &s[l]);
       else
         after_step(R, &L[l], &s[l]);
       while (L[l].mode == LANE_IDLE && next < njobs) {

@@ -22,20 +22,36 @@ typedef struct {
   double nu2, G2, delta2;
 } clock_par;
 
+/* A node of a leg: time, configuration (with the heading's unit vector
+ * (ux, uy) as the scheme carries it), velocity, g and ht. */
+typedef struct {
+  double t, phi, x, y, ux, uy, w, v, g, ht;
+} leg_node;
+
 /* End state of one direction of integration. */
 typedef struct {
   double t, phi, x, y, w, v, g, ht;
+  double ux, uy; /* the heading's unit vector as the scheme carries it */
+  /* The last node with |g| >= 4 gstop (or the start): the tail added
+   * there and at the end differ by the tail's O(g^2) remainder, which
+   * estimates it (extract.c, docs/theory/step-control.md). */
+  leg_node anchor;
   int64_t steps;
   double emax;
   int converged, nonfinite;
-  int stalled; /* stopped at the scheme's own equilibrium (see after_step) */
-  double fmax; /* largest |F| of the blade force over the nodes (refined) */
+  int stalled;   /* stopped at the scheme's own equilibrium (see after_step) */
+  double fmax;   /* largest |F| of the blade force over the nodes (refined) */
+  double fterms; /* largest magnitude of F's terms over the nodes: the scale
+                    of its round-off where the terms cancel */
   int found_peak;
   double t_peak;
   /* Periodic legs (circulation below its critical energy): the first two
    * crossings of the section (the peaks of |g|), as (t, phi, x, y). */
   int sections;
   double sec[2][4];
+  /* Local error of the macro step that located t_peak (Richardson with two
+   * half steps; 0 when not checked): the coarse run may share it. */
+  double t_peak_local;
 } leg;
 
 /* One leg to integrate: initial state, direction, step, trajectory. */
@@ -48,7 +64,8 @@ typedef struct {
   int periodic;   /* stop after two sections, not at the line of equilibria */
   int skip;       /* not integrated (a periodic motion's backward leg) */
   clock_par clock;
-  void *ctx; /* sample callback context, NULL for none */
+  int check_peak; /* measure the local error of the step locating t0 */
+  void *ctx;      /* sample callback context, NULL for none */
   leg out;
 } leg_job;
 
@@ -57,7 +74,6 @@ typedef struct {
   const ssw_coeffs *c;
   const ssw_integrator *o;
   int adaptive, stages; /* stages: base steps per macro step */
-  int blade; /* track the blade force's peaks (not needed by the estimate) */
   ssw_sample_fn sample;
 } leg_run;
 

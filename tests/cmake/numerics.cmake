@@ -3,6 +3,7 @@ ssw_add_test(NAME test_model SOURCES test_model.c)
 ssw_add_test(NAME test_stepper SOURCES test_stepper.c)
 ssw_add_test(NAME test_extract SOURCES test_extract.c)
 ssw_add_test(NAME test_accuracy SOURCES test_accuracy.c)
+ssw_add_test(NAME test_honest SOURCES test_honest.c)
 ssw_add_test(NAME test_ensemble SOURCES test_ensemble.c)
 ssw_add_test(NAME test_schemes SOURCES test_schemes.c)
 ssw_add_test(NAME test_path_engine SOURCES test_path_engine.c)
@@ -26,3 +27,8 @@ ssw_add_test(NAME test_cli_messages
           ${MPIEXEC_EXECUTABLE})
 # Circulation above the critical energy against the theory's formulas.
 ssw_add_test(NAME test_circulation SOURCES test_circulation.c LABELS numerics)
+# The ends of the accepted ranges through `point` and a sweep: energies,
+# mass scales, velocities, near line-to-line, theta, refusals and flags.
+ssw_add_test(NAME test_scales TIMEOUT 300
+  COMMAND ${SSW_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/test_scales.py
+          $<TARGET_FILE:sleighsweep> ${MPIEXEC_EXECUTABLE})
