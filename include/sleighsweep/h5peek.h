@@ -24,6 +24,22 @@ int ssw_h5peek_hdf5_file(const char *path);
  * buffer (free it); NULL when absent or not a string. */
 char *ssw_h5peek_root_str(hid_t f, const char *name);
 
+/** A numeric root attribute as a double; NaN when absent or unreadable. */
+double ssw_h5peek_root_num(hid_t f, const char *name);
+
+/** 1 when the root has the attribute `name`. */
+int ssw_h5peek_root_has(hid_t f, const char *name);
+
+/** Opens the output at `path` read-only for a look (status): the path is
+ * checked first (ssw_h5peek_hdf5_file: never blocks), HDF5's error stack
+ * is silenced and its file locking off (a running sweep holds the file).
+ * Errors: SSW_ERR_IO saying what the path is, or that it does not open
+ * (a run killed while writing it). Close with ssw_h5peek_close. */
+int ssw_h5peek_open(const char *path, hid_t *f);
+
+/** Closes a file of ssw_h5peek_open (NULL-safe on an invalid id). */
+void ssw_h5peek_close(hid_t *f);
+
 /** 1 when the file at `path` opens read-only, its `status` attribute is
  * "complete" and its `config` attribute equals `config_text` byte for byte
  * (the resume's check); 0 otherwise. Writes nothing, not even metadata. */

@@ -64,16 +64,6 @@ typedef struct {
 
 /* ---- reading the file --------------------------------------------- */
 
-static double root_num(hid_t f, const char *name) {
-  double v = NAN;
-  if (H5Aexists(f, name) <= 0) return NAN;
-  hid_t a = H5Aopen(f, name, H5P_DEFAULT);
-  if (a < 0) return NAN;
-  if (H5Aread(a, H5T_NATIVE_DOUBLE, &v) < 0) v = NAN;
-  H5Aclose(a);
-  return v;
-}
-
 static void copy_attr(hid_t f, const char *name, char *dst, size_t n) {
   char *s = ssw_h5peek_root_str(f, name);
   snprintf(dst, n, "%s", s ? s : "");
@@ -96,7 +86,7 @@ static void read_status(hid_t f, report *r) {
              s, strlen(s) > 40 ? "..." : "", strlen(s));
   else
     snprintf(r->malformed, sizeof r->malformed, "%s",
-             H5Aexists(f, SSW_ATTR_STATUS) > 0
+             ssw_h5peek_root_has(f, SSW_ATTR_STATUS)
                  ? "its status attribute is not a string"
                  : "it has no status attribute");
   for (char *p = r->malformed; *p; p++) /* its text is the file's */
@@ -161,32 +151,17 @@ static int count_points(hid_t f, report *r) {
  * running sweep holds the file open, and its flushed epochs are safe to
  * read (only `done` points are trusted). */
 static int read_file(report *r) {
-  int status = SSW_SUCCESS;
-  hid_t fapl = H5Pcreate(H5P_FILE_ACCESS), f = H5I_INVALID_HID;
-  H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-  if (fapl >= 0) H5Pset_file_locking(fapl, 0, 1);
-  /* Says what the path is (missing, a directory, a FIFO, not HDF5) before
-   * HDF5 opens it: opening a FIFO would block. */
-  status = ssw_h5peek_hdf5_file(r->path);
+  hid_t f = H5I_INVALID_HID;
+  int status = ssw_h5peek_open(r->path, &f);
   if (status != SSW_SUCCESS) goto done;
-  f = H5Fopen(r->path, H5F_ACC_RDONLY, fapl);
-  if (f < 0) {
-    status = SSW_RAISE(SSW_ERR_IO,
-                       "'%s' does not open as an HDF5 file (a run killed "
-                       "while writing it leaves such a file; its journals "
-                       "keep the finished points: run the same command "
-                       "again to recover)",
-                       r->path);
-    goto done;
-  }
   read_status(f, r);
   copy_attr(f, SSW_ATTR_START_TIME, r->start_time, sizeof r->start_time);
   copy_attr(f, SSW_ATTR_END_TIME, r->end_time, sizeof r->end_time);
   copy_attr(f, "hostname", r->host, sizeof r->host);
   r->config = ssw_h5peek_root_str(f, SSW_ATTR_CONFIG);
   r->history = ssw_h5peek_root_str(f, SSW_ATTR_HISTORY);
-  r->prev_done = root_num(f, SSW_ATTR_POINTS_DONE);
-  r->total = (uint64_t)root_num(f, "points_total");
+  r->prev_done = ssw_h5peek_root_num(f, SSW_ATTR_POINTS_DONE);
+  r->total = (uint64_t)ssw_h5peek_root_num(f, "points_total");
   r->segments = ssw_h5peek_segments(f, &r->seg_rows);
   if (!r->config || r->total == 0) {
     status = SSW_RAISE(SSW_ERR_IO,
@@ -197,8 +172,7 @@ static int read_file(report *r) {
   }
   status = count_points(f, r);
 done:
-  if (f >= 0) H5Fclose(f);
-  if (fapl >= 0) H5Pclose(fapl);
+  ssw_h5peek_close(&f);
   return status;
 }
 

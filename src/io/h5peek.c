@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -223,4 +224,41 @@ int ssw_h5peek_count_done(hid_t f, uint64_t total, const ssw_result_buf *jour,
   if (regime >= 0) H5Dclose(regime);
   if (done >= 0) H5Dclose(done);
   return rc;
+}
+
+double ssw_h5peek_root_num(hid_t f, const char *name) {
+  double v = NAN;
+  if (H5Aexists(f, name) <= 0) return NAN;
+  const hid_t a = H5Aopen(f, name, H5P_DEFAULT);
+  if (a < 0) return NAN;
+  if (H5Aread(a, H5T_NATIVE_DOUBLE, &v) < 0) v = NAN;
+  H5Aclose(a);
+  return v;
+}
+
+int ssw_h5peek_root_has(hid_t f, const char *name) {
+  return H5Aexists(f, name) > 0;
+}
+
+int ssw_h5peek_open(const char *path, hid_t *f) {
+  *f = H5I_INVALID_HID;
+  /* What the path is (missing, a directory, a FIFO, not HDF5) before HDF5
+   * opens it: opening a FIFO would block. */
+  SSW_CALL(ssw_h5peek_hdf5_file(path));
+  const hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+  H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+  if (fapl >= 0) H5Pset_file_locking(fapl, 0, 1);
+  *f = H5Fopen(path, H5F_ACC_RDONLY, fapl >= 0 ? fapl : H5P_DEFAULT);
+  if (fapl >= 0) H5Pclose(fapl);
+  SSW_CHECK(*f >= 0, SSW_ERR_IO,
+            "'%s' does not open as an HDF5 file (a run killed while "
+            "writing it leaves such a file; its journals keep the finished "
+            "points: run the same command again to recover)",
+            path);
+  return SSW_SUCCESS;
+}
+
+void ssw_h5peek_close(hid_t *f) {
+  if (*f >= 0) H5Fclose(*f);
+  *f = H5I_INVALID_HID;
 }
