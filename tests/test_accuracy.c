@@ -164,7 +164,7 @@ static void test_reversal(void) {
  * state, so each composition keeps its order in eps: the error of d on the
  * seed case falls as eps^q (3-point fit; fails below q - 0.5). */
 static void test_adaptive_order(void) {
-  ssw_body bd = {1.0, 0.5, 1.0, SSW_KROT_PAPERS, 0.0};
+  ssw_body bd = {.m = 1.0, .I0 = 0.5, .rho = 1.0, .k_rot = SSW_KROT_PAPERS};
   ssw_params p = {M_PI / 3, 0.2, 0.1, 0.0, 0.0, 0.5, 0.3};
   ssw_tensor t;
   int regime;
@@ -219,7 +219,8 @@ static void test_comparison_schemes(void) {
       {"dopri5", 1e-10, {2.0, 0.3, 0.1, 0.1, -0.05, 0.5, 0.3}},
       {"rattle", 1e-8, {M_PI / 3, 0.2, 0.1, 0.0, 0.0, 0.5, 0.3}},
   };
-  const ssw_body bd = {1.0, 0.5, 1.0, SSW_KROT_PAPERS, 0.0};
+  const ssw_body bd = {
+      .m = 1.0, .I0 = 0.5, .rho = 1.0, .k_rot = SSW_KROT_PAPERS};
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     ssw_tensor t;
     int regime;

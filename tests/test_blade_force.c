@@ -192,8 +192,10 @@ static void test_max_random(void) {
 static void test_classical(void) {
   unsigned long long seed = 5;
   for (int i = 0; i < 200; i++) {
-    ssw_body bd = {test_uniform(&seed, 0.1, 10), test_uniform(&seed, 0.01, 5),
-                   0.0, SSW_KROT_PAPERS, 0.0};
+    ssw_body bd = {.m = test_uniform(&seed, 0.1, 10),
+                   .I0 = test_uniform(&seed, 0.01, 5),
+                   .rho = 0.0,
+                   .k_rot = SSW_KROT_PAPERS};
     ssw_params p = {test_uniform(&seed, 0, M_PI),
                     test_uniform(&seed, -3, 3),
                     0,

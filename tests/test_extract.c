@@ -154,8 +154,10 @@ static void test_random_bodies(void) {
   unsigned long long seed = 2024;
   int n = 0;
   for (int i = 0; i < 60; i++) {
-    ssw_body bd = {test_uniform(&seed, 0.5, 2), test_uniform(&seed, 0.2, 1),
-                   test_uniform(&seed, 0, 2), SSW_KROT_PAPERS, 0.0};
+    ssw_body bd = {.m = test_uniform(&seed, 0.5, 2),
+                   .I0 = test_uniform(&seed, 0.2, 1),
+                   .rho = test_uniform(&seed, 0, 2),
+                   .k_rot = SSW_KROT_PAPERS};
     ssw_params p = {test_uniform(&seed, 0, M_PI),
                     test_uniform(&seed, -0.6, 0.6),
                     test_uniform(&seed, -0.3, 0.3),

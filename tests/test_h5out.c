@@ -137,7 +137,8 @@ static ssw_config *make_config(const char *text) {
   static const ssw_method method = {"hamel6",      "test", 6,    0,   NULL, 1.0,
                                     SSW_CAP_BATCH, "test", NULL, NULL};
   ssw_config *c = calloc(1, sizeof *c);
-  c->body = (ssw_body){1.0, 0.5, 1.0, SSW_KROT_PAPERS, 0.0};
+  c->body =
+      (ssw_body){.m = 1.0, .I0 = 0.5, .rho = 1.0, .k_rot = SSW_KROT_PAPERS};
   snprintf(c->k_rot_name, sizeof c->k_rot_name, "papers");
   c->zero_tol = SSW_ZERO_TOL_DEFAULT;
   for (int i = 0; i < SSW_NAXES; i++) {

@@ -23,8 +23,10 @@ static ssw_tensor model_one(const ssw_body *bd, const ssw_params *p) {
 static void test_model_one_exact(void) {
   unsigned long long seed = 7;
   for (int i = 0; i < 1000; i++) {
-    ssw_body bd = {test_uniform(&seed, 0.1, 5), test_uniform(&seed, 0.05, 2),
-                   test_uniform(&seed, 0, 3), SSW_KROT_PAPERS, 0.0};
+    ssw_body bd = {.m = test_uniform(&seed, 0.1, 5),
+                   .I0 = test_uniform(&seed, 0.05, 2),
+                   .rho = test_uniform(&seed, 0, 3),
+                   .k_rot = SSW_KROT_PAPERS};
     const double B = test_uniform(&seed, 0.05, 1);
     ssw_params p = {test_uniform(&seed, 0, M_PI),
                     test_uniform(&seed, -1, 1),
@@ -49,7 +51,10 @@ static void test_model_one_exact(void) {
 static void test_model_two_congruence(void) {
   unsigned long long seed = 11;
   for (int i = 0; i < 500; i++) {
-    ssw_body bd = {1.0, 0.5, test_uniform(&seed, 0.1, 2), SSW_KROT_PAPERS, 0.0};
+    ssw_body bd = {.m = 1.0,
+                   .I0 = 0.5,
+                   .rho = test_uniform(&seed, 0.1, 2),
+                   .k_rot = SSW_KROT_PAPERS};
     ssw_params p = {test_uniform(&seed, 0, M_PI),
                     0.0,
                     0.0,
@@ -83,8 +88,10 @@ static void test_positive_definite_sample(void) {
   unsigned long long seed = 3;
   int n = 0;
   for (int i = 0; i < 20000; i++) {
-    ssw_body bd = {test_uniform(&seed, 0.1, 3), test_uniform(&seed, 0.01, 2),
-                   test_uniform(&seed, 0, 3), SSW_KROT_PAPERS, 0.0};
+    ssw_body bd = {.m = test_uniform(&seed, 0.1, 3),
+                   .I0 = test_uniform(&seed, 0.01, 2),
+                   .rho = test_uniform(&seed, 0, 3),
+                   .k_rot = SSW_KROT_PAPERS};
     const double B = test_uniform(&seed, 0.05, 1);
     ssw_params p = {test_uniform(&seed, 0, M_PI),
                     test_uniform(&seed, -1, 1),

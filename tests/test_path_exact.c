@@ -147,8 +147,10 @@ static void test_regimes(void) {
 static void test_tractrix(void) {
   unsigned long long seed = 23;
   for (int i = 0; i < 40; i++) {
-    ssw_body bd = {test_uniform(&seed, 0.1, 10), 0.0, 0.0, SSW_KROT_PAPERS,
-                   0.0};
+    ssw_body bd = {.m = test_uniform(&seed, 0.1, 10),
+                   .I0 = 0.0,
+                   .rho = 0.0,
+                   .k_rot = SSW_KROT_PAPERS};
     ssw_params p = {test_uniform(&seed, 0, M_PI),
                     test_uniform(&seed, -3, 3),
                     test_uniform(&seed, -3, 3),
@@ -205,8 +207,10 @@ static void test_random(void) {
   int n = 0;
   for (int i = 0; i < 300; i++) {
     const double A = test_uniform(&seed, 0.1, 5);
-    ssw_body bd = {test_uniform(&seed, 0.1, 10), test_uniform(&seed, 0.01, 5),
-                   test_uniform(&seed, 0, 10), SSW_KROT_PAPERS, 0.0};
+    ssw_body bd = {.m = test_uniform(&seed, 0.1, 10),
+                   .I0 = test_uniform(&seed, 0.01, 5),
+                   .rho = test_uniform(&seed, 0, 10),
+                   .k_rot = SSW_KROT_PAPERS};
     ssw_params p = {
         test_uniform(&seed, 0, M_PI),       test_uniform(&seed, -3, 3),
         test_uniform(&seed, -3, 3),         test_uniform(&seed, -2, 2),
@@ -244,8 +248,10 @@ static void test_quadrature_converged(void) {
   double worst = 0;
   for (int i = 0; i < 200; i++) {
     const double A = test_uniform(&seed, 0.1, 5);
-    ssw_body bd = {test_uniform(&seed, 0.1, 10), test_uniform(&seed, 0.01, 5),
-                   test_uniform(&seed, 0, 10), SSW_KROT_PAPERS, 0.0};
+    ssw_body bd = {.m = test_uniform(&seed, 0.1, 10),
+                   .I0 = test_uniform(&seed, 0.01, 5),
+                   .rho = test_uniform(&seed, 0, 10),
+                   .k_rot = SSW_KROT_PAPERS};
     ssw_params p = {
         test_uniform(&seed, 0, M_PI),       test_uniform(&seed, -3, 3),
         test_uniform(&seed, -3, 3),         test_uniform(&seed, -2, 2),

@@ -328,7 +328,10 @@ static void test_random(void) {
     if (wb_draw_one(77, i, &d) != 0) continue;
     body b = {"random", d.t, d.e, d.regime, d.w0, d.v0};
     if (i % 6 == 0) { /* I0 = 0 on a dry plane: the tractrix */
-      ssw_body bd = {test_uniform(&seed, 0.1, 10), 0, 0, SSW_KROT_PAPERS, 0.0};
+      ssw_body bd = {.m = test_uniform(&seed, 0.1, 10),
+                     .I0 = 0,
+                     .rho = 0,
+                     .k_rot = SSW_KROT_PAPERS};
       ssw_params p = {0,
                       test_uniform(&seed, 0.2, 3),
                       test_uniform(&seed, -3, 3),

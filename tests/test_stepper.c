@@ -172,8 +172,9 @@ static void test_capabilities(void) {
   const ssw_tensor t = seed_tensor(0.1);
   /* I0 = 0 on a dry plane: K regular, the 3x3 tensor singular. */
   ssw_tensor dry;
-  ssw_model_tensor(&(ssw_body){1.0, 0.0, 0.0, SSW_KROT_PAPERS, 0.0},
-                   &(ssw_params){0.5, 0.5, 0.0, 0.0, 0.0, 0.5, 0.3}, &dry);
+  ssw_model_tensor(
+      &(ssw_body){.m = 1.0, .I0 = 0.0, .rho = 0.0, .k_rot = SSW_KROT_PAPERS},
+      &(ssw_params){0.5, 0.5, 0.0, 0.0, 0.0, 0.5, 0.3}, &dry);
   int n;
   const ssw_method *tab = ssw_method_table(&n);
   for (int i = 0; i < n; i++) {

@@ -43,7 +43,8 @@ static int test_failures __attribute__((unused)) = 0;
                  : 0)
 
 /* The 2025 paper's seed case (docs/theory/model.md sec. 7). */
-#define SEED_BODY ((ssw_body){1.0, 0.5, 1.0, SSW_KROT_PAPERS, 0.0})
+#define SEED_BODY                                                              \
+  ((ssw_body){.m = 1.0, .I0 = 0.5, .rho = 1.0, .k_rot = SSW_KROT_PAPERS})
 #define SEED_PARAMS(bval)                                                      \
   ((ssw_params){M_PI / 3.0, 0.2, (bval), 0.0, 0.0, 0.5, 0.3})
 

@@ -43,7 +43,8 @@ static int make_case(const ssw_body *bd, const ssw_params *p, double w0,
  * random m, I0, rho, theta, a, b, r, s; random point on the energy level
  * (omega0, v0) = (cos psi, 2 sin psi)). Returns the number of cases. */
 static int make_cases(int n, bcase *out) {
-  const ssw_body seed_body = {1.0, 0.5, 1.0, SSW_KROT_PAPERS, 0.0};
+  const ssw_body seed_body = {
+      .m = 1.0, .I0 = 0.5, .rho = 1.0, .k_rot = SSW_KROT_PAPERS};
   const ssw_params seed = {M_PI / 3.0, 0.2, 0.0, 0.0, 0.0, 0.5, 0.3};
   int k = 0;
   if (make_case(&seed_body, &seed, 1.5, 1.0, "seed", &out[k]) == 0) k++;
@@ -56,7 +57,8 @@ static int make_cases(int n, bcase *out) {
     double u[8];
     for (int j = 0; j < 8; j++)
       u[j] = test_uniform(&s, lo[j], hi[j]);
-    ssw_body bd = {u[0], u[1], u[2], SSW_KROT_PAPERS, 0.0};
+    ssw_body bd = {
+        .m = u[0], .I0 = u[1], .rho = u[2], .k_rot = SSW_KROT_PAPERS};
     ssw_params p = {u[3], u[4], u[5], u[6], u[7], 0.5, 0.3};
     ssw_tensor t;
     if (ssw_model_tensor(&bd, &p, &t) != 0) continue;

@@ -29,7 +29,8 @@ typedef struct {
 static void seed_body(body *b) {
   wb_draw *d = &b->d;
   memset(d, 0, sizeof *d);
-  d->body = (ssw_body){1.0, 0.5, 1.0, SSW_KROT_PAPERS, 0.0};
+  d->body =
+      (ssw_body){.m = 1.0, .I0 = 0.5, .rho = 1.0, .k_rot = SSW_KROT_PAPERS};
   d->p = (ssw_params){M_PI / 3, 0.2, 0.0, 0.0, 0.0, 0.5, 0.3};
   ssw_model_tensor(&d->body, &d->p, &d->t);
   ssw_model_classify(&d->t, SSW_ZERO_TOL_DEFAULT, &d->t, &d->regime);
