@@ -35,7 +35,7 @@ typedef struct ssw_method ssw_method;
 
 /** Doubles a scheme may keep of its own per body (RATTLE's inverse
  * tensor). */
-#define SSW_SCHEME_OWN_DOUBLES 32
+#define SSW_SCHEME_OWN_DOUBLES 64
 
 /** A method bound to one body: the reduced equations, the tensor, and
  * what the scheme derived from them for itself (ssw_stepper_bind). */
