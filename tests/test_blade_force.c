@@ -226,7 +226,7 @@ static void test_classical(void) {
     EXPECT(fabs(f) <= 1e-14 / fabs(a), "I0 = 0: max |F|/H = %.3g, expected 0",
            f);
   }
-  ssw_tensor t = {1, 1, 1, 0, 0, 0, 0, 0, 0};
+  ssw_tensor t = {.J = 1, .M = 1, .N = 1};
   double f;
   EXPECT(ssw_analytic_blade_force_max(&t, SSW_REGIME_UNIFORM, 0, &f) ==
              SSW_ERR_ARG,
