@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "sleighsweep/ensemble.h"
@@ -49,6 +50,13 @@ int ssw_schedule_signal(void) {
 }
 
 static double now(void) { return MPI_Wtime(); }
+
+/* CPU seconds of the calling thread (the master's cost per request). */
+static double cpu_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
 
 /* Per-rank state: the finished points waiting for the next epoch. */
 typedef struct {
@@ -144,8 +152,9 @@ typedef struct {
   uint64_t computed_at_epoch; /* the master's own points at the last epoch */
   double next_flush;
   uint64_t first_units, first_len; /* units handed out ahead, their length */
+  int log;                         /* $SSW_LOG_SCHEDULE=1: log_schedule */
   uint64_t served;                 /* requests answered or held */
-  double t_served;                 /* time in serve() calls that had some */
+  double cpu_served; /* logging: CPU time of serve() calls that had some */
   ssw_progress prog;
 } master;
 
@@ -275,7 +284,7 @@ static int notice_signal(master *m, const rank_ctx *c) {
  * stopping or when nothing is left (answered by MSG_STOP at the end).
  * *served: the requests taken. */
 static int serve(master *m, rank_ctx *c, int *served) {
-  const double t0 = now();
+  const double t0 = now(), cpu0 = m->log ? cpu_now() : 0.0;
   *served = 0;
   for (;;) {
     int flag = 0;
@@ -304,9 +313,9 @@ static int serve(master *m, rank_ctx *c, int *served) {
   }
   SSW_CALL(notice_signal(m, c));
   ssw_progress_report(&m->prog, now(), m->finished, m->todo, 0);
-  const double t = now() - t0;
-  c->t_service += t;
-  if (*served) m->served += (uint64_t)*served, m->t_served += t;
+  c->t_service += now() - t0;
+  m->served += (uint64_t)*served;
+  if (*served && m->log) m->cpu_served += cpu_now() - cpu0;
   return SSW_SUCCESS;
 }
 
@@ -493,16 +502,15 @@ static int reduce_stats(rank_ctx *c, uint64_t done0, double start,
 /* With SSW_LOG_SCHEDULE=1, rank 0 says how the work was handed out. */
 static void log_schedule(const rank_ctx *c, const master *m,
                          const double points[2]) {
-  const char *env = getenv("SSW_LOG_SCHEDULE");
-  if (c->rank != 0 || !env || strcmp(env, "1") != 0) return;
+  if (c->rank != 0 || !m->log) return;
   fprintf(stderr,
           "sleighsweep: schedule: %d rank(s), rank 0 %s; %llu first unit(s) "
           "of %llu point(s) handed out ahead; %llu request(s) taken, %.3g us "
-          "each; %.0f to %.0f point(s) per computing rank\n",
+          "CPU each; %.0f to %.0f point(s) per computing rank\n",
           c->size, m->computes ? "computes" : "only schedules",
           (unsigned long long)m->first_units, (unsigned long long)m->first_len,
           (unsigned long long)m->served,
-          m->served ? 1e6 * m->t_served / (double)m->served : 0.0, points[0],
+          m->served ? 1e6 * m->cpu_served / (double)m->served : 0.0, points[0],
           points[1]);
 }
 
@@ -541,6 +549,8 @@ static int setup(rank_ctx *c, master *m, const uint8_t *done, int quiet,
   if (c->rank == 0) {
     m->done = done;
     m->computes = c->master_computes;
+    const char *log = getenv("SSW_LOG_SCHEDULE");
+    m->log = log && strcmp(log, "1") == 0;
     m->remaining = m->todo = c->npts - *done0;
     m->fixed = c->cfg->work_unit > 0 ? (uint64_t)c->cfg->work_unit : 0;
     m->next_flush = start + c->cfg->flush_interval;
