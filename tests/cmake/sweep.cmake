@@ -71,3 +71,10 @@ set_tests_properties(point_energy_overflow PROPERTIES
   PASS_REGULAR_EXPRESSION "initial energy .* is about 1e\\+599, outside")
 set_tests_properties(point_subnormal_omega PROPERTIES
   PASS_REGULAR_EXPRESSION "\"converged\": true")
+# Work handed out ahead: every rank starts with a unit it did not ask for
+# (rank 0 computing or only scheduling), byte-identical to 1 rank; a stop
+# by a signal to rank 0 and a resume on another rank count compute every
+# point once (/segments).
+ssw_add_test(NAME test_sweep_first_units TIMEOUT 600
+  COMMAND ${SSW_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/test_sweep_first_units.py
+          $<TARGET_FILE:sleighsweep> ${MPIEXEC_EXECUTABLE})
