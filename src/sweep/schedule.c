@@ -167,7 +167,7 @@ typedef struct {
 #define COST_DECAY 0.95
 /* The first units, cut before any cost is known: 1/FIRST_SHARE of each
  * computing rank's share of the points (guided self-scheduling's first
- * step), at most UNIT_MAX. */
+ * step), at most work_unit or UNIT_MAX. */
 #define FIRST_SHARE 4
 /* The master's time per request (measured: docs/scaling.md) and the share
  * of its time requests may take: units last at least size x REQUEST_COST /
@@ -241,11 +241,9 @@ static void next_unit(master *m, const rank_ctx *c, uint64_t *start,
  * does not compute), into `units` (2 per rank). */
 static void first_units(master *m, const rank_ctx *c, uint64_t *units) {
   const uint64_t ncomp = (uint64_t)c->size - (m->computes ? 0 : 1);
-  uint64_t len = m->fixed;
-  if (!len) {
-    len = (m->todo + FIRST_SHARE * ncomp - 1) / (FIRST_SHARE * ncomp);
-    len = len < 1 ? 1 : (len > UNIT_MAX ? UNIT_MAX : len);
-  }
+  const uint64_t cap = m->fixed ? m->fixed : UNIT_MAX;
+  uint64_t len = (m->todo + FIRST_SHARE * ncomp - 1) / (FIRST_SHARE * ncomp);
+  len = len < 1 ? 1 : (len > cap ? cap : len);
   for (int r = 0; r < c->size; r++) {
     units[2 * r] = units[2 * r + 1] = 0;
     if (r == 0 && !m->computes) continue;
