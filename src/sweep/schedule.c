@@ -1,23 +1,33 @@
-/* MPI master/worker scheduling: work units handed out by rank 0, which
- * computes too, and collective flush epochs (include/sleighsweep/schedule.h).
+/* MPI master/worker scheduling: work units handed out by rank 0, and
+ * collective flush epochs (include/sleighsweep/schedule.h, docs/scaling.md).
  *
  * Protocol (tags TAG_REQ worker -> master, TAG_MSG master -> worker):
- *  - a worker keeps one request outstanding: {points finished since the last
- *    request, stop signal seen, largest cost of those points in ns}; the
- *    master answers it with MSG_UNIT [start, end) (every point of it not yet
- *    done), or holds it while stopping or when nothing is left;
+ *  - every computing rank starts with a first unit it did not ask for: rank
+ *    0 cuts the first units from the done set, one per computing rank in
+ *    rank order, and scatters them (one collective), so a start-up costs no
+ *    request;
+ *  - a worker keeps one request outstanding once it has computed a point
+ *    (so that the first requests carry a cost and arrive spread over a
+ *    point's time): {points finished since the last request, stop signal
+ *    seen, largest cost of those points in ns}; the master answers it with
+ *    MSG_UNIT [start, end) (every point of it not yet done), or holds it
+ *    while stopping or when nothing is left;
  *  - MSG_FLUSH is sent to every worker, unasked, when an epoch is due: a
  *    worker takes it between two points, so an epoch waits for at most one
  *    point per rank, never for a whole unit;
- *  - MSG_STOP (held requests answered; msg[1] = 1 when a signal stopped the
- *    job, and the worker drops the units in hand) ends the schedule with the
- *    final epoch. */
+ *  - MSG_STOP ends the schedule with the final epoch: sent once every
+ *    request is held at the end, or unasked as soon as the master learns of
+ *    a stop signal (msg[1] = 1: the worker drops the units in hand after its
+ *    point in progress and makes sure one request of its own is held).
+ * Rank 0 computes too up to DEDICATED_ABOVE ranks; above, it only
+ * schedules and answers within a poll interval whatever a point costs. */
 #include "sleighsweep/schedule.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "sleighsweep/ensemble.h"
@@ -41,6 +51,13 @@ int ssw_schedule_signal(void) {
 
 static double now(void) { return MPI_Wtime(); }
 
+/* CPU seconds of the calling thread (the master's cost per request). */
+static double cpu_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
 /* Per-rank state: the finished points waiting for the next epoch. */
 typedef struct {
   MPI_Comm comm;
@@ -53,6 +70,7 @@ typedef struct {
   uint64_t computed;    /* points computed by this rank */
   int64_t unreported;   /* computed since the last request (progress) */
   double max_cost;      /* largest point cost since the last request */
+  int master_computes;  /* rank 0 computes points too (every rank knows) */
   ssw_journal *journal; /* this rank's durable record of its points */
   double last_sync;     /* time of the last journal sync */
   int unsynced;         /* appended since the last sync */
@@ -126,12 +144,17 @@ typedef struct {
   uint64_t fixed;    /* the config's work_unit; 0: sized by time */
   uint64_t last_len; /* points of the last unit handed out */
   double cost;       /* conservative seconds per point; 0: none measured */
+  int computes;      /* 1: rank 0 computes points too */
   int *held;         /* per rank: 1 while its request waits for an answer */
   int nheld;
   int stopping;
   int signal_rank;            /* rank that reported the stop signal first */
   uint64_t computed_at_epoch; /* the master's own points at the last epoch */
   double next_flush;
+  uint64_t first_units, first_len; /* units handed out ahead, their length */
+  int log;                         /* $SSW_LOG_SCHEDULE=1: log_schedule */
+  uint64_t served;                 /* requests answered or held */
+  double cpu_served; /* logging: CPU time of serve() calls that had some */
   ssw_progress prog;
 } master;
 
@@ -142,6 +165,21 @@ typedef struct {
 #define UNIT_MAX 4096
 /* The conservative cost forgets a costly point slowly: per report. */
 #define COST_DECAY 0.95
+/* The first units, cut before any cost is known: 1/FIRST_SHARE of each
+ * computing rank's share of the points (guided self-scheduling's first
+ * step), at most work_unit or UNIT_MAX. */
+#define FIRST_SHARE 4
+/* The master's time per request (measured: docs/scaling.md) and the share
+ * of its time requests may take: units last at least size x REQUEST_COST /
+ * MASTER_LOAD at the conservative cost, so that the requests of all ranks
+ * together never outrun the master, at start-up or at the end. */
+#define REQUEST_COST 4e-6
+#define MASTER_LOAD 0.25
+/* Rank 0 computes up to this many ranks, above it only schedules
+ * (SSW_DEDICATED_MASTER_ABOVE overrides; docs/scaling.md). */
+#define DEDICATED_ABOVE 64
+/* A master that only schedules polls for requests this often (us). */
+#define IDLE_POLL_US 100
 
 /* A cost measured on any rank: the estimate follows a rise at once and a
  * fall slowly, so units sized by it stay short when costs vary. */
@@ -161,26 +199,59 @@ static uint64_t unit_cap(const master *m, const rank_ctx *c) {
   return cap < grow ? cap : grow;
 }
 
-/* Guided self-scheduling: a quarter of the per-rank share of what is left,
- * so units shrink towards the end and uneven costs balance. Returns the
- * flat range [start, end) of consecutive points not yet done. */
-static void next_unit(master *m, const rank_ctx *c, uint64_t *start,
-                      uint64_t *end) {
-  uint64_t len =
-      (m->remaining + 4 * (uint64_t)c->size - 1) / (4 * (uint64_t)c->size);
-  const uint64_t cap = unit_cap(m, c);
-  if (len > cap) len = cap;
-  if (len < 1) len = 1;
+/* Smallest unit sized by time: long enough that `size` ranks asking once
+ * per unit keep the master busy at most MASTER_LOAD of its time. */
+static uint64_t unit_floor(const master *m, const rank_ctx *c) {
+  if (m->fixed || m->cost <= 0) return 1;
+  const double n = ceil((double)c->size * REQUEST_COST / MASTER_LOAD / m->cost);
+  return n < 1 ? 1 : (n > UNIT_MAX ? UNIT_MAX : (uint64_t)n);
+}
+
+/* The flat range [start, end) of at most `len` consecutive points not yet
+ * done, from the cursor on (empty when none is left). */
+static void take_unit(master *m, const rank_ctx *c, uint64_t len,
+                      uint64_t *start, uint64_t *end) {
   uint64_t i = m->cursor;
-  while (i < c->npts && m->done[i])
+  while (m->remaining > 0 && i < c->npts && m->done[i])
     i++;
   *start = i;
-  while (i < c->npts && i - *start < len && !m->done[i])
+  while (m->remaining > 0 && i < c->npts && i - *start < len && !m->done[i])
     i++;
   *end = i;
   m->cursor = i;
   m->remaining -= i - *start;
   m->last_len = i - *start;
+}
+
+/* Guided self-scheduling: a quarter of the per-rank share of what is left,
+ * so units shrink towards the end and uneven costs balance; within the
+ * cap by time and above the floor of the master's load. */
+static void next_unit(master *m, const rank_ctx *c, uint64_t *start,
+                      uint64_t *end) {
+  uint64_t len =
+      (m->remaining + 4 * (uint64_t)c->size - 1) / (4 * (uint64_t)c->size);
+  const uint64_t cap = unit_cap(m, c), floor = unit_floor(m, c);
+  if (len > cap) len = cap;
+  if (len < floor) len = floor;
+  if (len < 1) len = 1;
+  take_unit(m, c, len, start, end);
+}
+
+/* The first units, one per rank in rank order ([0, 0) for a master that
+ * does not compute), into `units` (2 per rank). */
+static void first_units(master *m, const rank_ctx *c, uint64_t *units) {
+  const uint64_t ncomp = (uint64_t)c->size - (m->computes ? 0 : 1);
+  const uint64_t cap = m->fixed ? m->fixed : UNIT_MAX;
+  uint64_t len = (m->todo + FIRST_SHARE * ncomp - 1) / (FIRST_SHARE * ncomp);
+  len = len < 1 ? 1 : (len > cap ? cap : len);
+  for (int r = 0; r < c->size; r++) {
+    units[2 * r] = units[2 * r + 1] = 0;
+    if (r == 0 && !m->computes) continue;
+    take_unit(m, c, len, &units[2 * r], &units[2 * r + 1]);
+    m->first_units += units[2 * r + 1] > units[2 * r];
+  }
+  m->first_len = len;
+  m->last_len = len;
 }
 
 static int send_msg(const rank_ctx *c, int dest, int64_t kind, uint64_t a,
@@ -190,24 +261,29 @@ static int send_msg(const rank_ctx *c, int dest, int64_t kind, uint64_t a,
   return SSW_SUCCESS;
 }
 
-/* Takes a stop signal (its own or a worker's) into account once. */
-static void notice_signal(master *m) {
+/* Takes a stop signal (its own or a worker's) into account once: every
+ * worker is told at once, and stops after its point in progress. */
+static int notice_signal(master *m, const rank_ctx *c) {
   const int own = ssw_signals_received();
   if (own && !job_signal) job_signal = own;
-  if (job_signal && !m->stopping) {
-    m->stopping = 1;
-    if (!m->prog.quiet)
-      fprintf(stderr,
-              "sleighsweep: signal %d received by rank %d: no new work, "
-              "saving what is finished\n",
-              job_signal, m->signal_rank);
-  }
+  if (!job_signal || m->stopping) return SSW_SUCCESS;
+  m->stopping = 1;
+  if (!m->prog.quiet)
+    fprintf(stderr,
+            "sleighsweep: signal %d received by rank %d: no new work, "
+            "saving what is finished\n",
+            job_signal, m->signal_rank);
+  for (int r = 1; r < c->size; r++)
+    SSW_CALL(send_msg(c, r, MSG_STOP, 1, 0));
+  return SSW_SUCCESS;
 }
 
 /* Answers every request that has arrived with a unit; holds them while
- * stopping or when nothing is left (answered by MSG_STOP at the end). */
-static int serve(master *m, rank_ctx *c) {
-  const double t0 = now();
+ * stopping or when nothing is left (answered by MSG_STOP at the end).
+ * *served: the requests taken. */
+static int serve(master *m, rank_ctx *c, int *served) {
+  const double t0 = now(), cpu0 = m->log ? cpu_now() : 0.0;
+  *served = 0;
   for (;;) {
     int flag = 0;
     MPI_Status st;
@@ -216,13 +292,14 @@ static int serve(master *m, rank_ctx *c) {
     int64_t req[3] = {0, 0, 0}; /* points finished, stop signal, cost ns */
     SSW_MPI_CALL(MPI_Recv(req, 3, MPI_INT64_T, st.MPI_SOURCE, TAG_REQ, c->comm,
                           MPI_STATUS_IGNORE));
+    (*served)++;
     m->finished += (uint64_t)req[0];
     note_cost(m, (double)req[2] * 1e-9);
     if (req[1] && !job_signal) {
       job_signal = (int)req[1];
       m->signal_rank = st.MPI_SOURCE;
     }
-    notice_signal(m);
+    SSW_CALL(notice_signal(m, c));
     if (m->stopping || m->remaining == 0) {
       m->held[st.MPI_SOURCE] = 1;
       m->nheld++;
@@ -232,9 +309,11 @@ static int serve(master *m, rank_ctx *c) {
     next_unit(m, c, &a, &b);
     SSW_CALL(send_msg(c, st.MPI_SOURCE, MSG_UNIT, a, b));
   }
-  notice_signal(m);
+  SSW_CALL(notice_signal(m, c));
   ssw_progress_report(&m->prog, now(), m->finished, m->todo, 0);
   c->t_service += now() - t0;
+  m->served += (uint64_t)*served;
+  if (*served && m->log) m->cpu_served += cpu_now() - cpu0;
   return SSW_SUCCESS;
 }
 
@@ -251,38 +330,50 @@ static int flush_all(master *m, rank_ctx *c) {
   return SSW_SUCCESS;
 }
 
-static int run_master(rank_ctx *c, master *m) {
-  uint64_t b = 0, i = 0; /* the master's own unit [i, b), all undone */
+/* One of the master's own points (a master that computes). */
+static int own_point(master *m, rank_ctx *c, uint64_t index) {
+  SSW_CALL(compute_point(c, index));
+  note_cost(m, c->max_cost);
+  c->max_cost = 0;
+  SSW_CALL(sync_journal(c, 0));
+  m->finished++;
+  return SSW_SUCCESS;
+}
+
+/* The master's loop: requests answered between its own points (or, when
+ * it only schedules, as they come), epochs when due; `first` is its own
+ * first unit. Ends with every worker's request held, then the final
+ * epoch. */
+static int run_master(rank_ctx *c, master *m, const uint64_t first[2]) {
+  uint64_t i = first[0], b = first[1]; /* its own unit [i, b), all undone */
   for (;;) {
-    SSW_CALL(serve(m, c));
-    /* An epoch waits until the master has computed a point of its own
-     * since the last one (when it has any to compute): an epoch longer
+    int served = 0;
+    SSW_CALL(serve(m, c, &served));
+    /* An epoch waits until a computing master has computed a point of its
+     * own since the last one (when it has any to compute): an epoch longer
      * than flush_interval must not make epochs follow back to back. */
-    const int progressed =
-        c->computed > m->computed_at_epoch || (i >= b && m->remaining == 0);
+    const int progressed = !m->computes || c->computed > m->computed_at_epoch ||
+                           (i >= b && m->remaining == 0);
     if (!m->stopping && progressed && now() >= m->next_flush) {
       SSW_CALL(flush_all(m, c));
       continue;
     }
     if (i < b && !m->stopping) {
-      SSW_CALL(compute_point(c, i++));
-      note_cost(m, c->max_cost);
-      c->max_cost = 0;
-      SSW_CALL(sync_journal(c, 0));
-      m->finished++;
+      SSW_CALL(own_point(m, c, i++));
       continue;
     }
-    if (!m->stopping && m->remaining > 0) {
+    if (m->computes && !m->stopping && m->remaining > 0) {
       next_unit(m, c, &i, &b);
       continue;
     }
     if (m->nheld == c->size - 1) break;
+    if (served) continue;
     const double t0 = now();
-    usleep(500);
+    usleep(m->computes ? 500 : IDLE_POLL_US);
     c->t_idle += now() - t0;
   }
-  for (int r = 1; r < c->size; r++)
-    SSW_CALL(send_msg(c, r, MSG_STOP, (uint64_t)m->stopping, 0));
+  for (int r = 1; r < c->size && !m->stopping; r++)
+    SSW_CALL(send_msg(c, r, MSG_STOP, 0, 0));
   const size_t n = c->pend.n;
   SSW_CALL(epoch(c));
   ssw_progress_epoch(&m->prog, now(), c->epochs, n);
@@ -327,8 +418,10 @@ static int receive(rank_ctx *c, worker *w, int block) {
   if (msg[0] == MSG_FLUSH) return epoch(c);
   if (msg[0] == MSG_STOP) {
     w->stop = 1;
-    if (msg[1]) w->cur = w->end = w->next = w->next_end = 0;
-    return SSW_SUCCESS;
+    if (!msg[1]) return SSW_SUCCESS; /* the end: its request is held */
+    /* Stopped by a signal: the master waits for one request per worker. */
+    w->cur = w->end = w->next = w->next_end = 0;
+    return w->outstanding ? SSW_SUCCESS : request(c, w);
   }
   w->outstanding = 0;
   if (w->cur < w->end) {
@@ -336,29 +429,31 @@ static int receive(rank_ctx *c, worker *w, int block) {
     return SSW_SUCCESS;
   }
   w->cur = (uint64_t)msg[1], w->end = (uint64_t)msg[2];
-  return request(c, w); /* prefetch: the next unit is there in time */
+  return SSW_SUCCESS;
 }
 
-/* Workers ask for the next unit as soon as they start one (prefetch), so
- * the master's answer, delayed by at most the point it is computing, is
- * waiting when the unit is finished. A worker that receives a stop signal
- * drops its units after the point in progress (undone points stay undone)
- * and tells the master with a request, which stops the job. */
-static int run_worker(rank_ctx *c) {
-  worker w = {0};
-  SSW_CALL(request(c, &w));
+/* A worker starts with its first unit, asks for the next after its first
+ * point and from then on as soon as it starts a unit (prefetch), so the
+ * master's answer is waiting when the unit is finished. A worker that
+ * receives a stop signal drops its units after the point in progress
+ * (undone points stay undone) and tells the master with a request, which
+ * stops the job. */
+static int run_worker(rank_ctx *c, const uint64_t first[2]) {
+  worker w = {.cur = first[0], .end = first[1]};
   for (;;) {
     if (ssw_signals_received() && (w.cur < w.end || w.next < w.next_end)) {
       w.cur = w.end = w.next = w.next_end = 0;
       SSW_CALL(sync_journal(c, 1));
-      if (!w.outstanding && !w.stop) SSW_CALL(request(c, &w));
     }
     if (w.cur >= w.end && w.next < w.next_end) {
       w.cur = w.next, w.end = w.next_end;
       w.next = w.next_end = 0;
-      if (!w.stop) SSW_CALL(request(c, &w));
     }
-    if (w.cur < w.end) {
+    const int idle = w.cur >= w.end;
+    if (!w.outstanding && !w.stop && w.next >= w.next_end &&
+        (idle || c->computed > 0))
+      SSW_CALL(request(c, &w));
+    if (!idle) {
       SSW_CALL(receive(c, &w, 0));
       if (w.cur < w.end && !ssw_signals_received()) {
         SSW_CALL(compute_point(c, w.cur++));
@@ -374,12 +469,20 @@ static int run_worker(rank_ctx *c) {
 
 /* ---- the whole schedule --------------------------------------------- */
 
+/* Figures of the schedule on every rank; `points` gets the fewest and the
+ * most points a computing rank computed. */
 static int reduce_stats(rank_ctx *c, uint64_t done0, double start,
-                        ssw_schedule_stats *s) {
-  double local[4] = {c->t_compute, c->t_io, c->t_idle, c->t_service};
-  double maxv[4];
+                        ssw_schedule_stats *s, double points[2]) {
+  const int idle_master = c->rank == 0 && !c->master_computes;
+  double local[6] = {c->t_compute,
+                     c->t_io,
+                     c->t_idle,
+                     c->t_service,
+                     idle_master ? -INFINITY : -(double)c->computed,
+                     (double)c->computed};
+  double maxv[6];
   uint64_t run = 0, mine = c->computed;
-  SSW_MPI_CALL(MPI_Allreduce(local, maxv, 4, MPI_DOUBLE, MPI_MAX, c->comm));
+  SSW_MPI_CALL(MPI_Allreduce(local, maxv, 6, MPI_DOUBLE, MPI_MAX, c->comm));
   SSW_MPI_CALL(MPI_Allreduce(&mine, &run, 1, MPI_UINT64_T, MPI_SUM, c->comm));
   s->points_run = run;
   s->points_done = done0 + run;
@@ -387,10 +490,26 @@ static int reduce_stats(rank_ctx *c, uint64_t done0, double start,
   s->compute_s = maxv[0], s->io_s = maxv[1], s->idle_s = maxv[2];
   s->service_s = c->t_service;
   s->epochs = c->epochs;
+  points[0] = -maxv[4], points[1] = maxv[5];
   int sig = ssw_signals_received() ? 1 : 0, any = 0;
   SSW_MPI_CALL(MPI_Allreduce(&sig, &any, 1, MPI_INT, MPI_MAX, c->comm));
   s->interrupted = any && s->points_done < c->npts;
   return SSW_SUCCESS;
+}
+
+/* With SSW_LOG_SCHEDULE=1, rank 0 says how the work was handed out. */
+static void log_schedule(const rank_ctx *c, const master *m,
+                         const double points[2]) {
+  if (c->rank != 0 || !m->log) return;
+  fprintf(stderr,
+          "sleighsweep: schedule: %d rank(s), rank 0 %s; %llu first unit(s) "
+          "of %llu point(s) handed out ahead; %llu request(s) taken, %.3g us "
+          "CPU each; %.0f to %.0f point(s) per computing rank\n",
+          c->size, m->computes ? "computes" : "only schedules",
+          (unsigned long long)m->first_units, (unsigned long long)m->first_len,
+          (unsigned long long)m->served,
+          m->served ? 1e6 * m->cpu_served / (double)m->served : 0.0, points[0],
+          points[1]);
 }
 
 /* Queues points recovered from journals for the next epoch (rank 0). */
@@ -401,21 +520,52 @@ static int preload(rank_ctx *c, const ssw_journal_set *rec) {
   return SSW_SUCCESS;
 }
 
-/* Rank 0's master state; the points already done, known to every rank. */
+/* Whether rank 0 computes in a job of `size` ranks: always alone, never
+ * above DEDICATED_ABOVE ranks (or $SSW_DEDICATED_MASTER_ABOVE, >= 1). */
+static int master_computes(int size) {
+  long above = DEDICATED_ABOVE;
+  const char *env = getenv("SSW_DEDICATED_MASTER_ABOVE");
+  char *end = NULL;
+  const long v = env ? strtol(env, &end, 10) : 0;
+  if (env && end != env && *end == '\0' && v >= 1) above = v;
+  return size <= above;
+}
+
+/* Rank 0's master state and the first units: the points already done and
+ * whether rank 0 computes, known to every rank, and each rank's first
+ * unit in `first`, scattered by rank 0. */
 static int setup(rank_ctx *c, master *m, const uint8_t *done, int quiet,
-                 double start, uint64_t *done0) {
-  *done0 = 0;
+                 double start, uint64_t *done0, uint64_t first[2]) {
+  uint64_t shared[2] = {0, (uint64_t)master_computes(c->size)};
   for (uint64_t i = 0; c->rank == 0 && i < c->npts; i++)
-    *done0 += done[i] != 0;
-  SSW_MPI_CALL(MPI_Bcast(done0, 1, MPI_UINT64_T, 0, c->comm));
-  if (c->rank != 0) return SSW_SUCCESS;
-  m->done = done;
-  m->remaining = m->todo = c->npts - *done0;
-  m->fixed = c->cfg->work_unit > 0 ? (uint64_t)c->cfg->work_unit : 0;
-  m->next_flush = start + c->cfg->flush_interval;
-  ssw_progress_init(&m->prog, start, c->cfg->progress_interval, quiet);
-  m->held = calloc((size_t)c->size, sizeof *m->held);
-  return m->held ? SSW_SUCCESS : SSW_RAISE(SSW_ERR_MEM, "out of memory");
+    shared[0] += done[i] != 0;
+  SSW_MPI_CALL(MPI_Bcast(shared, 2, MPI_UINT64_T, 0, c->comm));
+  *done0 = shared[0];
+  c->master_computes = (int)shared[1];
+  uint64_t *units = NULL;
+  int rc = SSW_SUCCESS;
+  if (c->rank == 0) {
+    m->done = done;
+    m->computes = c->master_computes;
+    const char *log = getenv("SSW_LOG_SCHEDULE");
+    m->log = log && strcmp(log, "1") == 0;
+    m->remaining = m->todo = c->npts - *done0;
+    m->fixed = c->cfg->work_unit > 0 ? (uint64_t)c->cfg->work_unit : 0;
+    m->next_flush = start + c->cfg->flush_interval;
+    ssw_progress_init(&m->prog, start, c->cfg->progress_interval, quiet);
+    m->held = calloc((size_t)c->size, sizeof *m->held);
+    units = calloc(2 * (size_t)c->size, sizeof *units);
+    if (m->held && units)
+      first_units(m, c, units);
+    else
+      rc = SSW_RAISE(SSW_ERR_MEM, "out of memory");
+  }
+  SSW_CALL(ssw_mpi_agree(c->comm, rc));
+  const int mrc =
+      MPI_Scatter(units, 2, MPI_UINT64_T, first, 2, MPI_UINT64_T, 0, c->comm);
+  free(units);
+  SSW_MPI_CALL(mrc);
+  return SSW_SUCCESS;
 }
 
 int ssw_schedule_run(MPI_Comm comm, const ssw_config *cfg, ssw_h5out *out,
@@ -432,8 +582,9 @@ int ssw_schedule_run(MPI_Comm comm, const ssw_config *cfg, ssw_h5out *out,
   memset(stats, 0, sizeof *stats);
   const double start = now();
   master m = {0};
-  uint64_t done0 = 0;
-  int rc = setup(&c, &m, done, quiet, start, &done0);
+  uint64_t done0 = 0, first[2] = {0, 0};
+  double points[2] = {0, 0};
+  int rc = setup(&c, &m, done, quiet, start, &done0, first);
   ssw_ensemble_spec spec;
   ssw_config_ensemble(cfg, &spec);
   if (rc == SSW_SUCCESS) rc = ssw_ensemble_create(&spec, &c.ens);
@@ -442,10 +593,13 @@ int ssw_schedule_run(MPI_Comm comm, const ssw_config *cfg, ssw_h5out *out,
   if (rc == SSW_SUCCESS) ssw_signals_sync_fd(ssw_journal_fileno(c.journal));
   if (rc == SSW_SUCCESS && c.rank == 0) rc = preload(&c, recovered);
   c.last_sync = start;
-  if (rc == SSW_SUCCESS) rc = c.rank == 0 ? run_master(&c, &m) : run_worker(&c);
-  if (rc == SSW_SUCCESS) rc = reduce_stats(&c, done0, start, stats);
-  if (rc == SSW_SUCCESS && c.rank == 0)
+  if (rc == SSW_SUCCESS)
+    rc = c.rank == 0 ? run_master(&c, &m, first) : run_worker(&c, first);
+  if (rc == SSW_SUCCESS) rc = reduce_stats(&c, done0, start, stats, points);
+  if (rc == SSW_SUCCESS && c.rank == 0) {
     ssw_progress_report(&m.prog, now(), stats->points_run, m.todo, 1);
+    log_schedule(&c, &m, points);
+  }
   ssw_signals_sync_fd(-1);
   const int jrc = ssw_journal_close(&c.journal);
   if (rc == SSW_SUCCESS) rc = jrc;

@@ -119,6 +119,9 @@ static const char usage[] =
     "  --no-kernels     skip the per-trajectory part\n"
     "  --no-sweep       skip the sweep part (no MPI needed)\n"
     "  --no-headline    skip the big headline sweep (full mode: 10^4 points)\n"
+    "  --no-scaling     skip the 1-2 ranks x 1-2 threads sweep runs\n"
+    "  --no-master      skip the master-load runs (requests per second)\n"
+    "  --master-ranks N ranks of the master-load runs [full 32, smoke 6]\n"
     "  --batch N        random bodies in the batch [full 24, smoke 2]\n"
     "  --rounds N       timing rounds, median taken [full 7, smoke 3]\n"
     "  --engine PATH    sleighsweep binary [" SSW_BENCH_ENGINE "]\n"
@@ -165,26 +168,30 @@ static void machine_info(sbuf *json) {
 }
 
 /* The mode's sizes (smoke or full), then --batch / --rounds / headline. */
-static void mode_defaults(bench_opts *o, int batch, int rounds, int headline) {
+static void mode_defaults(bench_opts *o, int batch, int rounds, int headline,
+                          int master) {
   if (o->smoke) {
     o->batch = 2, o->rounds = 3, o->min_time = 0.3e-3, o->bisect = 3;
     o->step_cap = 2e5;
     o->scale_points = 8, o->scale_traj = 4;
     o->big_points = 16, o->big_traj = 4, o->big_ranks = 2;
+    o->master_ranks = 6, o->master_points = 1000, o->master_repeats = 1;
   } else {
     o->batch = 24, o->rounds = 7, o->min_time = 4e-3, o->bisect = 6;
     o->step_cap = 4e6;
     o->scale_points = 1000, o->scale_traj = 100;
     o->big_points = 10000, o->big_traj = 100, o->big_ranks = 2;
+    o->master_ranks = 32, o->master_points = 20000, o->master_repeats = 3;
   }
   if (!headline) o->big_points = 0;
+  if (master >= 0) o->master_ranks = master;
   if (batch >= 0) o->batch = batch;
   if (rounds > 0) o->rounds = rounds;
 }
 
 /* Options into o; returns -1 to go on, else the exit status. */
 static int parse_args(int argc, char **argv, bench_opts *o) {
-  int batch = -1, rounds = -1, headline = 1;
+  int batch = -1, rounds = -1, headline = 1, master = -1;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     const int more = i + 1 < argc;
@@ -198,6 +205,12 @@ static int parse_args(int argc, char **argv, bench_opts *o) {
       o->sweep = 0;
     else if (!strcmp(a, "--no-headline"))
       headline = 0;
+    else if (!strcmp(a, "--no-scaling"))
+      o->scaling = 0;
+    else if (!strcmp(a, "--no-master"))
+      master = 0;
+    else if (!strcmp(a, "--master-ranks") && more)
+      master = atoi(argv[++i]);
     else if (!strcmp(a, "--keep"))
       o->keep = 1;
     else if (!strcmp(a, "--batch") && more)
@@ -223,13 +236,13 @@ static int parse_args(int argc, char **argv, bench_opts *o) {
       return 2;
     }
   }
-  mode_defaults(o, batch, rounds, headline);
+  mode_defaults(o, batch, rounds, headline, master);
   return -1;
 }
 
 int main(int argc, char **argv) {
   bench_opts o = {0};
-  o.kernels = o.sweep = 1;
+  o.kernels = o.sweep = o.scaling = 1;
   o.engine = SSW_BENCH_ENGINE;
   o.mpiexec = SSW_BENCH_MPIEXEC;
   o.shim = SSW_BENCH_SHIM;

@@ -13,6 +13,7 @@ typedef struct {
   int smoke;          /* 1: seconds-long CTest mode */
   int quick;          /* 1: accuracy-and-cost summary only (< 60 s) */
   int kernels, sweep; /* which parts run */
+  int scaling;        /* the sweep part's 1-2 ranks x 1-2 threads runs */
   int batch;          /* random bodies in the batch */
   int rounds;         /* timing rounds (median over them) */
   double min_time;    /* seconds per timed sample (repeat calls) */
@@ -29,6 +30,9 @@ typedef struct {
   long big_points;     /* grid points of the headline run */
   int big_traj;        /* trajectories per point of the headline run */
   int big_ranks;       /* ranks of the headline run */
+  int master_ranks;    /* ranks of the master-load runs (0: none) */
+  long master_points;  /* trivial grid points of each master-load run */
+  int master_repeats;  /* master-load runs with one point per request */
 } bench_opts;
 
 /* Growing text buffer (the JSON summary). */

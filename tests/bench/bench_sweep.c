@@ -18,25 +18,8 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "bench_sweep.h"
 #include "sleighsweep/config.h"
-
-#define MAXRANKS 8
-
-typedef struct {
-  int ok, ranks, threads;
-  long points;
-  int traj;
-  double ext_wall;     /* mpirun start to exit */
-  double wall;         /* engine: schedule wall time ("computed now in") */
-  double io_s, io_pct; /* engine: "HDF5 writes X s = Y% of wall time" */
-  int epochs;
-  int nr; /* ranks reported by the preload library */
-  double rank_wall[MAXRANKS], sched[MAXRANKS], rss_mb[MAXRANKS];
-  double cpu[MAXRANKS]; /* user + system seconds of each rank */
-  long calls[MAXRANKS];
-  double file_mb;
-  int retries; /* runs killed from outside and repeated */
-} srun;
 
 /* Grid with about `points` points: theta x a x b with m values each and
  * s with points / m^3 values, m the largest with m^3 dividing points. */
@@ -98,6 +81,14 @@ static void parse_output(const char *text, srun *r) {
     if (sscanf(p + i, "%lf s = %lf%%", &r->io_s, &r->io_pct) == 2) break;
   if (p && (p = strstr(p, "% of wall time, ")))
     sscanf(p, "%% of wall time, %d", &r->epochs);
+  r->sched_us = NAN, r->first_units = -1, r->master_alone = -1;
+  if ((p = strstr(text, "sleighsweep: schedule: "))) {
+    r->master_alone = strstr(p, "only schedules") != NULL;
+    const char *q = strstr(p, "; ");
+    if (q) sscanf(q, "; %ld first unit", &r->first_units);
+    if ((q = strstr(p, "request(s) taken, ")))
+      sscanf(q, "request(s) taken, %lf us CPU", &r->sched_us);
+  }
   for (p = text; (p = strstr(p, "ssw-bench-rank ")); p++) {
     int rank;
     double w, p2p, sl, cpu = NAN;
@@ -113,15 +104,30 @@ static void parse_output(const char *text, srun *r) {
       r->calls[rank] = calls;
       r->rss_mb[rank] = hwm / 1024.0;
       if (rank + 1 > r->nr) r->nr = rank + 1;
+      long nrecv = 0, rs = 0;
+      double t0 = 0, t1 = 0, cpu_span = 0;
+      const char *q = strstr(p, " req_recv "), *eol = strchr(p, '\n');
+      if (q && (!eol || q < eol) &&
+          sscanf(q,
+                 " req_recv %ld req_first %lf req_last %lf req_cpu %lf "
+                 "req_sent %ld",
+                 &nrecv, &t0, &t1, &cpu_span, &rs) == 5) {
+        r->req_sent += rs;
+        if (rank == 0)
+          r->req_recv = nrecv, r->req_span = t1 - t0, r->req_cpu = cpu_span;
+      }
     }
   }
 }
 
 /* One `sleighsweep run` under mpirun; 0 on success. */
 static int run_once(const bench_opts *o, const char *cfg, const char *out,
-                    int ranks, int threads, srun *r, int *killed) {
+                    int ranks, int threads, const char *env, srun *r,
+                    int *killed) {
   r->wall = r->io_s = r->io_pct = NAN;
   r->nr = 0;
+  r->req_recv = r->req_sent = 0;
+  r->req_span = r->req_cpu = NAN;
   for (int i = 0; i < MAXRANKS; i++)
     r->rank_wall[i] = r->sched[i] = r->rss_mb[i] = r->cpu[i] = NAN;
   sbuf cmd = {0};
@@ -129,8 +135,8 @@ static int run_once(const bench_opts *o, const char *cfg, const char *out,
   quote(&cmd, o->mpiexec);
   sb_printf(&cmd,
             " -np %d --oversubscribe --bind-to none env "
-            "OMP_NUM_THREADS=%d ",
-            ranks, threads);
+            "OMP_NUM_THREADS=%d %s%s",
+            ranks, threads, env, *env ? " " : "");
   if (o->shim && o->shim[0] && access(o->shim, R_OK) == 0) {
     sb_printf(&cmd, "LD_PRELOAD=");
     quote(&cmd, o->shim);
@@ -174,20 +180,12 @@ static int run_once(const bench_opts *o, const char *cfg, const char *out,
   return r->ok ? 0 : 1;
 }
 
-static int run_engine(const bench_opts *o, const char *dir, const char *tag,
-                      long points, int traj, int ranks, int threads, srun *r) {
-  memset(r, 0, sizeof *r);
-  r->ranks = ranks, r->threads = threads, r->points = points, r->traj = traj;
-  char cfg[4096], out[4096];
-  snprintf(cfg, sizeof cfg, "%s/%s.ini", dir, tag);
-  snprintf(out, sizeof out, "%s/%s.h5", dir, tag);
-  if (write_config(cfg, out, points, traj) != 0) {
-    fprintf(stderr, "ssw_bench: cannot write %s: %s\n", cfg, strerror(errno));
-    return 1;
-  }
+int bench_run_cfg(const bench_opts *o, const char *cfg, const char *out,
+                  int ranks, int threads, const char *env, srun *r) {
+  r->ranks = ranks, r->threads = threads;
   int rc = 1, killed = 0;
   for (int attempt = 0; attempt < 3; attempt++) {
-    rc = run_once(o, cfg, out, ranks, threads, r, &killed);
+    rc = run_once(o, cfg, out, ranks, threads, env, r, &killed);
     if (rc == 0 || !killed) break;
     r->retries++;
     fprintf(stderr, "ssw_bench: the run was killed from outside; running it "
@@ -197,10 +195,24 @@ static int run_engine(const bench_opts *o, const char *dir, const char *tag,
   return rc;
 }
 
+static int run_engine(const bench_opts *o, const char *dir, const char *tag,
+                      long points, int traj, int ranks, int threads, srun *r) {
+  memset(r, 0, sizeof *r);
+  r->points = points, r->traj = traj;
+  char cfg[4096], out[4096];
+  snprintf(cfg, sizeof cfg, "%s/%s.ini", dir, tag);
+  snprintf(out, sizeof out, "%s/%s.h5", dir, tag);
+  if (write_config(cfg, out, points, traj) != 0) {
+    fprintf(stderr, "ssw_bench: cannot write %s: %s\n", cfg, strerror(errno));
+    return 1;
+  }
+  return bench_run_cfg(o, cfg, out, ranks, threads, "", r);
+}
+
 /* CPU the ranks got: sum of their CPU seconds over the longest rank wall
  * (1.0 = one core busy all the time). Below ranks x threads when the
  * machine is shared or the ranks wait. */
-static double cores_used(const srun *r) {
+double bench_cores_used(const srun *r) {
   double c = 0, w = 0;
   for (int i = 0; i < r->nr; i++)
     c += r->cpu[i], w = fmax(w, r->rank_wall[i]);
@@ -227,7 +239,7 @@ static void json_run(sbuf *j, const srun *r, double pps, double speedup,
   sb_printf(j, ", \"hdf5_pct\": ");
   sb_num(j, r->io_pct);
   sb_printf(j, ", \"cores_used\": ");
-  sb_num(j, cores_used(r));
+  sb_num(j, bench_cores_used(r));
   sb_printf(j, ", \"epochs\": %d, \"sched_pct_per_rank\": [", r->epochs);
   for (int i = 0; i < r->nr; i++) {
     sb_printf(j, "%s", i ? ", " : "");
@@ -258,8 +270,9 @@ static void print_run(const srun *r, double pps, double speedup, double eff,
   printf("  %5d %7d %8ld %9.4g %9.4g %9.1f %7.2f %6.0f%%%s %6.2f %7.2f %-13s "
          "%-13s\n",
          r->ranks, r->threads, r->points, r->wall, r->ext_wall, pps, speedup,
-         100.0 * eff, r->ranks * r->threads > ncpu ? "*" : " ", cores_used(r),
-         r->io_pct, sch[0] ? sch : "n/a", rss[0] ? rss : "n/a");
+         100.0 * eff, r->ranks * r->threads > ncpu ? "*" : " ",
+         bench_cores_used(r), r->io_pct, sch[0] ? sch : "n/a",
+         rss[0] ? rss : "n/a");
 }
 
 /* The work directory: --workdir, or a new one in $TMPDIR or /tmp. */
@@ -295,16 +308,22 @@ static void probe_integrator(const char *dir, char scheme[32], double *eta,
   remove(probe);
 }
 
-/* 1x1, 1x2, 2x1 and 2x2 (ranks x threads): `"scaling": [...]`. */
+/* Microseconds per trajectory per core of a run: wall time x the cores it
+ * could use (ranks x threads, at most the machine's) / trajectories. */
+static double us_per_traj_core(const srun *r, int ncpu) {
+  const int rt = r->ranks * r->threads;
+  return 1e6 * r->wall * (rt < ncpu ? rt : ncpu) /
+         ((double)r->points * r->traj);
+}
+
+/* 1x1, 1x2, 2x1 and 2x2 (ranks x threads): `"scaling": [...]`; *us21 the
+ * 2x1 run's us per trajectory-core. */
 static int scaling_runs(const bench_opts *o, const char *dir, int ncpu,
-                        sbuf *json) {
+                        sbuf *json, double *us21) {
   printf("  %5s %7s %8s %9s %9s %9s %7s %7s %6s %7s %-13s %-13s\n", "ranks",
          "threads", "points", "wall s", "proc s", "points/s", "speedup",
          "effic.", "cores", "HDF5%", "sched% /rank", "peak RSS MB");
-  sb_printf(json,
-            ", \"cores\": %d, \"loadavg_before\": %.2f, "
-            "\"scaling\": [",
-            ncpu, bench_loadavg());
+  sb_printf(json, ", \"scaling\": [");
   static const int rt[4][2] = {{1, 1}, {1, 2}, {2, 1}, {2, 2}};
   double pps1 = NAN;
   int rc = 0;
@@ -320,6 +339,7 @@ static int scaling_runs(const bench_opts *o, const char *dir, int ncpu,
     const int cores = rt[i][0] * rt[i][1] < ncpu ? rt[i][0] * rt[i][1] : ncpu;
     const double eff = sp / cores;
     print_run(&r, pps, sp, eff, ncpu);
+    if (rt[i][0] == 2 && rt[i][1] == 1) *us21 = us_per_traj_core(&r, ncpu);
     sb_printf(json, "%s", i ? ", " : "");
     json_run(json, &r, pps, sp, eff);
   }
@@ -337,7 +357,8 @@ static int scaling_runs(const bench_opts *o, const char *dir, int ncpu,
 }
 
 /* The 10^4-point headline sweep: `"headline": {...}`. */
-static int headline_run(const bench_opts *o, const char *dir, sbuf *json) {
+static int headline_run(const bench_opts *o, const char *dir, int ncpu,
+                        sbuf *json, double *us) {
   srun r;
   printf("\nHeadline sweep: %ld points x %d trajectories on %d ranks x 1 "
          "thread\n",
@@ -346,13 +367,13 @@ static int headline_run(const bench_opts *o, const char *dir, sbuf *json) {
   const int rc = run_engine(o, dir, "headline", o->big_points, o->big_traj,
                             o->big_ranks, 1, &r);
   const double pps = (double)r.points / r.wall;
+  *us = us_per_traj_core(&r, ncpu);
   printf("  wall time %.2f s (process %.2f s), %.1f points/s, %.3g ms per "
          "trajectory-core\n",
-         r.wall, r.ext_wall, pps,
-         1e3 * r.wall * r.ranks / ((double)r.points * r.traj));
+         r.wall, r.ext_wall, pps, 1e-3 * *us);
   printf("  HDF5 writes %.3g s = %.2f%% of wall time (%d flush epochs), "
          "output %.2f MB; CPU of all ranks / wall = %.2f cores\n",
-         r.io_s, r.io_pct, r.epochs, r.file_mb, cores_used(&r));
+         r.io_s, r.io_pct, r.epochs, r.file_mb, bench_cores_used(&r));
   for (int i = 0; i < r.nr; i++)
     printf("  rank %d: scheduling %.3g s = %.2f%% of wall, %ld MPI p2p "
            "calls, peak RSS %.1f MB\n",
@@ -388,9 +409,25 @@ int bench_sweep(const bench_opts *o, sbuf *json) {
   sb_num(json, eta);
   sb_printf(json, ", \"tol\": ");
   sb_num(json, tol);
-  int rc = scaling_runs(o, dir, ncpu, json);
-  if (o->big_points > 0) rc |= headline_run(o, dir, json);
-  sb_printf(json, "}");
+  sb_printf(json, ", \"cores\": %d, \"loadavg_before\": %.2f", ncpu,
+            bench_loadavg());
+  double us = NAN, rate = NAN;
+  int rc = 0;
+  if (o->scaling) rc |= scaling_runs(o, dir, ncpu, json, &us);
+  const char *from = "scaling 2x1";
+  if (o->big_points > 0) {
+    rc |= headline_run(o, dir, ncpu, json, &us);
+    from = "headline";
+  }
+  if (o->master_ranks > 0) rc |= bench_master(o, dir, ncpu, json, &rate);
+  printf("\nsweep at the defaults: %.4g us per trajectory per core (%s run)"
+         "\n",
+         us, from);
+  sb_printf(json, ", \"sweep_us_per_traj_core_run\": \"%s\"}", from);
+  sb_printf(json, ", \"master_requests_per_s\": ");
+  sb_num(json, rate);
+  sb_printf(json, ", \"sweep_us_per_traj_core\": ");
+  sb_num(json, us);
   if (!o->keep && !o->workdir) nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
   return rc;
 }

@@ -9,7 +9,16 @@
  * outside every shared library): the MPI library's own sleeps during
  * start-up and any point-to-point traffic of HDF5 / MPI-IO do not. So
  * p2p + sleep is the time a rank spends handing out work, asking for it,
- * and waiting for it or for a flush epoch. */
+ * and waiting for it or for a flush epoch.
+ *
+ * It also counts the scheduler's work requests (tag REQ_TAG, TAG_REQ of
+ * src/sweep/schedule.c): received by MPI_Recv (the master) with the
+ * CLOCK_MONOTONIC times and the process's CPU times at the first and the
+ * last, and sent by MPI_Send (the workers), appended to the line as
+ *   req_recv N req_first T req_last T req_cpu S req_sent N
+ * (req_cpu: CPU seconds between the first and the last), so that requests
+ * per second of the master's busy span, and its CPU time per request, can
+ * be read from any build of the engine. */
 #include <dlfcn.h>
 #include <mpi.h>
 #include <stdio.h>
@@ -18,8 +27,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#define REQ_TAG 101
+
 static double t_p2p, t_sleep, t_init, t_load;
 static long n_calls;
+static long req_recv, req_sent;
+static double req_first, req_last, req_cpu0, req_cpu1;
 
 static double mono(void) {
   struct timespec ts;
@@ -31,11 +44,20 @@ static double mono(void) {
  * reported at the end covers the same span as this wall time. */
 __attribute__((constructor)) static void on_load(void) { t_load = mono(); }
 
-/* 1 when the call comes from the main program, not a shared library. */
+/* 1 when the call comes from the main program, not a shared library
+ * (dladdr, remembered for the last few call sites: it costs about as much
+ * as the call it classifies). */
 static int from_program(const void *ra) {
+  static const void *seen[8];
+  static int verdict[8], next;
+  for (int i = 0; i < 8; i++)
+    if (seen[i] == ra) return verdict[i];
   Dl_info di;
-  if (!dladdr(ra, &di) || !di.dli_fname) return 1;
-  return strstr(di.dli_fname, ".so") == NULL;
+  const int mine =
+      !dladdr(ra, &di) || !di.dli_fname || !strstr(di.dli_fname, ".so");
+  seen[next] = ra, verdict[next] = mine;
+  next = (next + 1) % 8;
+  return mine;
 }
 
 #define TIMED(counter, call)                                                   \
@@ -64,12 +86,35 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided) {
 
 int MPI_Send(const void *buf, int count, MPI_Datatype type, int dest, int tag,
              MPI_Comm comm) {
-  TIMED(t_p2p, PMPI_Send(buf, count, type, dest, tag, comm));
+  const int mine = t_init > 0 && from_program(__builtin_return_address(0));
+  const double t0 = mine ? mono() : 0.0;
+  const int rc = PMPI_Send(buf, count, type, dest, tag, comm);
+  if (mine) {
+    t_p2p += mono() - t0;
+    n_calls++;
+    req_sent += tag == REQ_TAG;
+  }
+  return rc;
 }
 
 int MPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag,
              MPI_Comm comm, MPI_Status *status) {
-  TIMED(t_p2p, PMPI_Recv(buf, count, type, source, tag, comm, status));
+  const int mine = t_init > 0 && from_program(__builtin_return_address(0));
+  const double t0 = mine ? mono() : 0.0;
+  const int rc = PMPI_Recv(buf, count, type, source, tag, comm, status);
+  if (mine) {
+    const double t1 = mono();
+    t_p2p += t1 - t0;
+    n_calls++;
+    if (tag == REQ_TAG) {
+      struct timespec ts;
+      clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+      req_cpu1 = (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+      req_last = t1;
+      if (req_recv++ == 0) req_first = t1, req_cpu0 = req_cpu1;
+    }
+  }
+  return rc;
 }
 
 int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag,
@@ -110,8 +155,10 @@ int MPI_Finalize(void) {
           (double)ru.ru_stime.tv_sec + 1e-6 * (double)ru.ru_stime.tv_usec;
   fprintf(stderr,
           "ssw-bench-rank %d wall %.6f p2p %.6f sleep %.6f calls %ld "
-          "vmhwm_kb %ld cpu %.6f\n",
-          rank, mono() - t_load, t_p2p, t_sleep, n_calls, vmhwm_kb(), cpu);
+          "vmhwm_kb %ld cpu %.6f req_recv %ld req_first %.6f req_last %.6f "
+          "req_cpu %.6f req_sent %ld\n",
+          rank, mono() - t_load, t_p2p, t_sleep, n_calls, vmhwm_kb(), cpu,
+          req_recv, req_first, req_last, req_cpu1 - req_cpu0, req_sent);
   fflush(stderr);
   t_init = 0;
   return PMPI_Finalize();

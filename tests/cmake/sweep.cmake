@@ -75,3 +75,10 @@ set_tests_properties(point_subnormal_omega PROPERTIES
 ssw_add_test(NAME test_circulation_sweep TIMEOUT 300
   COMMAND ${SSW_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/test_circulation_sweep.py
           $<TARGET_FILE:sleighsweep> ${MPIEXEC_EXECUTABLE} LABELS numerics)
+# Work handed out ahead: every rank starts with a unit it did not ask for
+# (rank 0 computing or only scheduling), byte-identical to 1 rank; a stop
+# by a signal to rank 0 and a resume on another rank count compute every
+# point once (/segments).
+ssw_add_test(NAME test_sweep_first_units TIMEOUT 600
+  COMMAND ${SSW_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/test_sweep_first_units.py
+          $<TARGET_FILE:sleighsweep> ${MPIEXEC_EXECUTABLE})
