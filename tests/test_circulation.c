@@ -258,6 +258,73 @@ static void test_drift(void) {
   }
 }
 
+/* Observed orders with circulation: every scheme at fixed steps (eta
+ * halved twice), the error of the period (below H_c) and of the transition
+ * angle (above it) against the theory; the least-squares slope of log
+ * error against log eta at least q - 0.5 (SUNDIALS' rule). */
+static double order_error(const ssw_tensor *t, int regime, const char *name,
+                          double eta, int periodic) {
+  const double w0 = 1.5, v0 = 1.0;
+  const double H =
+      0.5 * (t->J * w0 * w0 + t->M * v0 * v0 - 2 * t->L2 * w0 * v0);
+  circ c;
+  theory(t, t->kappa, H, &c);
+  ssw_integrator o;
+  ssw_integrator_defaults(&o);
+  o.method = ssw_method_find(name);
+  o.rtol = 0, o.eta = eta, o.tol = 1e-9, o.estimate = 0;
+  ssw_traj r;
+  ssw_extract_run(t, regime, w0, v0, &o, NULL, NULL, &r);
+  if (periodic) {
+    const double Hc = c.D * t->kappa * t->kappa / (2 * c.E);
+    const double T = 2 * M_PI * c.D / sqrt(2 * c.E * (Hc - H));
+    return fabs(r.period - T) / T;
+  }
+  const double g0 = t->L1 * w0 + t->Z * v0 - t->kappa;
+  const double dphi =
+      g0 > 0 ? 2 * c.c1 * c.psi_e : -2 * c.c1 * (M_PI - c.psi_e);
+  return fabs(r.dphi - dphi);
+}
+
+static void test_orders(void) {
+  const ssw_body b = SEED_BODY;
+  const ssw_params p = {M_PI / 3, 0.2, 0.1, 0.3, -0.1, 0.5, 0.3};
+  ssw_tensor t;
+  int regime;
+  ssw_model_tensor(&b, &p, &t);
+  ssw_model_classify(&t, SSW_ZERO_TOL_DEFAULT, &t, &regime);
+  const struct {
+    const char *name;
+    double eta;
+  } cases[] = {{"hamel2", 0.2}, {"hamel4", 0.4}, {"hamel6", 0.8},
+               {"hamel8", 1.0}, {"rk4", 0.2},    {"dopri5", 0.4}};
+  for (int periodic = 0; periodic < 2; periodic++) {
+    t.kappa = periodic ? 1.0 : 0.05; /* H_c above and below H = 1.5 */
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+      const ssw_method *m = ssw_method_find(cases[i].name);
+      double x[3], y[3], sx = 0, sy = 0;
+      for (int k = 0; k < 3; k++) {
+        const double eta = cases[i].eta / (1 << k);
+        x[k] = log(eta);
+        y[k] = log(order_error(&t, regime, cases[i].name, eta, periodic));
+        sx += x[k], sy += y[k];
+      }
+      double num = 0, den = 0;
+      for (int k = 0; k < 3; k++) {
+        num += (x[k] - sx / 3) * (y[k] - sy / 3);
+        den += (x[k] - sx / 3) * (x[k] - sx / 3);
+      }
+      const double q = num / den;
+      printf("circulation, %s, %s: observed order %.2f (errors %.2e %.2e "
+             "%.2e)\n",
+             periodic ? "period" : "transition angle", m->name, q, exp(y[0]),
+             exp(y[1]), exp(y[2]));
+      EXPECT(q >= m->order - 0.5, "%s %s: observed order %.2f, expected %d",
+             periodic ? "period" : "dphi", m->name, q, m->order);
+    }
+  }
+}
+
 /* Model I: kappa = 0 whatever Gamma, so the motion is the circulation-free
  * one bit for bit; only the blade force feels the lift. */
 static void test_model_one(void) {
@@ -289,5 +356,6 @@ int main(void) {
   test_periodic();
   test_near_critical();
   test_drift();
+  test_orders();
   return TEST_RESULT();
 }

@@ -225,9 +225,10 @@ static void combine_periodic(const leg *fwd, ssw_traj *out) {
   out->steps = fwd->steps;
   out->t_future = fwd->t, out->t_past = 0.0;
   out->flags &= ~(SSW_TRAJ_FWD_CAP | SSW_TRAJ_NONFINITE);
-  out->flags |= (fwd->converged ? 0 : SSW_TRAJ_FWD_CAP) |
+  out->flags |= (fwd->converged && two ? 0 : SSW_TRAJ_FWD_CAP) |
                 (fwd->nonfinite ? SSW_TRAJ_NONFINITE : 0);
-  out->converged = fwd->converged && !fwd->nonfinite &&
+  /* Converged means both sections found: a period was measured. */
+  out->converged = two && fwd->converged && !fwd->nonfinite &&
                    !(out->flags & SSW_TRAJ_NEAR_CRITICAL);
 }
 

@@ -390,9 +390,9 @@ static void after_step(const leg_run *R, lane *L, ssw_state *s) {
    * tolerance; others (RATTLE, RK) have discrete equilibria O(h^q) off the
    * line: where |g| stops decreasing on the approach, the leg has arrived
    * and stops there. */
-  if (!(R->c->method->caps & SSW_CAP_EXACT_EQUILIBRIA) &&
+  if (!(R->c->method->caps & SSW_CAP_EXACT_EQUILIBRIA) && !j->periodic &&
       j->dir * ht_prev < 0 && fabs(L->g) >= fabs(g_prev))
-    j->out.stalled = 1;
+    j->out.stalled = 1; /* (a periodic motion's |g| rises after each dip) */
   const double H = ssw_model_energy(&c->e, L->w, L->v);
   const double e = fabs(H - j->H0) / j->H0;
   if (e > j->out.emax) j->out.emax = e;
