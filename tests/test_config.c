@@ -397,6 +397,16 @@ static const bad_case bad_cases[] = {
      11, "longer than", "linspace"},
     {BODY GRID "[ensemble]\ntrajectories = 4\n[output]\nsamples = 5\n", 13,
      "samples", "4"},
+    /* The run axes: one spelling each, their ranges, circulation's fluid. */
+    {BODY "Gamma = 1\n" GRID "Gamma = 0, 1\n", 11, "[grid] Gamma",
+     "[body] Gamma (line 5)"},
+    {BODY GRID "energy = 1, 2\n[ensemble]\nenergy = 0.5\n", 10,
+     "[grid] energy", "[ensemble] energy (line 12)"},
+    {BODY GRID "energy = 0, 1\n", 10, "[grid] energy", "out of range"},
+    {BODY GRID "energy = 1, 1e201\n", 10, "[grid] energy", "out of range"},
+    {BODY GRID "Gamma = 0, nan\n", 10, "[grid] Gamma", "nan"},
+    {"[body]\nm = 1\nI0 = 0.5\nrho = 0\n" GRID "Gamma = -1, 0, 2\n", 10,
+     "[grid] Gamma", "rho = 0"},
 };
 
 static void test_bad_configs(void) {
@@ -685,7 +695,60 @@ static void test_output_paths(void) {
   rmdir(top);
 }
 
+/* Gamma and energy as grid axes: their values at every point, the file's
+ * dimensions, and the same config in both spellings when single-valued. */
+static void test_run_axes(void) {
+  ssw_config *c = parse_ok(BODY GRID "r = 0.1\nGamma = linspace(-2, 2, 5)\n"
+                                     "energy = 0.25, 4\n",
+                           "run_axes.ini");
+  if (!c) return;
+  EXPECT(ssw_grid_size(c) == 10, "grid size %llu",
+         (unsigned long long)ssw_grid_size(c));
+  int axis[SSW_NAXES];
+  EXPECT(ssw_config_file_axes(c, axis) == 9 && axis[7] == SSW_AXIS_GAMMA &&
+             axis[8] == SSW_AXIS_ENERGY,
+         "file axes");
+  for (uint64_t i = 0; i < 10; i++) {
+    ssw_grid_values v;
+    ssw_grid_values_at(c, i, &v);
+    /* Row-major, energy fastest: index = 2 * Gamma index + energy index. */
+    EXPECT(v.Gamma == -2.0 + (double)(i / 2) && v.energy == (i % 2 ? 4 : 0.25),
+           "point %llu: Gamma %g energy %g", (unsigned long long)i, v.Gamma,
+           v.energy);
+    EXPECT(v.body.r == 0.1 && v.body.A == 0.5, "point %llu body",
+           (unsigned long long)i);
+  }
+  ssw_config_destroy(&c);
+  /* One value: no dimension, and the same config as the scalar keys. */
+  ssw_config *g = parse_ok(BODY GRID "Gamma = 1.5\nenergy = 2\n", "one.ini");
+  ssw_config *b = parse_ok(BODY "Gamma = 1.5\n" GRID
+                           "[ensemble]\nenergy = 2\n",
+                           "scalar.ini");
+  if (g && b) {
+    char why[256];
+    EXPECT(ssw_config_file_axes(g, axis) == 7, "one value is no dimension");
+    EXPECT(ssw_config_compare(g, b, why, sizeof why) == 0,
+           "both spellings differ: %s", why);
+    EXPECT(g->body.Gamma == 1.5 && g->energy == 2.0, "scalars %g %g",
+           g->body.Gamma, g->energy);
+    EXPECT(b->axes[SSW_AXIS_GAMMA].n == 1 &&
+               b->axes[SSW_AXIS_GAMMA].values[0] == 1.5 &&
+               b->axes[SSW_AXIS_ENERGY].values[0] == 2.0,
+           "scalar keys as axes");
+  }
+  ssw_config_destroy(&g);
+  ssw_config_destroy(&b);
+  /* The energy axis at the ends of its accepted range. */
+  ssw_config *e = parse_ok(BODY GRID "energy = 1e-200, 1e200\n", "ends.ini");
+  if (e)
+    EXPECT(e->axes[SSW_AXIS_ENERGY].values[0] == SSW_ENERGY_MIN &&
+               e->axes[SSW_AXIS_ENERGY].values[1] == SSW_ENERGY_MAX,
+           "energy ends");
+  ssw_config_destroy(&e);
+}
+
 int main(void) {
+  test_run_axes();
   test_issue_example();
   test_defaults();
   test_units_and_syntax();

@@ -108,7 +108,11 @@ static void check_key(const key_spec *k, const row *r) {
   else if (k->def[0] != '\0')
     EXPECT(mentions(def, k->def), "[%s] %s: docs default '%s', table `%s`",
            k->section, k->name, def, k->def);
-  if (k->kind == K_REAL || k->kind == K_INT32 || k->kind == K_INT64) {
+  /* An axis with a range (energy) states it in its meaning: the [grid]
+   * table has no range column. */
+  if (k->kind == K_AXIS && k->hi > k->lo) range = r->cell[1];
+  if (k->kind == K_REAL || k->kind == K_INT32 || k->kind == K_INT64 ||
+      (k->kind == K_AXIS && k->hi > k->lo)) {
     double x[16];
     const int n = numbers(range, x, 16);
     const double bound[2] = {k->lo, k->hi};

@@ -28,9 +28,11 @@
 #define NSEL 4  /* grid points keeping samples: */
 static const uint64_t sel_index[NSEL] = {1, LATE, NEVER, 10};
 
-static const char *const axis[SSW_NAXES] = {"theta", "a", "b", "r",
-                                            "s",     "A", "B"};
-static const int shape[SSW_NAXES] = {3, 2, 1, 1, 1, 2, 1};
+/* The run axes Gamma and energy hold one value: the file has the body's
+ * seven dimensions (SSW_NBODY_AXES; test_run_axes.py sweeps them). */
+static const char *const axis[SSW_NAXES] = {"theta", "a", "b", "r",    "s",
+                                            "A",     "B", "Gamma", "energy"};
+static const int shape[SSW_NAXES] = {3, 2, 1, 1, 1, 2, 1, 1, 1};
 
 static const char config_text[] =
     "[body]\nm = 1\nI0 = 0.5\nrho = 1\n[grid]\ntheta = 0, 0.7853981633974483, "
@@ -243,7 +245,7 @@ static void check_fields(hid_t f, const int *done_expected,
     char ln[256];
     EXPECT(read_attr_string(d, "long_name", ln, sizeof ln) >= 0 && ln[0],
            "%s has no long_name", fields[k].name);
-    for (unsigned dim = 0; dim < SSW_NAXES; dim++)
+    for (unsigned dim = 0; dim < SSW_NBODY_AXES; dim++)
       EXPECT(H5DSis_attached(d, scales[dim], dim) > 0,
              "scale %s not attached to %s", axis[dim], fields[k].name);
     H5Dclose(d);
@@ -256,7 +258,7 @@ static void check_sample_coords(hid_t f, const ssw_config *cfg, hid_t point) {
   uint64_t idx[NSEL] = {0};
   H5Dread(point, H5T_NATIVE_UINT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, idx);
   EXPECT(memcmp(idx, sel_index, sizeof idx) == 0, "samples/point values");
-  for (int a = 0; a < SSW_NAXES; a++) {
+  for (int a = 0; a < SSW_NBODY_AXES; a++) {
     char path[32];
     double v[NSEL];
     snprintf(path, sizeof path, "samples/%s", axis[a]);
@@ -312,7 +314,7 @@ static void check_samples(hid_t f, const ssw_config *cfg,
 }
 
 static void check_scales(hid_t f, const ssw_config *cfg, hid_t *scales) {
-  for (int i = 0; i < SSW_NAXES; i++) {
+  for (int i = 0; i < SSW_NBODY_AXES; i++) {
     double v[3];
     char name[16] = "";
     scales[i] = H5Dopen2(f, axis[i], H5P_DEFAULT);
@@ -335,7 +337,7 @@ static void check_file(const char *path, const ssw_config *cfg, int ranks,
   check_scales(f, cfg, scales);
   check_fields(f, done_expected, scales);
   check_samples(f, cfg, done_expected);
-  for (int i = 0; i < SSW_NAXES; i++)
+  for (int i = 0; i < SSW_NBODY_AXES; i++)
     H5Dclose(scales[i]);
   expect_attr(f, "program", "sleighsweep");
   expect_attr(f, "version", ssw_version_string());
@@ -466,7 +468,7 @@ static void check_segments(const char *path, const ssw_h5out_segment *want,
   EXPECT(*line == '\0', "history has more lines than segments: \"%s\"", line);
   EXPECT(read_attr_double(f, "wall_time_s") == sum, "wall_time_s %g != %g",
          read_attr_double(f, "wall_time_s"), sum);
-  EXPECT(read_attr_double(f, "format_version") == 5, "format_version %g",
+  EXPECT(read_attr_double(f, "format_version") == 6, "format_version %g",
          read_attr_double(f, "format_version"));
   free(got);
   H5Fclose(f);

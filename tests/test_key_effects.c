@@ -92,6 +92,16 @@ static const declared effects[] = {
    "B M center_spacing"},
   {"ensemble", "trajectories", "3", "refused", RESULTS " (ensemble size)",
    "@trajectories=3 trajectories center_spacing"},
+  /* One value under [grid] is the scalar key's run (a sweep of several:
+   * test_run_axes.py); a resume names the scalar key, which holds it. */
+  {"grid", "Gamma", "0.5", "refused: [body] Gamma",
+   "as [body] Gamma = 0.5 (Model I: only the blade force changes)",
+   "@Gamma=0.5 blade_force_max blade_force_error analytic_blade_force_max=nan "
+   "only"},
+  {"grid", "energy", "2", "refused: [ensemble] energy",
+   "as [ensemble] energy = 2 (" SAME_RESULTS "the sample trajectories' times "
+   "and velocities scale with it)",
+   "@energy=2 samples/t samples/omega samples/v samples/H only"},
   {"ensemble", "seed", "2", "refused", RESULTS " (random initial states)",
    "@seed=2 center_spacing steps_mean"},
   {"ensemble", "initial", "lattice", "refused",

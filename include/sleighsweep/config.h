@@ -15,10 +15,16 @@
 extern "C" {
 #endif
 
-/** Number of swept axes (7) and their order (row-major, theta slowest),
- * from the list SSW_AXES in names.h. */
+/** Number of grid axes (9) and their order (row-major, theta slowest,
+ * energy fastest), from the list SSW_AXES in names.h: the body's seven
+ * (SSW_NBODY_AXES; ssw_params holds their values) and the run's Gamma and
+ * energy. */
 #define SSW_NAXES (0 SSW_AXES(SSW_NAME_COUNT))
-/** Axis names in storage order: theta a b r s A B (names.h). */
+#define SSW_NBODY_AXES (0 SSW_BODY_AXES(SSW_NAME_COUNT))
+/** Axis indices: SSW_AXIS_THETA ... SSW_AXIS_ENERGY. */
+#define SSW_AXIS_ENUM_(id, index, ...) SSW_AXIS_##id = index,
+enum { SSW_AXES(SSW_AXIS_ENUM_) };
+/** Axis names in storage order: theta a b r s A B Gamma energy (names.h). */
 extern const char *const ssw_axis_names[SSW_NAXES];
 
 /** Largest grid the output supports (points). */
@@ -82,6 +88,13 @@ typedef struct {
   char *path; /**< the config file path as given */
   char *text; /**< the whole config text, stored in every output */
 } ssw_config;
+
+/** The axes that are dimensions of the output, in storage order: the
+ * body's seven always, a run axis (Gamma, energy) only when it holds more
+ * than one value. Fills out[0 .. count) with axis indices and returns the
+ * count (7 to 9). Dropping axes of one value leaves every flat index as it
+ * is (row-major). */
+int ssw_config_file_axes(const ssw_config *cfg, int out[SSW_NAXES]);
 
 /** Parses and validates a config file. On error returns SSW_ERR_CONFIG (or
  * SSW_ERR_IO if unreadable) with a message "PATH:LINE: [section] key: what

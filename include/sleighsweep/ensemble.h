@@ -41,6 +41,21 @@ typedef struct {
   int sample_nodes;     /**< rows per sample trajectory */
 } ssw_ensemble_spec;
 
+/** What varies from one grid point to the next (the grid's axes, names.h
+ * SSW_AXES): the body's seven parameters and the run's circulation and
+ * energy. A point's run uses these in place of the spec's body.Gamma and
+ * energy. Its initial conditions are keyed by `key`, the point's flat
+ * index over the body's seven axes: points that differ only in Gamma or
+ * energy start at the same angles on their energy ellipses, so a (Gamma,
+ * energy) map compares like with like, and a point of a swept run is bit
+ * for bit the run that fixes its Gamma and energy. */
+typedef struct {
+  ssw_params body; /**< theta a b r s A B */
+  double Gamma;    /**< circulation about the ellipse (ccw positive) */
+  double energy;   /**< energy H of every trajectory */
+  uint64_t key;    /**< flat index over the body's seven axes */
+} ssw_grid_values;
+
 /** Counter-based uniform double in [0, 1) keyed by (seed, grid index,
  * trajectory index, stream): the same value whatever rank or thread asks. */
 double ssw_ensemble_uniform(uint64_t seed, uint64_t index, uint64_t traj,
@@ -59,7 +74,8 @@ int ssw_ensemble_create(const ssw_ensemble_spec *sp, ssw_ensemble **e);
 /** Destroys a workspace; NULL-safe, sets *e to NULL. */
 void ssw_ensemble_destroy(ssw_ensemble **e);
 
-/** Computes grid point `index` at parameters `p`: the grid-point
+/** Computes grid point `index` at values `v` (its body parameters, and
+ * its Gamma and energy, which replace the spec's): the grid-point
  * pipeline (point.h), the ensemble statistics (OpenMP across trajectories;
  * the result is bit-identical for any thread count) and the closed form.
  * `samples` (NULL: none) receives, when sp->samples > 0, the first
@@ -70,7 +86,7 @@ void ssw_ensemble_destroy(ssw_ensemble **e);
  * (validation should have caught it), SSW_ERR_ARG, SSW_ERR_MEM. Numerical
  * failures of trajectories are not errors: they show in
  * converged_fraction and flags. */
-int ssw_ensemble_run(ssw_ensemble *e, uint64_t index, const ssw_params *p,
+int ssw_ensemble_run(ssw_ensemble *e, uint64_t index, const ssw_grid_values *v,
                      int record, ssw_point_result *res, double *samples);
 
 #ifdef __cplusplus

@@ -75,9 +75,13 @@
   XM(LATTICE, 1, "lattice", "evenly spaced angles on the energy ellipse")
 
 /** Grid axes in storage order (config.h SSW_NAXES and ssw_axis_names,
- * generated from this list; the coordinate datasets). X(ID, index, name,
- * units, long_name). */
-#define SSW_AXES(XM)                                                           \
+ * generated from this list; the coordinate datasets): the body's seven
+ * (SSW_BODY_AXES, always dimensions of the output) and the run's two
+ * (SSW_RUN_AXES: one value, from [body] Gamma and [ensemble] energy,
+ * unless [grid] gives a list; a dimension of the output only when it holds
+ * more than one value). X(ID, index, name, units, long_name). */
+#define SSW_AXES(XM) SSW_BODY_AXES(XM) SSW_RUN_AXES(XM)
+#define SSW_BODY_AXES(XM)                                                      \
   XM(THETA, 0, "theta", "rad",                                                 \
      "blade angle from the major axis (counter-clockwise)")                    \
   XM(A_COM, 1, "a", "length",                                                  \
@@ -90,6 +94,10 @@
      "ellipse centre, body coordinate across the blade")                       \
   XM(A_SEMI, 5, "A", "length", "semi-major axis")                              \
   XM(B_SEMI, 6, "B", "length", "semi-minor axis")
+#define SSW_RUN_AXES(XM)                                                       \
+  XM(GAMMA, 7, "Gamma", "length2 time-1",                                      \
+     "circulation about the ellipse (counter-clockwise positive)")             \
+  XM(ENERGY, 8, "energy", "mass length2 time-2", "energy H of every trajectory")
 
 /** Sample trajectory quantities in the order of a point's sample buffer
  * (h5out.h SSW_SAMPLE_*; the /samples datasets). X(ID, index, name, units,

@@ -324,6 +324,67 @@ static int sample_points(parse_state *st) {
   return rc;
 }
 
+/* The run axes (names.h SSW_RUN_AXES): [grid] Gamma and [grid] energy
+ * sweep what [body] Gamma and [ensemble] energy fix. A quantity is given
+ * once: a list under [grid], or one value under its own section (or its
+ * default), which then becomes the axis's one value. An axis of one value
+ * also sets the scalar, so both spellings of a run are the same config. */
+static int run_axes(parse_state *st) {
+  static const struct {
+    int axis;
+    const char *section;
+    size_t offset;
+  } run[] = {{SSW_AXIS_GAMMA, "body", offsetof(ssw_config, body.Gamma)},
+             {SSW_AXIS_ENERGY, "ensemble", offsetof(ssw_config, energy)}};
+  ssw_config *c = st->cfg;
+  for (size_t i = 0; i < sizeof run / sizeof run[0]; i++) {
+    const char *name = ssw_axis_names[run[i].axis];
+    const int kg = ssw_cfg_find_key("grid", name);
+    const int ks = ssw_cfg_find_key(run[i].section, name);
+    double *scalar = (double *)(void *)((char *)c + run[i].offset);
+    ssw_axis *ax = &c->axes[run[i].axis];
+    if (st->set_line[kg] && st->set_line[ks])
+      return fail(st, st->set_line[kg], "grid", name,
+                  "[%s] %s (line %d) already gives %s one value; give it "
+                  "once: one value under [%s], or an axis (a list or "
+                  "linspace) under [grid]",
+                  run[i].section, name, st->set_line[ks], name,
+                  run[i].section);
+    if (!st->set_line[kg]) {
+      free(ax->values);
+      ax->values = malloc(sizeof *ax->values);
+      SSW_CHECK(ax->values, SSW_ERR_MEM, "out of memory");
+      ax->n = 1;
+      ax->values[0] = *scalar;
+      ax->line = st->set_line[ks];
+    } else if (ax->n == 1) {
+      *scalar = ax->values[0];
+    }
+  }
+  return SSW_SUCCESS;
+}
+
+/* Circulation needs a fluid: lift is rho Gamma, so Gamma != 0 anywhere on
+ * the grid with rho = 0 would change nothing the user asked for. */
+static int circulation_fluid(parse_state *st) {
+  const ssw_config *c = st->cfg;
+  const ssw_axis *g = &c->axes[SSW_AXIS_GAMMA];
+  if (c->body.rho != 0.0) return SSW_SUCCESS;
+  for (int i = 0; i < g->n; i++)
+    if (g->values[i] != 0.0) {
+      const int kg = ssw_cfg_find_key("grid", "Gamma");
+      const int kb = ssw_cfg_find_key("body", "Gamma");
+      const int swept = st->set_line[kg] != 0;
+      return fail(st, swept ? st->set_line[kg] : st->set_line[kb],
+                  swept ? "grid" : "body", "Gamma",
+                  "Gamma = %g with rho = 0: without a fluid there is no "
+                  "lift, so the circulation would change nothing; set rho > "
+                  "0 or remove Gamma",
+                  g->values[i]);
+    }
+  return SSW_SUCCESS;
+}
+
 /* Checks that need the whole file: syntax, required keys, cross-key. */
 static int finish(parse_state *st, int rc) {
   if (rc == -2) return SSW_RAISE(SSW_ERR_MEM, "libinih: out of memory");
@@ -338,15 +399,9 @@ static int finish(parse_state *st, int rc) {
                   ssw_cfg_keys[k].section);
   SSW_CALL(apply_defaults(st));
   SSW_CALL(integrator_mode(st));
+  SSW_CALL(run_axes(st));
+  SSW_CALL(circulation_fluid(st));
   const ssw_config *c = st->cfg;
-  if (c->body.Gamma != 0.0 && c->body.rho == 0.0) {
-    const int k = ssw_cfg_find_key("body", "Gamma");
-    return fail(st, st->set_line[k], "body", "Gamma",
-                "Gamma = %g with rho = 0: without a fluid there is no lift, "
-                "so the circulation would change nothing; set rho > 0 or "
-                "remove Gamma",
-                c->body.Gamma);
-  }
   if (c->samples > c->trajectories) {
     const int k = ssw_cfg_find_key("output", "samples");
     return fail(st, st->set_line[k], "output", "samples",
@@ -481,6 +536,13 @@ int ssw_config_load(const char *path, ssw_config **cfg) {
   return status;
 }
 
+int ssw_config_file_axes(const ssw_config *cfg, int out[SSW_NAXES]) {
+  int count = 0;
+  for (int a = 0; a < SSW_NAXES; a++)
+    if (a < SSW_NBODY_AXES || cfg->axes[a].n > 1) out[count++] = a;
+  return count;
+}
+
 void ssw_config_print_axes(const ssw_config *cfg, FILE *f) {
   for (int a = 0; a < SSW_NAXES; a++) {
     const ssw_axis *ax = &cfg->axes[a];
@@ -494,7 +556,7 @@ void ssw_config_print_axes(const ssw_config *cfg, FILE *f) {
     if (a == 0) /* radians, and the degrees the user most likely meant */
       fprintf(f, ax->n == 1 ? " rad (%.10g deg)" : " rad (%.10g to %.10g deg)",
               lo * (180.0 / M_PI), hi * (180.0 / M_PI));
-    else if (cfg->length_unit[0])
+    else if (cfg->length_unit[0] && a < SSW_NBODY_AXES)
       fprintf(f, " %s", cfg->length_unit);
     fputc('\n', f);
   }

@@ -1,5 +1,6 @@
 /* Axis values of the [grid] section: a number, a list or
- * linspace(start, stop, n); theta may carry deg or rad. */
+ * linspace(start, stop, n); theta may carry deg or rad; a key with a range
+ * (energy) checks every value against it. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -242,6 +243,13 @@ int ssw_cfg_assign_axis(ssw_config *cfg, const key_spec *k, int line,
                         const char *value, char *why, size_t n) {
   ssw_axis ax;
   if (parse_axis(value, (int)k->offset, &ax, why, n) != 0) return -1;
+  for (int i = 0; k->hi > k->lo && i < ax.n; i++)
+    if (!(ax.values[i] >= k->lo && ax.values[i] <= k->hi)) {
+      snprintf(why, n, "%.17g is out of range: every value must be in [%g, %g]",
+               ax.values[i], k->lo, k->hi);
+      free(ax.values);
+      return -1;
+    }
   long long total = ax.n;
   for (int a = 0; a < SSW_NAXES; a++)
     if (a != (int)k->offset) total += cfg->axes[a].n;

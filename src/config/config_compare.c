@@ -31,6 +31,16 @@ static int excluded(const key_spec *k) {
   return 0;
 }
 
+/* A run axis ([grid] Gamma, energy) of one value in both configs: its
+ * scalar key ([body] Gamma, [ensemble] energy) holds the same value and
+ * comes later in the table, so the difference is reported under the key
+ * the user wrote. */
+static int scalar_run_axis(const ssw_config *a, const ssw_config *b,
+                           const key_spec *k) {
+  return k->kind == K_AXIS && (int)k->offset >= SSW_NBODY_AXES &&
+         a->axes[k->offset].n == 1 && b->axes[k->offset].n == 1;
+}
+
 /* The shortest %g form that reads back as the same double. */
 static void put_real(double x, char *buf, size_t n) {
   for (int p = 15; p <= 17; p++) {
@@ -162,7 +172,7 @@ int ssw_config_compare(const ssw_config *a, const ssw_config *b, char *why,
   if (n) why[0] = '\0';
   for (int k = 0; k < SSW_CFG_NKEYS; k++) {
     const key_spec *key = &ssw_cfg_keys[k];
-    if (excluded(key)) continue;
+    if (excluded(key) || scalar_run_axis(a, b, key)) continue;
     put_value(a, key, va, sizeof va);
     put_value(b, key, vb, sizeof vb);
     if (same_value(a, b, key, va, vb)) continue;

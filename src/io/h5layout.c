@@ -209,12 +209,14 @@ static double chunked_bytes(int rank, const hsize_t *dims, size_t elem) {
 
 double ssw_h5out_estimate_bytes(const ssw_config *cfg) {
   hsize_t dims[SSW_NAXES];
-  for (int i = 0; i < SSW_NAXES; i++)
-    dims[i] = (hsize_t)cfg->axes[i].n;
+  int axis[SSW_NAXES];
+  const int naxes = ssw_config_file_axes(cfg, axis);
+  for (int i = 0; i < naxes; i++)
+    dims[i] = (hsize_t)cfg->axes[axis[i]].n;
   double bytes = SSW_H5_ROOT_BYTES + (double)strlen(cfg->text ? cfg->text : "");
-  int datasets = SSW_NAXES;
+  int datasets = naxes;
   for (int c = 0; c < SSW_H5_NCOL; c++, datasets++)
-    bytes += chunked_bytes(SSW_NAXES, dims,
+    bytes += chunked_bytes(naxes, dims,
                            ssw_h5_type_size(ssw_h5_columns[c].type));
   const hsize_t sdims[3] = {
       (hsize_t)cfg->sample_sel.n, (hsize_t)cfg->samples,
@@ -222,8 +224,8 @@ double ssw_h5out_estimate_bytes(const ssw_config *cfg) {
   if (sdims[0] > 0 && sdims[1] > 0) {
     for (int q = 0; q < SSW_SAMPLE_NQ; q++, datasets++)
       bytes += chunked_bytes(3, sdims, 8);
-    bytes += (double)sdims[0] * 8.0 * (SSW_NAXES + 1);
-    datasets += SSW_NAXES + 3;
+    bytes += (double)sdims[0] * 8.0 * (naxes + 1);
+    datasets += naxes + 3;
   }
   return bytes + datasets * SSW_H5_META_BYTES;
 }
@@ -327,16 +329,18 @@ done:
 
 int ssw_h5_create_grid(ssw_h5out *h, const ssw_config *cfg) {
   int status = SSW_SUCCESS;
-  for (int i = 0; i < SSW_NAXES; i++)
-    TRY(create_scale(h, h->file, ssw_axis_names[i], h->dims[i], H5T_IEEE_F64LE,
-                     H5T_NATIVE_DOUBLE, cfg->axes[i].values, axis_info[i].units,
-                     axis_info[i].long_name, &h->coord[i]));
+  for (int i = 0; i < h->naxes; i++) {
+    const int a = h->axis[i];
+    TRY(create_scale(h, h->file, ssw_axis_names[a], h->dims[i], H5T_IEEE_F64LE,
+                     H5T_NATIVE_DOUBLE, cfg->axes[a].values, axis_info[a].units,
+                     axis_info[a].long_name, &h->coord[i]));
+  }
   for (size_t c = 0; c < SSW_H5_NCOL; c++) {
     const column *col = &ssw_h5_columns[c];
     const double fill = col->type == T_F64         ? NAN
                         : col->fill == FILL_MASKED ? -1.0
                                                    : 0.0;
-    TRY(create_dataset(h, h->file, col->name, SSW_NAXES, h->dims, col->type,
+    TRY(create_dataset(h, h->file, col->name, h->naxes, h->dims, col->type,
                        fill, col->fill == FILL_MASKED, col->units,
                        col->long_name, &h->dset[c]));
     if (col->cat != CAT_NONE) {
@@ -346,28 +350,30 @@ int ssw_h5_create_grid(ssw_h5out *h, const ssw_config *cfg) {
                           (size_t)k->n, k->values));
       TRY(ssw_h5_attr_str(h->dset[c], col->name, "flag_meanings", k->meanings));
     }
-    TRY(attach_scales(h->dset[c], col->name, h->coord, SSW_NAXES));
+    TRY(attach_scales(h->dset[c], col->name, h->coord, h->naxes));
   }
 done:
   return status;
 }
 
 /* One axis's values at the chosen points: a 1-D dataset of /samples over
- * `point`, with the axis's units and long name (rank 0 writes it). */
-static int create_point_coord(ssw_h5out *h, int a, const double *values) {
+ * `point`, with the axis's units and long name (rank 0 writes it); i is
+ * the axis's place among the file's dimensions. */
+static int create_point_coord(ssw_h5out *h, int i, const double *values) {
   int status = SSW_SUCCESS;
   hid_t space = H5I_INVALID_HID;
+  const int a = h->axis[i];
   const char *name = ssw_axis_names[a];
   H5TRY(space = H5Screate_simple(1, h->sdims, NULL), "/samples/%s", name);
-  H5TRY(h->scoord[a] = H5Dcreate2(h->sgroup, name, H5T_IEEE_F64LE, space,
+  H5TRY(h->scoord[i] = H5Dcreate2(h->sgroup, name, H5T_IEEE_F64LE, space,
                                   H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
         "/samples/%s in '%s'", name, h->path);
   char unit_text[96];
   udunits(h, axis_info[a].units, unit_text, sizeof unit_text);
-  TRY(ssw_h5_attr_str(h->scoord[a], name, "units", unit_text));
-  TRY(ssw_h5_attr_str(h->scoord[a], name, "long_name", axis_info[a].long_name));
+  TRY(ssw_h5_attr_str(h->scoord[i], name, "units", unit_text));
+  TRY(ssw_h5_attr_str(h->scoord[i], name, "long_name", axis_info[a].long_name));
   if (h->rank != 0) H5TRY(H5Sselect_none(space), "/samples/%s", name);
-  H5TRY(H5Dwrite(h->scoord[a], H5T_NATIVE_DOUBLE, space, space, H5P_DEFAULT,
+  H5TRY(H5Dwrite(h->scoord[i], H5T_NATIVE_DOUBLE, space, space, H5P_DEFAULT,
                  values),
         "/samples/%s in '%s'", name, h->path);
 done:
@@ -392,16 +398,12 @@ static int create_sample_coords(ssw_h5out *h, const ssw_config *cfg) {
   TRY(create_scale(h, h->sgroup, "point", h->sdims[0], H5T_STD_U64LE,
                    H5T_NATIVE_UINT64, idx, "1",
                    "grid point keeping sample trajectories (flat index, "
-                   "row-major over theta a b r s A B)",
+                   "row-major over the grid's dimensions)",
                    &h->sdim[0]));
-  for (int a = 0; a < SSW_NAXES; a++) {
-    for (size_t k = 0; k < P; k++) {
-      ssw_params p;
-      ssw_grid_params(cfg, idx[k], &p);
-      const double v[SSW_NAXES] = {p.theta, p.a, p.b, p.r, p.s, p.A, p.B};
-      val[k] = v[a];
-    }
-    TRY(create_point_coord(h, a, val));
+  for (int i = 0; i < h->naxes; i++) {
+    for (size_t k = 0; k < P; k++)
+      val[k] = ssw_grid_value(cfg, idx[k], h->axis[i]);
+    TRY(create_point_coord(h, i, val));
   }
 done:
   free(idx);
@@ -416,6 +418,11 @@ int ssw_h5_create_samples(ssw_h5out *h, const ssw_config *cfg) {
   int status = SSW_SUCCESS;
   hid_t gcpl = H5I_INVALID_HID;
   const int n = h->samples > h->nodes ? h->samples : h->nodes;
+  char coordinates[96] = ""; /* the file's dimensions: "theta a b r s A B" */
+  for (int i = 0; i < h->naxes; i++)
+    snprintf(coordinates + strlen(coordinates),
+             sizeof coordinates - strlen(coordinates), "%s%s", i ? " " : "",
+             ssw_axis_names[h->axis[i]]);
   int *idx = malloc((size_t)n * sizeof *idx);
   SSW_CHECK(idx, SSW_ERR_MEM, "out of memory");
   for (int i = 0; i < n; i++)
@@ -433,7 +440,7 @@ int ssw_h5_create_samples(ssw_h5out *h, const ssw_config *cfg) {
                        ssw_h5_sample_quantities[q].units,
                        ssw_h5_sample_quantities[q].long_name, &h->sdset[q]));
     TRY(ssw_h5_attr_str(h->sdset[q], ssw_h5_sample_quantities[q].name,
-                        "coordinates", "theta a b r s A B"));
+                        "coordinates", coordinates));
   }
   /* Scales after the data, so that readers list the data first. */
   TRY(create_sample_coords(h, cfg));
@@ -446,8 +453,8 @@ int ssw_h5_create_samples(ssw_h5out *h, const ssw_config *cfg) {
   for (int q = 0; q < SSW_SAMPLE_NQ; q++)
     TRY(attach_scales(h->sdset[q], ssw_h5_sample_quantities[q].name, h->sdim,
                       3));
-  for (int a = 0; a < SSW_NAXES; a++)
-    TRY(attach_scales(h->scoord[a], ssw_axis_names[a], h->sdim, 1));
+  for (int i = 0; i < h->naxes; i++)
+    TRY(attach_scales(h->scoord[i], ssw_axis_names[h->axis[i]], h->sdim, 1));
 done:
   free(idx);
   if (gcpl >= 0) H5Pclose(gcpl);
@@ -456,6 +463,13 @@ done:
 
 static const char *ic_name(int ic) {
   return ic >= 0 && ic < SSW_IC_COUNT ? ssw_ic_names[ic] : "unknown";
+}
+
+/* Whether `name` is a dimension of the file beyond the body's seven. */
+static int swept(const ssw_h5out *h, const char *name) {
+  for (int i = SSW_NBODY_AXES; i < h->naxes; i++)
+    if (strcmp(ssw_axis_names[h->axis[i]], name) == 0) return 1;
+  return 0;
 }
 
 /* Root provenance known from the config and the library. */
@@ -479,12 +493,15 @@ int ssw_h5_write_config_attrs(ssw_h5out *h, const ssw_config *cfg) {
   TRY(ssw_h5_attr_str(f, w, "config_path", cfg->path));
   TRY(ssw_h5_attr_str(f, w, "hdf5_version", hdf5));
   /* Every real [body] key (m, I0, rho, Gamma, zero_tol, ...) as an
-   * attribute of its name, from the key table. */
+   * attribute of its name, from the key table; a run axis (Gamma, energy)
+   * is an attribute while it holds one value and a dimension (a coordinate
+   * dataset of that name) when swept. */
   ssw_config_real body[16];
   const int nb = ssw_config_reals("body", body, 16);
   for (int i = 0; i < nb && i < 16; i++)
-    TRY(ssw_h5_attr_f64(f, w, body[i].name,
-                        ssw_config_real_get(cfg, &body[i])));
+    if (!swept(h, body[i].name))
+      TRY(ssw_h5_attr_f64(f, w, body[i].name,
+                          ssw_config_real_get(cfg, &body[i])));
   TRY(ssw_h5_attr_str(f, w, "Gamma_convention",
                       "circulation about the ellipse, counter-clockwise "
                       "positive: lift rho Gamma Jccw V_C at the ellipse "
@@ -511,7 +528,7 @@ int ssw_h5_write_config_attrs(ssw_h5out *h, const ssw_config *cfg) {
   TRY(ssw_h5_attr_i32(f, w, "trajectories", cfg->trajectories));
   TRY(ssw_h5_attr_u64(f, w, "seed", cfg->seed));
   TRY(ssw_h5_attr_str(f, w, "initial_conditions", ic_name(cfg->ic)));
-  TRY(ssw_h5_attr_f64(f, w, "energy", cfg->energy));
+  if (!swept(h, "energy")) TRY(ssw_h5_attr_f64(f, w, "energy", cfg->energy));
   TRY(ssw_h5_attr_i32(f, w, "samples", cfg->samples));
   TRY(ssw_h5_attr_i32(f, w, "sample_nodes", h->nodes));
   TRY(ssw_h5_attr_u64(f, w, "points_total", h->total));

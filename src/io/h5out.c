@@ -125,9 +125,10 @@ static int by_index(const void *x, const void *y) {
   return (a > b) - (a < b);
 }
 
-/* Row-major unravel over the grid axes (theta slowest, B fastest). */
-static void unravel(const hsize_t *dims, uint64_t index, hsize_t *coord) {
-  for (int i = SSW_NAXES - 1; i >= 0; i--) {
+/* Row-major unravel over the file's grid dimensions (theta slowest). */
+static void unravel(int naxes, const hsize_t *dims, uint64_t index,
+                    hsize_t *coord) {
+  for (int i = naxes - 1; i >= 0; i--) {
     coord[i] = index % dims[i];
     index /= dims[i];
   }
@@ -255,7 +256,7 @@ static int write_columns(ssw_h5out *h, const ssw_point_result *pts,
   int status = SSW_SUCCESS;
   hid_t fspace = H5I_INVALID_HID, mspace = H5I_INVALID_HID;
   hsize_t mlen = n ? (hsize_t)n : 1;
-  H5TRY(fspace = H5Screate_simple(SSW_NAXES, h->dims, NULL), "'%s'", h->path);
+  H5TRY(fspace = H5Screate_simple(h->naxes, h->dims, NULL), "'%s'", h->path);
   if (n)
     H5TRY(H5Sselect_elements(fspace, H5S_SELECT_SET, n, coords),
           "%zu points in '%s'", n, h->path);
@@ -282,13 +283,13 @@ static int prepare_points(const ssw_h5out *h, const ssw_point_result *pts,
   const size_t per = (size_t)h->samples * (size_t)h->nodes;
   const size_t bytes = (n ? n : 1) * (per > 1 ? per : 1) * sizeof(double);
   *ord = malloc((n ? n : 1) * sizeof **ord);
-  *coords = malloc((n ? n : 1) * SSW_NAXES * sizeof **coords);
+  *coords = malloc((n ? n : 1) * (size_t)h->naxes * sizeof **coords);
   *buf = malloc(bytes);
   SSW_CHECK(*ord && *coords && *buf, SSW_ERR_MEM,
             "out of memory for %zu points", n);
   SSW_CALL(sort_points(h, pts, n, *ord));
   for (size_t j = 0; j < n; j++)
-    unravel(h->dims, (*ord)[j].index, *coords + j * SSW_NAXES);
+    unravel(h->naxes, h->dims, (*ord)[j].index, *coords + j * h->naxes);
   return SSW_SUCCESS;
 }
 
@@ -355,16 +356,16 @@ int ssw_h5out_close(ssw_h5out **hp) {
   const char *p = h->path ? h->path : "?";
   for (int q = 0; q < SSW_SAMPLE_NQ; q++)
     CLOSE(h->sdset[q], H5Dclose, ssw_h5_sample_quantities[q].name);
-  for (int i = 0; i < SSW_NAXES; i++)
-    CLOSE(h->scoord[i], H5Dclose, ssw_axis_names[i]);
+  for (int i = 0; i < h->naxes; i++)
+    CLOSE(h->scoord[i], H5Dclose, ssw_axis_names[h->axis[i]]);
   CLOSE(h->sdim[0], H5Dclose, "point");
   CLOSE(h->sdim[1], H5Dclose, "sample");
   CLOSE(h->sdim[2], H5Dclose, "node");
   CLOSE(h->sgroup, H5Gclose, "/samples");
   for (size_t c = 0; c < SSW_H5_NCOL; c++)
     CLOSE(h->dset[c], H5Dclose, ssw_h5_columns[c].name);
-  for (int i = 0; i < SSW_NAXES; i++)
-    CLOSE(h->coord[i], H5Dclose, ssw_axis_names[i]);
+  for (int i = 0; i < h->naxes; i++)
+    CLOSE(h->coord[i], H5Dclose, ssw_axis_names[h->axis[i]]);
   CLOSE(h->dxpl, H5Pclose, "transfer list");
   CLOSE(h->file, H5Fclose, "file");
   if (h->comm != MPI_COMM_NULL) MPI_Comm_free(&h->comm);

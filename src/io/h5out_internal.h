@@ -13,7 +13,7 @@
 
 /* Layout version stored as `format_version`; bump on any layout change so
  * that a resume refuses files of another layout. */
-#define SSW_H5_FORMAT_VERSION 5
+#define SSW_H5_FORMAT_VERSION 6
 /* Target chunk size. Chunks are blocks of contiguous flat indices along the
  * fastest axes; 64 KiB keeps the chunk index small for 10^9-point grids
  * while a flush epoch touches few chunks per work unit. */
@@ -144,7 +144,9 @@ struct ssw_h5out {
   MPI_Comm comm; /* private duplicate returning MPI errors */
   int rank;
   char *path;
-  hsize_t dims[SSW_NAXES]; /* grid axes */
+  int naxes;                 /* the file's grid dimensions (7 to 9) */
+  int axis[SSW_NAXES];       /* their axes (SSW_AXIS_*), storage order */
+  hsize_t dims[SSW_NAXES];   /* their lengths */
   uint64_t total;
   int samples, nodes;
   ssw_sample_points sel; /* grid points keeping samples (a copy of cfg's) */

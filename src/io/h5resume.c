@@ -134,7 +134,8 @@ static int check_identity(hid_t file, const char *path, const ssw_config *cfg) {
   if (version != SSW_H5_FORMAT_VERSION) {
     status = SSW_RAISE(SSW_ERR_IO,
                        "'%s' has output format %d, this program "
-                       "writes %d (format 5 adds the circulation datasets, "
+                       "writes %d (format 6 adds Gamma and energy as "
+                       "grid axes, dimensions when swept; format 5 adds the circulation datasets, "
                        "blade_force_error and error estimates that include "
                        "the stopping tolerance, and keeps /segments as 1-D "
                        "datasets; format 3 keeps sample trajectories at "
@@ -159,7 +160,7 @@ done:
 static int open_datasets(ssw_h5out *h) {
   int status = SSW_SUCCESS;
   for (size_t c = 0; c < SSW_H5_NCOL; c++)
-    TRY(open_dataset(h, h->file, ssw_h5_columns[c].name, SSW_NAXES, h->dims,
+    TRY(open_dataset(h, h->file, ssw_h5_columns[c].name, h->naxes, h->dims,
                      &h->dset[c]));
   if (ssw_h5_has_samples(h)) {
     H5TRY(h->sgroup = H5Gopen2(h->file, "samples", H5P_DEFAULT),

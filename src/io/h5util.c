@@ -103,11 +103,15 @@ int ssw_h5_handle_new(MPI_Comm comm, const char *path, const ssw_config *cfg,
             SSW_ERR_ARG, "invalid samples %d / sample_nodes %d", cfg->samples,
             cfg->sample_nodes);
   h->total = 1;
-  for (int i = 0; i < SSW_NAXES; i++) {
+  for (int i = 0; i < SSW_NAXES; i++)
     SSW_CHECK(cfg->axes[i].n >= 1 && cfg->axes[i].values, SSW_ERR_ARG,
               "axis %s has no values", ssw_axis_names[i]);
-    h->dims[i] = (hsize_t)cfg->axes[i].n;
-    h->total *= (uint64_t)cfg->axes[i].n;
+  /* The file's dimensions: axes of one value beyond the body's seven are
+   * root attributes instead (the flat index is the same either way). */
+  h->naxes = ssw_config_file_axes(cfg, h->axis);
+  for (int i = 0; i < h->naxes; i++) {
+    h->dims[i] = (hsize_t)cfg->axes[h->axis[i]].n;
+    h->total *= (uint64_t)h->dims[i];
     SSW_CHECK(h->total <= SSW_GRID_MAX_POINTS, SSW_ERR_ARG,
               "grid larger than %llu points",
               (unsigned long long)SSW_GRID_MAX_POINTS);

@@ -54,11 +54,12 @@ int ssw_model_regular(const ssw_tensor *t, double *d_rel) {
 }
 
 static int check_params(const ssw_params *p) {
-  /* ssw_params holds the axes in their storage order (names.h SSW_AXES). */
-  static const char *const names[] = {SSW_AXES(SSW_NAME_AT)};
+  /* ssw_params holds the body axes in their storage order (names.h
+   * SSW_BODY_AXES). */
+  static const char *const names[] = {SSW_BODY_AXES(SSW_NAME_AT)};
   const double v[] = {p->theta, p->a, p->b, p->r, p->s, p->A, p->B};
   _Static_assert(sizeof v / sizeof v[0] == sizeof names / sizeof names[0],
-                 "ssw_params and SSW_AXES differ");
+                 "ssw_params and SSW_BODY_AXES differ");
   for (int i = 0; i < (int)(sizeof v / sizeof v[0]); i++)
     SSW_CHECK(isfinite(v[i]), SSW_ERR_BODY, "parameter %s = %g is not finite",
               names[i], v[i]);

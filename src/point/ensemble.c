@@ -41,6 +41,7 @@ struct ssw_ensemble {
   ssw_path *nodes; /* one per sample trajectory */
   ssw_path probe;  /* trajectory 0's path when it is not a sample */
   int recording;   /* sample trajectories wanted at this point */
+  uint64_t key;    /* the initial conditions' key (ssw_grid_values.key) */
   double (*dense)[SSW_PATH_NQ]; /* sample_nodes rows of dense output */
   ssw_error_state *errs; /* one per batch of a block: errors of threads */
 };
@@ -120,7 +121,7 @@ static int one_batch(const ssw_ensemble *e, const ssw_point *pt,
   int any_sample = 0;
   for (int k = 0; k < cnt; k++) {
     const int64_t traj = first + k;
-    ssw_ensemble_initial(sp, &res->tensor, res->index, traj, &w0[k], &v0[k]);
+    ssw_ensemble_initial(sp, &res->tensor, e->key, traj, &w0[k], &v0[k]);
     /* Trajectory 0 is always recorded: its path is compared with the
      * exact one (path_error_max). Only the thread of batch 0 touches it. */
     ssw_path *nb = e->recording && traj < sp->samples
@@ -324,7 +325,7 @@ static int store_samples(const ssw_ensemble *e, const ssw_tensor *t,
 static int path_error(ssw_ensemble *e, ssw_point_result *res, int regime) {
   ssw_path *p = e->recording ? &e->nodes[0] : &e->probe;
   double w0, v0, head;
-  ssw_ensemble_initial(&e->sp, &res->tensor, res->index, 0, &w0, &v0);
+  ssw_ensemble_initial(&e->sp, &res->tensor, e->key, 0, &w0, &v0);
   SSW_CALL(ssw_path_sort(p));
   const int rc = ssw_path_exact(p, &res->tensor, regime, w0, v0, NULL,
                                 &res->path_error_max, &head);
@@ -357,9 +358,15 @@ static void circulation_twins(const ssw_point *pt, double H,
       isfinite(an->dphi_abs) ? (int)floor(an->dphi_abs / (2.0 * M_PI)) : -1;
 }
 
-int ssw_ensemble_run(ssw_ensemble *e, uint64_t index, const ssw_params *p,
+int ssw_ensemble_run(ssw_ensemble *e, uint64_t index, const ssw_grid_values *v,
                      int record, ssw_point_result *res, double *samples) {
+  /* The point's run values replace the spec's: the batches read them from
+   * the workspace's spec. */
+  e->sp.body.Gamma = v->Gamma;
+  e->sp.energy = v->energy;
+  e->key = v->key;
   const ssw_ensemble_spec *sp = &e->sp;
+  const ssw_params *p = &v->body;
   memset(res, 0, sizeof *res);
   /* Sample paths only at the chosen grid points; elsewhere the buffer is
    * NaN (not stored in the file). */

@@ -108,16 +108,19 @@ int ssw_sweep_dry_run(const ssw_config *cfg, const ssw_sweep_opts *so,
     const double u = fmod(0.5 + k * 0.6180339887498949, 1.0);
     const uint64_t idx =
         probes == (int)n ? (uint64_t)k : (uint64_t)(u * (double)n) % n;
-    ssw_params p;
+    ssw_grid_values v;
     ssw_point pt;
-    ssw_grid_params(cfg, idx, &p);
-    SSW_CALL(ssw_point_setup(&cfg->body, &p, cfg->zero_tol, o.method, &pt));
+    ssw_grid_values_at(cfg, idx, &v);
+    sp.body.Gamma = v.Gamma; /* the point's run values */
+    sp.energy = v.energy;
+    SSW_CALL(ssw_point_setup(&sp.body, &v.body, cfg->zero_tol, o.method, &pt));
+    ssw_point_set_energy(&pt, v.energy);
     double w0[PROBE_TRAJ], v0[PROBE_TRAJ];
     ssw_traj r[PROBE_TRAJ];
     const int m =
         cfg->trajectories < PROBE_TRAJ ? cfg->trajectories : PROBE_TRAJ;
     for (int j = 0; j < m; j++)
-      ssw_ensemble_initial(&sp, &pt.tensor, idx, j, &w0[j], &v0[j]);
+      ssw_ensemble_initial(&sp, &pt.tensor, v.key, j, &w0[j], &v0[j]);
     const double t0 = seconds();
     SSW_CALL(ssw_point_trajectories(&pt, m, w0, v0, &o, NULL, NULL, r));
     secs += seconds() - t0;

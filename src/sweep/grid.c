@@ -1,4 +1,5 @@
-/* The 7-D grid: flat indices, per-point parameters, grid-wide validation. */
+/* The grid (the body's seven axes and the run's Gamma and energy): flat
+ * indices, per-point values, grid-wide validation. */
 #include "sleighsweep/grid.h"
 
 #include <inttypes.h>
@@ -40,22 +41,42 @@ uint64_t ssw_grid_ravel(const ssw_config *cfg, const int idx[SSW_NAXES]) {
   return index;
 }
 
-static void params_at(const ssw_config *cfg, const int idx[SSW_NAXES],
-                      ssw_params *p) {
+static void values_at(const ssw_config *cfg, const int idx[SSW_NAXES],
+                      ssw_grid_values *v) {
   const ssw_axis *ax = cfg->axes;
-  p->theta = ax[0].values[idx[0]];
-  p->a = ax[1].values[idx[1]];
-  p->b = ax[2].values[idx[2]];
-  p->r = ax[3].values[idx[3]];
-  p->s = ax[4].values[idx[4]];
-  p->A = ax[5].values[idx[5]];
-  p->B = ax[6].values[idx[6]];
+  v->body.theta = ax[SSW_AXIS_THETA].values[idx[SSW_AXIS_THETA]];
+  v->body.a = ax[SSW_AXIS_A_COM].values[idx[SSW_AXIS_A_COM]];
+  v->body.b = ax[SSW_AXIS_B_COM].values[idx[SSW_AXIS_B_COM]];
+  v->body.r = ax[SSW_AXIS_R_CENTRE].values[idx[SSW_AXIS_R_CENTRE]];
+  v->body.s = ax[SSW_AXIS_S_CENTRE].values[idx[SSW_AXIS_S_CENTRE]];
+  v->body.A = ax[SSW_AXIS_A_SEMI].values[idx[SSW_AXIS_A_SEMI]];
+  v->body.B = ax[SSW_AXIS_B_SEMI].values[idx[SSW_AXIS_B_SEMI]];
+  v->Gamma = ax[SSW_AXIS_GAMMA].values[idx[SSW_AXIS_GAMMA]];
+  v->energy = ax[SSW_AXIS_ENERGY].values[idx[SSW_AXIS_ENERGY]];
+}
+
+void ssw_grid_values_at(const ssw_config *cfg, uint64_t index,
+                        ssw_grid_values *v) {
+  int idx[SSW_NAXES];
+  ssw_grid_unravel(cfg, index, idx);
+  values_at(cfg, idx, v);
+  /* The run axes are the fastest: the body's flat index is the quotient. */
+  uint64_t run = 1;
+  for (int a = SSW_NBODY_AXES; a < SSW_NAXES; a++)
+    run *= (uint64_t)cfg->axes[a].n;
+  v->key = index / run;
 }
 
 void ssw_grid_params(const ssw_config *cfg, uint64_t index, ssw_params *p) {
+  ssw_grid_values v;
+  ssw_grid_values_at(cfg, index, &v);
+  *p = v.body;
+}
+
+double ssw_grid_value(const ssw_config *cfg, uint64_t index, int axis) {
   int idx[SSW_NAXES];
   ssw_grid_unravel(cfg, index, idx);
-  params_at(cfg, idx, p);
+  return cfg->axes[axis].values[idx[axis]];
 }
 
 /* Advances axis indices to the next flat index (an odometer, B fastest). */
@@ -125,9 +146,11 @@ static int check_semi_axes(const ssw_config *cfg) {
 
 /* A grid point the run can integrate: a regular body that the scheme
  * can bind (the lab-frame RATTLE needs a positive definite 3x3 tensor). */
-static int point_status(const ssw_config *cfg, const ssw_params *p) {
+static int point_status(const ssw_config *cfg, const ssw_grid_values *v) {
   ssw_tensor t;
-  return ssw_point_check(&cfg->body, p, cfg->integ.method, &t);
+  ssw_body body = cfg->body;
+  body.Gamma = v->Gamma;
+  return ssw_point_check(&body, &v->body, cfg->integ.method, &t);
 }
 
 /* Smallest flat index whose tensor fails, UINT64_MAX if none. Blocks of
@@ -146,9 +169,9 @@ static uint64_t first_bad_point(const ssw_config *cfg, uint64_t size) {
     int idx[SSW_NAXES];
     ssw_grid_unravel(cfg, i, idx);
     for (; i < end; i++, next_point(cfg, idx)) {
-      ssw_params p;
-      params_at(cfg, idx, &p);
-      if (point_status(cfg, &p) != SSW_SUCCESS) {
+      ssw_grid_values v;
+      values_at(cfg, idx, &v);
+      if (point_status(cfg, &v) != SSW_SUCCESS) {
         if (i < first) first = i;
         break;
       }
@@ -169,19 +192,24 @@ static int grid_line(const ssw_config *cfg) {
 static int check_points(const ssw_config *cfg) {
   const uint64_t bad = first_bad_point(cfg, ssw_grid_size(cfg));
   if (bad == UINT64_MAX) return SSW_SUCCESS;
-  ssw_params p;
-  ssw_grid_params(cfg, bad, &p);
+  ssw_grid_values v;
+  ssw_grid_values_at(cfg, bad, &v);
   /* Recompute on this thread for the message (it is thread-local). */
-  const int status = point_status(cfg, &p);
+  const int status = point_status(cfg, &v);
   char why[640];
   snprintf(why, sizeof why, "%s",
            status ? ssw_error_user_message() : "(not reproducible)");
+  const ssw_params *p = &v.body;
+  char gamma[48] = ""; /* a swept circulation is part of the point */
+  if (cfg->axes[SSW_AXIS_GAMMA].n > 1)
+    snprintf(gamma, sizeof gamma, " Gamma=%.10g", v.Gamma);
   return SSW_RAISE(SSW_ERR_CONFIG,
                    "%s:%d: [grid]: grid point %" PRIu64
                    " (theta=%.10g a=%.10g b=%.10g r=%.10g s=%.10g A=%.10g "
-                   "B=%.10g) with [body] m=%g I0=%g rho=%g is invalid: %s",
-                   label(cfg), grid_line(cfg), bad, p.theta, p.a, p.b, p.r, p.s,
-                   p.A, p.B, cfg->body.m, cfg->body.I0, cfg->body.rho, why);
+                   "B=%.10g%s) with [body] m=%g I0=%g rho=%g is invalid: %s",
+                   label(cfg), grid_line(cfg), bad, p->theta, p->a, p->b, p->r,
+                   p->s, p->A, p->B, gamma, cfg->body.m, cfg->body.I0,
+                   cfg->body.rho, why);
 }
 
 int ssw_grid_validate(const ssw_config *cfg) {

@@ -83,10 +83,10 @@ static int compute_point(rank_ctx *c, uint64_t index) {
   SSW_CALL(ssw_result_buf_reserve(b, b->n + 1));
   const double t0 = now();
   double *samples = ssw_result_buf_samples(b, b->n);
-  ssw_params p;
-  ssw_grid_params(c->cfg, index, &p);
+  ssw_grid_values v;
+  ssw_grid_values_at(c->cfg, index, &v);
   const int record = ssw_sample_points_slot(&c->cfg->sample_sel, index) >= 0;
-  SSW_CALL(ssw_ensemble_run(c->ens, index, &p, record, &b->pts[b->n], samples));
+  SSW_CALL(ssw_ensemble_run(c->ens, index, &v, record, &b->pts[b->n], samples));
   SSW_CALL(ssw_journal_append(c->journal, &b->pts[b->n], samples));
   c->unsynced = 1;
   b->n++;

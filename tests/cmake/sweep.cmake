@@ -82,3 +82,9 @@ ssw_add_test(NAME test_circulation_sweep TIMEOUT 300
 ssw_add_test(NAME test_sweep_first_units TIMEOUT 600
   COMMAND ${SSW_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/test_sweep_first_units.py
           $<TARGET_FILE:sleighsweep> ${MPIEXEC_EXECUTABLE})
+# Gamma and energy as grid axes: every point of a (Gamma, energy) sweep is
+# bit-identical to the single-valued run at its values; dimensions,
+# coordinates and root attributes as docs/output.md says.
+ssw_add_test(NAME test_run_axes TIMEOUT 600
+  COMMAND ${SSW_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/test_run_axes.py
+          $<TARGET_FILE:sleighsweep> ${MPIEXEC_EXECUTABLE} LABELS numerics)

@@ -76,7 +76,9 @@ static void check_indices(const ssw_config *c, uint64_t size) {
             (unsigned long long)probe[k]);
     ssw_grid_params(c, probe[k], &p);
     PROMISE(p.theta == c->axes[0].values[idx[0]] &&
-                p.B == c->axes[6].values[idx[6]],
+                p.B == c->axes[6].values[idx[6]] &&
+                ssw_grid_value(c, probe[k], SSW_AXIS_ENERGY) ==
+                    c->axes[SSW_AXIS_ENERGY].values[idx[SSW_AXIS_ENERGY]],
             "parameters of point %llu", (unsigned long long)probe[k]);
   }
 }
