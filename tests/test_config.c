@@ -405,6 +405,13 @@ static const bad_case bad_cases[] = {
     {BODY GRID "energy = 0, 1\n", 10, "[grid] energy", "out of range"},
     {BODY GRID "energy = 1, 1e201\n", 10, "[grid] energy", "out of range"},
     {BODY GRID "Gamma = 0, nan\n", 10, "[grid] Gamma", "nan"},
+    {BODY GRID "energy = logspace(0, 1, 3)\n", 10, "[grid] energy",
+     "0 < start"},
+    {BODY GRID "energy = logspace(1, 0.1, 3)\n", 10, "[grid] energy",
+     "start < stop"},
+    {"[body]\nm = 1\nI0 = 0.5\nrho = 1\n[grid]\ntheta = logspace(1, 2, 3)\n"
+     "a = 0.2\nA = 0.5\nB = 0.3\n",
+     6, "[grid] theta", "logspace is for positive axes"},
     {"[body]\nm = 1\nI0 = 0.5\nrho = 0\n" GRID "Gamma = -1, 0, 2\n", 10,
      "[grid] Gamma", "rho = 0"},
 };
@@ -738,6 +745,26 @@ static void test_run_axes(void) {
   }
   ssw_config_destroy(&g);
   ssw_config_destroy(&b);
+  /* logspace: whole decades exact, both ends exact, evenly spaced logs. */
+  ssw_config *l = parse_ok(BODY GRID "energy = logspace(0.01, 100, 5)\n"
+                                     "Gamma = logspace(0.3, 7, 13)\n",
+                           "logspace.ini");
+  if (l) {
+    const ssw_axis *en = &l->axes[SSW_AXIS_ENERGY];
+    const ssw_axis *ga = &l->axes[SSW_AXIS_GAMMA];
+    const double decades[5] = {0.01, 0.1, 1, 10, 100};
+    EXPECT(en->n == 5 && memcmp(en->values, decades, sizeof decades) == 0,
+           "logspace(0.01, 100, 5): %g %g %g %g %g", en->values[0],
+           en->values[1], en->values[2], en->values[3], en->values[4]);
+    EXPECT(ga->n == 13 && ga->values[0] == 0.3 && ga->values[12] == 7.0,
+           "logspace ends");
+    /* Equal ratios to 4 ulp: log10 of each ratio is (log10 7/0.3) / 12. */
+    for (int i = 1; i < ga->n; i++)
+      EXPECT(fabs(log10(ga->values[i] / ga->values[i - 1]) -
+                  log10(7.0 / 0.3) / 12) <= 1e-14,
+             "logspace ratio %d", i);
+  }
+  ssw_config_destroy(&l);
   /* The energy axis at the ends of its accepted range. */
   ssw_config *e = parse_ok(BODY GRID "energy = 1e-200, 1e200\n", "ends.ini");
   if (e)

@@ -1,6 +1,6 @@
-/* Axis values of the [grid] section: a number, a list or
- * linspace(start, stop, n); theta may carry deg or rad; a key with a range
- * (energy) checks every value against it. */
+/* Axis values of the [grid] section: a number, a list,
+ * linspace(start, stop, n) or logspace(start, stop, n); theta may carry deg or
+ * rad; a key with a range (energy) checks every value against it. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -135,14 +135,15 @@ done:
   return rc;
 }
 
-/* Splits "linspace(start, stop, n)" and parses its arguments; start and
- * stop stay in the user's unit (*unit). */
-static int linspace_args(char *s, int angle, double x[2], char *tok[2],
-                         int *unit, long long *cnt, char *why, size_t n) {
-  char *p = ssw_cfg_trim(s + strlen("linspace"));
+/* Splits "linspace(start, stop, n)" (or logspace: `name`) and parses its
+ * arguments; start and stop stay in the user's unit (*unit). */
+static int linspace_args(char *s, const char *name, int angle, double x[2],
+                         char *tok[2], int *unit, long long *cnt, char *why,
+                         size_t n) {
+  char *p = ssw_cfg_trim(s + strlen(name));
   const size_t len = strlen(p);
   if (len < 2 || p[0] != '(' || p[len - 1] != ')')
-    return snprintf(why, n, "expected linspace(start, stop, n)"), -1;
+    return snprintf(why, n, "expected %s(start, stop, n)", name), -1;
   p[len - 1] = '\0';
   char *args[4];
   int count = 0;
@@ -151,9 +152,8 @@ static int linspace_args(char *s, int angle, double x[2], char *tok[2],
     if ((c = strchr(c, ','))) *c++ = '\0';
   }
   if (count != 3)
-    return snprintf(why, n,
-                    "linspace takes 3 arguments (start, stop, n), got %s%d",
-                    count > 3 ? "at least " : "", count),
+    return snprintf(why, n, "%s takes 3 arguments (start, stop, n), got %s%d",
+                    name, count > 3 ? "at least " : "", count),
            -1;
   int units[2];
   for (int i = 0; i < 2; i++) {
@@ -165,34 +165,51 @@ static int linspace_args(char *s, int angle, double x[2], char *tok[2],
   if (ssw_cfg_parse_integer(ssw_cfg_trim(args[2]), 0, cnt, NULL, why, n) != 0 ||
       *cnt < 1 || *cnt > AXIS_MAX_VALUES)
     return snprintf(why, n,
-                    "linspace count n = '%.30s' must be a whole number from "
-                    "1 to %d",
-                    ssw_cfg_trim(args[2]), AXIS_MAX_VALUES),
+                    "%s count n = '%.30s' must be a whole number from 1 to %d",
+                    name, ssw_cfg_trim(args[2]), AXIS_MAX_VALUES),
            -1;
   return 0;
 }
 
 /* "linspace(start, stop, n)": n values from start to stop inclusive,
  * computed in the user's unit as start + (stop - start) * i / (n - 1) (exact
- * for whole-number steps such as 5 degrees), the last one exactly stop. */
-static int parse_linspace(char *s, int angle, ssw_axis *ax, char *why,
-                          size_t n) {
+ * for whole-number steps such as 5 degrees), the last one exactly stop.
+ * "logspace(start, stop, n)" (0 < start): evenly spaced in log10, as
+ * 10^(log10 start + (log10 stop - log10 start) i / (n - 1)), which is exact
+ * for whole decades (logspace(0.01, 100, 5) is 0.01, 0.1, 1, 10, 100), the
+ * first and last exactly start and stop: energies and circulations over
+ * decades. */
+static int parse_linspace(char *s, const char *name, int angle, ssw_axis *ax,
+                          char *why, size_t n) {
+  const int geometric = strcmp(name, "logspace") == 0;
   double x[2];
   char *tok[2];
   int unit;
   long long cnt;
-  if (linspace_args(s, angle, x, tok, &unit, &cnt, why, n) != 0) return -1;
+  if (geometric && angle)
+    return snprintf(why, n,
+                    "logspace is for positive axes that span decades; give "
+                    "the angle as linspace or a list"),
+           -1;
+  if (linspace_args(s, name, angle, x, tok, &unit, &cnt, why, n) != 0)
+    return -1;
   if (cnt == 1 && x[1] != x[0])
     return snprintf(why, n,
-                    "linspace with n = 1 needs start == stop (got %.40s and "
+                    "%s with n = 1 needs start == stop (got %.40s and "
                     "%.40s); write a single number instead",
-                    tok[0], tok[1]),
+                    name, tok[0], tok[1]),
            -1;
   if (cnt > 1 && !(x[1] > x[0]))
     return snprintf(why, n,
-                    "linspace needs start < stop (got start = %.40s, stop = "
+                    "%s needs start < stop (got start = %.40s, stop = "
                     "%.40s); ranges must increase",
-                    tok[0], tok[1]),
+                    name, tok[0], tok[1]),
+           -1;
+  if (geometric && !(x[0] > 0))
+    return snprintf(why, n,
+                    "logspace needs 0 < start (got start = %.40s): its "
+                    "values are evenly spaced in the logarithm",
+                    tok[0]),
            -1;
   if (cnt > 1 && !isfinite(x[1] - x[0]))
     return snprintf(why, n,
@@ -203,10 +220,14 @@ static int parse_linspace(char *s, int angle, ssw_axis *ax, char *why,
   ax->values = malloc((size_t)cnt * sizeof *ax->values);
   if (!ax->values) return snprintf(why, n, "out of memory"), -1;
   ax->n = (int)cnt;
+  const double l0 = geometric ? log10(x[0]) : 0.0;
+  const double l1 = geometric ? log10(x[1]) : 0.0;
   for (int i = 0; i < ax->n; i++) {
-    const double v =
-        i + 1 == ax->n ? x[1]
-                       : x[0] + (x[1] - x[0]) * (double)i / (double)(ax->n - 1);
+    const double den = (double)(ax->n > 1 ? ax->n - 1 : 1);
+    const double v = i + 1 == ax->n ? x[1]
+                     : i == 0       ? x[0]
+                     : geometric ? pow(10.0, l0 + (l1 - l0) * (double)i / den)
+                                 : x[0] + (x[1] - x[0]) * (double)i / den;
     ax->values[i] = unit == U_DEG ? deg_to_rad(v) : v;
   }
   return check_increasing(ax->values, ax->n, NULL, why, n);
@@ -221,9 +242,12 @@ static int parse_axis(const char *value, int axis, ssw_axis *out, char *why,
   if (strlen(value) >= sizeof buf) return snprintf(why, n, "too long"), -1;
   char *s = ssw_cfg_trim(strcpy(buf, value));
   const int angle = axis == 0;
-  int rc = strncmp(s, "linspace", strlen("linspace")) == 0
-               ? parse_linspace(s, angle, out, why, n)
-               : parse_list(s, angle, out, why, n);
+  const char *range =
+      strncmp(s, "linspace", strlen("linspace")) == 0   ? "linspace"
+      : strncmp(s, "logspace", strlen("logspace")) == 0 ? "logspace"
+                                                        : NULL;
+  int rc = range ? parse_linspace(s, range, angle, out, why, n)
+                 : parse_list(s, angle, out, why, n);
   for (int i = 0; rc == 0 && angle && i < out->n; i++)
     if (!(fabs(out->values[i]) <= SSW_THETA_MAX)) {
       snprintf(why, n,
