@@ -20,7 +20,8 @@
  *   2.5 eta), and order >= 0.8 unless already below 1e-3 (where the
  *   O(h) term is not the largest: 3e-5 on one body);
  * - Model I (r = 0): kappa = 0, so the path is the one without
- *   circulation bit for bit. */
+ *   circulation bit for bit;
+ * - every scheme of the table binds a body with circulation. */
 #include <math.h>
 #include <stdlib.h>
 
@@ -208,8 +209,8 @@ static void check_symmetry(const rbody *rb) {
   const double sz = fabs(rb->w0) + fabs(rb->v0);
   EXPECT(fabs(s.w - rb->w0) + fabs(s.v - rb->v0) <= 1e-11 * sz &&
              fabs(s.phi) + fabs(s.x) + fabs(s.y) <= 1e-11 * (1 + h * sz),
-         "back and forth: w %.3g v %.3g phi %.3g x %.3g y %.3g",
-         s.w - rb->w0, s.v - rb->v0, s.phi, s.x, s.y);
+         "back and forth: w %.3g v %.3g phi %.3g x %.3g y %.3g", s.w - rb->w0,
+         s.v - rb->v0, s.phi, s.x, s.y);
 }
 
 /* The blade force with the lift, from circulation.md sec. 1 and
@@ -217,8 +218,8 @@ static void check_symmetry(const rbody *rb) {
 static double blade(const ssw_tensor *t, double w, double v) {
   const double D = t->M * t->J - t->L2 * t->L2;
   const double g = t->L1 * w + t->Z * v - t->kappa;
-  const double ht = (t->L1 * t->L2 + t->Z * t->J) * w -
-                    (t->L1 * t->M + t->Z * t->L2) * v;
+  const double ht =
+      (t->L1 * t->L2 + t->Z * t->J) * w - (t->L1 * t->M + t->Z * t->L2) * v;
   return g * ht / D + w * (t->M * v - t->L2 * w) -
          (t->lift * v - t->lift_s * w);
 }
@@ -289,14 +290,32 @@ static void test_model_one(void) {
   for (int i = 0; i < 300; i++) {
     ssw_rattle_step(&r0, &a, 0.05, &a, NULL, NULL);
     ssw_rattle_step(&r1, &c, 0.05, &c, NULL, NULL);
-    same &= a.w == c.w && a.v == c.v && a.phi == c.phi && a.x == c.x &&
-            a.y == c.y;
+    same &=
+        a.w == c.w && a.v == c.v && a.phi == c.phi && a.x == c.x && a.y == c.y;
   }
   EXPECT(t1.kappa == 0.0 && t1.lift != 0.0 && same,
          "Model I with Gamma: kappa %g, path changed", t1.kappa);
 }
 
+/* Every scheme of the table binds a body with circulation. */
+static void test_bind_all(void) {
+  ssw_body b = SEED_BODY;
+  b.Gamma = 0.5;
+  const ssw_params p = {M_PI / 3, 0.2, 0.1, 0.3, -0.1, 0.5, 0.3};
+  ssw_tensor t;
+  ssw_model_tensor(&b, &p, &t);
+  int n;
+  const ssw_method *tab = ssw_method_table(&n);
+  for (int i = 0; i < n; i++) {
+    ssw_coeffs c;
+    EXPECT(ssw_stepper_bind(&t, &tab[i], &c) == 0, "%s refuses Gamma: %s",
+           tab[i].name, ssw_error_message());
+    ssw_error_clear();
+  }
+}
+
 int main(void) {
+  test_bind_all();
   test_model_one();
   int done = 0;
   const ssw_params seed = {M_PI / 3, 0.2, 0.1, 0.3, -0.1, 0.5, 0.3};
