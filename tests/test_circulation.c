@@ -297,7 +297,8 @@ static void test_orders(void) {
     const char *name;
     double eta;
   } cases[] = {{"hamel2", 0.2}, {"hamel4", 0.4}, {"hamel6", 0.8},
-               {"hamel8", 1.0}, {"rk4", 0.2},    {"dopri5", 0.4}};
+               {"hamel8", 1.0}, {"rk4", 0.2},    {"dopri5", 0.4},
+               {"rattle", 0.2}};
   for (int periodic = 0; periodic < 2; periodic++) {
     t.kappa = periodic ? 1.0 : 0.05; /* H_c above and below H = 1.5 */
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

@@ -400,8 +400,8 @@ static const bad_case bad_cases[] = {
     /* The run axes: one spelling each, their ranges, circulation's fluid. */
     {BODY "Gamma = 1\n" GRID "Gamma = 0, 1\n", 11, "[grid] Gamma",
      "[body] Gamma (line 5)"},
-    {BODY GRID "energy = 1, 2\n[ensemble]\nenergy = 0.5\n", 10,
-     "[grid] energy", "[ensemble] energy (line 12)"},
+    {BODY GRID "energy = 1, 2\n[ensemble]\nenergy = 0.5\n", 10, "[grid] energy",
+     "[ensemble] energy (line 12)"},
     {BODY GRID "energy = 0, 1\n", 10, "[grid] energy", "out of range"},
     {BODY GRID "energy = 1, 1e201\n", 10, "[grid] energy", "out of range"},
     {BODY GRID "Gamma = 0, nan\n", 10, "[grid] Gamma", "nan"},
@@ -728,8 +728,7 @@ static void test_run_axes(void) {
   ssw_config_destroy(&c);
   /* One value: no dimension, and the same config as the scalar keys. */
   ssw_config *g = parse_ok(BODY GRID "Gamma = 1.5\nenergy = 2\n", "one.ini");
-  ssw_config *b = parse_ok(BODY "Gamma = 1.5\n" GRID
-                           "[ensemble]\nenergy = 2\n",
+  ssw_config *b = parse_ok(BODY "Gamma = 1.5\n" GRID "[ensemble]\nenergy = 2\n",
                            "scalar.ini");
   if (g && b) {
     char why[256];

@@ -30,7 +30,7 @@ static const uint64_t sel_index[NSEL] = {1, LATE, NEVER, 10};
 
 /* The run axes Gamma and energy hold one value: the file has the body's
  * seven dimensions (SSW_NBODY_AXES; test_run_axes.py sweeps them). */
-static const char *const axis[SSW_NAXES] = {"theta", "a", "b", "r",    "s",
+static const char *const axis[SSW_NAXES] = {"theta", "a", "b",     "r",     "s",
                                             "A",     "B", "Gamma", "energy"};
 static const int shape[SSW_NAXES] = {3, 2, 1, 1, 1, 2, 1, 1, 1};
 

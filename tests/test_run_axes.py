@@ -42,8 +42,8 @@ sample_nodes = 8
 
 
 def run(tmp, name, ranks, **parts):
-    cfg, out = os.path.join(tmp, name + ".ini"), os.path.join(tmp,
-                                                             name + ".h5")
+    cfg = os.path.join(tmp, name + ".ini")
+    out = os.path.join(tmp, name + ".h5")
     with open(cfg, "w") as f:
         f.write(BODY.format(out=out, gamma=parts.get("gamma", ""),
                             axes=parts.get("axes", ""),

@@ -18,7 +18,11 @@
  * update is below 1e-14 (the discrete equations then hold to round-off).
  * The last two are linear in mu and solved exactly. Needs the full 3x3
  * tensor positive definite (N enters the discrete map, not the continuous
- * motion). Kernels only: no I/O, no allocation. */
+ * motion). Circulation (kappa != 0): the same equations on
+ * H = (mu + kappa E2)^T I^-1 (mu + kappa E2) / 2, p the canonical momenta
+ * of the Lagrangian T - kappa v2, whose force is the lift's torque and
+ * along-blade component (docs/theory/schemes.md, "Circulation"). Kernels
+ * only: no I/O, no allocation. */
 #ifndef SLEIGHSWEEP_RATTLE_H
 #define SLEIGHSWEEP_RATTLE_H
 
@@ -47,9 +51,10 @@ int ssw_rattle_setup(const ssw_tensor *t, ssw_rattle *r);
  * s->t + h; out may alias s). The state's (w, v) with v2 = 0 and heading
  * fix p_k. `mult` (may be NULL) receives (lambda, mu), the blade force's
  * two multipliers (force units; each approximates F near its end of the
- * step to O(h)). `iters` (may be NULL) receives the Newton iterations.
- * Errors: SSW_ERR_NUMERIC when Newton does not converge within max_iter
- * (then out is unchanged). */
+ * step to O(h); with circulation the lateral lift is taken off them, so
+ * they approximate the blade's F of model.h). `iters` (may be NULL) receives
+ * the Newton iterations. Errors: SSW_ERR_NUMERIC when Newton does not converge
+ * within max_iter (then out is unchanged). */
 int ssw_rattle_step(const ssw_rattle *r, const ssw_ode_state *s, double h,
                     ssw_ode_state *out, double mult[2], int *iters);
 

@@ -348,8 +348,7 @@ static int run_axes(parse_state *st) {
                   "[%s] %s (line %d) already gives %s one value; give it "
                   "once: one value under [%s], or an axis (a list or "
                   "linspace) under [grid]",
-                  run[i].section, name, st->set_line[ks], name,
-                  run[i].section);
+                  run[i].section, name, st->set_line[ks], name, run[i].section);
     if (!st->set_line[kg]) {
       free(ax->values);
       ax->values = malloc(sizeof *ax->values);

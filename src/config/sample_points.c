@@ -66,8 +66,7 @@ static int parse_term(const ssw_config *cfg, const char **p, int *axis, int *at,
   while (isspace((unsigned char)*s))
     s++;
   if (*axis < 0 || *s != '=') {
-    snprintf(why, n,
-             "'%.*s' is not a term 'axis = value' (axes:%s)",
+    snprintf(why, n, "'%.*s' is not a term 'axis = value' (axes:%s)",
              (int)strcspn(name, "|"), name, SSW_AXES(SSW_NAME_SPACED));
     return SSW_ERR_CONFIG;
   }

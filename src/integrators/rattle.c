@@ -1,7 +1,11 @@
 /* Nonholonomic RATTLE in lab coordinates (x, y, phi) with the blade's
- * multiplier; implicit stages by Newton's method (see rattle.h). */
+ * multiplier; implicit stages by Newton's method (see rattle.h). The
+ * circulation's lift enters through the canonical momenta: the body's
+ * impulse is the canonical one plus kappa along E2 (docs/theory/schemes.md,
+ * "Circulation"). */
 #include "sleighsweep/rattle.h"
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -38,7 +42,12 @@ int ssw_rattle_setup(const ssw_tensor *t, ssw_rattle *r) {
             "plane it is singular",
             det, t->J, t->M, t->N, t->L1, t->L2, t->Z);
   r->t = *t;
-  ssw_model_reduce(t, &r->e);
+  /* The Newton predictor's multiplier is the lateral force of the
+   * canonical system, the blade force plus the lateral lift: the reduced
+   * equations with kappa but without the lateral lift. */
+  ssw_tensor tp = *t;
+  tp.lift = tp.lift_s = 0.0;
+  ssw_model_reduce(&tp, &r->e);
   for (int i = 0; i < 3; i++)
     for (int j = 0; j < 3; j++)
       r->Iinv[i][j] = cof[j][i] / det / sc[i] / sc[j];
@@ -47,8 +56,9 @@ int ssw_rattle_setup(const ssw_tensor *t, ssw_rattle *r) {
   return SSW_SUCCESS;
 }
 
-/* At heading phi and lab momentum p: the lab velocity u = H_p (x', y',
- * phi') and dH/dphi = v1 mu2 - v2 mu1 (mu = body impulse, xi = I^-1 mu). */
+/* At heading phi and lab (canonical) momentum p: the lab velocity
+ * u = H_p (x', y', phi') and dH/dphi = v1 mu2 - v2 mu1, with mu the
+ * canonical body impulse and xi = I^-1 (mu + kappa E2) the body velocity. */
 typedef struct {
   double u[3], Hphi, v2;
 } lab_eval;
@@ -57,10 +67,13 @@ static void eval(const ssw_rattle *r, double phi, const double p[3],
                  lab_eval *e) {
   const double c = cos(phi), s = sin(phi);
   const double mu[3] = {p[2], c * p[0] + s * p[1], -s * p[0] + c * p[1]};
+  /* Skipped without circulation: + 0.0 would turn a -0.0 into +0.0. */
+  double mm[3] = {mu[0], mu[1], mu[2]};
+  if (r->t.kappa != 0.0) mm[2] += r->t.kappa;
   double xi[3];
   for (int i = 0; i < 3; i++)
     xi[i] =
-        r->Iinv[i][0] * mu[0] + r->Iinv[i][1] * mu[1] + r->Iinv[i][2] * mu[2];
+        r->Iinv[i][0] * mm[0] + r->Iinv[i][1] * mm[1] + r->Iinv[i][2] * mm[2];
   e->u[0] = c * xi[1] - s * xi[2];
   e->u[1] = s * xi[1] + c * xi[2];
   e->u[2] = xi[0];
@@ -123,10 +136,15 @@ static int solve5(double A[5][5], double b[5]) {
   return 1;
 }
 
-/* Newton on the implicit half; z holds the predictor on entry. */
+/* Newton on the implicit half; z holds the predictor on entry. Stops when
+ * the scaled update is <= tol. The residuals take cos and sin of the
+ * heading, whose rounding (eps |phi|) leaves the momenta that much noise:
+ * far from phi = 0 (|phi| > ~100) the updates can hover just above tol.
+ * Only when max_iter is spent is the last update measured against that
+ * floor, 8 eps |phi1|, instead (so a step that met tol is unchanged). */
 static int newton(const stage *S, double z[5], double pscale, int *iters) {
   const double scale[5] = {pscale, pscale, pscale, pscale, 1.0};
-  double res[5], dq[3];
+  double res[5], dq[3], upd = INFINITY;
   for (int it = 1; it <= S->r->max_iter; it++) {
     residual(S, z, res, dq);
     double J[5][5];
@@ -146,7 +164,7 @@ static int newton(const stage *S, double z[5], double pscale, int *iters) {
       dz[i] = -res[i];
     if (!solve5(J, dz))
       return SSW_RAISE(SSW_ERR_NUMERIC, "rattle: singular Newton matrix");
-    double upd = 0.0;
+    upd = 0.0;
     for (int i = 0; i < 5; i++) {
       z[i] += dz[i];
       upd = fmax(upd, fabs(dz[i]) / fmax(fabs(z[i]), scale[i]));
@@ -154,6 +172,7 @@ static int newton(const stage *S, double z[5], double pscale, int *iters) {
     if (iters) *iters = it;
     if (upd <= S->r->tol) return SSW_SUCCESS;
   }
+  if (upd <= 8 * DBL_EPSILON * fabs(z[4])) return SSW_SUCCESS;
   return SSW_RAISE(SSW_ERR_NUMERIC,
                    "rattle: Newton did not converge in %d iterations (h = %g)",
                    S->r->max_iter, S->h);
@@ -163,14 +182,16 @@ int ssw_rattle_step(const ssw_rattle *r, const ssw_ode_state *s, double h,
                     ssw_ode_state *out, double mult[2], int *iters) {
   const ssw_tensor *t = &r->t;
   stage S = {r, h, s->phi, {0, 0, 0}, cos(s->phi), sin(s->phi)};
-  /* p_k = B^T I (w, v, 0): the body impulse turned into the lab frame. */
+  /* p_k = B^T (I (w, v, 0) - kappa E2): the canonical body impulse
+   * turned into the lab frame; its lateral component is g = p2 - kappa. */
   const double k = SSW_MODEL_W1(t, s->w, s->v);
   const double m1 = SSW_MODEL_W2(t, s->w, s->v);
   const double m2 = SSW_MODEL_G(t, s->w, s->v);
   S.p0[0] = S.c0 * m1 - S.s0 * m2;
   S.p0[1] = S.s0 * m1 + S.c0 * m2;
   S.p0[2] = k;
-  /* Predictor from the continuous motion: p' = (F n, -H_phi). */
+  /* Predictor from the continuous motion: p' = (F n, -H_phi), F the
+   * canonical system's lateral force (r->e). */
   const double F = ssw_model_blade_force(&r->e, s->w, s->v);
   lab_eval e;
   eval(r, s->phi, S.p0, &e);
@@ -183,25 +204,32 @@ int ssw_rattle_step(const ssw_rattle *r, const ssw_ode_state *s, double h,
   residual(&S, z, res, dq);
   const double phi1 = z[4];
   /* Second half: p1 = p' + (h/2) mu a(phi1) with v2(phi1, p1) = 0, linear
-   * in mu: the impulse (h/2) mu adds to the body's lateral component. */
+   * in mu: the impulse (h/2) mu adds to the body's lateral component
+   * (mechanical impulse: the canonical one plus kappa E2). */
   lab_eval e1;
   eval(r, phi1, z, &e1);
   double p1[3] = {z[0], z[1], z[2] - hh * e1.Hphi};
   const double c1 = cos(phi1), s1 = sin(phi1);
-  const double mu[3] = {p1[2], c1 * p1[0] + s1 * p1[1],
-                        -s1 * p1[0] + c1 * p1[1]};
+  double mu[3] = {p1[2], c1 * p1[0] + s1 * p1[1], -s1 * p1[0] + c1 * p1[1]};
+  if (t->kappa != 0.0) mu[2] += t->kappa;
   const double v2 =
       r->Iinv[2][0] * mu[0] + r->Iinv[2][1] * mu[1] + r->Iinv[2][2] * mu[2];
   const double dmu2 = -v2 / r->Iinv[2][2];
   const double mub[3] = {mu[0], mu[1], mu[2] + dmu2};
-  if (mult) {
-    mult[0] = z[3] / hh;
-    mult[1] = dmu2 / hh;
-  }
   const double w1 =
       r->Iinv[0][0] * mub[0] + r->Iinv[0][1] * mub[1] + r->Iinv[0][2] * mub[2];
   const double v1 =
       r->Iinv[1][0] * mub[0] + r->Iinv[1][1] * mub[1] + r->Iinv[1][2] * mub[2];
+  if (mult) {
+    /* The multipliers are the canonical system's lateral force; the blade
+     * takes it less the lateral lift (model.h). */
+    mult[0] = z[3] / hh;
+    mult[1] = dmu2 / hh;
+    if (t->lift != 0.0 || t->lift_s != 0.0) {
+      mult[0] -= t->lift * s->v - t->lift_s * s->w;
+      mult[1] -= t->lift * v1 - t->lift_s * w1;
+    }
+  }
   out->x = s->x + dq[0];
   out->y = s->y + dq[1];
   out->phi = phi1;

@@ -408,10 +408,6 @@ _Static_assert(sizeof(ssw_rattle) <= sizeof(((ssw_coeffs *)0)->own),
                "ssw_coeffs.own holds a scheme's constants");
 
 static int bind_rattle(const ssw_tensor *t, ssw_coeffs *c) {
-  SSW_CHECK(t->kappa == 0.0 && t->lift == 0.0, SSW_ERR_ARG,
-            "scheme rattle integrates the lab-frame Hamiltonian of the "
-            "ideal fluid, which has no circulation's lift; with Gamma != 0 "
-            "use a hamel scheme, rk4 or dopri5");
   ssw_rattle r;
   if (ssw_rattle_setup(t, &r) != SSW_SUCCESS) {
     char why[512];

@@ -216,8 +216,8 @@ double ssw_h5out_estimate_bytes(const ssw_config *cfg) {
   double bytes = SSW_H5_ROOT_BYTES + (double)strlen(cfg->text ? cfg->text : "");
   int datasets = naxes;
   for (int c = 0; c < SSW_H5_NCOL; c++, datasets++)
-    bytes += chunked_bytes(naxes, dims,
-                           ssw_h5_type_size(ssw_h5_columns[c].type));
+    bytes +=
+        chunked_bytes(naxes, dims, ssw_h5_type_size(ssw_h5_columns[c].type));
   const hsize_t sdims[3] = {
       (hsize_t)cfg->sample_sel.n, (hsize_t)cfg->samples,
       (hsize_t)(cfg->samples > 0 ? cfg->sample_nodes : 0)};

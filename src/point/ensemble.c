@@ -358,23 +358,29 @@ static void circulation_twins(const ssw_point *pt, double H,
       isfinite(an->dphi_abs) ? (int)floor(an->dphi_abs / (2.0 * M_PI)) : -1;
 }
 
-int ssw_ensemble_run(ssw_ensemble *e, uint64_t index, const ssw_grid_values *v,
-                     int record, ssw_point_result *res, double *samples) {
-  /* The point's run values replace the spec's: the batches read them from
-   * the workspace's spec. */
-  e->sp.body.Gamma = v->Gamma;
-  e->sp.energy = v->energy;
+/* The workspace for one point: its run values replace the spec's (the
+ * batches read them from the workspace), and sample paths are recorded
+ * only at the chosen grid points; elsewhere the buffer is NaN (not stored
+ * in the file). */
+static void start_point(ssw_ensemble *e, const ssw_grid_values *v, int record,
+                        double *samples) {
+  ssw_ensemble_spec *sp = &e->sp;
+  sp->body.Gamma = v->Gamma;
+  sp->energy = v->energy;
   e->key = v->key;
-  const ssw_ensemble_spec *sp = &e->sp;
-  const ssw_params *p = &v->body;
-  memset(res, 0, sizeof *res);
-  /* Sample paths only at the chosen grid points; elsewhere the buffer is
-   * NaN (not stored in the file). */
   e->recording = sp->samples > 0 && samples != NULL && record;
   if (sp->samples > 0 && samples != NULL && !e->recording)
     for (size_t k = 0;
          k < ssw_result_sample_doubles(sp->samples, sp->sample_nodes); k++)
       samples[k] = NAN;
+}
+
+int ssw_ensemble_run(ssw_ensemble *e, uint64_t index, const ssw_grid_values *v,
+                     int record, ssw_point_result *res, double *samples) {
+  start_point(e, v, record, samples);
+  const ssw_ensemble_spec *sp = &e->sp;
+  const ssw_params *p = &v->body;
+  memset(res, 0, sizeof *res);
   res->index = index;
   ssw_point pt;
   SSW_CALL(ssw_point_setup(&sp->body, p, sp->zero_tol, sp->integ.method, &pt));

@@ -27,6 +27,9 @@ ssw_add_test(NAME test_cli_messages
           ${MPIEXEC_EXECUTABLE})
 # Circulation above the critical energy against the theory's formulas.
 ssw_add_test(NAME test_circulation SOURCES test_circulation.c LABELS numerics)
+# RATTLE with circulation: orders, energy, equilibria, symmetry, multiplier.
+ssw_add_test(NAME test_circulation_rattle SOURCES test_circulation_rattle.c
+  LABELS numerics)
 # The ends of the accepted ranges through `point` and a sweep: energies,
 # mass scales, velocities, near line-to-line, theta, refusals and flags.
 ssw_add_test(NAME test_scales TIMEOUT 300
