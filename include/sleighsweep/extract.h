@@ -148,6 +148,10 @@ typedef struct {
                            the scale of its round-off */
   double t0_step;     /**< local error of the macro step that located t0
                            (time; measured by two half steps), part of err_t0 */
+  double t0_dphi;     /**< what the time shifts in t0_step move dphi by:
+                           the sum of each step's shift times |w - w_behind|
+                           at it, w_behind the limit on the side the leg
+                           left (rad; docs/theory/step-control.md) */
   double tol;         /**< stopping tolerance used: the setting's, or tighter
                            where the tail's remainder exceeded rtol */
   int refinements;    /**< reruns needed to meet rtol */

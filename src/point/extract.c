@@ -144,6 +144,14 @@ static void stationary(const ssw_coeffs *c, double w0, double v0,
   out->err_center = out->err_blade = 0.0;
   out->tail = out->roundoff = (ssw_err_parts){0};
   out->t0_step = 0.0;
+  out->t0_dphi = 0.0;
+}
+
+/* What the time shifts summed in t_peak_local move dphi by: each shift
+ * delta made at w moves it by |w - w_b| delta <= (|w - w0| + |w0 - w_b|)
+ * delta, w_b the limit behind the leg (legs.h). */
+static double dphi_shift(const leg *l, double w_b) {
+  return l->t_peak_wlocal + fabs(l->w_start - w_b) * l->t_peak_local;
 }
 
 static void combine(const ssw_coeffs *c, const ssw_integrator *o,
@@ -166,6 +174,9 @@ static void combine(const ssw_coeffs *c, const ssw_integrator *o,
       fwd->found_peak ? fwd->t_peak : (bwd->found_peak ? bwd->t_peak : NAN);
   out->t0_step = fwd->found_peak ? fwd->t_peak_local
                                  : (bwd->found_peak ? bwd->t_peak_local : NAN);
+  /* The forward leg found the peak: it left the past limit behind. */
+  out->t0_dphi = fwd->found_peak ? dphi_shift(fwd, lp.w)
+                                 : (bwd->found_peak ? dphi_shift(bwd, lf.w) : NAN);
   /* Difference at t0 of the two asymptotic heading lines. */
   const double phf = lf.Phi + lf.w * (out->t0 - lf.t);
   const double php = lp.Phi + lp.w * (out->t0 - lp.t);
@@ -322,8 +333,12 @@ static void estimate(const ssw_coeffs *c, const ssw_traj *fine,
   /* The step that located t0 may be the coarse run's too (the peak in the
    * first step): its local error, measured, is added to the difference. */
   df.t0 = diff_of(fine->t0, coarse->t0, div) + SSW_EST_SAFETY * fine->t0_step;
-  df.dphi +=
-      fabs(fine->w_future - fine->w_past) * SSW_EST_SAFETY * fine->t0_step;
+  /* A time shift delta made at w (energy exact: the step's local error is
+   * a shift along the orbit) moves t0 by delta and the heading after it
+   * by w delta, so dphi, the two asymptotes' difference at t0, moves by
+   * (w - w_behind) delta: not (w_future - w_past) delta, which is 10^4
+   * times too large when the start lies near a limit. */
+  df.dphi += SSW_EST_SAFETY * fine->t0_dphi;
   fl.t0 = floor_of(fabs(fine->t0) + 1.0 / fine->rate, n) + ft0;
   df.center = fl.center = 0.0;
   for (int e = 0; e < 2; e++) {
@@ -458,6 +473,7 @@ static int setup(const ssw_coeffs *c, const ssw_tensor *t, int regime,
   out->err_center = out->err_blade = NAN;
   out->tail = out->roundoff = (ssw_err_parts){NAN, NAN, NAN, NAN, NAN, NAN};
   out->t0_step = NAN;
+  out->t0_dphi = NAN;
   out->err_period = out->err_heading_period = NAN;
   out->err_drift = out->err_orbit = NAN;
   out->period = out->heading_per_period = NAN;

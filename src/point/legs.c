@@ -207,6 +207,7 @@ static void lane_start(const leg_run *R, leg_job *j, lane *L, ssw_state *s) {
   L->g = ssw_model_g(&c->e, L->w, L->v),
   L->ht = L->ht0 = ssw_model_ht(&c->e, L->w, L->v);
   j->out = (leg){0};
+  j->out.w_start = L->w;
   j->out.anchor =
       (leg_node){0.0, 0.0, 0.0, 0.0, 1.0, 0.0, L->w, L->v, L->g, L->ht};
   j->out.found_peak = L->ht == 0.0;
@@ -283,6 +284,14 @@ static double step_local(const leg_run *R, double ht1, double ht2, double g2) {
   return fabs(ht1 - ht2) / g2 * p / (p - 1.0);
 }
 
+/* Adds a step's time shift `local`, made between w1 and w2, to the sums
+ * of legs.h (t_peak_local, t_peak_wlocal). */
+static void add_local(leg *out, double local, double w1, double w2) {
+  out->t_peak_local += local;
+  out->t_peak_wlocal +=
+      local * fmax(fabs(w1 - out->w_start), fabs(w2 - out->w_start));
+}
+
 static double peak_local(const leg_run *R, const leg_job *j, double ht2) {
   return step_local(R, 0.0, ht2, j->clock.G2);
 }
@@ -332,8 +341,10 @@ static void after_step_check(const leg_run *R, lane *L, ssw_state *s) {
   ssw_stepper_velocity(R->c, s, &w2, &v2);
   const ssw_reduced *e = &R->c->e;
   const double g = ssw_model_g(e, w1, v1);
-  L->job->out.t_peak_local +=
-      step_local(R, ssw_model_ht(e, w1, v1), ssw_model_ht(e, w2, v2), g * g);
+  add_local(&L->job->out,
+            step_local(R, ssw_model_ht(e, w1, v1), ssw_model_ht(e, w2, v2),
+                       g * g),
+            w1, w2);
   *s = L->stash;
   L->h = L->hstep;
   L->mode = LANE_STEP;
@@ -344,8 +355,8 @@ static void after_check_step(const leg_run *R, lane *L, ssw_state *s) {
   if (++L->checks < 2) return;
   double w, v;
   ssw_stepper_velocity(R->c, s, &w, &v);
-  L->job->out.t_peak_local +=
-      peak_local(R, L->job, ssw_model_ht(&R->c->e, w, v));
+  add_local(&L->job->out, peak_local(R, L->job, ssw_model_ht(&R->c->e, w, v)),
+            L->w, w); /* L->w: the step's start */
   resume(R, L, s);
 }
 
@@ -449,6 +460,7 @@ static void run_leg_dopri5(const leg_run *R, leg_job *j) {
   ssw_ode_state s = {j->w0, j->v0, 0, 0, 0, 0}, n;
   leg *r = &j->out;
   *r = (leg){0};
+  r->w_start = s.w;
   double g = ssw_model_g(&c->e, s.w, s.v), ht = ssw_model_ht(&c->e, s.w, s.v);
   r->found_peak = ht == 0.0;
   r->anchor = (leg_node){0.0, 0.0, 0.0, 0.0, 1.0, 0.0, s.w, s.v, g, ht};
@@ -498,7 +510,9 @@ static void run_leg_dopri5(const leg_run *R, leg_job *j) {
                         &e2);
         ssw_dopri5_step(&c->e, &o, &a, j->dir * 0.5 * tau, NULL, NULL, &b, &e2);
         r->steps += 2;
-        r->t_peak_local = peak_local(R, j, ssw_model_ht(&c->e, b.w, b.v));
+        r->t_peak_local = r->t_peak_wlocal = 0.0;
+        add_local(r, peak_local(R, j, ssw_model_ht(&c->e, b.w, b.v)), prev.w,
+                  b.w);
       }
     }
   }

@@ -52,6 +52,12 @@ typedef struct {
   /* Local error of the macro step that located t_peak (Richardson with two
    * half steps; 0 when not checked): the coarse run may share it. */
   double t_peak_local;
+  /* The leg's start w0 and the sum over the steps that t_peak_local sums
+   * of each one's time shift times the largest |w - w0| at its ends: a
+   * shift made at w moves the heading relative to the limit behind the
+   * leg by (w - w_behind) per unit time (extract.c bounds it by
+   * |w - w0| + |w0 - w_behind|). */
+  double w_start, t_peak_wlocal;
 } leg;
 
 /* One leg to integrate: initial state, direction, step, trajectory. */
