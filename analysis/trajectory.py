@@ -237,8 +237,12 @@ def load_samples(path, at=None, samples=(0,), angles="deg", quiet=False):
         units = s.units("samples/x")
         body = {a: v for a, (v, _) in chosen.items()}
         body.update(s.body())
-        kappa = float(s.attr("rho") or 0) * float(s.attr("Gamma") or 0) * \
-            body["r"]
+        body.pop("swept", None)
+        if body.get("Gamma") == 0:  # a swept Gamma fixed at 0
+            body.pop("Gamma")
+            body.pop("energy", None)
+        kappa = float(s.attr("rho") or 0) * float(body.get("Gamma") or 0) \
+            * body["r"]
         periodic = None
         if "regime" in s.f and int(s.f["regime"][index]) == 4 and all(
                 k in s.f for k in PERIODIC):  # 'periodic' (sswfile.REGIMES)
@@ -270,7 +274,7 @@ def load_samples(path, at=None, samples=(0,), angles="deg", quiet=False):
 def sample_slot(s, index, chosen, path):
     """Position along /samples/point of the grid point `index` (a tuple of
     axis indices), or a UsageError naming the points that keep samples."""
-    shape = tuple(len(s.f[a]) for a in AXES)
+    shape = s.shape  # over s.axes: the flat index counts the swept ones
     flat = int(np.ravel_multi_index(index, shape))
     points = np.asarray(s.f["samples/point"][()], dtype=np.int64)
     hit = np.flatnonzero(points == flat)
@@ -278,7 +282,7 @@ def sample_slot(s, index, chosen, path):
         return int(hit[0])
     near = ", ".join(
         "(" + ", ".join(f"{a} = {fmt_value(a, float(s.f[a][i]))}"
-                        for a, i in zip(AXES, np.unravel_index(p, shape))
+                        for a, i in zip(s.axes, np.unravel_index(p, shape))
                         if len(s.f[a]) > 1) + ")" for p in points[:5])
     more = f" and {len(points) - 5} more" if len(points) > 5 else ""
     raise UsageError(f"{path}: point {fixed_text(chosen)} keeps no sample "
