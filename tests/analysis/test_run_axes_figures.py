@@ -32,6 +32,7 @@ import h5py  # noqa: E402
 import numpy as np  # noqa: E402
 from matplotlib.collections import LineCollection  # noqa: E402
 
+import gallery  # noqa: E402
 import phase_diagram  # noqa: E402
 import sswfile  # noqa: E402
 import trajectory  # noqa: E402
@@ -409,6 +410,36 @@ def test_samples(path):
           f"kappa {t.kappa}")
 
 
+def test_gallery(tmp):
+    """The gallery's Gamma x energy figure from the example config (the
+    engine run figures.sh makes): drawn, its points on their side of the
+    closed-form H_c(Gamma), its c1 the oracle's."""
+    data, out = os.path.join(tmp, "data"), os.path.join(tmp, "gallery")
+    os.makedirs(data)
+    os.makedirs(out)
+    example = os.path.join(HERE, "..", "..", "jobs", "examples",
+                           "fig_gamma_energy.ini")
+    p = subprocess.run([MPIEXEC, "--oversubscribe", "-np", "2", EXE, "run",
+                        "--quiet", "--output", os.path.join(
+                            data, gallery.SWEEPGE), example], env=ENV,
+                       capture_output=True, text=True, timeout=300)
+    check(p.returncode == 0, f"{example}: {p.returncode} {p.stderr}")
+    g = gallery.Gallery(data, out, ["png"])
+    r, _ = quiet(gallery.fig_circ_energy, g)
+    png = os.path.join(out, "circulation_gamma_energy.png")
+    check(os.path.getsize(png) > 2000, "gallery: no Gamma x energy figure")
+    with h5py.File(os.path.join(data, gallery.SWEEPGE), "r") as f:
+        check(f["regime"].shape[7:] == (23, 22), "the example's grid")
+        _, _, c1, _ = oracle(f, 0, 0)
+    caption = g.entries[0][2]
+    check(r["wrong_side"] == 0 and r["c1"] == c1 and
+          {1, 2} <= set(r["resonances"]) and "H = H_c" in caption and
+          "H_n = H_c n (2|c1| + n) / (|c1| + n)^2" in caption,
+          f"gallery: {r['wrong_side']} wrong side, c1 {r['c1']} vs {c1}, "
+          f"resonances {r['resonances']}")
+    return png
+
+
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         path = run(tmp, "gamma_energy", CONFIG)
@@ -418,6 +449,7 @@ def main():
         test_slices(path, tmp)
         test_single(single, tmp)
         test_samples(path)
+        test_gallery(tmp)
         phase_diagram.sswplot.plt.close("all")
     return exit_status()
 
