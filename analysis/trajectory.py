@@ -38,9 +38,10 @@ from matplotlib.text import Text  # noqa: E402
 from matplotlib.transforms import IdentityTransform  # noqa: E402
 
 import sswplot  # noqa: E402
-from sswfile import (AXES, SAMPLE_QUANTITIES, Sweep, UsageError,  # noqa
-                     fmt_value, group_equal, normalize_fix, parse_assignments,
-                     read_csv, read_point_json, say)
+from sswfile import (AXES, SAMPLE_QUANTITIES, TITLE_SYMBOLS,  # noqa
+                     Sweep, UsageError, fmt_value, group_equal,
+                     normalize_fix, parse_assignments, read_csv,
+                     read_point_json, say)
 
 TENSOR = ("J", "M", "L1", "L2", "Z")
 # The periodic motion's measured quantities (JSON keys, dataset names).
@@ -860,8 +861,8 @@ def plot_panels(trajs, ncols=None, out=None, width=sswplot.DOUBLE,
     return res
 
 
-SYMBOLS = {"theta": "θ", "rho": "ρ", "omega0": "ω₀", "v0": "v₀", "I0": "I₀",
-           "Gamma": "Γ"}
+# the axes' symbols (sswfile's table: θ, Γ, ...) and the body constants'
+SYMBOLS = dict(TITLE_SYMBOLS, rho="ρ", omega0="ω₀", v0="v₀", I0="I₀")
 # Gamma and the energy H are named only with circulation (Gamma != 0),
 # where the energy matters (load_csv and load_samples set H then).
 DESCRIBED = ("m", "I0", "rho", "Gamma") + AXES + ("omega0", "v0", "H")
