@@ -1093,6 +1093,7 @@ def fig_circ_energy(g):
         rho_r = float(f.attrs["rho"]) * float(f["r"][0])
         gammas, hs = f["Gamma"][()], f["energy"][()]
         closed = f["analytic_period"][(0,) * 7].T  # (energy, Gamma)
+        err = f["period_error"][(0,) * 7].T
     # the closed form H_c(Gamma) = D (rho Gamma r)^2 / (2 E) at every point
     hc = d * (rho_r * gammas[None, :]) ** 2 / (2 * e)
     below = hs[:, None] < hc
@@ -1117,6 +1118,8 @@ def fig_circ_energy(g):
         np.isfinite(dev).any() else math.nan
     ratio_off = (panel.shade / closed)[off]
     h_off = (hs[:, None] / hc)[off]
+    # the engine's own error estimate there, relative to the period
+    err_off = (err / panel.shade)[off]
     period_text = (
         "The measured period agrees with the closed form analytic_period "
         f"within {agree:.2g} (relative)" + (
@@ -1124,8 +1127,11 @@ def fig_circ_energy(g):
             f" except at {int(np.count_nonzero(off))} point(s) far below "
             f"H_c (H / H_c from {float(h_off.min()):.2g} to "
             f"{float(h_off.max()):.2g}), where it is up to "
-            f"{float(np.max(ratio_off)):.3g} times it (brighter cells): "
-            "the engine's measured period, not the drawing."))
+            f"{float(np.max(ratio_off)):.3g} times it (brighter cells; "
+            "period_error there is "
+            f"{float(np.min(err_off)):.2g} to {float(np.max(err_off)):.2g} "
+            "of the period): the engine's measured period, not the "
+            "drawing."))
     caption = (
         "Circulation: regimes over the circulation Gamma and the energy H "
         "of one body (theta = 60 deg, a = 0.2, b = 0.1, r = 0.3, s = -0.2, "
