@@ -11,8 +11,10 @@ Usage: phase_diagram.py FILE [FILE ...] --x theta --y a --quantity Q
            [options]
 Several FILEs (same grid slice, e.g. rho = 0 and rho = 1), or --panels AXIS
 (one panel per value of AXIS), become panels side by side sharing one
-colour scale or legend. Exit status 0, 2 on bad
-arguments or an unusable file.
+colour scale or legend. The axes are the file's: theta a b r s A B, and
+Gamma and energy where the grid sweeps them (--x Gamma --y energy: a
+regime map with H = H_c and the drift energies H_n under --critical).
+Exit status 0, 2 on bad arguments or an unusable file.
 """
 import argparse
 import math
