@@ -10,11 +10,12 @@
 #              MPIEXEC (mpirun), NP (2), PYTHON (/usr/bin/python3),
 #              FORMATS (pdf,png).
 # The engine writes the data (OUT/data: point CSV/JSON pairs, two sweeps
-# from jobs/examples/fig_theta_a_rho{0,1}.ini and a circulation sweep whose
-# config this script writes); analysis/gallery.py draws every figure from
-# those files alone (--data-only: stop before drawing, e.g. to call
-# gallery.build in your own process). About 20 s of CPU (16 s without the
-# circulation figures; wall times and the profile: analysis/README.md).
+# from jobs/examples/fig_theta_a_rho{0,1}.ini, a circulation sweep whose
+# config this script writes, one over Gamma x energy from
+# jobs/examples/fig_gamma_energy.ini); analysis/gallery.py draws every
+# figure from those files alone (--data-only: stop before drawing, e.g. to
+# call gallery.build in your own process). About 20 s of CPU (16 s without
+# the circulation figures; wall times and the profile: analysis/README.md).
 set -eu
 
 usage() {
@@ -189,6 +190,11 @@ file = circ_r_theta.h5
 EOF
 "$MPIEXEC" -np "$NP" "$EXE" run --overwrite --quiet \
   --output "$DATA/circ_r_theta.h5" "$DATA/circ_r_theta.ini" >/dev/null
+# Circulation's regimes over Gamma x energy (the same body at r = 0.3,
+# theta = 60 deg; Gamma and energy are grid axes): 23 x 22 points.
+"$MPIEXEC" -np "$NP" "$EXE" run --overwrite --quiet \
+  --output "$DATA/fig_gamma_energy.h5" \
+  "$ROOT/jobs/examples/fig_gamma_energy.ini" >/dev/null
 engine=$(date +%s)
 if [ "$DRAW" = 0 ]; then
   echo "figures.sh: engine $((engine - start)) s; data in $DATA"

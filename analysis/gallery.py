@@ -31,6 +31,9 @@ from sswfile import (REGIMES, UsageError, read_csv,  # noqa: E402
 SWEEP1 = "fig_theta_a_rho1.h5"
 SWEEP0 = "fig_theta_a_rho0.h5"
 SWEEPC = "circ_r_theta.h5"  # the circulation sweep over r x theta
+# the sweep over Gamma x energy (jobs/examples/fig_gamma_energy.ini)
+SWEEPGE = "fig_gamma_energy.h5"
+GE_POINT = (2.0, 0.5)  # (Gamma, H) of the bounded periodic point run
 CIRC_BODY = (0.3, math.radians(60))  # (r, theta) of the point runs
 BLUES = ["#9ecae1", "#1f5fa8"]
 REDS = ["#c8323c", "#f4a3a8"]
@@ -1063,13 +1066,112 @@ def fig_circ_arcs(g):
     return plots
 
 
+def tensor_constants(f, index):
+    """(D, E, c1) of the body at `index` of an open sweep file, from its
+    tensor datasets (docs/theory/circulation.md sec. 1, exact-path.md)."""
+    names = ("J", "M", "L1", "L2", "Z")
+    J, M, L1, L2, Z = (float(f[n][index]) for n in names)
+    d = M * J - L2 ** 2
+    e = J * Z ** 2 + 2 * Z * L1 * L2 + M * L1 ** 2
+    return d, e, math.sqrt(d) * (Z * L2 + M * L1) / e
+
+
+def fig_circ_energy(g):
+    """Regimes over Gamma x energy of one body: H = H_c and the first
+    drift energies H_n overlaid, the periodic region coloured by the
+    period; the points' regimes against the closed-form H_c(Gamma)."""
+    import h5py
+    s = g.path(SWEEPGE)
+    pd = phase_diagram.plot_phase_diagram(
+        s, x="Gamma", y="energy", quantity="regime", critical=True,
+        shade="period", quiet=True, height=3.0)
+    ax, panel = pd.axes[0], pd.panels[0]
+    ax.plot(*GE_POINT, ls="none", marker="*", ms=7, mfc="white",
+            mec="black", mew=0.6, zorder=8)
+    with h5py.File(s, "r") as f:
+        d, e, c1 = tensor_constants(f, (0,) * 9)
+        rho_r = float(f.attrs["rho"]) * float(f["r"][0])
+        gammas, hs = f["Gamma"][()], f["energy"][()]
+        closed = f["analytic_period"][(0,) * 7].T  # (energy, Gamma)
+        err = f["period_error"][(0,) * 7].T
+    # the closed form H_c(Gamma) = D (rho Gamma r)^2 / (2 E) at every point
+    hc = d * (rho_r * gammas[None, :]) ** 2 / (2 * e)
+    below = hs[:, None] < hc
+    reg = panel.z
+    wrong = int(np.count_nonzero(((reg == 4) != below) & panel.done))
+    counts = ", ".join(f"{int(np.count_nonzero(reg[panel.done] == v))} "
+                       f"{REGIMES[v].replace('_', ' ')}"
+                       for v in sorted(REGIMES) if np.any(reg == v))
+    shown = sorted(panel.boundaries.get("resonances") or {})
+    c = abs(c1)
+    ratios = ", ".join(f"H_{n} = {n * (2 * c + n) / (c + n) ** 2:.3f} H_c"
+                       for n in shown if n >= 1)
+    gp, hp = GE_POINT
+    hc_p = d * (rho_r * gp) ** 2 / (2 * e)
+    per = panel.shade[np.isfinite(panel.shade)]
+    # the measured period against the closed form T = 2 pi D /
+    # sqrt(2 E (H_c - H)): how many points differ by more than 1e-3
+    with np.errstate(invalid="ignore"):
+        dev = np.abs(panel.shade / closed - 1)
+    off = np.isfinite(dev) & (dev > 1e-3)
+    agree = float(np.nanmax(np.where(off, np.nan, dev))) if \
+        np.isfinite(dev).any() else math.nan
+    ratio_off = (panel.shade / closed)[off]
+    h_off = (hs[:, None] / hc)[off]
+    # the engine's own error estimate there, relative to the period
+    err_off = (err / panel.shade)[off]
+    period_text = (
+        "The measured period agrees with the closed form analytic_period "
+        f"within {agree:.2g} (relative)" + (
+            "." if not off.any() else
+            f" except at {int(np.count_nonzero(off))} point(s) far below "
+            f"H_c (H / H_c from {float(h_off.min()):.2g} to "
+            f"{float(h_off.max()):.2g}), where it is up to "
+            f"{float(np.max(ratio_off)):.3g} times it (brighter cells; "
+            "period_error there is "
+            f"{float(np.min(err_off)):.2g} to {float(np.max(err_off)):.2g} "
+            "of the period): the engine's measured period, not the "
+            "drawing."))
+    caption = (
+        "Circulation: regimes over the circulation Gamma and the energy H "
+        "of one body (theta = 60 deg, a = 0.2, b = 0.1, r = 0.3, s = -0.2, "
+        f"A = 0.5, B = 0.3; {sweep_text(s)}; "
+        "jobs/examples/fig_gamma_energy.ini: Gamma and energy are grid "
+        "axes), log energy axis, the periodic region coloured by the period "
+        f"T (log colour bar, T from {per.min():.3g} to {per.max():.3g}). "
+        "The lift's torque kappa = rho Gamma r gives the critical energy "
+        "H_c = D kappa^2 / (2 E), a parabola in Gamma (red: the level "
+        "critical_energy / energy = 1 of the file's datasets, each point "
+        "divided by its own energy coordinate, linear in log H between "
+        "grid points): below it the reduced motion is periodic (cells "
+        "coloured by the period), above it the body goes from one limit "
+        f"circle to another (blue). {period_text} Points: {counts}; {wrong} "
+        "of them on the other side of "
+        "the closed-form H_c(Gamma), computed here from the file's J, M, "
+        "L1, L2, Z. Dash-dotted, labelled n: the drift energies H_n, where "
+        "the measured heading change per period is 2 pi n and the path "
+        "drifts instead of circling; the closed form H_n = H_c n (2|c1| + "
+        f"n) / (|c1| + n)^2 with |c1| = {c:.4g} puts them at fixed "
+        f"fractions of H_c ({ratios}), so on the log axis they run parallel "
+        "to H = H_c and crowd towards it. Star: the bounded periodic path "
+        f"of the next figure (Gamma = {gp:g}, H = {hp:g} = "
+        f"{hp / hc_p:.3g} H_c). Drawn by `analysis/phase_diagram.py "
+        f"{SWEEPGE} --x Gamma --y energy --quantity regime --shade period "
+        "--critical`.")
+    g.save(pd.fig, "circulation_gamma_energy",
+           "Circulation: regimes over Gamma x energy, H = H_c and H_n",
+           caption)
+    return {"diagram": pd, "wrong_side": wrong, "c1": c1, "resonances":
+            shown}
+
+
 PERIODS_SHOWN = 4  # periods continued in fig_circ_periodic
 
 
 FIGURES = (fig_energy, fig_omega, fig_rattle, fig_com, fig_theta, fig_com7,
            fig_classical, fig_models, fig_portrait, fig_sleigh, fig_loops,
            fig_exact_path, fig_phase, fig_blade, fig_validate, fig_circ_map,
-           fig_circ_periodic, fig_circ_arcs)
+           fig_circ_energy, fig_circ_periodic, fig_circ_arcs)
 
 
 def write_index(g, seconds):

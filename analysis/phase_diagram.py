@@ -11,8 +11,10 @@ Usage: phase_diagram.py FILE [FILE ...] --x theta --y a --quantity Q
            [options]
 Several FILEs (same grid slice, e.g. rho = 0 and rho = 1), or --panels AXIS
 (one panel per value of AXIS), become panels side by side sharing one
-colour scale or legend. Exit status 0, 2 on bad
-arguments or an unusable file.
+colour scale or legend. The axes are the file's: theta a b r s A B, and
+Gamma and energy where the grid sweeps them (--x Gamma --y energy: a
+regime map with H = H_c and the drift energies H_n under --critical).
+Exit status 0, 2 on bad arguments or an unusable file.
 """
 import argparse
 import math
@@ -32,8 +34,9 @@ from matplotlib.lines import Line2D  # noqa: E402
 from matplotlib.patches import Patch  # noqa: E402
 
 import sswplot  # noqa: E402
-from sswfile import (AXES, Sweep, UsageError, fixed_title,  # noqa: E402
-                     join_title, normalize_fix, say, title_parts)
+from sswfile import (ALL_AXES, RUN_AXES, Sweep, UsageError,  # noqa: E402
+                     fixed_title, join_title, normalize_fix, say,
+                     title_parts)
 
 # Integer quantities drawn as categories although they have no flag_values.
 INTEGER_CATEGORIES = ("loops", "analytic_loops", "loops_lower")
@@ -46,6 +49,10 @@ LOOP_QUANTITIES = ("loops", "analytic_loops", "transition_angle",
 RESONANCE_QUANTITIES = ("heading_per_period", "orbit_radius",
                         "drift_per_period")
 MAX_LEVELS = 12  # loop level sets drawn at most
+# --xscale/--yscale auto: a plotted axis is logarithmic when its values are
+# positive and span more than LOG_AXIS_DECADES decades (an energy axis from
+# linspace or a list over decades; theta never)
+LOG_AXIS_DECADES = 1.5
 # drift resonances drawn at most: they crowd towards H = H_c, where the
 # heading per period grows without bound
 MAX_RESONANCES = 4
@@ -177,6 +184,9 @@ class Panel:
     # critical_energy / energy at (y[j], x[i]) (NaN where not done): the
     # field whose level 1 is the drawn curve H = H_c (--critical)
     critical_ratio: np.ndarray = None
+    # {'x': bool, 'y': bool}: the axis is drawn on a log scale (cells with
+    # geometric edges, level sets interpolated in log10 of the coordinate)
+    log: dict = field(default_factory=dict)
 
 
 @dataclass
@@ -228,36 +238,37 @@ def kind_of(sweep, quantity):
     return "continuous"
 
 
-def slice2d(sweep, name, index, keep, done):
-    """The (y, x) slice of a dataset, NaN where not done (`done` in file
-    order, as read)."""
-    v = sweep.read(name, index, done=done)
-    # the index keeps two axes in file order; put y first
-    if AXES.index(keep[0]) < AXES.index(keep[1]):  # (x, y) in file order
-        v = v.T
+def xy_order(v, keep):
+    """A slice read in file order (the two kept axes in storage order) with
+    y first: v[j, i] at (y[j], x[i])."""
+    if ALL_AXES.index(keep[0]) < ALL_AXES.index(keep[1]):  # (x, y) order
+        return v.T
     return v
 
 
+def slice2d(sweep, name, index, keep, done):
+    """The (y, x) slice of a dataset, NaN where not done (`done` in file
+    order, as read)."""
+    return xy_order(sweep.read(name, index, done=done), keep)
+
+
 def energy_slice(sweep, index, keep, done_xy):
-    """The trajectories' energy on the slice: the per-point dataset
-    `energy` when the file has one (a sweep whose grid varies the energy),
-    else the root attribute `energy` (one energy for every point)."""
-    if "energy" in sweep.f and sweep.f["energy"].shape == sweep.shape:
-        return slice2d(sweep, "energy", index, keep, done_xy)
-    h = sweep.attr("energy")
-    if h is None:
-        raise UsageError(f"{sweep.path}: no energy (root attribute or "
-                         "dataset): cannot compare with critical_energy")
-    shape = done_xy.T.shape if AXES.index(keep[0]) < AXES.index(keep[1]) \
-        else done_xy.shape
-    return np.full(shape, float(h))
+    """The trajectories' energy at every point of the slice: the `energy`
+    coordinate where the grid sweeps it (a plotted axis or a fixed one),
+    else the root attribute `energy` (one energy for every point). NaN
+    where not done."""
+    if "energy" not in sweep.axes and sweep.attr("energy") is None:
+        raise UsageError(f"{sweep.path}: no energy (coordinate or root "
+                         "attribute): cannot compare with critical_energy")
+    h = sweep.coordinate("energy", index)
+    return xy_order(np.where(done_xy, h, np.nan), keep)
 
 
 def critical_ratio(sweep, index, keep, done_xy):
-    """critical_energy / energy on the slice, from the datasets alone (no
-    axis is assumed to be Gamma or the energy): below 1 the motion passes
-    from one limit circle to another, above 1 it is periodic. NaN where
-    not done; 0 without circulation."""
+    """critical_energy / energy on the slice, per point (the energy
+    coordinate of each point when the grid sweeps it): below 1 the motion
+    passes from one limit circle to another, above 1 it is periodic. NaN
+    where not done; 0 without circulation."""
     hc = slice2d(sweep, "critical_energy", index, keep, done_xy)
     with np.errstate(divide="ignore", invalid="ignore"):
         return hc / energy_slice(sweep, index, keep, done_xy)
@@ -274,14 +285,52 @@ def critical_curve(ratio, x, y):
     return contour_lines(r, x, y, 1.0)
 
 
+def log_axis(name, values, scale="auto"):
+    """Whether a plotted axis is drawn on a log scale: --xscale/--yscale
+    log (every value must be positive), linear, or auto: positive values
+    spanning more than LOG_AXIS_DECADES decades (theta never)."""
+    v = np.asarray(values, dtype=float)
+    if scale == "linear":
+        return False
+    positive = v.size > 1 and bool(np.all(v > 0))
+    if scale == "log":
+        if not positive:
+            raise UsageError(f"log scale on {name}: its values must all be "
+                             "positive")
+        return True
+    return name != "theta" and positive and \
+        math.log10(v.max() / v.min()) > LOG_AXIS_DECADES
+
+
+def to_axis(v, log):
+    """A coordinate as the level sets interpolate it: log10 on a log axis."""
+    return np.log10(v) if log else np.asarray(v, dtype=float)
+
+
+def from_axis(lines, log):
+    """Polylines (N x 2, columns x, y) interpolated in to_axis coordinates
+    back to the file's values; {k: polylines} and 'everywhere' pass."""
+    if not any(log):
+        return lines
+    if isinstance(lines, dict):
+        return {k: from_axis(v, log) for k, v in lines.items()}
+    if not isinstance(lines, list):
+        return lines
+    out = []
+    for p in lines:
+        q = np.array(p, dtype=float)
+        for c in (0, 1):
+            if log[c]:
+                q[:, c] = 10.0 ** q[:, c]
+        out.append(q)
+    return out
+
+
 def load_panel(sweep, x, y, quantity, fix, angles, boundaries, quiet,
-               critical=False, shade=None):
+               critical=False, shade=None, scales=("auto", "auto")):
     index, chosen = sweep.select((x, y), fix, angles=angles, quiet=quiet)
     done_xy = sweep.done(index)
-    if AXES.index(x) < AXES.index(y):
-        done = done_xy.T
-    else:
-        done = done_xy
+    done = xy_order(done_xy, (x, y))
     z = slice2d(sweep, quantity, index, (x, y), done_xy)
     blank = int(np.size(done) - np.count_nonzero(done))
     panel = Panel(path=sweep.path, x_name=x, y_name=y,
@@ -289,19 +338,24 @@ def load_panel(sweep, x, y, quantity, fix, angles, boundaries, quiet,
                   done=done, fixed=chosen, blank=blank, total=int(done.size),
                   title=fixed_title(chosen, sweep.body(), angles),
                   units={a: sweep.units(a) for a in (x, y)})
+    panel.log = {"x": log_axis(x, panel.x, scales[0]),
+                 "y": log_axis(y, panel.y, scales[1])}
+    # level sets interpolate linearly in the drawn coordinates
+    lg = (panel.log["x"], panel.log["y"])
+    tx, ty = to_axis(panel.x, lg[0]), to_axis(panel.y, lg[1])
     if shade:
         panel.shade = slice2d(sweep, shade, index, (x, y), done_xy)
     if critical:
         panel.critical_ratio = critical_ratio(sweep, index, (x, y), done_xy)
-        panel.boundaries["H=Hc"] = critical_curve(panel.critical_ratio,
-                                                  panel.x, panel.y)
+        panel.boundaries["H=Hc"] = from_axis(
+            critical_curve(panel.critical_ratio, tx, ty), lg)
     if boundaries:
         zf = slice2d(sweep, "Z", index, (x, y), done_xy)
         l1 = slice2d(sweep, "L1", index, (x, y), done_xy)
         for key, f in (("Z=0", zf), ("L1=0", l1)):
-            panel.boundaries[key] = zero_set(f, panel.x, panel.y)
+            panel.boundaries[key] = from_axis(zero_set(f, tx, ty), lg)
             if panel.boundaries[key] != "everywhere":
-                panel.drawn[key] = (sign_changes(f, panel.x, panel.y),
+                panel.drawn[key] = (from_axis(sign_changes(f, tx, ty), lg),
                                     f == 0)
         if quantity in LOOP_QUANTITIES:
             t = slice2d(sweep, "analytic_transition_angle", index, (x, y),
@@ -309,11 +363,14 @@ def load_panel(sweep, x, y, quantity, fix, angles, boundaries, quiet,
             # uniform motion (L1 = Z = 0) has no transition: its 0 is not a
             # limit of the neighbours' angles (which grow without bound)
             t[(zf == 0) & (l1 == 0)] = np.nan
-            panel.boundaries["loops"] = loop_levels(t, panel.x, panel.y)
-        if resonance_source(quantity, shade):
+            panel.boundaries["loops"] = from_axis(loop_levels(t, tx, ty),
+                                                  lg)
+        if resonance_source(quantity, shade) or (
+                critical and "heading_per_period" in sweep.f and
+                (x in RUN_AXES or y in RUN_AXES)):
             h = slice2d(sweep, "heading_per_period", index, (x, y), done_xy)
-            panel.boundaries["resonances"] = resonance_levels(h, panel.x,
-                                                              panel.y)
+            panel.boundaries["resonances"] = from_axis(
+                resonance_levels(h, tx, ty), lg)
     return panel
 
 
@@ -364,12 +421,12 @@ def sign_changes(f, x, y):
     return []
 
 
-def cell_outline(mask, x, y):
+def cell_outline(mask, x, y, log=(False, False)):
     """Segments (2 x 2 arrays) framing the union of the cells where `mask`
     holds (cells as pcolormesh draws them, edges halfway between grid
-    values): each side of such a cell whose neighbour is not in the mask,
-    collinear sides joined."""
-    ex, ey = edges(x), edges(y)
+    values, geometric means on a log axis): each side of such a cell whose
+    neighbour is not in the mask, collinear sides joined."""
+    ex, ey = edges(x, log[0]), edges(y, log[1])
     ny, nx = mask.shape
     pad = np.zeros((ny + 2, nx + 2), bool)
     pad[1:-1, 1:-1] = mask
@@ -423,10 +480,20 @@ def loop_levels(dphi, x, y, most=MAX_LEVELS):
 
 # ---- drawing ------------------------------------------------------------
 
-def edges(v):
+def edges(v, log=False):
+    """Cell edges of grid values: halfway between neighbours (geometric
+    means on a log axis), the outer ones as far out as the inner."""
     v = np.asarray(v, dtype=float)
+    if log:
+        return 10.0 ** edges(np.log10(v))
     mid = 0.5 * (v[1:] + v[:-1])
     return np.concatenate([[2 * v[0] - mid[0]], mid, [2 * v[-1] - mid[-1]]])
+
+
+def panel_edges(panel):
+    """(x edges, y edges) of a panel's cells, on its axes' scales."""
+    return (edges(panel.x, panel.log.get("x", False)),
+            edges(panel.y, panel.log.get("y", False)))
 
 
 def category_visible(panel):
@@ -490,7 +557,7 @@ def draw_categorical(ax, panel, table):
     colours = [c for _, c, _ in table] + [UNDEFINED[0]]
     cmap = ListedColormap(colours)
     norm = BoundaryNorm(np.arange(-0.5, len(colours) + 0.5), len(colours))
-    ax.pcolormesh(edges(panel.x), edges(panel.y),
+    ax.pcolormesh(*panel_edges(panel),
                   np.ma.masked_less(codes, 0), cmap=cmap, norm=norm,
                   rasterized=False, linewidth=0)
     return int(np.count_nonzero(codes == undefined))
@@ -570,7 +637,7 @@ def draw_continuous(ax, panel, norm, cmap, display, shade=False):
     shown = np.isfinite(z)
     if isinstance(norm, LogNorm):
         shown &= z > 0
-    ax.pcolormesh(edges(panel.x), edges(panel.y), np.ma.masked_invalid(
+    ax.pcolormesh(*panel_edges(panel), np.ma.masked_invalid(
         np.where(shown, z, np.nan)), norm=norm, cmap=cmap, linewidth=0)
     special = np.zeros(z.shape)
     if not shade:
@@ -578,7 +645,7 @@ def draw_continuous(ax, panel, norm, cmap, display, shade=False):
     special[np.isinf(z) & panel.done] = 2
     special[np.isfinite(z) & ~shown] = 3
     if special.any():
-        ax.pcolormesh(edges(panel.x), edges(panel.y),
+        ax.pcolormesh(*panel_edges(panel),
                       np.ma.masked_equal(special, 0),
                       cmap=ListedColormap([UNDEFINED[0], INFINITE[0],
                                            NONPOSITIVE[0]]),
@@ -635,7 +702,9 @@ def draw_boundaries(ax, panel):
         if key not in panel.drawn:
             continue
         contours, zero = panel.drawn[key]
-        frame = cell_outline(zero, panel.x, panel.y)
+        frame = cell_outline(zero, panel.x, panel.y,
+                             (panel.log.get("x", False),
+                              panel.log.get("y", False)))
         if contours:
             ax.add_collection(LineCollection(contours, **styles[key]))
         if frame:
@@ -662,8 +731,9 @@ def draw_boundaries(ax, panel):
 def draw_levels(ax, panel, levels, style, placed):
     """Level sets {k: polylines} in `style`, each labelled k once, at a
     vertex clear of the labels already `placed` (a list it extends)."""
-    xr = np.ptp(edges(panel.x)) or 1.0
-    yr = np.ptp(edges(panel.y)) or 1.0
+    lx, ly = panel.log.get("x", False), panel.log.get("y", False)
+    xr = np.ptp(to_axis(edges(panel.x, lx), lx)) or 1.0
+    yr = np.ptp(to_axis(edges(panel.y, ly), ly)) or 1.0
     for k, lines in levels.items():
         ax.add_collection(LineCollection(lines, **style))
         longest = max(lines, key=len)
@@ -671,7 +741,10 @@ def draw_levels(ax, panel, levels, style, placed):
                                   len(longest) // 2))
         for m in order:
             px, py = longest[m]
-            if all(math.hypot((px - qx) / xr, (py - qy) / yr) > 0.07
+            # distances as drawn: in decades along a log axis
+            u, w = to_axis(px, lx), to_axis(py, ly)
+            if all(math.hypot((u - to_axis(qx, lx)) / xr,
+                              (w - to_axis(qy, ly)) / yr) > 0.07
                    for qx, qy in placed):
                 placed.append((px, py))
                 ax.text(px, py, str(k), fontsize=6, ha="center",
@@ -685,9 +758,12 @@ def format_axes(ax, panel, angles, first, labels, width_in):
     """Limits, ticks and labels; `width_in` is the panel's width in inches
     (a first guess: fit_ticks sets the x ticks again on the laid-out
     figure)."""
-    for name, axis, vals in ((panel.x_name, ax.xaxis, panel.x),
-                             (panel.y_name, ax.yaxis, panel.y)):
-        e = edges(vals)
+    for name, axis, vals, key in ((panel.x_name, ax.xaxis, panel.x, "x"),
+                                  (panel.y_name, ax.yaxis, panel.y, "y")):
+        log = panel.log.get(key, False)
+        if log:
+            (ax.set_xscale if key == "x" else ax.set_yscale)("log")
+        e = edges(vals, log)
         (ax.set_xlim if axis is ax.xaxis else ax.set_ylim)(e[0], e[-1])
         if axis is ax.xaxis:
             x_ticks(ax, panel, angles, width_in)
@@ -709,6 +785,8 @@ def x_ticks(ax, panel, angles, width_in):
     if panel.x_name == "theta":
         sswplot.angle_axis(ax.xaxis, panel.x[0], panel.x[-1], angles,
                            sswplot.ticks_for(width_in))
+    elif panel.log.get("x"):
+        pass  # matplotlib's log locator: powers of ten
     else:
         sswplot.fewer_ticks(ax.xaxis, width_in)
 
@@ -730,9 +808,9 @@ def panel_specs(sweeps, x, y, fix, panels):
     FILE. With `panels`, every grid value of that axis (or the listed ones)
     of every file is a panel."""
     if panels is not None:
-        if panels not in AXES:
+        if panels not in ALL_AXES:
             raise UsageError(f"--panels {panels}: not an axis; the axes are "
-                             f"{', '.join(AXES)}")
+                             f"{', '.join(ALL_AXES)}")
         if panels in (x, y):
             raise UsageError(f"--panels {panels}: {panels} is a plotted axis")
     common = {k: v for k, v in fix.items() if not isinstance(v, list)}
@@ -750,6 +828,9 @@ def panel_specs(sweeps, x, y, fix, panels):
             specs.append((s, mine))
             continue
         values = lists.get(panels)
+        if values is None and panels not in s.axes:
+            raise UsageError(f"--panels {panels}: {s.path} does not sweep "
+                             f"{panels} (its axes: {', '.join(s.axes)})")
         if values is None:
             values = [common[panels]] if panels in common else \
                 [float(v) for v in s.coords[panels]]
@@ -784,7 +865,7 @@ def plot_phase_diagram(paths, x="theta", y="a", quantity="regime", fix=None,
                        vmax=None, cmap="viridis", boundaries=True,
                        width=None, height=None, title=True, quiet=False,
                        panels=None, ax=None, labels=None, critical=False,
-                       shade=None):
+                       shade=None, xscale="auto", yscale="auto"):
     """Draws one panel per file (or, with `panels=AXIS`, per value of that
     axis in each file) and returns a PhaseDiagram whose panels hold the
     arrays plotted (z: the file's values, NaN where not done; for
@@ -799,11 +880,19 @@ def plot_phase_diagram(paths, x="theta", y="a", quantity="regime", fix=None,
     critical_energy / energy crosses 1 (a circulation sweep). shade: a
     continuous quantity that colours the cells of a categorical map where
     it is defined (e.g. quantity='regime', shade='period': the periodic
-    region coloured by the period, a colour bar beside)."""
+    region coloured by the period, a colour bar beside). x and y are any
+    two of the file's axes (sswfile.Sweep.axes: the body's seven and the
+    swept run axes Gamma, energy); with critical on a map over Gamma or
+    the energy, the drift energies H = H_n (heading per period 2 pi n) are
+    drawn too. xscale, yscale: 'auto' (log for positive values spanning
+    more than LOG_AXIS_DECADES decades), 'linear' or 'log'."""
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
-    if x not in AXES or y not in AXES:
-        raise UsageError(f"--x/--y must be axes: {', '.join(AXES)}")
+    if x not in ALL_AXES or y not in ALL_AXES:
+        raise UsageError(f"--x/--y must be axes: {', '.join(ALL_AXES)}")
+    for sc in (xscale, yscale):
+        if sc not in ("auto", "linear", "log"):
+            raise UsageError(f"axis scale {sc}: use auto, linear or log")
     if x == y:
         raise UsageError(f"--x and --y are both {x}")
     if angles not in ("pi", "deg"):
@@ -826,7 +915,8 @@ def plot_phase_diagram(paths, x="theta", y="a", quantity="regime", fix=None,
                               f" and {shade} is categorical"))
         specs = panel_specs(sweeps, x, y, fix, panels)
         loaded = [load_panel(s, x, y, quantity, f, angles, boundaries,
-                             quiet, critical, shade) for s, f in specs]
+                             quiet, critical, shade, (xscale, yscale))
+                  for s, f in specs]
         bodies = [s.body() for s, _ in specs]
         return draw(sweeps, loaded, quantity, kind, out, angles, scale, vmin,
                     vmax, cmap, width, height, title, quiet, ax,
@@ -853,6 +943,12 @@ def check_sweep(s, p, x, y, quantity, boundaries, critical=False,
         raise UsageError(f"{p}: required dataset(s) missing: "
                          f"{', '.join(missing)}")
     for ax_name in (x, y):
+        if ax_name not in s.axes:
+            one = s.run_value(ax_name)
+            more = ("" if one is None else f"; every point has {ax_name} "
+                    f"= {one:.6g} (root attribute)")
+            raise UsageError(f"{p}: {ax_name} is not an axis of this file "
+                             f"(its axes: {', '.join(s.axes)}){more}")
         n = len(s.coords[ax_name])
         if n < 2:
             raise UsageError(f"{p}: axis {ax_name} has {n} value; a plotted "
@@ -905,7 +1001,7 @@ def colour_label(sweeps, quantity, labels):
     text, display, unit_override = LABELS.get(quantity, (short_label(
         sweeps[0].dataset_attr(quantity, "long_name", quantity), quantity),
         1.0, None))
-    if quantity in UPPER_ARC and any(s.attr("Gamma") for s in sweeps):
+    if quantity in UPPER_ARC and any(s.circulation() for s in sweeps):
         text = UPPER_ARC[quantity]  # the *_lower datasets hold the other
     units = sswplot.unit_text(sweeps[0].dataset_attr(quantity, "units", ""))
     if unit_override is not None:
@@ -1150,10 +1246,16 @@ def parser():
     p.add_argument("files", nargs="+", metavar="FILE",
                    help="sleighsweep output file(s); several give panels "
                    "side by side (e.g. rho = 0 and rho = 1)")
-    p.add_argument("--x", default="theta", choices=AXES,
-                   help="horizontal axis [theta]")
-    p.add_argument("--y", default="a", choices=AXES,
+    p.add_argument("--x", default="theta", choices=ALL_AXES,
+                   help="horizontal axis: one of the file's axes, the "
+                   "body's seven or a swept Gamma or energy [theta]")
+    p.add_argument("--y", default="a", choices=ALL_AXES,
                    help="vertical axis [a]")
+    for k in ("x", "y"):
+        p.add_argument(f"--{k}scale", choices=("auto", "linear", "log"),
+                       default="auto", help=f"scale of the --{k} axis; auto "
+                       "is log when its values are positive and span more "
+                       f"than {LOG_AXIS_DECADES:g} decades [auto]")
     p.add_argument("--quantity", "-q", default="regime",
                    help="dataset to plot: center_spacing, radius_future, "
                    "radius_past, transition_angle, loops, regime, "
@@ -1166,7 +1268,7 @@ def parser():
                    "60deg, pi/3; nearest grid value). An axis given again "
                    "lists one value per panel (--panels) or per FILE, e.g. "
                    "--fix A=0.5 A=0.7 for two FILEs")
-    p.add_argument("--panels", metavar="AXIS", choices=AXES,
+    p.add_argument("--panels", metavar="AXIS", choices=ALL_AXES,
                    help="one panel per grid value of AXIS (or per value "
                    "listed with --fix AXIS=V1 AXIS=V2 ...), side by side "
                    "with one colour scale or legend")
@@ -1195,7 +1297,10 @@ def parser():
     p.add_argument("--critical", action="store_true",
                    help="overlay the curve H = H_c of a circulation sweep, "
                    "where critical_energy / energy crosses 1 (periodic "
-                   "motion on its side where the ratio is above 1)")
+                   "motion on its side where the ratio is above 1; the "
+                   "energy of each point, a swept energy's coordinate); on "
+                   "a map over Gamma or energy also the drift energies "
+                   "H = H_n, where the heading per period is 2 pi n")
     p.add_argument("--shade", metavar="Q",
                    help="on a categorical map, colour the cells where the "
                    "continuous quantity Q is defined by its value (colour "
@@ -1239,7 +1344,8 @@ def main(argv=None):
                            width=args.width, height=args.height,
                            title=not args.no_title, panels=args.panels,
                            labels=cli_labels(args), critical=args.critical,
-                           shade=args.shade)
+                           shade=args.shade, xscale=args.xscale,
+                           yscale=args.yscale)
     except UsageError as e:
         print(f"phase_diagram.py: error: {e}", file=sys.stderr)
         return 2

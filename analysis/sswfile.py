@@ -1,12 +1,15 @@
 """Reading sleighsweep output: open and check a sweep file, pick a 2-D slice
-or one grid point of the 7-D map (nearest grid values), mask points that are
+or one grid point of the map (nearest grid values), mask points that are
 not done, read `sleighsweep point` CSV/JSON pairs.
 
 Shared by phase_diagram.py, trajectory.py, validate.py and gallery.py. The
-layout is the one src/io/h5out.c writes: seven 1-D coordinate datasets (theta
-in rad, the others in body length units), one 7-D dataset per quantity, the
-`done` mask (uint8, 1 = written) and optionally /samples/{t,phi,x,y,omega,
-v,H} with dims (theta, a, b, r, s, A, B, sample, node), NaN-padded.
+layout is the one src/io/h5out.c writes: 1-D coordinate datasets of the
+body's seven axes (theta in rad, the others in body length units) and of
+the swept run axes, Gamma and energy (a run axis of one value is a root
+attribute instead), one N-D dataset per quantity over (theta, a, b, r, s,
+A, B[, Gamma][, energy]), the `done` mask (uint8, 1 = written) and
+optionally /samples/{t,phi,x,y,omega,v,H} with dims (sample points,
+sample, node), NaN-padded. Sweep.axes are a file's own axes.
 """
 import csv
 import json
@@ -27,7 +30,6 @@ import numpy as np  # noqa: E402
 # (flag_values / flag_masks and flag_meanings: Sweep.categories), which the
 # scripts prefer; these are for the scripts' choices and style tables.
 # tests/test_names.py checks them against a file the engine wrote.
-AXES = ("theta", "a", "b", "r", "s", "A", "B")
 SAMPLE_QUANTITIES = ("t", "phi", "x", "y", "omega", "v", "H")
 REGIMES = {0: "uniform", 1: "line_to_line", 2: "spin_reversal",
            3: "circle_to_circle", 4: "periodic"}
@@ -36,17 +38,33 @@ DONE_STATES = {0: "pending", 1: "done"}
 TRAJ_FLAGS = {1: "forward_step_cap", 2: "backward_step_cap", 4: "nonfinite",
               8: "equilibrium_start", 16: "no_peak", 32: "rtol_not_met",
               64: "near_critical"}
-AXIS_SYMBOLS = {"theta": r"\theta", "a": "a", "b": "b", "r": "r", "s": "s",
-                "A": "A", "B": "B"}
-AXIS_NAMES = {
-    "theta": "blade angle",
-    "a": "centre of mass along blade",
-    "b": "centre of mass across blade",
-    "r": "ellipse centre along blade",
-    "s": "ellipse centre across blade",
-    "A": "major semi-axis",
-    "B": "minor semi-axis",
-}
+# The grid axes in storage order (names.h SSW_BODY_AXES, then
+# SSW_RUN_AXES): (name, TeX symbol, plain symbol for titles, description,
+# axis label words). Every axis list and table below derives from this one.
+AXIS_TABLE = (
+    ("theta", r"\theta", "θ", "blade angle", "blade angle"),
+    ("a", "a", "a", "centre of mass along blade", "centre of mass"),
+    ("b", "b", "b", "centre of mass across blade",
+     "centre of mass, across"),
+    ("r", "r", "r", "ellipse centre along blade", "ellipse centre"),
+    ("s", "s", "s", "ellipse centre across blade", "ellipse centre, across"),
+    ("A", "A", "A", "major semi-axis", "major semi-axis"),
+    ("B", "B", "B", "minor semi-axis", "minor semi-axis"),
+    ("Gamma", r"\Gamma", "Γ", "circulation", "circulation"),
+    ("energy", "H", "H", "energy of every trajectory", "energy"),
+)
+N_BODY_AXES = 7
+# The body's seven: always dimensions of a file, in this order.
+BODY_AXES = tuple(row[0] for row in AXIS_TABLE[:N_BODY_AXES])
+# The run's two: a dimension (after B) only when the config sweeps it,
+# else the root attribute of its name (docs/output.md).
+RUN_AXES = tuple(row[0] for row in AXIS_TABLE[N_BODY_AXES:])
+ALL_AXES = BODY_AXES + RUN_AXES  # storage order of a file's dimensions
+AXES = BODY_AXES  # the seven every file has (tests/test_names.py)
+AXIS_SYMBOLS = {row[0]: row[1] for row in AXIS_TABLE}
+TITLE_SYMBOLS = {row[0]: row[2] for row in AXIS_TABLE}
+AXIS_NAMES = {row[0]: row[3] for row in AXIS_TABLE}
+LABEL_NAMES = {row[0]: row[4] for row in AXIS_TABLE}
 
 
 class UsageError(Exception):
@@ -135,10 +153,10 @@ def parse_assignments(items, what="--fix", multi=False):
             name = name.strip()
             if not eq or not value.strip():
                 raise UsageError(f"{what} {part}: expected NAME=VALUE with "
-                                 f"NAME one of {', '.join(AXES)}")
-            if name not in AXES:
+                                 f"NAME one of {', '.join(ALL_AXES)}")
+            if name not in ALL_AXES:
                 raise UsageError(f"{what} {part}: unknown axis '{name}'; "
-                                 f"the axes are {', '.join(AXES)}")
+                                 f"the axes are {', '.join(ALL_AXES)}")
             v = parse_value(name, value)
             if name not in out:
                 out[name] = v
@@ -160,9 +178,9 @@ def normalize_fix(fix, what="--fix", multi=False):
         return parse_assignments(fix, what, multi)
     out = {}
     for name, value in fix.items():
-        if name not in AXES:
+        if name not in ALL_AXES:
             raise UsageError(f"{what} {name}: unknown axis '{name}'; the "
-                             f"axes are {', '.join(AXES)}")
+                             f"axes are {', '.join(ALL_AXES)}")
         if isinstance(value, (list, tuple)):
             if not multi:
                 raise UsageError(f"{what} {name}: one value expected")
@@ -219,16 +237,22 @@ class Sweep:
         if program is not None and program != "sleighsweep":
             raise UsageError(f"{path}: not a sleighsweep output file "
                              f"(program = {program!r})")
-        want = list(AXES) + ["done"] + [r for r in required if r]
+        want = list(BODY_AXES) + ["done"] + [r for r in required if r]
         missing = [n for n in want if n not in self.f]
         if missing:
             self.close()
             raise UsageError(
                 f"{path}: required dataset(s) missing: {', '.join(missing)} "
                 "(not a complete sleighsweep output file)")
-        self.coords = {a: np.asarray(self.f[a][()], dtype=float) for a in AXES}
-        self.shape = tuple(len(self.coords[a]) for a in AXES)
-        for n in want[len(AXES):]:
+        # the file's axes: the body's seven and the swept run axes (a 1-D
+        # coordinate dataset of that name; one value is a root attribute)
+        self.axes = BODY_AXES + tuple(
+            a for a in RUN_AXES if isinstance(self.f.get(a), h5py.Dataset)
+            and self.f[a].ndim == 1)
+        self.coords = {a: np.asarray(self.f[a][()], dtype=float)
+                       for a in self.axes}
+        self.shape = tuple(len(self.coords[a]) for a in self.axes)
+        for n in want[len(BODY_AXES):]:
             if self.f[n].shape != self.shape:
                 raise UsageError(f"{path}: dataset {n} has shape "
                                  f"{self.f[n].shape}, the grid is "
@@ -262,7 +286,7 @@ class Sweep:
         return v
 
     def quantities(self):
-        """Names of the 7-D datasets (the plottable quantities)."""
+        """Names of the per-point datasets (the plottable quantities)."""
         return sorted(k for k, v in self.f.items()
                       if isinstance(v, h5py.Dataset) and v.shape == self.shape
                       and k != "done")
@@ -296,8 +320,11 @@ class Sweep:
         for name in fix:
             if name in keep:
                 raise UsageError(f"{option} {name}: {name} is a plotted axis")
+        for name in fix:
+            if name not in self.axes:
+                self._check_single(name, fix[name], option, quiet)
         index, chosen = [], {}
-        for axis, n in zip(AXES, self.shape):
+        for axis, n in zip(self.axes, self.shape):
             if axis in keep:
                 index.append(slice(None))
                 continue
@@ -331,6 +358,50 @@ class Sweep:
             chosen[axis] = (float(grid[i]), i)
         return tuple(index), chosen
 
+    def _check_single(self, axis, want, option, quiet):
+        """--fix on a run axis the file does not sweep: its one value is
+        the root attribute; a different value is said (nothing to pick)."""
+        have = self.run_value(axis)
+        if have is None:
+            raise UsageError(f"{option} {axis}: {self.path} has no {axis} "
+                             "(neither a dimension nor a root attribute)")
+        if not quiet and abs(have - want) > 1e-12 * max(1.0, abs(want)):
+            note(f"{self.path}: {axis} is not swept: every point has {axis} "
+                 f"= {fmt_value(axis, have)} (root attribute), not "
+                 f"{fmt_value(axis, want)}")
+
+    def run_value(self, axis):
+        """The one value of a run axis the file does not sweep (its root
+        attribute), or None (swept, or absent)."""
+        if axis in self.axes:
+            return None
+        v = self.attr(axis)
+        return None if v is None else float(v)
+
+    def coordinate(self, axis, index):
+        """The values of `axis` at every point of `index` (a tuple over
+        self.axes, as select returns), shaped like the data read there:
+        the coordinate broadcast over the grid, or the root attribute's one
+        value for a run axis the file does not sweep."""
+        shape = np.broadcast_to(0.0, self.shape)[index].shape
+        if axis not in self.axes:
+            v = self.run_value(axis)
+            if v is None:
+                raise UsageError(f"{self.path}: no {axis} (neither a "
+                                 "dimension nor a root attribute)")
+            return np.full(shape, v)
+        k = self.axes.index(axis)
+        along = self.coords[axis].reshape(
+            [-1 if n == k else 1 for n in range(len(self.axes))])
+        return np.array(np.broadcast_to(along, self.shape)[index],
+                        dtype=float)
+
+    def circulation(self):
+        """Whether any point of the file has Gamma != 0."""
+        if "Gamma" in self.axes:
+            return bool(np.any(self.coords["Gamma"] != 0))
+        return bool(self.attr("Gamma"))
+
     def read(self, name, index, done=None):
         """Dataset values at `index` as float, NaN where not done (and where
         an integer dataset holds its fill value -1 for a pending point)."""
@@ -351,32 +422,60 @@ class Sweep:
     def body(self):
         """Fixed body/fluid parameters stored as root attributes: m, I0,
         rho, k_rot, and with circulation (Gamma != 0) Gamma and the
-        trajectories' energy, which then matters (H against H_c)."""
+        trajectories' energy, which then matters (H against H_c). A swept
+        run axis has no root attribute: "swept" lists those (a slice's
+        title takes their values from the fixed coordinates: title_parts)."""
         out = {k: self.attr(k) for k in ("m", "I0", "rho", "k_rot")
                if self.attr(k) is not None}
         if self.attr("Gamma"):
             out["Gamma"] = self.attr("Gamma")
-            if self.attr("energy") is not None:
-                out["energy"] = self.attr("energy")
+        if (self.attr("Gamma") or "Gamma" in self.axes) and \
+                self.attr("energy") is not None:
+            out["energy"] = self.attr("energy")
+        swept = tuple(a for a in RUN_AXES if a in self.axes)
+        if swept:
+            out["swept"] = swept
         return out
+
+
+def run_values(chosen, attrs):
+    """{run axis: value, or None when it is a plotted axis} of a slice:
+    a fixed coordinate (chosen) or the root attribute (attrs, from
+    Sweep.body); an axis neither swept nor in attrs is left out."""
+    out = {}
+    swept = (attrs or {}).get("swept", ())
+    for a in RUN_AXES:
+        if a in chosen:
+            out[a] = chosen[a][0]
+        elif a in swept:
+            out[a] = None  # plotted (or a panel axis): varies
+        elif attrs and attrs.get(a) is not None:
+            out[a] = float(attrs[a])
+    return out
 
 
 def title_parts(chosen, attrs=None, angles="deg", skip=()):
     """([(symbol, text)] of the body constants, [(symbol, text)] of the
     fixed axes): every fixed parameter of a slice. k_rot is named when it
-    is not the papers' 1/4, Gamma and the energy H when Gamma != 0."""
+    is not the papers' 1/4, Gamma and the energy H when Gamma != 0 (or
+    varies over the slice), whether a root attribute or a fixed
+    coordinate of a swept run axis holds them."""
     body = [(sym, f"{attrs[k]:.4g}") for k, sym in
             (("m", "m"), ("I0", "I₀"), ("rho", "ρ"))
             if attrs and attrs.get(k) is not None]
     if attrs and attrs.get("k_rot") is not None and attrs.get("rho") and \
             abs(attrs["k_rot"] - 0.25) > 1e-15:
         body.append(("k_rot", f"{attrs['k_rot']:.4g}"))
-    if attrs and attrs.get("Gamma"):  # circulation: the energy matters
-        body.append(("Γ", f"{attrs['Gamma']:.4g}"))
-        if attrs.get("energy") is not None:
-            body.append(("H", f"{attrs['energy']:.4g}"))
-    axes = [("θ" if a == "theta" else a, fmt_value(a, chosen[a][0], angles))
-            for a in AXES if a in chosen and a not in skip]
+    run = run_values(chosen, attrs)
+    gamma = run.get("Gamma", 0.0)
+    if "Gamma" in run and gamma != 0:  # circulation: the energy matters
+        if gamma is not None and "Gamma" not in skip:
+            body.append((TITLE_SYMBOLS["Gamma"], fmt_value("Gamma", gamma)))
+        if run.get("energy") is not None and "energy" not in skip:
+            body.append((TITLE_SYMBOLS["energy"],
+                         fmt_value("energy", run["energy"])))
+    axes = [(TITLE_SYMBOLS[a], fmt_value(a, chosen[a][0], angles))
+            for a in BODY_AXES if a in chosen and a not in skip]
     return body, axes
 
 

@@ -132,16 +132,10 @@ def unit_text(units):
     return "·".join(out)
 
 
-LABEL_NAMES = {"theta": "blade angle", "a": "centre of mass",
-               "b": "centre of mass, across", "r": "ellipse centre",
-               "s": "ellipse centre, across", "A": "major semi-axis",
-               "B": "minor semi-axis"}
-
-
 def axis_label(axis, angles="pi", short=False, units=None):
     """'centre of mass $a$ (m)': the axis name, its symbol and the file's
     units of the coordinate ('length' when the run gave none)."""
-    from sswfile import AXIS_SYMBOLS
+    from sswfile import AXIS_SYMBOLS, LABEL_NAMES
     sym = f"${AXIS_SYMBOLS[axis]}$"
     if axis == "theta":
         # the ticks carry the unit (π/4 or 45°)

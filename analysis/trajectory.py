@@ -38,9 +38,10 @@ from matplotlib.text import Text  # noqa: E402
 from matplotlib.transforms import IdentityTransform  # noqa: E402
 
 import sswplot  # noqa: E402
-from sswfile import (AXES, SAMPLE_QUANTITIES, Sweep, UsageError,  # noqa
-                     fmt_value, group_equal, normalize_fix, parse_assignments,
-                     read_csv, read_point_json, say)
+from sswfile import (AXES, SAMPLE_QUANTITIES, TITLE_SYMBOLS,  # noqa
+                     Sweep, UsageError, fmt_value, group_equal,
+                     normalize_fix, parse_assignments, read_csv,
+                     read_point_json, say)
 
 TENSOR = ("J", "M", "L1", "L2", "Z")
 # The periodic motion's measured quantities (JSON keys, dataset names).
@@ -237,8 +238,12 @@ def load_samples(path, at=None, samples=(0,), angles="deg", quiet=False):
         units = s.units("samples/x")
         body = {a: v for a, (v, _) in chosen.items()}
         body.update(s.body())
-        kappa = float(s.attr("rho") or 0) * float(s.attr("Gamma") or 0) * \
-            body["r"]
+        body.pop("swept", None)
+        if body.get("Gamma") == 0:  # a swept Gamma fixed at 0
+            body.pop("Gamma")
+            body.pop("energy", None)
+        kappa = float(s.attr("rho") or 0) * float(body.get("Gamma") or 0) \
+            * body["r"]
         periodic = None
         if "regime" in s.f and int(s.f["regime"][index]) == 4 and all(
                 k in s.f for k in PERIODIC):  # 'periodic' (sswfile.REGIMES)
@@ -270,7 +275,7 @@ def load_samples(path, at=None, samples=(0,), angles="deg", quiet=False):
 def sample_slot(s, index, chosen, path):
     """Position along /samples/point of the grid point `index` (a tuple of
     axis indices), or a UsageError naming the points that keep samples."""
-    shape = tuple(len(s.f[a]) for a in AXES)
+    shape = s.shape  # over s.axes: the flat index counts the swept ones
     flat = int(np.ravel_multi_index(index, shape))
     points = np.asarray(s.f["samples/point"][()], dtype=np.int64)
     hit = np.flatnonzero(points == flat)
@@ -278,7 +283,7 @@ def sample_slot(s, index, chosen, path):
         return int(hit[0])
     near = ", ".join(
         "(" + ", ".join(f"{a} = {fmt_value(a, float(s.f[a][i]))}"
-                        for a, i in zip(AXES, np.unravel_index(p, shape))
+                        for a, i in zip(s.axes, np.unravel_index(p, shape))
                         if len(s.f[a]) > 1) + ")" for p in points[:5])
     more = f" and {len(points) - 5} more" if len(points) > 5 else ""
     raise UsageError(f"{path}: point {fixed_text(chosen)} keeps no sample "
@@ -856,8 +861,8 @@ def plot_panels(trajs, ncols=None, out=None, width=sswplot.DOUBLE,
     return res
 
 
-SYMBOLS = {"theta": "θ", "rho": "ρ", "omega0": "ω₀", "v0": "v₀", "I0": "I₀",
-           "Gamma": "Γ"}
+# the axes' symbols (sswfile's table: θ, Γ, ...) and the body constants'
+SYMBOLS = dict(TITLE_SYMBOLS, rho="ρ", omega0="ω₀", v0="v₀", I0="I₀")
 # Gamma and the energy H are named only with circulation (Gamma != 0),
 # where the energy matters (load_csv and load_samples set H then).
 DESCRIBED = ("m", "I0", "rho", "Gamma") + AXES + ("omega0", "v0", "H")

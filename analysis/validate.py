@@ -36,7 +36,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import numpy as np  # noqa: E402
 
-from sswfile import AXES, Sweep, UsageError, fmt_value, say  # noqa: E402
+from sswfile import Sweep, UsageError, fmt_value, say  # noqa: E402
 
 # (measured, closed form, kind, short label)
 PAIRS = (
@@ -178,7 +178,7 @@ def validate(path, tol=1e-6, allow_nonconverged=False, plot=None,
                 # and loops of an ensemble are those of its initial states
                 sel = done & (np.asarray(s.f["regime"][()]) != 0)
                 mism[meas] = int(np.count_nonzero(sel & (mv != av)))
-        coords = {a: s.coords[a] for a in AXES}
+        coords = dict(s.coords)  # the file's axes, in order
         rep = Report(path=path, tol=tol, total=int(done.size),
                      done=int(np.count_nonzero(done)), comparisons=comps,
                      nonconverged=noncon, flag_names=flag_names,
@@ -201,7 +201,7 @@ def where_text(index, coords):
     if index is None:
         return "-"
     return ", ".join(f"{a}={fmt_value(a, coords[a][i])}"
-                     for a, i in zip(AXES, index) if len(coords[a]) > 1) \
+                     for a, i in zip(coords, index) if len(coords[a]) > 1) \
         or "the only point"
 
 

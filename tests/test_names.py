@@ -3,7 +3,10 @@ names (flag_values / flag_masks with flag_meanings, the coordinate and
 /samples datasets in order, their units; all from
 include/sleighsweep/names.h), and this test checks that docs/output.md's
 tables and the names analysis/ keeps (sswfile.py, phase_diagram.py's
-category styles, validate.py's benign flags) are exactly those.
+category styles, validate.py's benign flags) are exactly those. The grid
+axes: sswfile's body and run axes are names.h's SSW_BODY_AXES and
+SSW_RUN_AXES in storage order, and a file sweeping Gamma and energy has
+the nine dimensions in that order (sswfile.Sweep.axes reads them).
 Usage: test_names.py SLEIGHSWEEP REPO_ROOT"""
 import os
 import re
@@ -40,6 +43,9 @@ file = {out}
 samples = 1
 sample_nodes = 8
 """
+# the same body, Gamma and energy swept: nine dimensions
+SWEPT = CONFIG.replace("[ensemble]\n", "Gamma = 0, 1\nenergy = 0.5, 2\n"
+                       "[ensemble]\n").replace("samples = 1\n", "")
 CATEGORIES = {"regime": "regime", "sense_future": "sense",
               "analytic_sense": "sense", "done": "done", "flags": "flags"}
 
@@ -119,7 +125,10 @@ def check_docs(names, path):
     start = line_of(lines, "## Dimensions and coordinates")
     axes = [n for r in table_after(lines, start)
             for n in re.findall(r"`(\w+)`", r[0])]
-    check(axes == names["axes"], f"docs: dimension table {axes}")
+    # the table lists every axis: the seven and the run's two (dimensions
+    # when swept), in the order of a swept file's dimensions
+    check(axes == names["all_axes"], f"docs: dimension table {axes}, a "
+          f"swept file's dimensions {names['all_axes']}")
     doc = " ".join(lines)
     want = " ".join(n for n, _, _ in names["samples"])
     check(f"Datasets `{want}`" in doc, f"docs: /samples datasets `{want}`")
@@ -130,6 +139,45 @@ def check_docs(names, path):
         row = next((ln for ln in lines if ln.startswith("| `") and
                     f"`{key}`" in ln.split("|")[1]), "")
         check(f'"{names[key]}"' in row, f"docs: {key} row {row!r}")
+
+
+def header_axes(root):
+    """{'SSW_BODY_AXES': [(index, name)], 'SSW_RUN_AXES': [...]} from
+    include/sleighsweep/names.h."""
+    text = open(os.path.join(root, "include", "sleighsweep",
+                             "names.h")).read()
+    out = {}
+    for macro in ("SSW_BODY_AXES", "SSW_RUN_AXES"):
+        m = re.search(r"#define " + macro + r"\(XM\)(.*?)(?:\n#|\n\n)",
+                      text, re.S)
+        body = m.group(1) if m else ""
+        out[macro] = [(int(i), n) for i, n in
+                      re.findall(r'XM\(\w+,\s*(\d+),\s*"(\w+)"', body)]
+    return out
+
+
+def check_axes(root, swept_dims, sweep_axes):
+    """sswfile's axis tables against names.h and a swept file."""
+    h = header_axes(root)
+    body, run = h["SSW_BODY_AXES"], h["SSW_RUN_AXES"]
+    check(len(body) == 7 and len(run) == 2, f"names.h axes {h}")
+    check([i for i, _ in body + run] == list(range(len(body + run))),
+          f"names.h axis indices {body + run}")
+    check(list(sswfile.BODY_AXES) == [n for _, n in body],
+          f"sswfile.BODY_AXES {sswfile.BODY_AXES} != names.h {body}")
+    check(list(sswfile.RUN_AXES) == [n for _, n in run],
+          f"sswfile.RUN_AXES {sswfile.RUN_AXES} != names.h {run}")
+    check(list(sswfile.ALL_AXES) == [n for _, n in body + run] ==
+          [row[0] for row in sswfile.AXIS_TABLE],
+          f"sswfile.ALL_AXES {sswfile.ALL_AXES}")
+    for table in ("AXIS_SYMBOLS", "TITLE_SYMBOLS", "AXIS_NAMES",
+                  "LABEL_NAMES"):
+        check(list(getattr(sswfile, table)) == list(sswfile.ALL_AXES),
+              f"sswfile.{table} keys")
+    check(swept_dims == list(sswfile.ALL_AXES),
+          f"swept file's dimensions {swept_dims}")
+    check(list(sweep_axes) == list(sswfile.ALL_AXES),
+          f"sswfile.Sweep(swept file).axes {sweep_axes}")
 
 
 def check_analysis(names):
@@ -163,11 +211,23 @@ def main():
                            capture_output=True, text=True)
         check(r.returncode == 0, f"run: {r.returncode} {r.stderr}")
         names = engine_names(out)
+        swept = os.path.join(tmp, "swept.h5")
+        with open(cfg, "w") as f:
+            f.write(SWEPT.format(out=swept))
+        r = subprocess.run([EXE, "run", "--quiet", cfg], env=ENV,
+                           capture_output=True, text=True)
+        check(r.returncode == 0, f"run (swept): {r.returncode} {r.stderr}")
+        with h5py.File(swept, "r") as f:
+            swept_dims = [d[0].name.lstrip("/") for d in f["J"].dims]
+        names["all_axes"] = swept_dims
+        with sswfile.Sweep(swept) as s:
+            sweep_axes = s.axes
     check(names["regime"][0] == (0, "uniform") and
           names["flags"][-1] == (64, "near_critical"),
           f"engine names {names['regime']} {names['flags']}")
     check_docs(names, os.path.join(ROOT, "docs", "output.md"))
     check_analysis(names)
+    check_axes(ROOT, swept_dims, sweep_axes)
     return exit_status()
 
 

@@ -10,8 +10,9 @@ and blade-force figures equal the files they were drawn from, and
 trajectory.py --exact draws the exact path. The trajectory
 figures' legends and spacing labels cover no path, Fig. 2 draws Hamel's
 round-off as its upper envelope (no spikes to the floor), the captions
-state the body scale. The circulation figures: the regime map is the
-sweep's, its periodic points on their side of H = H_c, the bounded path's
+state the body scale. The circulation figures: the regime maps are the
+sweeps' (r x theta and Gamma x energy), their periodic points on their
+side of H = H_c, the bounded path's
 orbit circle of the JSON's radius, the arcs on either side.
 
 Usage: test_gallery.py SLEIGHSWEEP [MPIEXEC]
@@ -45,7 +46,8 @@ FIGURES = ("xz2025_fig2_energy", "xz2025_fig3_omega", "xz2025_fig4_rattle",
            "fgn2010_fig2a_portrait", "fgn2010_fig2b_sleigh",
            "fgn2010_fig3_loops", "exact_path", "phase_sense",
            "phase_spacing", "phase_loops", "phase_blade_force",
-           "validate_rho1", "circulation_regimes", "circulation_periodic",
+           "validate_rho1", "circulation_regimes",
+           "circulation_gamma_energy", "circulation_periodic",
            "circulation_arcs")
 # Bounds on the 2025 paper's comparisons (measured: Hamel energy 1.6e-14,
 # RK45 7e-4; omega error Hamel 2.8e-8, RK45 4e-4; Fig. 4 velocity Hamel
@@ -287,6 +289,16 @@ def check_circulation(data, results):
     check(b.orbit is not None and b.orbit.radius > 10 * a.orbit.radius,
           "circulation_periodic (b): near a drift resonance the orbit "
           "should be far larger")
+    # over Gamma x energy: the file's slice, every point on its side of
+    # the closed-form H_c(Gamma), H = H_c and H_1, H_2 drawn
+    ge = results["fig_circ_energy"]
+    with h5py.File(os.path.join(data, gallery.SWEEPGE), "r") as f:
+        want = f["regime"][(0,) * 7].astype(float).T
+    p = ge["diagram"].panels[0]
+    check(np.array_equal(p.z, want) and ge["wrong_side"] == 0 and
+          p.boundaries["H=Hc"] and {1, 2} <= set(ge["resonances"]) and
+          p.log["y"], f"circulation_gamma_energy: {ge['wrong_side']} "
+          f"points on the wrong side, resonances {ge['resonances']}")
     arcs = [csv_of(data, n)[1] for n in ("circ_arc_up", "circ_arc_down")]
     check([j["arc"] for j in arcs] == [1, -1] and
           abs(arcs[0]["r_future"] / arcs[1]["r_future"] - 1) < 1e-9,

@@ -32,3 +32,11 @@ ssw_add_test(NAME test_circulation_figures TIMEOUT 300
   COMMAND ${SSW_PYTHON}
           ${CMAKE_CURRENT_SOURCE_DIR}/analysis/test_circulation_figures.py
           $<TARGET_FILE:sleighsweep> ${MPIEXEC_EXECUTABLE})
+
+# Maps over the run axes: a (Gamma, energy) sweep made here (mpirun -np
+# 2): the file's nine axes, the map's slices and --fix selections against
+# the datasets, H = H_c and the drift energies H_n on the grid edges the
+# closed forms from the file's tensor cross, log energy axis. About 10 s.
+ssw_add_test(NAME test_run_axes_figures TIMEOUT 300
+  COMMAND ${SSW_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/analysis/test_run_axes_figures.py
+          $<TARGET_FILE:sleighsweep> ${MPIEXEC_EXECUTABLE})
