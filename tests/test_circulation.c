@@ -166,6 +166,58 @@ static void test_periodic(void) {
   EXPECT(bounded >= 0.95 * n, "estimates bound %d of %d", bounded, n);
 }
 
+/* Deep below the critical energy, H / H_c log-uniform from 1e-4 to 0.05:
+ * the period's rate sqrt(2 E (H_c - H)) / D is up to 100 times the
+ * energy's, which alone once set the fixed step (a period in one or two
+ * steps: measured periods 1.5 to 2 times T, with estimates that missed
+ * it). At the defaults within TOL; at fixed steps (hamel8, eta = 0.8, the
+ * gallery's setting) within 1e-6 relative; the estimates bound the
+ * errors on >= 95% in both. */
+static void test_periodic_deep(void) {
+  const char *mode[2] = {"defaults", "hamel8 eta 0.8"};
+  for (int fixed = 0; fixed < 2; fixed++) {
+    int n = 0, bounded = 0;
+    double worst = 0;
+    uint64_t rng = 11;
+    for (int i = 0; i < 400 && n < 80; i++) {
+      wb_draw d;
+      if (wb_draw_one(29, i, &d) != 0 || d.body.rho == 0 ||
+          fabs(d.p.r) < 0.05 || d.regime != SSW_REGIME_CIRCLE_TO_CIRCLE)
+        continue;
+      circ c;
+      theory(&d.t, 0.0, d.H, &c);
+      const double ratio = pow(10.0, -4.0 + 2.7 * test_u01(&rng)); /* H/Hc */
+      const double kappa = (test_u01(&rng) < 0.5 ? -1 : 1) * c.gm / sqrt(ratio);
+      ssw_tensor t = d.t;
+      t.kappa = kappa;
+      const double Hc = c.D * kappa * kappa / (2 * c.E);
+      const double T = 2 * M_PI * c.D / sqrt(2 * c.E * (Hc - d.H));
+      ssw_integrator o;
+      ssw_integrator_defaults(&o);
+      if (fixed) {
+        o.method = ssw_method_find("hamel8");
+        o.rtol = 0.0, o.eta = 0.8, o.tol = 1e-5;
+      }
+      ssw_traj r;
+      ssw_extract_run(&t, d.regime, d.w0, d.v0, &o, NULL, NULL, &r);
+      EXPECT(r.periodic && r.converged && !(r.flags & ~SSW_TRAJ_RTOL),
+             "%s: periodic %d converged %d flags %d", mode[fixed], r.periodic,
+             r.converged, r.flags);
+      const double eT = fabs(r.period - T) / T;
+      EXPECT(eT <= (fixed ? 1e-6 : TOL), "%s, H/Hc %.3g: T %.15g vs %.15g",
+             mode[fixed], ratio, r.period, T);
+      worst = fmax(worst, eT);
+      bounded += fabs(r.period - T) <= r.err_period;
+      n++;
+    }
+    printf("periodic deep below H_c (%s), %d trajectories: worst period "
+           "%.2g (relative); estimates bound it on %.1f%%\n",
+           mode[fixed], n, worst, 100.0 * bounded / n);
+    EXPECT(n >= 60, "too few cases: %d", n);
+    EXPECT(bounded >= 0.95 * n, "estimates bound %d of %d", bounded, n);
+  }
+}
+
 /* Next to the critical energy (|mu| - 1 = +-1e-6 and +-1e-3) a result is
  * right within 10 rtol, or flagged: not converged, or rtol_not_met with
  * the error within its estimate. Never converged and silently wrong. */
@@ -355,6 +407,7 @@ int main(void) {
   test_model_one();
   test_wide();
   test_periodic();
+  test_periodic_deep();
   test_near_critical();
   test_drift();
   test_orders();

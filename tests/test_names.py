@@ -34,8 +34,6 @@ theta = 0, 45deg
 a = 0.1
 A = 0.5
 B = 0.3
-Gamma = 0, 1
-energy = 0.5, 2
 [ensemble]
 trajectories = 2
 [output]
@@ -66,7 +64,6 @@ def engine_names(path):
             check(len(pairs) == len(vals), f"{ds}: values and meanings")
             check(out.setdefault(cat, pairs) == pairs,
                   f"{ds}: {pairs} differs from the other {cat} dataset")
-        # Every axis: the config sweeps the run axes too (Gamma, energy).
         out["axes"] = [d[0].name.lstrip("/") for d in f["J"].dims]
         g = f["samples"]
         names = []
@@ -181,9 +178,9 @@ def check_axes(root, swept_dims, sweep_axes):
 
 
 def check_analysis(names):
-    # sswfile.AXES: the body's seven, always dimensions (the run axes are
-    # dimensions only when swept).
-    check(list(sswfile.AXES) == names["axes"][:7],
+    # sswfile.AXES: the body's seven, the dimensions of a file that sweeps
+    # no run axis.
+    check(list(sswfile.AXES) == names["axes"],
           f"sswfile.AXES {sswfile.AXES}")
     check(list(sswfile.SAMPLE_QUANTITIES) ==
           [n for n, _, _ in names["samples"]],

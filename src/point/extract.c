@@ -6,6 +6,7 @@
 
 #include <math.h>
 
+#include "estimate.h"
 #include "legs.h"
 #include "scale.h"
 #include "sleighsweep/error.h"
@@ -175,8 +176,9 @@ static void combine(const ssw_coeffs *c, const ssw_integrator *o,
   out->t0_step = fwd->found_peak ? fwd->t_peak_local
                                  : (bwd->found_peak ? bwd->t_peak_local : NAN);
   /* The forward leg found the peak: it left the past limit behind. */
-  out->t0_dphi = fwd->found_peak ? dphi_shift(fwd, lp.w)
-                                 : (bwd->found_peak ? dphi_shift(bwd, lf.w) : NAN);
+  out->t0_dphi = fwd->found_peak
+                     ? dphi_shift(fwd, lp.w)
+                     : (bwd->found_peak ? dphi_shift(bwd, lf.w) : NAN);
   /* Difference at t0 of the two asymptotic heading lines. */
   const double phf = lf.Phi + lf.w * (out->t0 - lf.t);
   const double php = lp.Phi + lp.w * (out->t0 - lp.t);
@@ -243,194 +245,19 @@ static void combine_periodic(const leg *fwd, ssw_traj *out) {
                    !(out->flags & SSW_TRAJ_NEAR_CRITICAL);
 }
 
-/* ---- Error estimate ----------------------------------------------------
- * Every run is repeated at a coarser step (the fictive step eps, or the
- * fixed h, times `ratio`). For a method of order q the fine result's error
- * is then about |fine - coarse| / (ratio^q - 1); SSW_EST_SAFETY covers the
- * pre-asymptotic spread, and a round-off floor keeps the estimate honest
- * where the difference vanishes in round-off: the base steps' rounding
- * errors add up as a random walk (8 u sqrt(n) of the quantity's scale)
- * and partly systematically: near line-to-line, over 1e5 to 1e6 steps,
- * d's error grew as 0.02 to 0.2 u n of its scale (counted as u n / 4). */
-static double diff_of(double fine, double coarse, double div) {
-  if (!isfinite(fine) || !isfinite(coarse)) return NAN;
-  return SSW_EST_SAFETY * fabs(fine - coarse) / div;
-}
-
-static double floor_of(double scale, double n) {
-  return 0x1p-52 * scale * (8.0 * sqrt(n) + 0.25 * n);
-}
-
-/* Round-off in locating t0: ht = kw2 w - kw1 v is known to a few ulps of
- * |kw2| w_max + |kw1| v_max and crosses zero with slope |ht'| = g^2 = G^2;
- * dphi inherits it through the slopes of its two heading lines. */
-static double t0_floor(const ssw_coeffs *c, const ssw_traj *r) {
-  const ssw_reduced *e = &c->e;
-  const double wmax = sqrt(2.0 * r->H0 * e->M / e->D);
-  const double vmax = sqrt(2.0 * r->H0 * e->J / e->D);
-  const double G2 = r->rate * r->rate * e->D;
-  return 16.0 * 0x1p-52 *
-         ((fabs(e->kw2) * wmax + fabs(e->kw1) * vmax) / G2 + fabs(r->h));
-}
-
-/* The period's quantities and the blade force, as estimate() does for
- * the limits: the difference of the runs and a round-off floor (no tail:
- * a periodic leg ends at a section, not at the line). */
-static void estimate_periodic(const ssw_traj *fine, const ssw_traj *coarse,
-                              double div, double n, ssw_traj *out) {
-  const double len = fine->drift_per_period;
-  out->err_period = diff_of(fine->period, coarse->period, div) +
-                    floor_of(fabs(fine->period), n);
-  out->err_heading_period =
-      diff_of(fine->heading_per_period, coarse->heading_per_period, div) +
-      floor_of(fabs(fine->heading_per_period) + 1.0, n);
-  out->err_drift =
-      diff_of(len, coarse->drift_per_period, div) + floor_of(len, n);
-  out->err_orbit = diff_of(fine->orbit_radius, coarse->orbit_radius, div) +
-                   floor_of(fabs(fine->orbit_radius), n);
-  out->err_blade =
-      diff_of(fine->blade_force_max, coarse->blade_force_max, div) +
-      floor_of(fine->blade_force_max, n) + 8.0 * 0x1p-52 * fine->blade_terms;
-}
-
-/* With circulation the approach to the line slows as the energy nears its
- * critical value, and the legs run long: the heading accumulates round-off
- * over many turns and the heading lines are extrapolated back over the
- * long leg, which both errors at the coarse step share. Their floor: a few
- * ulps of the heading turned on each leg per sqrt of the steps. (Without
- * circulation the legs last ~16 / Arate and the round-off floor of est_of
- * covers this.) */
-static double heading_floor(const ssw_coeffs *c, const ssw_traj *r, double n) {
-  if (c->e.kappa == 0.0) return 0.0;
-  const double turned = fabs(r->w_future * (r->t_future - r->t0)) +
-                        fabs(r->w_past * (r->t_past - r->t0));
-  return 8.0 * 0x1p-52 * turned * sqrt(n);
-}
-
-static void estimate(const ssw_coeffs *c, const ssw_traj *fine,
-                     const ssw_traj *coarse, double ratio, int order,
-                     ssw_traj *out) {
-  const double div = pow(ratio, order) - 1.0;
-  /* Round-off grows with every base step (the heading sums them all). */
-  const double n = (double)fine->steps + 1.0;
-  if (fine->periodic) {
-    estimate_periodic(fine, coarse, div, n, out);
-    return;
-  }
-  const double ft0 = t0_floor(c, fine);
-  const double len = fmax(fabs(fine->r_future), fabs(fine->d));
-  const int line = fine->regime == SSW_REGIME_LINE_TO_LINE;
-  ssw_err_parts df, fl;
-  df.d = diff_of(fine->d, coarse->d, div);
-  fl.d = floor_of(fabs(fine->d) + len, n);
-  df.dphi = diff_of(fine->dphi, coarse->dphi, div);
-  fl.dphi = floor_of(fabs(fine->dphi) + 1.0, n) +
-            fabs(fine->w_future - fine->w_past) * ft0 +
-            heading_floor(c, fine, n);
-  df.r = fmax(diff_of(fine->r_future, coarse->r_future, div),
-              diff_of(fine->r_past, coarse->r_past, div));
-  fl.r = line ? NAN : floor_of(fabs(fine->r_future) + fabs(fine->r_past), n);
-  /* The step that located t0 may be the coarse run's too (the peak in the
-   * first step): its local error, measured, is added to the difference. */
-  df.t0 = diff_of(fine->t0, coarse->t0, div) + SSW_EST_SAFETY * fine->t0_step;
-  /* A time shift delta made at w (energy exact: the step's local error is
-   * a shift along the orbit) moves t0 by delta and the heading after it
-   * by w delta, so dphi, the two asymptotes' difference at t0, moves by
-   * (w - w_behind) delta: not (w_future - w_past) delta, which is 10^4
-   * times too large when the start lies near a limit. */
-  df.dphi += SSW_EST_SAFETY * fine->t0_dphi;
-  fl.t0 = floor_of(fabs(fine->t0) + 1.0 / fine->rate, n) + ft0;
-  df.center = fl.center = 0.0;
-  for (int e = 0; e < 2; e++) {
-    const double *a = e ? fine->center_future : fine->center_past;
-    const double *b = e ? coarse->center_future : coarse->center_past;
-    df.center =
-        fmax(df.center, diff_of(hypot(a[0] - b[0], a[1] - b[1]), 0.0, div));
-    fl.center = fmax(fl.center, floor_of(hypot(a[0], a[1]) + len, n));
-  }
-  if (line) df.center = fl.center = NAN;
-  df.blade = diff_of(fine->blade_force_max, coarse->blade_force_max, div);
-  /* The blade force at its peak is insensitive to the state's error along
-   * the orbit (F' = 0 there); its round-off is that of evaluating its
-   * terms, which may cancel, plus the energy's random walk. */
-  fl.blade =
-      floor_of(fine->blade_force_max, n) + 8.0 * 0x1p-52 * fine->blade_terms;
-  /* The step's share, the round-off floor and the stopping tolerance's
-   * share (which both runs share). */
-  const ssw_err_parts *t = &fine->tail;
-  out->err_d = df.d + fl.d + t->d;
-  out->err_dphi = df.dphi + fl.dphi + t->dphi;
-  out->err_r = line ? NAN : df.r + fl.r + t->r;
-  out->err_t0 = df.t0 + fl.t0;
-  out->err_center = df.center + fl.center + t->center;
-  out->err_blade = df.blade + fl.blade + t->blade;
-  out->roundoff = fl;
-}
-
-/* Estimates in the order d, dphi, r, t0, centre, blade force. */
-enum { E_D, E_DPHI, E_R, E_T0, E_C, E_BLADE, E_N };
-
-static void parts_of(const ssw_err_parts *p, double e[E_N]) {
-  e[E_D] = p->d, e[E_DPHI] = p->dphi, e[E_R] = p->r;
-  e[E_T0] = p->t0, e[E_C] = p->center, e[E_BLADE] = p->blade;
-}
-
-static void errors_of(const ssw_traj *r, double e[E_N]) {
-  const ssw_err_parts p = {r->err_d,  r->err_dphi,   r->err_r,
-                           r->err_t0, r->err_center, r->err_blade};
-  parts_of(&p, e);
-}
-
-/* The largest of the estimates e relative to what rtol promises (1:
- * exactly at rtol); see ssw_traj's err_* fields for the scales. */
-static double rel_of(const ssw_traj *r, const double e[E_N], double rtol) {
-  const double len = fmax(fabs(r->r_future), fabs(r->d));
-  const double scale[E_N] = {
-      fabs(r->d), fmax(fabs(r->dphi), SSW_DPHI_FLOOR),
-      len,        fabs(r->t0) + 1.0 / r->rate,
-      len,        fmax(r->blade_force_max, SSW_BLADE_FLOOR * r->blade_terms)};
-  double q = 0.0;
-  /* A quantity that exists without an estimate (the coarse run missed the
-   * peak of |g|, or the blade force's) has not met rtol. */
-  for (int i = 0; i < E_N; i++)
-    if (isfinite(scale[i]) && scale[i] > 0)
-      q = fmax(q, isnan(e[i]) ? INFINITY : e[i] / scale[i]);
-  return q / rtol;
-}
-
-/* A periodic motion's estimates relative to what rtol promises: the
- * period relative to itself, the heading per period as dphi is, the
- * lengths relative to the larger of drift and orbit radius, and the blade
- * force as for the limits. */
-static double rel_estimate_periodic(const ssw_traj *r, double rtol) {
-  const double len = fmax(r->drift_per_period, r->orbit_radius);
-  const double e[] = {r->err_period, r->err_heading_period, r->err_drift,
-                      r->err_orbit, r->err_blade};
-  const double scale[] = {
-      fabs(r->period), fmax(fabs(r->heading_per_period), SSW_DPHI_FLOOR), len,
-      r->orbit_radius,
-      fmax(r->blade_force_max, SSW_BLADE_FLOOR * r->blade_terms)};
-  double q = 0.0;
-  for (int i = 0; i < 5; i++)
-    if (isfinite(scale[i]) && scale[i] > 0)
-      q = fmax(q, isnan(e[i]) ? INFINITY : e[i] / scale[i]);
-  return q / rtol;
-}
-
-static double rel_estimate(const ssw_traj *r, double rtol) {
-  if (r->periodic) return rel_estimate_periodic(r, rtol);
-  double e[E_N];
-  errors_of(r, e);
-  return rel_of(r, e, rtol);
-}
-
 /* ---- Trajectories ------------------------------------------------------ */
 
 double ssw_extract_fixed_step(const ssw_tensor *t, double H, double eta) {
   /* The fastest rate on the energy level, max(Arate, w_max) with w_max =
-   * sqrt(2 H M / D) the largest |omega| on the ellipse. */
+   * sqrt(2 H M / D) the largest |omega| on the ellipse and Arate the rate
+   * of the reduced motion, (|g|max + |kappa|) / sqrt(D): sqrt(2 H E) / D
+   * without circulation; with it the periodic motion's rate 2 pi / T =
+   * sqrt(2 E (H_c - H)) / D stays below |kappa| / sqrt(D) however small
+   * H is, where the energy's rates alone would put a period into a few
+   * steps (docs/theory/circulation.md). kappa = 0 adds an exact 0. */
   const double D = ssw_model_D(t);
-  const double rate = sqrt(2.0 * H * ssw_model_E(t)) / D;
+  const double rate =
+      sqrt(2.0 * H * ssw_model_E(t)) / D + fabs(t->kappa) / sqrt(D);
   const double wmax = sqrt(2.0 * H * t->M / D);
   return eta / fmax(rate, wmax);
 }
@@ -624,37 +451,6 @@ static void pass(const leg_run *R, const ssw_traj *base, int m,
   }
 }
 
-/* How a trajectory whose estimate exceeds rtol runs again: the step
- * divided by `ratio` (its estimate's step part: the error scales as
- * eps^q, aim at half of rtol) and the stopping tolerance divided by
- * `tighten` (the tail's part, which scales as tol^2: aim at an eighth). */
-static void plan(const ssw_method *m, const ssw_traj *r, double rtol,
-                 double *ratio, double *tighten) {
-  double e[E_N], t[E_N], f[E_N];
-  errors_of(r, e);
-  parts_of(&r->tail, t);
-  parts_of(&r->roundoff, f);
-  /* Without exact equilibria a leg stops where g stalls, O(h^q) off the
-   * line: there the tail's share shrinks with the step, not with tol. */
-  const int exact = (m->caps & SSW_CAP_EXACT_EQUILIBRIA) != 0;
-  const int q = m->order;
-  for (int i = 0; i < E_N; i++) {
-    e[i] -= (exact ? t[i] : 0.0) + f[i];
-    if (!exact) t[i] = 0.0;
-  }
-  const double es = rel_of(r, e, rtol), et = rel_of(r, t, rtol);
-  /* What round-off leaves of rtol for the other two (neither a finer step
-   * nor a tighter tolerance reduces it; more steps add to it). The tail is
-   * cheap to shorten whatever round-off leaves. */
-  const double room = fmax(1.0 - rel_of(r, f, rtol), 0.0);
-  *ratio = *tighten = 1.0;
-  if (room >= 0.1 && es > 0.5 * room)
-    *ratio = fmin(4.0, fmax(1.25, pow(2.0 * es / room, 1.0 / q)));
-  const double tail_room = fmax(room, 0.5);
-  if (et > 0.25 * tail_room)
-    *tighten = fmin(1e3, fmax(2.0, sqrt(8.0 * et / tail_room)));
-}
-
 /* One round of reruns of the trajectories redo[0..nr). With the stopping
  * tolerance unchanged the previous run is the new estimate's coarse one;
  * with a tighter one (whose tail differs) a coarse run comes along. */
@@ -666,7 +462,7 @@ static void rerun(const leg_run *R, int nr, const int *redo, const double *w0,
   int fresh = 0;
   for (int k = 0; k < nr; k++) {
     const ssw_traj *f = &fine[redo[k]];
-    plan(R->o->method, f, R->o->rtol, &ratio[k], &tighten[k]);
+    ssw_estimate_plan(R->o->method, f, R->o->rtol, &ratio[k], &tighten[k]);
     base[k] = *f;
     base[k].eps = f->eps / ratio[k], base[k].h = f->h / ratio[k];
     base[k].tol = f->tol / tighten[k];
@@ -679,10 +475,10 @@ static void rerun(const leg_run *R, int nr, const int *redo, const double *w0,
     ssw_traj *f = &fine[redo[k]];
     int64_t steps = f->steps + again[k].steps;
     if (tighten[k] > 1.0) {
-      estimate(R->c, &again[k], &coarse[k], SSW_EST_RATIO, q, &again[k]);
+      ssw_estimate(R->c, &again[k], &coarse[k], SSW_EST_RATIO, q, &again[k]);
       steps += coarse[k].steps;
     } else {
-      estimate(R->c, &again[k], f, ratio[k], q, &again[k]);
+      ssw_estimate(R->c, &again[k], f, ratio[k], q, &again[k]);
     }
     if (again[k].converged) {
       again[k].refinements = f->refinements + 1;
@@ -706,8 +502,8 @@ static void refine(const leg_run *R, int m, const double *w0, const double *v0,
     int redo[CHUNK], nr = 0;
     for (int k = 0; k < m; k++) {
       double ratio, tighten;
-      plan(R->o->method, &fine[k], R->o->rtol, &ratio, &tighten);
-      if (rel_estimate(&fine[k], R->o->rtol) > 1.0 && fine[k].converged &&
+      ssw_estimate_plan(R->o->method, &fine[k], R->o->rtol, &ratio, &tighten);
+      if (ssw_rel_estimate(&fine[k], R->o->rtol) > 1.0 && fine[k].converged &&
           !(fine[k].flags & SSW_TRAJ_RTOL) && (ratio > 1.0 || tighten > 1.0))
         redo[nr++] = k;
     }
@@ -715,7 +511,7 @@ static void refine(const leg_run *R, int m, const double *w0, const double *v0,
     rerun(R, nr, redo, w0, v0, fine);
   }
   for (int k = 0; k < m; k++)
-    if (rel_estimate(&fine[k], R->o->rtol) > 1.0)
+    if (ssw_rel_estimate(&fine[k], R->o->rtol) > 1.0)
       fine[k].flags |= SSW_TRAJ_RTOL;
 }
 
@@ -737,8 +533,8 @@ static void chunk(const leg_run *R, int n, const double *w0, const double *v0,
     pass(R, base, m, cw0, cv0, NULL, SSW_EST_RATIO, coarse);
     for (int k = 0; k < m; k++) {
       const int64_t steps = fine[k].steps + coarse[k].steps;
-      estimate(R->c, &fine[k], &coarse[k], SSW_EST_RATIO, R->o->method->order,
-               &fine[k]);
+      ssw_estimate(R->c, &fine[k], &coarse[k], SSW_EST_RATIO,
+                   R->o->method->order, &fine[k]);
       fine[k].steps = steps;
     }
     if (R->adaptive) refine(R, m, cw0, cv0, fine);

@@ -341,10 +341,10 @@ static void after_step_check(const leg_run *R, lane *L, ssw_state *s) {
   ssw_stepper_velocity(R->c, s, &w2, &v2);
   const ssw_reduced *e = &R->c->e;
   const double g = ssw_model_g(e, w1, v1);
-  add_local(&L->job->out,
-            step_local(R, ssw_model_ht(e, w1, v1), ssw_model_ht(e, w2, v2),
-                       g * g),
-            w1, w2);
+  add_local(
+      &L->job->out,
+      step_local(R, ssw_model_ht(e, w1, v1), ssw_model_ht(e, w2, v2), g * g),
+      w1, w2);
   *s = L->stash;
   L->h = L->hstep;
   L->mode = LANE_STEP;
