@@ -433,10 +433,66 @@ def test_errors(path, tmp):
             "trajectory on a bad CSV")
 
 
+CIRCULATION = """[body]
+m = 1
+I0 = 0.5
+rho = 1
+[grid]
+theta = 60deg
+a = 0.2
+b = 0.1
+r = 0.3
+s = -0.1
+A = 0.5
+B = 0.3
+Gamma = -3, -1, 1, 3
+energy = logspace(0.01, 10, 7)
+[ensemble]
+trajectories = 8
+[output]
+file = {out}
+"""
+
+
+def test_validate_circulation(path, tmp):
+    """validate.py on a (Gamma, energy) sweep: both regimes, both arcs, the
+    periodic quantities compared with circulation's closed form; a period
+    off by 1e-3 fails."""
+    out = os.path.join(tmp, "circ.h5")
+    cfg = os.path.join(tmp, "circ.ini")
+    with open(cfg, "w") as fh:
+        fh.write(CIRCULATION.format(out=out))
+    p = subprocess.run([MPIEXEC, "--oversubscribe", "-np", "2", EXE, "run",
+                        "--quiet", cfg], capture_output=True, text=True,
+                       env=ENV)
+    check(p.returncode == 0, f"circulation sweep: {p.stderr}")
+    r = script("validate.py", out)
+    check(r.returncode == 0 and "PASS" in r.stdout,
+          f"validate on a circulation file: {r.returncode}\n{r.stdout}")
+    rep, _ = quiet_call(validate.validate, out)
+    compared = {c.analytic_name: len(c.where) for c in rep.comparisons}
+    for name in ("analytic_period", "analytic_heading_per_period",
+                 "analytic_transition_angle_lower",
+                 "analytic_radius_future"):
+        check(compared.get(name, 0) > 0,
+              f"validate: no {name} compared ({compared})")
+    bad = os.path.join(tmp, "circ_bad.h5")
+    shutil.copy(out, bad)
+    with h5py.File(bad, "r+") as f:
+        f["period"][...] = f["period"][()] * (1 + 1e-3)
+    r = script("validate.py", bad)
+    check(r.returncode == 1 and "FAIL" in r.stdout,
+          f"validate, period off by 1e-3: {r.returncode}\n{r.stdout}")
+    rep, _ = quiet_call(validate.validate, bad)
+    above = {c.measured_name: c.above for c in rep.comparisons}
+    check(above.get("period", 0) > 0 and above.get("transition_angle") == 0,
+          f"validate, period off by 1e-3: values above tol {above}")
+
+
 with tempfile.TemporaryDirectory() as tmp:
     sweep = run_sweep(tmp)
     for test in (test_phase, test_trajectory, test_validate, test_partial,
-                 test_errors):
+                 test_errors, test_validate_circulation):
         try:
             test(sweep, tmp)
         except Exception as e:  # a crash is a failure with its message
