@@ -166,12 +166,26 @@ typedef long long vm __attribute__((vector_size(SSW_LANES * sizeof(double))));
 #define VNEG0 (-((vd){0})) /* -0.0 in every lane */
 #define VABS(x) ((vd)((vm)(x) & ~(vm)VNEG0))
 
+/* Whether any lane of a mask (all ones or zero per lane) is set: the two
+ * halves OR-ed and one movmskpd of their sign bits, an SSE2 instruction
+ * that both clones have (AVX2: vpermq, vpor, vmovmskpd), rather than four
+ * lane extractions and three scalar ORs. */
+#if defined(__x86_64__) && SSW_LANES == 4
+typedef long long vm2 __attribute__((vector_size(2 * sizeof(double))));
+typedef double vd2 __attribute__((vector_size(2 * sizeof(double))));
+static inline __attribute__((always_inline)) int vany(const vm *m) {
+  const vm2 lo = __builtin_shufflevector(*m, *m, 0, 1);
+  const vm2 hi = __builtin_shufflevector(*m, *m, 2, 3);
+  return __builtin_ia32_movmskpd((vd2)(lo | hi)) != 0;
+}
+#else
 static inline __attribute__((always_inline)) int vany(const vm *m) {
   long long r = 0;
   for (int l = 0; l < SSW_LANES; l++)
     r |= (*m)[l];
   return r != 0;
 }
+#endif
 
 /* Root of ((a p + a2) p + b) p - rhs = 0 nearest the warm start (a =
  * h^2/4, a2 = a kappa). For the step sizes in use b > 0 and a2^2 < 3 a b,
