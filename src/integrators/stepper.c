@@ -187,25 +187,31 @@ static inline __attribute__((always_inline)) int vany(const vm *m) {
 }
 #endif
 
-/* Root of ((a p + a2) p + b) p - rhs = 0 nearest the warm start (a =
- * h^2/4, a2 = a kappa). For the step sizes in use b > 0 and a2^2 < 3 a b,
- * so the cubic is monotone with one real root and Newton converges from
- * any start; quadratic convergence from the previous step's p
- * takes 1-2 iterations. A lane stops once its correction is below 2^-27 of
- * p: the error left after that correction is about C dp^2 with
- * C = f''/(2 f') = 3 a p / (3 a p^2 + b) = O(h^2 p / D), far below the
- * round-off of p, so one more iteration would not change it. */
+/* Root of ((a p + a2) p + b) p - rhs = 0 nearest the warm start, the
+ * previous step's p (a = h^2/4, a2 = a kappa). For the step sizes in use
+ * b > 0 and a2^2 < 3 a b, so the cubic is monotone with one real root and
+ * Newton converges from any start. For a cubic the error left after a
+ * correction dp is at most dp^2 (|f''/2| + |a dp|) / f' (to relative
+ * O(dp)): a lane stops once that is below 2^-54 |p|, a quarter of an ulp,
+ * at any step size
+ * (docs/theory/step-control.md, "Newton for the cubic"). Whether any lane
+ * goes on is first asked after the second iteration: one is never enough
+ * but where p is zero or the step tiny. */
 static inline __attribute__((always_inline)) void
 solve_cubic(const vd *a_, const vd *a2_, const vd *b_, const vd *rhs_, vd *p_) {
   const vd a = *a_, a2 = *a2_, b = *b_, rhs = *rhs_;
   vd p = *p_;
   vm active = (vm)(p == p) | (vm)(p != p); /* all lanes */
-  for (int it = 0; it < 50 && vany(&active); it++) {
+  for (int it = 0; it < 50; it++) {
     const vd f = ((a * p + a2) * p + b) * p - rhs;
-    const vd dp = f / ((3.0 * a * p + 2.0 * a2) * p + b);
+    const vd a3p = 3.0 * a * p; /* f''/2 = a3p + a2 */
+    const vd df = (a3p + 2.0 * a2) * p + b;
+    const vd dp = f / df;
     const vd pn = p - dp;
     p = VSEL(active, pn, p);
-    active &= (vm)(VABS(dp) > 0x1p-27 * VABS(pn));
+    const vd left = (VABS(a3p + a2) + VABS(a * dp)) * (dp * dp);
+    active &= (vm)(left > 0x1p-54 * VABS(pn * df));
+    if (it >= 1 && !vany(&active)) break;
   }
   *p_ = p;
 }
