@@ -187,31 +187,41 @@ static inline __attribute__((always_inline)) int vany(const vm *m) {
 }
 #endif
 
-/* Root of ((a p + a2) p + b) p - rhs = 0 nearest the warm start, the
- * previous step's p (a = h^2/4, a2 = a kappa). For the step sizes in use
- * b > 0 and a2^2 < 3 a b, so the cubic is monotone with one real root and
- * Newton converges from any start. For a cubic the error left after a
- * correction dp is at most dp^2 (|f''/2| + |a dp|) / f' (to relative
- * O(dp)): a lane stops once that is below 2^-54 |p|, a quarter of an ulp,
- * at any step size
- * (docs/theory/step-control.md, "Newton for the cubic"). Whether any lane
- * goes on is first asked after the second iteration: one is never enough
- * but where p is zero or the step tiny. */
+/* One Newton iteration for f(p) = ((a p + a2) p + b) p - rhs: the next
+ * iterate, and whether the error left after it can exceed 2^-54 |p|, a
+ * quarter of an ulp. For a cubic that error is at most dp^2 (|f''/2| +
+ * |a dp|) / f' to relative O(dp) (docs/theory/step-control.md, "Newton for
+ * the cubic"), so no further iteration is needed to know it. f is summed in
+ * Estrin's order: this chain is the kernel's critical path. */
 static inline __attribute__((always_inline)) void
-solve_cubic(const vd *a_, const vd *a2_, const vd *b_, const vd *rhs_, vd *p_) {
-  const vd a = *a_, a2 = *a2_, b = *b_, rhs = *rhs_;
-  vd p = *p_;
-  vm active = (vm)(p == p) | (vm)(p != p); /* all lanes */
-  for (int it = 0; it < 50; it++) {
-    const vd f = ((a * p + a2) * p + b) * p - rhs;
-    const vd a3p = 3.0 * a * p; /* f''/2 = a3p + a2 */
-    const vd df = (a3p + 2.0 * a2) * p + b;
-    const vd dp = f / df;
-    const vd pn = p - dp;
+newton(const vd *a_, const vd *a2_, const vd *b_, const vd *rhs_, const vd *p_,
+       vd *pn, vm *more) {
+  const vd a = *a_, a2 = *a2_, b = *b_, p = *p_;
+  const vd f = (a * p + a2) * (p * p) + (b * p - *rhs_);
+  const vd a3p = 3.0 * a * p; /* f''/2 = a3p + a2 */
+  const vd df = (a3p + 2.0 * a2) * p + b;
+  const vd dp = f / df;
+  *pn = p - dp;
+  const vd left = (VABS(a3p + a2) + VABS(a * dp)) * (dp * dp);
+  *more = (vm)(left > 0x1p-54 * VABS(*pn * df));
+}
+
+/* Root of the cubic nearest the warm start, the previous step's p (a =
+ * h^2/4, a2 = a kappa). For the step sizes in use b > 0 and a2^2 < 3 a b,
+ * so the cubic is monotone with one real root and Newton converges from
+ * any start. A lane stops once its error is below a quarter ulp, at any
+ * step size; whether any lane goes on is first asked after the second
+ * iteration (one is never enough but where p is zero or the step tiny). */
+static inline __attribute__((always_inline)) void
+solve_cubic(const vd *a, const vd *a2, const vd *b, const vd *rhs, vd *p_) {
+  vd p, pn;
+  vm active, more;
+  newton(a, a2, b, rhs, p_, &p, &active); /* every lane: no select */
+  for (int it = 1; it < 50; it++) {
+    newton(a, a2, b, rhs, &p, &pn, &more);
     p = VSEL(active, pn, p);
-    const vd left = (VABS(a3p + a2) + VABS(a * dp)) * (dp * dp);
-    active &= (vm)(left > 0x1p-54 * VABS(pn * df));
-    if (it >= 1 && !vany(&active)) break;
+    active &= more;
+    if (!vany(&active)) break;
   }
   *p_ = p;
 }
