@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "bench.h"
 #include "bench_gsl.h"
@@ -213,6 +214,7 @@ typedef struct {
    * largest error and mean steps per trajectory, seconds per trajectory
    * per body (the seed first) and their median over the random bodies */
   double x[NKIND], err[NKIND], st[NKIND], *t[NKIND], med[NKIND];
+  double load, cpu_share;       /* load average, CPU share of the timing */
   double r_seed, r_rand, r_med; /* hamel8 / rk8pd */
   double rb_seed, rb_rand;      /* hamel8 / the best of rk8pd and BS */
   double rp_seed, rp_rand;      /* point / rk8pd */
@@ -245,10 +247,19 @@ static body *make_bodies(int nb) {
   return bs;
 }
 
+static double thread_cpu(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
 /* Time per trajectory of every kind at its setting, alternated body by
- * body (paired under load), best of the rounds. */
+ * body (paired under load), best of the rounds; the load average before
+ * and the share of the wall time the timing thread got. */
 static void time_pairs(quick *q, int rounds) {
   const int nb = q->nb;
+  q->load = bench_loadavg();
+  const double w0 = bench_now(), c0 = thread_cpu();
   double *ratio = calloc((size_t)nb, sizeof *ratio);
   for (int k = 0; k < NKIND; k++) {
     q->t[k] = calloc((size_t)nb + 1, sizeof *q->t[k]);
@@ -261,6 +272,7 @@ static void time_pairs(quick *q, int rounds) {
         if (!isnan(q->x[k]))
           q->t[k][i] =
               fmin(q->t[k][i], time_body(&q->bs[i], k, q->x[k], q->min_time));
+  q->cpu_share = (thread_cpu() - c0) / (bench_now() - w0);
   for (int k = 0; k < NKIND; k++)
     q->med[k] = isnan(q->x[k]) ? NAN : bench_median(q->t[k] + 1, nb);
   for (int i = 1; i <= nb; i++)
@@ -320,17 +332,30 @@ static void quick_json(const quick *q, sbuf *json) {
                                    "point_us_per_traj_seed",
                                    "point_us_per_traj_random_median",
                                    "point_steps_per_traj",
-                                   "point_max_rel_err_d"};
+                                   "point_max_rel_err_d",
+                                   "loadavg_timing",
+                                   "cpu_share_timing"};
   const double *const *t = (const double *const *)q->t;
-  const double qv[] = {
-      q->x[OURS],        q->x[RK8PD],         1e6 * t[OURS][0],
-      1e6 * t[RK8PD][0], 1e6 * q->med[OURS],  1e6 * q->med[RK8PD],
-      q->st[OURS],       q->st[RK8PD],        q->x[BS],
-      1e6 * t[BS][0],    1e6 * q->med[BS],    q->st[BS],
-      1e6 * t[POINT][0], 1e6 * q->med[POINT], q->st[POINT],
-      q->err[POINT]};
+  const double qv[] = {q->x[OURS],
+                       q->x[RK8PD],
+                       1e6 * t[OURS][0],
+                       1e6 * t[RK8PD][0],
+                       1e6 * q->med[OURS],
+                       1e6 * q->med[RK8PD],
+                       q->st[OURS],
+                       q->st[RK8PD],
+                       q->x[BS],
+                       1e6 * t[BS][0],
+                       1e6 * q->med[BS],
+                       q->st[BS],
+                       1e6 * t[POINT][0],
+                       1e6 * q->med[POINT],
+                       q->st[POINT],
+                       q->err[POINT],
+                       q->load,
+                       q->cpu_share};
   sb_printf(json, ", \"quick\": ");
-  json_members(json, "{", qk, qv, 16);
+  json_members(json, "{", qk, qv, 18);
 }
 
 /* Full mode: the other adaptive schemes at their own batch-wide rtol,
@@ -390,6 +415,10 @@ static void print_summary(const quick *q) {
          "median %.2f\n",
          q->r_seed, q->r_rand, q->r_med, q->rb_seed, q->rb_rand, q->rp_seed,
          q->rp_rand);
+  printf("  timing: load average %.2f before; the timing thread got %.0f%% "
+         "of the wall time (other processes take the rest: compare the "
+         "ratios, paired body by body, rather than the times)\n",
+         q->load, 100 * q->cpu_share);
   printf("  batch kernel: %.2f ns per base step per lane (hamel8, %d "
          "lanes)\n",
          q->kns, SSW_LANES);
