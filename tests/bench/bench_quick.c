@@ -451,7 +451,7 @@ int bench_quick(const bench_opts *o, sbuf *json) {
                  ? NAN
                  : batch_setting(q.bs, q.nb + 1, k, &q.st[k], &q.err[k]);
   time_pairs(&q, o->smoke ? 1 : 3);
-  q.kns = kernel_ns(o->smoke ? 2 : 5);
+  q.kns = kernel_ns(o->smoke ? 2 : 15);
   print_summary(&q);
   quick_json(&q, json);
   if (!o->smoke && !o->quick) other_schemes(&q, json);
