@@ -4,6 +4,7 @@
 set -eu
 PKGS="cmake make gcc pkg-config git libopenmpi-dev openmpi-bin
 libhdf5-openmpi-dev hdf5-tools netcdf-bin udunits-bin libinih-dev libgsl-dev
+g++ libboost-dev
 python3-numpy python3-h5py python3-matplotlib python3-xarray
 python3-h5netcdf flake8 cppcheck clang-format strace $*"
 missing=""

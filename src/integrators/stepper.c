@@ -166,32 +166,62 @@ typedef long long vm __attribute__((vector_size(SSW_LANES * sizeof(double))));
 #define VNEG0 (-((vd){0})) /* -0.0 in every lane */
 #define VABS(x) ((vd)((vm)(x) & ~(vm)VNEG0))
 
+/* Whether any lane of a mask (all ones or zero per lane) is set: the two
+ * halves OR-ed and one movmskpd of their sign bits, an SSE2 instruction
+ * that both clones have (AVX2: vpermq, vpor, vmovmskpd), rather than four
+ * lane extractions and three scalar ORs. */
+#if defined(__x86_64__) && SSW_LANES == 4
+typedef long long vm2 __attribute__((vector_size(2 * sizeof(double))));
+typedef double vd2 __attribute__((vector_size(2 * sizeof(double))));
+static inline __attribute__((always_inline)) int vany(const vm *m) {
+  const vm2 lo = __builtin_shufflevector(*m, *m, 0, 1);
+  const vm2 hi = __builtin_shufflevector(*m, *m, 2, 3);
+  return __builtin_ia32_movmskpd((vd2)(lo | hi)) != 0;
+}
+#else
 static inline __attribute__((always_inline)) int vany(const vm *m) {
   long long r = 0;
   for (int l = 0; l < SSW_LANES; l++)
     r |= (*m)[l];
   return r != 0;
 }
+#endif
 
-/* Root of ((a p + a2) p + b) p - rhs = 0 nearest the warm start (a =
+/* One Newton iteration for f(p) = ((a p + a2) p + b) p - rhs: the next
+ * iterate, and whether the error left after it can exceed 2^-54 |p|, a
+ * quarter of an ulp. For a cubic that error is at most dp^2 (|f''/2| +
+ * |a dp|) / f' to relative O(dp) (docs/theory/step-control.md, "Newton for
+ * the cubic"), so no further iteration is needed to know it. f is summed in
+ * Estrin's order: this chain is the kernel's critical path. */
+static inline __attribute__((always_inline)) void
+newton(const vd *a_, const vd *a2_, const vd *b_, const vd *rhs_, const vd *p_,
+       vd *pn, vm *more) {
+  const vd a = *a_, a2 = *a2_, b = *b_, p = *p_;
+  const vd f = (a * p + a2) * (p * p) + (b * p - *rhs_);
+  const vd a3p = 3.0 * a * p; /* f''/2 = a3p + a2 */
+  const vd df = (a3p + 2.0 * a2) * p + b;
+  const vd dp = f / df;
+  *pn = p - dp;
+  const vd left = (VABS(a3p + a2) + VABS(a * dp)) * (dp * dp);
+  *more = (vm)(left > 0x1p-54 * VABS(*pn * df));
+}
+
+/* Root of the cubic nearest the warm start, the previous step's p (a =
  * h^2/4, a2 = a kappa). For the step sizes in use b > 0 and a2^2 < 3 a b,
  * so the cubic is monotone with one real root and Newton converges from
- * any start; quadratic convergence from the previous step's p
- * takes 1-2 iterations. A lane stops once its correction is below 2^-27 of
- * p: the error left after that correction is about C dp^2 with
- * C = f''/(2 f') = 3 a p / (3 a p^2 + b) = O(h^2 p / D), far below the
- * round-off of p, so one more iteration would not change it. */
+ * any start. A lane stops once its error is below a quarter ulp, at any
+ * step size; whether any lane goes on is first asked after the second
+ * iteration (one is never enough but where p is zero or the step tiny). */
 static inline __attribute__((always_inline)) void
-solve_cubic(const vd *a_, const vd *a2_, const vd *b_, const vd *rhs_, vd *p_) {
-  const vd a = *a_, a2 = *a2_, b = *b_, rhs = *rhs_;
-  vd p = *p_;
-  vm active = (vm)(p == p) | (vm)(p != p); /* all lanes */
-  for (int it = 0; it < 50 && vany(&active); it++) {
-    const vd f = ((a * p + a2) * p + b) * p - rhs;
-    const vd dp = f / ((3.0 * a * p + 2.0 * a2) * p + b);
-    const vd pn = p - dp;
+solve_cubic(const vd *a, const vd *a2, const vd *b, const vd *rhs, vd *p_) {
+  vd p, pn;
+  vm active, more;
+  newton(a, a2, b, rhs, p_, &p, &active); /* every lane: no select */
+  for (int it = 1; it < 50; it++) {
+    newton(a, a2, b, rhs, &p, &pn, &more);
     p = VSEL(active, pn, p);
-    active &= (vm)(VABS(dp) > 0x1p-27 * VABS(pn));
+    active &= more;
+    if (!vany(&active)) break;
   }
   *p_ = p;
 }
@@ -220,23 +250,14 @@ static inline __attribute__((always_inline)) void half_turn(const vd *x, vd *c,
                       C6 = 1.0 / 479001600, C7 = -1.0 / 87178291200.0,
                       C8 = 1.0 / 20922789888000.0,
                       C9 = -1.0 / 6402373705728000.0;
-  const vd y2 = y * y;
-  vd sc =
-      1.0 +
-      y2 * (S1 +
-            y2 * (S2 +
-                  y2 * (S3 +
-                        y2 * (S4 +
-                              y2 * (S5 + y2 * (S6 + y2 * (S7 + y2 * S8)))))));
-  vd cc =
-      1.0 +
-      y2 * (C1 +
-            y2 * (C2 +
-                  y2 * (C3 +
-                        y2 * (C4 +
-                              y2 * (C5 +
-                                    y2 * (C6 +
-                                          y2 * (C7 + y2 * (C8 + y2 * C9))))))));
+  /* Estrin's order (pairs, then powers y^4, y^8): 8 operations deep where
+   * Horner's takes 16-18, and the half-turn lies on the step's critical
+   * path as much as Newton does. */
+  const vd y2 = y * y, y4 = y2 * y2, y8 = y4 * y4;
+  vd sc = 1.0 + y2 * (((S1 + S2 * y2) + (S3 + S4 * y2) * y4) +
+                      ((S5 + S6 * y2) + (S7 + S8 * y2) * y4) * y8);
+  vd cc = 1.0 + y2 * (((C1 + C2 * y2) + (C3 + C4 * y2) * y4) +
+                      ((C5 + C6 * y2) + ((C7 + C8 * y2) + C9 * y4) * y4) * y8);
   vd ss = y * sc;
   for (int k = 0; k < 60; k++) {
     const vm more = (vm)(halvings > 0.0);

@@ -1,12 +1,16 @@
-/* GSL reference runs of the benchmark (bench_gsl.h). */
+/* Reference runs of the benchmark: GSL, and Boost.odeint's Bulirsch-Stoer
+ * (bench_gsl.h). */
 #include "bench_gsl.h"
 
 #include <gsl/gsl_errno.h>
 #include <math.h>
 #include <string.h>
 
+#include "bench_odeint.h"
 #include "sleighsweep/ode.h"
 #include "sleighsweep/stepper.h"
+
+_Static_assert(BENCH_ODEINT_DIM == SSW_ODE_DIM, "odeint's state is ours");
 
 int bench_gsl_init(bench_gsl *g, const gsl_odeiv2_step_type *T) {
   g->T = T;
@@ -16,7 +20,20 @@ int bench_gsl_init(bench_gsl *g, const gsl_odeiv2_step_type *T) {
   return g->s && g->c && g->e ? 0 : -1;
 }
 
+int bench_gsl_init_bs(bench_gsl *g) {
+  memset(g, 0, sizeof *g);
+#ifdef SSW_BENCH_HAVE_ODEINT
+  g->bs = bench_odeint_create();
+  return g->bs ? 0 : -1;
+#else
+  return -1;
+#endif
+}
+
 void bench_gsl_free(bench_gsl *g) {
+#ifdef SSW_BENCH_HAVE_ODEINT
+  if (g->bs) bench_odeint_destroy(g->bs);
+#endif
   if (g->e) gsl_odeiv2_evolve_free(g->e);
   if (g->c) gsl_odeiv2_control_free(g->c);
   if (g->s) gsl_odeiv2_step_free(g->s);
@@ -37,24 +54,51 @@ static int rhs(double t, const double y[], double f[], void *params) {
   return GSL_SUCCESS;
 }
 
+#ifdef SSW_BENCH_HAVE_ODEINT
+static void rhs_bs(const double *y, double *f, void *ctx) {
+  (void)rhs(0.0, y, f, ctx);
+}
+#endif
+
+/* One accepted step of the workspace's integrator; 0 on success. */
+static int step(bench_gsl *g, gsl_odeiv2_system *sys, int dir, double *t,
+                double *h, double y[SSW_ODE_DIM]) {
+#ifdef SSW_BENCH_HAVE_ODEINT
+  if (g->bs) return bench_odeint_step(g->bs, rhs_bs, sys->params, t, h, y);
+#endif
+  return gsl_odeiv2_evolve_apply(g->e, g->c, g->s, sys, t, dir * 1e30, h, y) ==
+                 GSL_SUCCESS
+             ? 0
+             : -1;
+}
+
+/* Starts a leg at rtol = atol = eps. */
+static void start(bench_gsl *g, double eps) {
+#ifdef SSW_BENCH_HAVE_ODEINT
+  if (g->bs) {
+    bench_odeint_reset(g->bs, eps);
+    return;
+  }
+#endif
+  gsl_odeiv2_step_reset(g->s);
+  gsl_odeiv2_evolve_reset(g->e);
+  gsl_odeiv2_control_init(g->c, eps, eps, 1.0, 0.0);
+}
+
 /* One direction until |L1 w + Z v| <= gstop; the peak of |g| (ht = 0) by
  * linear interpolation (d does not depend on it). */
 static void leg(bench_gsl *g, rhs_ctx *ctx, double w0, double v0, int dir,
                 double eps, double gstop, double h0, long cap, ssw_leg_end *r) {
   const ssw_coeffs *c = ctx->c;
   gsl_odeiv2_system sys = {rhs, NULL, SSW_ODE_DIM, ctx};
-  gsl_odeiv2_step_reset(g->s);
-  gsl_odeiv2_evolve_reset(g->e);
-  gsl_odeiv2_control_init(g->c, eps, eps, 1.0, 0.0);
+  start(g, eps);
   double y[SSW_ODE_DIM] = {w0, v0, 0, 0, 0}, t = 0, h = dir * h0;
   double ht = ssw_model_ht(&c->e, w0, v0);
   memset(r, 0, sizeof *r);
   r->converged = 1;
   while (fabs(ssw_model_g(&c->e, y[0], y[1])) > gstop) {
     const double tp = t, htp = ht;
-    if (r->steps >= cap ||
-        gsl_odeiv2_evolve_apply(g->e, g->c, g->s, &sys, &t, dir * 1e30, &h,
-                                y) != GSL_SUCCESS ||
+    if (r->steps >= cap || step(g, &sys, dir, &t, &h, y) != 0 ||
         !isfinite(y[3]) || !isfinite(y[4])) {
       r->converged = 0;
       break;

@@ -1,4 +1,5 @@
-/* GSL's adaptive steppers as the benchmark's reference, on the engine's
+/* GSL's adaptive steppers (and Boost.odeint's Bulirsch-Stoer,
+ * bench_odeint.h) as the benchmark's references, on the engine's
  * own equations (ssw_model_rhs), each leg ended by the engine's stopping
  * threshold (ssw_extract_gstop) and the two legs completed by the engine's
  * limits, tail and centres (ssw_extract_finish): only the integrator
@@ -11,16 +12,24 @@
 
 #include "sleighsweep/extract.h"
 
-/* One stepper type's workspace (5 components: w, v, phi, x, y). */
+struct bench_odeint;
+
+/* One reference integrator's workspace (5 components: w, v, phi, x, y):
+ * a GSL stepper type, or Boost.odeint's Bulirsch-Stoer (bs set, the GSL
+ * members NULL). */
 typedef struct {
   const gsl_odeiv2_step_type *T;
   gsl_odeiv2_step *s;
   gsl_odeiv2_control *c;
   gsl_odeiv2_evolve *e;
+  struct bench_odeint *bs;
 } bench_gsl;
 
 /* Allocates the workspace of stepper type T; 0 on success. */
 int bench_gsl_init(bench_gsl *g, const gsl_odeiv2_step_type *T);
+/* Allocates a Bulirsch-Stoer workspace (Boost.odeint); -1 when the
+ * benchmark was built without Boost or out of memory. */
+int bench_gsl_init_bs(bench_gsl *g);
 void bench_gsl_free(bench_gsl *g);
 
 /* One trajectory of the tensor of c (regime) from (w0, v0) at rtol = atol =
