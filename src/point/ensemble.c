@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sleighsweep/drag.h"
 #include "sleighsweep/error.h"
 #include "sleighsweep/names.h"
 #include "sleighsweep/path.h"
@@ -326,6 +327,10 @@ static int path_error(ssw_ensemble *e, ssw_point_result *res, int regime) {
   double w0, v0, head;
   ssw_ensemble_initial(&e->sp, &res->tensor, res->index, 0, &w0, &v0);
   SSW_CALL(ssw_path_sort(p));
+  if (ssw_drag_on(&res->tensor)) { /* no exact damped path in general */
+    res->path_error_max = NAN;
+    return SSW_SUCCESS;
+  }
   const int rc = ssw_path_exact(p, &res->tensor, regime, w0, v0, NULL,
                                 &res->path_error_max, &head);
   if (rc == SSW_SUCCESS || res->tensor.kappa == 0.0) return rc;
