@@ -229,6 +229,18 @@ static void estimate(const ssw_damped *f, const ssw_damped *c, int q,
   out->err_settle = k * fabs(f->t_settle - c->t_settle);
 }
 
+/* The round-off floor, which a finer step does not reduce (so it is added
+ * after the refinements) and the difference of two runs does not see:
+ * each step rounds the heading and the contact point by a few ulp of their
+ * size, and these add up over the steps (a bound, linear in their
+ * number). */
+static void add_floor(ssw_damped *r) {
+  const double n = (double)r->steps * 0x1p-52;
+  r->err_heading += n * fmax(fabs(r->heading_total), 1.0);
+  r->err_rest += n * r->path_length;
+  r->err_path += n * r->path_length;
+}
+
 /* The largest error estimate relative to what rtol asks of it. */
 static double rel_error(const ssw_damped *r) {
   const double lscale = fmax(r->path_length, 1e-300);
@@ -263,8 +275,12 @@ static void extract(const run_par *P, double w0, double v0, ssw_damped *out) {
     work += coarse.steps;
     estimate(out, &coarse, q, out);
     const double rel = rel_error(out);
-    if (o->rtol <= 0 || rel <= o->rtol) break;
+    if (o->rtol <= 0 || rel <= o->rtol) {
+      add_floor(out);
+      break;
+    }
     if (k == SSW_REFINE_MAX) {
+      add_floor(out);
       out->flags |= SSW_TRAJ_RTOL;
       break;
     }

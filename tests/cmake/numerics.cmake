@@ -37,3 +37,4 @@ ssw_add_test(NAME test_scales TIMEOUT 300
 # (test_drag); the forward-only extraction to rest against the exact
 # oracle, the rest eigenvalues and the small-drag limit (test_damped).
 ssw_add_test(NAME test_drag SOURCES test_drag.c LABELS numerics)
+ssw_add_test(NAME test_damped SOURCES test_damped.c LABELS numerics)
