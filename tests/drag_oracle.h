@@ -38,7 +38,7 @@ static inline double lncosh(double u) {
 static inline double gdu(double u) { return 2 * atan(tanh(0.5 * u)); }
 
 static inline void undamped_of(const ssw_tensor *t, double w0, double v0,
-                        undamped *o) {
+                               undamped *o) {
   const double J = t->J, M = t->M, L1 = t->L1, L2 = t->L2, Z = t->Z;
   o->D = M * J - L2 * L2;
   o->E = J * Z * Z + 2 * Z * L1 * L2 + M * L1 * L1;
@@ -59,14 +59,13 @@ static inline double phi_u(const undamped *o, double u) {
 }
 
 /* Heading and contact point of the undamped motion at time tau. */
-static inline void undamped_at(const undamped *o, double tau, double *phi, double *x,
-                        double *y) {
-  static const double gl[5][2] = {
-      {0.9061798459386640, 0.2369268850561891},
-      {0.5384693101056831, 0.4786286704993665},
-      {0.0, 0.5688888888888889},
-      {-0.5384693101056831, 0.4786286704993665},
-      {-0.9061798459386640, 0.2369268850561891}};
+static inline void undamped_at(const undamped *o, double tau, double *phi,
+                               double *x, double *y) {
+  static const double gl[5][2] = {{0.9061798459386640, 0.2369268850561891},
+                                  {0.5384693101056831, 0.4786286704993665},
+                                  {0.0, 0.5688888888888889},
+                                  {-0.5384693101056831, 0.4786286704993665},
+                                  {-0.9061798459386640, 0.2369268850561891}};
   const double ua = o->u0, ub = o->u0 + o->rate * tau;
   /* Panels over which the heading turns by at most 1/8 rad (|dphi/du| <=
    * sqrt(alpha^2 + c1^2)) and at most 1/8 long: 5-point Gauss-Legendre

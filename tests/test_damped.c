@@ -71,15 +71,14 @@ static void exact_one(const wb_draw *d, uint64_t *sd, tally *s) {
   /* The undamped extraction of the same start, for the cost. */
   ssw_traj u;
   t0 = now();
-  EXPECT(ssw_extract_run(&d->t, d->regime, d->w0, d->v0, &in, NULL, NULL,
-                         &u) == 0,
+  EXPECT(ssw_extract_run(&d->t, d->regime, d->w0, d->v0, &in, NULL, NULL, &u) ==
+             0,
          "undamped: %s", ssw_error_message());
   s->time_u += now() - t0;
   s->steps_u += (double)u.steps;
-  const double e[3] = {
-      fabs(r.heading_total - ref[0]) / fmax(fabs(ref[0]), 1.0),
-      hypot(r.rest_x - ref[1], r.rest_y - ref[2]) / ref[3],
-      fabs(r.path_length - ref[3]) / ref[3]};
+  const double e[3] = {fabs(r.heading_total - ref[0]) / fmax(fabs(ref[0]), 1.0),
+                       hypot(r.rest_x - ref[1], r.rest_y - ref[2]) / ref[3],
+                       fabs(r.path_length - ref[3]) / ref[3]};
   for (int k = 0; k < 3; k++)
     s->worst[k] = fmax(s->worst[k], e[k]);
   EXPECT(e[0] <= TOL && e[1] <= TOL && e[2] <= TOL,
@@ -94,10 +93,10 @@ static void exact_one(const wb_draw *d, uint64_t *sd, tally *s) {
   EXPECT(ssw_drag_exact(&t, d->regime, d->w0, d->v0, INFINITY, &tw[0], &tw[1],
                         &tw[2], &tw[3]) == 0,
          "twin");
-  const double et = fmax(fabs(tw[0] - ref[0]) / fmax(fabs(ref[0]), 1),
-                         fmax(hypot(tw[1] - ref[1], tw[2] - ref[2]),
-                              fabs(tw[3] - ref[3])) /
-                             ref[3]);
+  const double et =
+      fmax(fabs(tw[0] - ref[0]) / fmax(fabs(ref[0]), 1),
+           fmax(hypot(tw[1] - ref[1], tw[2] - ref[2]), fabs(tw[3] - ref[3])) /
+               ref[3]);
   s->worst_twin = fmax(s->worst_twin, et);
   s->twin_bad += !(et <= 1e-12);
   s->n++;
@@ -127,8 +126,7 @@ static void test_exact(void) {
 }
 
 /* The slowest root of D l^2 + b l + c0 and whether it is complex. */
-static void roots(const ssw_tensor *t, double *decay, int *focus,
-                  double *sep) {
+static void roots(const ssw_tensor *t, double *decay, int *focus, double *sep) {
   const double D = t->M * t->J - t->L2 * t->L2;
   const double b = t->M * t->cw + 2 * t->L2 * t->cwv + t->J * t->cv;
   const double c0 = t->cw * t->cv - t->cwv * t->cwv + t->kappa * t->kappa;
@@ -148,8 +146,7 @@ static void test_rest(void) {
     ssw_tensor t = d.t;
     const double rate = sqrt(2 * d.H * d.an.E) / d.an.D;
     random_drag(&sd, &t, rate * wb_log(&sd, 0.05, 3));
-    if (i % 2)
-      t.kappa = wb_lin(&sd, -2, 2) * sqrt(2 * d.H * d.an.E / d.an.D);
+    if (i % 2) t.kappa = wb_lin(&sd, -2, 2) * sqrt(2 * d.H * d.an.E / d.an.D);
     double decay, sep;
     int focus;
     roots(&t, &decay, &focus, &sep);
@@ -196,7 +193,8 @@ static void test_small(void) {
     random_drag(&sd, &hat, 1.0);
     const double wp = o.rate * o.alpha, vp = o.rate * o.beta;
     const double K = d.t.J * wp * wp + d.t.M * vp * vp - 2 * d.t.L2 * wp * vp;
-    const double Cq = hat.cw * wp * wp + hat.cv * vp * vp + 2 * hat.cwv * wp * vp;
+    const double Cq =
+        hat.cw * wp * wp + hat.cv * vp * vp + 2 * hat.cwv * wp * vp;
     const double limit = wp * K / Cq; /* c * heading -> this */
     double err[4];
     for (int k = 0; k < 4; k++) {

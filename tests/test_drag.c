@@ -18,10 +18,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "drag_oracle.h"
 #include "sleighsweep/config.h"
 #include "sleighsweep/error.h"
 #include "sleighsweep/stepper.h"
-#include "drag_oracle.h"
 #include "test_util.h"
 #include "wide_batch.h"
 
@@ -36,8 +36,9 @@ static void balance_one(const wb_draw *d, uint64_t *s, int circ, double *worst,
   ssw_tensor t = d->t;
   const double rate = sqrt(2 * d->H * ssw_model_E(&t)) / ssw_model_D(&t);
   random_drag(s, &t, rate * wb_log(s, 0.01, 3));
-  if (circ) t.kappa = wb_lin(s, -1, 1) * sqrt(2 * d->H * ssw_model_E(&t) /
-                                              ssw_model_D(&t));
+  if (circ)
+    t.kappa =
+        wb_lin(s, -1, 1) * sqrt(2 * d->H * ssw_model_E(&t) / ssw_model_D(&t));
   ssw_coeffs c;
   EXPECT(ssw_stepper_bind(&t, ssw_method_find("hamel2"), &c) == 0, "bind");
   ssw_state st;

@@ -31,25 +31,25 @@ const char *ssw_approach_name(int approach);
 /** What one damped trajectory yields (heading 0 and the contact point at
  * the origin at t = 0). */
 typedef struct {
-  double H0;            /**< initial energy */
-  double heading_total; /**< heading at rest (rad): the total turn */
+  double H0;             /**< initial energy */
+  double heading_total;  /**< heading at rest (rad): the total turn */
   double rest_x, rest_y; /**< contact point at rest */
-  double rest_distance; /**< its distance from the start */
-  double path_length;   /**< length of the contact point's path */
-  int loops;            /**< floor(|heading_total| / 2 pi): full turns */
-  double decay_rate;    /**< measured slowest rate of zeta at rest (1/time) */
-  double decay_freq;    /**< measured angular frequency at rest (0: node) */
-  int approach;         /**< SSW_APPROACH_* from the measured rates */
-  double t_settle;      /**< time at which H = SSW_DAMPED_SETTLE H0 */
-  double t_end;         /**< time at which the integration stopped */
-  double energy_end;    /**< H / H0 there: the stopping fraction reached */
-  double energy_error;  /**< max over nodes of |H + dissipated - H0| / H0 */
-  double h;             /**< first macro step (time) */
-  double eps;           /**< adaptive: fictive step (0 fixed) */
-  int64_t steps;        /**< base steps, the estimate's run included */
-  int converged;        /**< reached the stopping fraction */
-  int flags;            /**< SSW_TRAJ_* */
-  int refinements;      /**< reruns needed to meet rtol */
+  double rest_distance;  /**< its distance from the start */
+  double path_length;    /**< length of the contact point's path */
+  int loops;             /**< floor(|heading_total| / 2 pi): full turns */
+  double decay_rate;     /**< measured slowest rate of zeta at rest (1/time) */
+  double decay_freq;     /**< measured angular frequency at rest (0: node) */
+  int approach;          /**< SSW_APPROACH_* from the measured rates */
+  double t_settle;       /**< time at which H = SSW_DAMPED_SETTLE H0 */
+  double t_end;          /**< time at which the integration stopped */
+  double energy_end;     /**< H / H0 there: the stopping fraction reached */
+  double energy_error;   /**< max over nodes of |H + dissipated - H0| / H0 */
+  double h;              /**< first macro step (time) */
+  double eps;            /**< adaptive: fictive step (0 fixed) */
+  int64_t steps;         /**< base steps, the estimate's run included */
+  int converged;         /**< reached the stopping fraction */
+  int flags;             /**< SSW_TRAJ_* */
+  int refinements;       /**< reruns needed to meet rtol */
   /** Estimated absolute errors (NaN without an estimate): heading (rad),
    * rest point (length), path length, decay rate (1/time), settling time.
    * rtol is met when err_heading <= rtol max(|heading_total|, 1),

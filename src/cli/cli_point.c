@@ -539,9 +539,9 @@ static void print_damped_analytic(FILE *f, const ssw_point *pt,
     jnum(f, "re", rest->re[k], 1), jnum(f, "im", rest->im[k], 0);
     fprintf(f, "}%s", k ? "], " : ", ");
   }
-  fprintf(f, "\"approach\": \"%s\", ",
-          ssw_approach_name(rest->focus ? SSW_APPROACH_FOCUS
-                                        : SSW_APPROACH_NODE));
+  fprintf(
+      f, "\"approach\": \"%s\", ",
+      ssw_approach_name(rest->focus ? SSW_APPROACH_FOCUS : SSW_APPROACH_NODE));
   jnum(f, "decay_rate", rest->decay, 1);
   jnum(f, "decay_frequency", rest->im[0], 1);
   jnum(f, "heading_total", ex[0], 1);
@@ -551,8 +551,7 @@ static void print_damped_analytic(FILE *f, const ssw_point *pt,
   jnum(f, "small_drag_heading", small, 0);
   fprintf(f, "},\n \"relative_error\": {");
   jnum(f, "heading_total", rel_err(r->heading_total, ex[0]), 1);
-  jnum(f, "rest_point",
-       hypot(r->rest_x - ex[1], r->rest_y - ex[2]) / ex[3], 1);
+  jnum(f, "rest_point", hypot(r->rest_x - ex[1], r->rest_y - ex[2]) / ex[3], 1);
   jnum(f, "path_length", rel_err(r->path_length, ex[3]), 1);
   jnum(f, "decay_rate", rel_err(r->decay_rate, rest->decay), 0);
 }
@@ -561,8 +560,7 @@ static void print_damped(FILE *f, const point_opts *o, const ssw_point *pt,
                          const ssw_damped *r) {
   ssw_drag_rest rest;
   double ex[4];
-  if (ssw_drag_rest_eigen(&pt->tensor, &rest) != SSW_SUCCESS)
-    ssw_error_clear();
+  if (ssw_drag_rest_eigen(&pt->tensor, &rest) != SSW_SUCCESS) ssw_error_clear();
   if (ssw_drag_exact(&pt->tensor, pt->regime, o->w0, o->v0, INFINITY, &ex[0],
                      &ex[1], &ex[2], &ex[3]) != SSW_SUCCESS)
     ssw_error_clear();

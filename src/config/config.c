@@ -347,8 +347,8 @@ static int finish(parse_state *st, int rc) {
                 "remove Gamma",
                 c->body.Gamma);
   }
-  if (ssw_model_check_drag(c->body.drag_w, c->body.drag_v,
-                           c->body.drag_wv) != SSW_SUCCESS) {
+  if (ssw_model_check_drag(c->body.drag_w, c->body.drag_v, c->body.drag_wv) !=
+      SSW_SUCCESS) {
     ssw_error_clear();
     const int k = ssw_cfg_find_key("body", "drag_wv");
     return fail(st, st->set_line[k], "body", "drag_wv",

@@ -19,9 +19,10 @@ const char *ssw_approach_name(int approach) {
 }
 
 double ssw_damped_stop_fraction(const ssw_integrator *o) {
-  const double s = o->tol > 0    ? o->tol
-                   : o->rtol > 0 ? 0.1 * o->rtol
-                                 : SSW_TOL_FIXED_DEFAULT * SSW_TOL_FIXED_DEFAULT;
+  const double s = o->tol > 0 ? o->tol
+                   : o->rtol > 0
+                       ? 0.1 * o->rtol
+                       : SSW_TOL_FIXED_DEFAULT * SSW_TOL_FIXED_DEFAULT;
   return s * s;
 }
 
@@ -40,8 +41,8 @@ typedef struct {
  * (the step is eps over it). */
 static double rate_at(const run_par *P, double H) {
   const ssw_reduced *e = &P->c->e;
-  const double E = e->J * e->Z * e->Z + 2.0 * e->Z * e->L1 * e->L2 +
-                   e->M * e->L1 * e->L1;
+  const double E =
+      e->J * e->Z * e->Z + 2.0 * e->Z * e->L1 * e->L2 + e->M * e->L1 * e->L1;
   const double arate = sqrt(2.0 * H * E) / e->D;
   const double wmax = sqrt(2.0 * H * e->M / e->D);
   return fmax(fmax(arate, wmax), P->rest_rate);
@@ -53,8 +54,8 @@ static double rate_at(const run_par *P, double H) {
 typedef double (*root_fn)(const ssw_coeffs *c, const ssw_state *s, double arg);
 
 static double refine(const run_par *P, const ssw_state *prev, double hstep,
-                     double fa, double fb, root_fn f, double arg, int64_t *steps,
-                     ssw_state *at) {
+                     double fa, double fb, root_fn f, double arg,
+                     int64_t *steps, ssw_state *at) {
   double a = 0.0, b = hstep;
   int side = 0;
   ssw_state sb = *at;
@@ -220,11 +221,10 @@ static void estimate(const ssw_damped *f, const ssw_damped *c, int q,
   const double s = sqrt(f->energy_end);
   out->err_heading = k * fabs(f->heading_total - c->heading_total) +
                      f->energy_end * fmax(fabs(f->heading_total), 1.0);
-  out->err_rest =
-      k * hypot(f->rest_x - c->rest_x, f->rest_y - c->rest_y) +
-      f->energy_end * f->path_length;
-  out->err_path = k * fabs(f->path_length - c->path_length) +
-                  s * f->path_length;
+  out->err_rest = k * hypot(f->rest_x - c->rest_x, f->rest_y - c->rest_y) +
+                  f->energy_end * f->path_length;
+  out->err_path =
+      k * fabs(f->path_length - c->path_length) + s * f->path_length;
   out->err_decay = k * fabs(f->decay_rate - c->decay_rate);
   out->err_settle = k * fabs(f->t_settle - c->t_settle);
 }
@@ -293,7 +293,7 @@ static void extract(const run_par *P, double w0, double v0, ssw_damped *out) {
 static void unscale(const ssw_units *u, ssw_damped *r) {
   const int l = u->len, k = u->speed;
   r->H0 = ldexp(r->H0, u->mass + 2 * l + 2 * k);
-  double *len[] = {&r->rest_x, &r->rest_y, &r->rest_distance,
+  double *len[] = {&r->rest_x,      &r->rest_y,   &r->rest_distance,
                    &r->path_length, &r->err_rest, &r->err_path};
   for (size_t i = 0; i < sizeof len / sizeof len[0]; i++)
     *len[i] = ldexp(*len[i], l);
@@ -327,8 +327,12 @@ int ssw_damped_run(const ssw_tensor *t, double w0, double v0,
   double ws, vs;
   ssw_units_state(&u, &ts, w0, v0, &ws, &vs);
   ssw_units_sample wrap = {sample, ctx, u};
-  run_par P = {&c, o, 0.0, ssw_damped_stop_fraction(o),
-               sample ? ssw_units_sample_fn : NULL, sample ? &wrap : NULL};
+  run_par P = {&c,
+               o,
+               0.0,
+               ssw_damped_stop_fraction(o),
+               sample ? ssw_units_sample_fn : NULL,
+               sample ? &wrap : NULL};
   /* tr(K^-1 C) = b / D bounds K^-1 C's eigenvalues: h b / D <= eps keeps
    * K + (h/2) C positive definite in every sub-step, the compositions'
    * negative ones included (|gamma| < 2). */

@@ -111,22 +111,38 @@ int ssw_point_closed_form(const ssw_point *pt) {
  * (full turns of the heading) and the energy balance carry over. */
 static void damped_traj(const ssw_damped *d, int regime, ssw_traj *r) {
   *r = (ssw_traj){.regime = regime, .H0 = d->H0, .h = d->h, .eps = d->eps};
-  double *nan[] = {&r->rate,           &r->t0,
-                   &r->w_past,         &r->v_past,
-                   &r->w_future,       &r->v_future,
-                   &r->r_past,         &r->r_future,
-                   &r->center_past[0], &r->center_past[1],
-                   &r->center_future[0], &r->center_future[1],
-                   &r->d,              &r->dphi,
-                   &r->blade_force_max, &r->t_past,
-                   &r->err_d,          &r->err_dphi,
-                   &r->err_r,          &r->err_t0,
-                   &r->err_center,     &r->err_blade,
-                   &r->blade_terms,    &r->t0_step,
-                   &r->period,         &r->heading_per_period,
-                   &r->drift_per_period, &r->orbit_radius,
-                   &r->err_period,     &r->err_heading_period,
-                   &r->err_drift,      &r->err_orbit};
+  double *nan[] = {&r->rate,
+                   &r->t0,
+                   &r->w_past,
+                   &r->v_past,
+                   &r->w_future,
+                   &r->v_future,
+                   &r->r_past,
+                   &r->r_future,
+                   &r->center_past[0],
+                   &r->center_past[1],
+                   &r->center_future[0],
+                   &r->center_future[1],
+                   &r->d,
+                   &r->dphi,
+                   &r->blade_force_max,
+                   &r->t_past,
+                   &r->err_d,
+                   &r->err_dphi,
+                   &r->err_r,
+                   &r->err_t0,
+                   &r->err_center,
+                   &r->err_blade,
+                   &r->blade_terms,
+                   &r->t0_step,
+                   &r->period,
+                   &r->heading_per_period,
+                   &r->drift_per_period,
+                   &r->orbit_radius,
+                   &r->err_period,
+                   &r->err_heading_period,
+                   &r->err_drift,
+                   &r->err_orbit};
   for (size_t i = 0; i < sizeof nan / sizeof nan[0]; i++)
     *nan[i] = NAN;
   r->tail = r->roundoff = (ssw_err_parts){NAN, NAN, NAN, NAN, NAN, NAN};
@@ -145,8 +161,8 @@ int ssw_point_trajectories(const ssw_point *pt, int n, const double *w0,
                            ssw_sample_fn sample, void *const *ctx,
                            ssw_traj *out) {
   if (!ssw_drag_on(&pt->tensor))
-    return ssw_extract_batch(&pt->tensor, pt->regime, n, w0, v0, o, sample,
-                             ctx, out);
+    return ssw_extract_batch(&pt->tensor, pt->regime, n, w0, v0, o, sample, ctx,
+                             out);
   for (int i = 0; i < n; i++) {
     ssw_damped d;
     void *ci = ctx ? ctx[i] : NULL; /* NULL: this one is not recorded */

@@ -26,7 +26,7 @@ void ssw_units_body(const ssw_tensor *t, ssw_units *u, ssw_tensor *s) {
   u->fixed = t->kappa != 0.0 || t->lift != 0.0 || drag;
   const int k = t->kappa != 0.0  ? ilogb(t->kappa) - m - l
                 : t->lift != 0.0 ? ilogb(t->lift) - m
-                : drag ? ilogb(t->cw / t->J + t->cv / t->M)
+                : drag           ? ilogb(t->cw / t->J + t->cv / t->M)
                                  : 0;
   u->speed = u->fixed ? k : 0;
   s->kappa = ldexp(t->kappa, -m - l - u->speed);
