@@ -13,7 +13,7 @@
 
 /* Layout version stored as `format_version`; bump on any layout change so
  * that a resume refuses files of another layout. */
-#define SSW_H5_FORMAT_VERSION 5
+#define SSW_H5_FORMAT_VERSION 6
 /* Target chunk size. Chunks are blocks of contiguous flat indices along the
  * fastest axes; 64 KiB keeps the chunk index small for 10^9-point grids
  * while a flush epoch touches few chunks per work unit. */
@@ -92,7 +92,7 @@ typedef struct {
 } column;
 
 /* The per-point datasets (h5layout.c), `done` last. */
-#define SSW_H5_NCOL 55
+#define SSW_H5_NCOL 70
 extern const column ssw_h5_columns[];
 #define SSW_H5_DONE_COL (SSW_H5_NCOL - 1)
 

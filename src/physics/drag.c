@@ -15,9 +15,12 @@ int ssw_drag_rest_eigen(const ssw_tensor *t, ssw_drag_rest *out) {
    * antisymmetric kappa S adds kappa^2 to the determinant. */
   const double b = t->M * t->cw + 2.0 * t->L2 * t->cwv + t->J * t->cv;
   const double c0 = t->cw * t->cv - t->cwv * t->cwv + t->kappa * t->kappa;
-  const double disc = b * b - 4.0 * D * c0;
+  double disc = b * b - 4.0 * D * c0;
+  /* Within round-off of a double root (C = c K): the double root, not
+   * the square root of the rounding error (1e-8 relative). */
+  if (fabs(disc) <= SSW_DRAG_TOL * b * b) disc = 0.0;
   *out = (ssw_drag_rest){.D = D, .b = b, .c0 = c0};
-  if (disc >= -SSW_DRAG_TOL * b * b) {
+  if (disc >= 0.0) {
     /* Real roots without cancellation: q = -(b + sqrt(disc)) / 2 (b > 0
      * for C != 0), lambda = q / D and c0 / q. */
     const double q = -0.5 * (b + sqrt(fmax(disc, 0.0)));

@@ -154,6 +154,15 @@ static void damped_traj(const ssw_damped *d, int regime, ssw_traj *r) {
   r->flags = d->flags;
   r->refinements = d->refinements;
   r->resonance = -1;
+  r->heading_total = d->heading_total;
+  r->rest_x = d->rest_x, r->rest_y = d->rest_y;
+  r->rest_distance = d->rest_distance;
+  r->path_length = d->path_length;
+  r->decay_rate = d->decay_rate, r->decay_freq = d->decay_freq;
+  r->settle_time = d->t_settle;
+  r->approach = d->approach;
+  r->err_heading_total = d->err_heading, r->err_rest = d->err_rest;
+  r->err_path = d->err_path, r->err_decay = d->err_decay;
 }
 
 int ssw_point_trajectories(const ssw_point *pt, int n, const double *w0,
