@@ -231,7 +231,45 @@ static void test_small(void) {
   EXPECT(n == 6, "only %d circle-to-circle bodies", n);
 }
 
+/* The cost of an ensemble (64 states of the seed body, C = 0.3 K) in
+ * the batch kernel's lanes, damped against undamped: printed, not
+ * asserted (timings on a shared machine). */
+static void test_cost(void) {
+  ssw_tensor t;
+  const ssw_body body = SEED_BODY;
+  const ssw_params p = SEED_PARAMS(0.1);
+  ssw_model_tensor(&body, &p, &t);
+  int regime;
+  ssw_model_classify(&t, SSW_ZERO_TOL_DEFAULT, &t, &regime);
+  enum { N = 64 };
+  double w0[N], v0[N];
+  for (int i = 0; i < N; i++)
+    ssw_model_energy_point(&t, 0.5, 2 * M_PI * (i + 0.5) / N, &w0[i], &v0[i]);
+  ssw_integrator in;
+  ssw_integrator_defaults(&in);
+  static ssw_traj u[N];
+  static ssw_damped r[N];
+  double t0 = now();
+  EXPECT(ssw_extract_batch(&t, regime, N, w0, v0, &in, NULL, NULL, u) == 0,
+         "undamped batch");
+  const double tu = now() - t0;
+  ssw_tensor d = t;
+  d.cw = 0.3 * t.J, d.cv = 0.3 * t.M, d.cwv = -0.3 * t.L2;
+  t0 = now();
+  EXPECT(ssw_damped_batch(&d, N, w0, v0, &in, NULL, NULL, r) == 0,
+         "damped batch");
+  const double td = now() - t0;
+  double su = 0, sd = 0;
+  for (int i = 0; i < N; i++)
+    su += (double)u[i].steps, sd += (double)r[i].steps;
+  printf("cost of an ensemble of %d: damped %.0f base steps and %.3f ms per "
+         "trajectory, undamped %.0f and %.3f ms (ratio %.2f in steps, %.2f "
+         "in time)\n",
+         N, sd / N, 1e3 * td / N, su / N, 1e3 * tu / N, sd / su, td / tu);
+}
+
 int main(void) {
+  test_cost();
   test_exact();
   test_rest();
   test_small();

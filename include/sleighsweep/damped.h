@@ -74,6 +74,15 @@ int ssw_damped_run(const ssw_tensor *t, double w0, double v0,
                    const ssw_integrator *o, ssw_sample_fn sample, void *ctx,
                    ssw_damped *out);
 
+/** Extracts n trajectories of one tensor from (w0[i], v0[i]), stepping
+ * them together in the SIMD lanes; out[i] is bit-identical to what
+ * ssw_damped_run gives for trajectory i alone. ctx[i] (ctx may be NULL)
+ * is the sample context of trajectory i, NULL for none. Errors: as
+ * ssw_damped_run. */
+int ssw_damped_batch(const ssw_tensor *t, int n, const double *w0,
+                     const double *v0, const ssw_integrator *o,
+                     ssw_sample_fn sample, void *const *ctx, ssw_damped *out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -30,10 +30,9 @@ double ssw_damped_stop_fraction(const ssw_integrator *o) {
 typedef struct {
   const ssw_coeffs *c;
   const ssw_integrator *o;
-  double rest_rate; /* largest |lambda| at rest */
-  double stop;      /* stop at H <= stop H0 */
-  ssw_sample_fn sample;
-  void *ctx;
+  double rest_rate;     /* largest |lambda| at rest */
+  double stop;          /* stop at H <= stop H0 */
+  ssw_sample_fn sample; /* for the runs with a context */
 } run_par;
 
 /* The fastest rate of the motion at energy H: the transition's Arate, the
@@ -139,76 +138,146 @@ static void tail_of(const ssw_reduced *e, const ssw_state *s, double *dw,
   *dv = (-(e->cwv + e->kappa) * s->W1 + e->cw * s->W2) / det;
 }
 
-/* One forward run at macro step eps / rate (adaptive) or hfix. */
-static void run_once(const run_par *P, double w0, double v0, double eps,
-                     double hfix, ssw_damped *r) {
-  const ssw_coeffs *c = P->c;
-  const int stages = ssw_method_cost(c->method);
-  const int exact = (c->method->caps & SSW_CAP_EXACT_ENERGY) != 0;
+/* One forward run in progress, at macro step eps / rate (adaptive) or
+ * hfix: a lane of the batch kernel. `ctx` (NULL: none) records its
+ * nodes. */
+typedef struct {
+  ssw_damped *r;
+  double w0, v0, eps, hfix;
+  void *ctx;
   ssw_state s, prev;
-  ssw_stepper_init(c, w0, v0, &s);
-  const double H0 = ssw_model_energy(&c->e, w0, v0);
-  double t = 0.0, w = w0, v = v0, H = H0, h = 0.0, emax = 0.0;
-  double mark = 0.0, path = 0.0; /* len at the last sign change of v */
-  r->t_settle = NAN;
-  r->h = hfix > 0 ? hfix : eps / rate_at(P, H0);
-  r->steps = 0;
-  r->flags = 0;
-  r->converged = 0;
-  for (;;) {
-    if (H <= P->stop * H0) {
-      r->converged = 1;
-      break;
-    }
-    if (r->steps + stages > P->o->max_steps) {
-      r->flags |= SSW_TRAJ_FWD_CAP;
-      break;
-    }
-    h = hfix > 0 ? hfix : eps / rate_at(P, H);
-    prev = s;
-    const double tp = t, vp = v, Hp = H;
-    ssw_stepper_advance(c, h, P->o->recon, &s);
-    r->steps += stages;
-    t += h;
-    ssw_stepper_velocity(c, &s, &w, &v);
-    H = ssw_model_energy(&c->e, w, v);
-    if (!isfinite(H) || !isfinite(s.x) || !isfinite(s.y) || !isfinite(s.len)) {
-      r->flags |= SSW_TRAJ_NONFINITE;
-      break;
-    }
-    if (exact) emax = fmax(emax, fabs(H + s.diss - H0) / H0);
-    if (P->sample) P->sample(P->ctx, 1, t, s.phi, s.x, s.y, w, v, H);
-    if (vp != 0.0 && (v == 0.0 || (v > 0) != (vp > 0))) {
-      ssw_state at = s;
-      const double sg = vp > 0 ? 1.0 : -1.0;
-      refine(P, &prev, h, sg * vp, sg * v, v_of, sg, &r->steps, &at);
-      path += fabs(at.len - mark);
-      mark = at.len;
-    }
-    const double Ht = SSW_DAMPED_SETTLE * H0;
-    if (isnan(r->t_settle) && H <= Ht) {
-      ssw_state at = s;
-      r->t_settle = tp + refine(P, &prev, h, log(Hp / Ht), log(H / Ht),
-                                settle_of, Ht, &r->steps, &at);
-    }
+  double t, w, v, H, H0, h, emax;
+  double mark, path; /* len at the last sign change of v; |len| so far */
+} run;
+
+static void run_start(const run_par *P, run *L) {
+  ssw_damped *r = L->r;
+  ssw_stepper_init(P->c, L->w0, L->v0, &L->s);
+  L->H0 = L->H = ssw_model_energy(&P->c->e, L->w0, L->v0);
+  L->t = L->emax = L->mark = L->path = 0.0;
+  L->w = L->w0, L->v = L->v0;
+  L->h = L->hfix > 0 ? L->hfix : L->eps / rate_at(P, L->H0);
+  *r = (ssw_damped){.h = L->h, .eps = L->eps, .t_settle = NAN};
+}
+
+/* 1 when the run takes another step (of size L->h); else it stopped:
+ * converged, at the step cap or on a non-finite state. */
+static int run_going(const run_par *P, run *L) {
+  ssw_damped *r = L->r;
+  if (r->flags & SSW_TRAJ_NONFINITE) return 0;
+  if (L->H <= P->stop * L->H0) {
+    r->converged = 1;
+    return 0;
   }
+  if (r->steps + ssw_method_cost(P->c->method) > P->o->max_steps) {
+    r->flags |= SSW_TRAJ_FWD_CAP;
+    return 0;
+  }
+  L->h = L->hfix > 0 ? L->hfix : L->eps / rate_at(P, L->H);
+  return 1;
+}
+
+/* After a step from L->prev to L->s: the node, the zeros of v (which
+ * split the path length) and the settling time. */
+static void run_after(const run_par *P, run *L) {
+  const ssw_coeffs *c = P->c;
+  ssw_damped *r = L->r;
+  const double tp = L->t, vp = L->v, Hp = L->H, h = L->h;
+  r->steps += ssw_method_cost(c->method);
+  L->t += h;
+  ssw_stepper_velocity(c, &L->s, &L->w, &L->v);
+  L->H = ssw_model_energy(&c->e, L->w, L->v);
+  const ssw_state *s = &L->s;
+  if (!isfinite(L->H) || !isfinite(s->x) || !isfinite(s->y) ||
+      !isfinite(s->len)) {
+    r->flags |= SSW_TRAJ_NONFINITE;
+    return;
+  }
+  if (c->method->caps & SSW_CAP_EXACT_ENERGY)
+    L->emax = fmax(L->emax, fabs(L->H + s->diss - L->H0) / L->H0);
+  if (L->ctx) P->sample(L->ctx, 1, L->t, s->phi, s->x, s->y, L->w, L->v, L->H);
+  const double v = L->v;
+  if (vp != 0.0 && (v == 0.0 || (v > 0) != (vp > 0))) {
+    ssw_state at = L->s;
+    const double sg = vp > 0 ? 1.0 : -1.0;
+    refine(P, &L->prev, h, sg * vp, sg * v, v_of, sg, &r->steps, &at);
+    L->path += fabs(at.len - L->mark);
+    L->mark = at.len;
+  }
+  const double Ht = SSW_DAMPED_SETTLE * L->H0;
+  if (isnan(r->t_settle) && L->H <= Ht) {
+    ssw_state at = L->s;
+    r->t_settle = tp + refine(P, &L->prev, h, log(Hp / Ht), log(L->H / Ht),
+                              settle_of, Ht, &r->steps, &at);
+  }
+}
+
+/* The measurements at the end: the linear tail, the decay at rest. */
+static void run_end(const run_par *P, run *L) {
+  const ssw_coeffs *c = P->c;
+  ssw_damped *r = L->r;
+  const ssw_state *s = &L->s;
   double dw = 0.0, dv = 0.0;
-  if (P->o->tail && r->converged) tail_of(&c->e, &s, &dw, &dv);
-  r->heading_total = s.phi + dw;
-  r->rest_x = s.x + s.ux * dv;
-  r->rest_y = s.y + s.uy * dv;
-  r->path_length = path + fabs(s.len + dv - mark);
+  if (P->o->tail && r->converged) tail_of(&c->e, s, &dw, &dv);
+  r->heading_total = s->phi + dw;
+  r->rest_x = s->x + s->ux * dv;
+  r->rest_y = s->y + s->uy * dv;
+  r->path_length = L->path + fabs(s->len + dv - L->mark);
   r->rest_distance = hypot(r->rest_x, r->rest_y);
   r->loops = isfinite(r->heading_total)
                  ? (int)floor(fabs(r->heading_total) / (2.0 * M_PI))
                  : -1;
-  r->t_end = t;
-  r->energy_end = H / H0;
-  r->energy_error = exact ? emax : NAN;
-  r->H0 = H0;
+  r->t_end = L->t;
+  r->energy_end = L->H / L->H0;
+  r->energy_error = (c->method->caps & SSW_CAP_EXACT_ENERGY) ? L->emax : NAN;
+  r->H0 = L->H0;
   r->decay_rate = r->decay_freq = NAN;
   r->approach = SSW_APPROACH_NODE;
-  if (r->converged) decay_of(P, &s, h, r);
+  if (r->converged) decay_of(P, s, L->h, r);
+}
+
+/* Starts the next runs in `lane` until one needs a step (-1: none left). */
+static int take(const run_par *P, run *runs, int n, int *next) {
+  while (*next < n) {
+    run *L = &runs[(*next)++];
+    run_start(P, L);
+    if (run_going(P, L)) return (int)(L - runs);
+    run_end(P, L);
+  }
+  return -1;
+}
+
+/* Every run to its end, SSW_LANES at a time in the batch kernel: a lane
+ * whose run ends takes the next. A run's result does not depend on its
+ * lane or its neighbours (the kernel's promise). */
+static void run_all(const run_par *P, run *runs, int n) {
+  int lane[SSW_LANES], next = 0;
+  ssw_state s[SSW_LANES];
+  double h[SSW_LANES];
+  for (int l = 0; l < SSW_LANES; l++)
+    lane[l] = take(P, runs, n, &next);
+  for (;;) {
+    int any = -1;
+    for (int l = 0; l < SSW_LANES; l++)
+      if (lane[l] >= 0) any = lane[l];
+    if (any < 0) return;
+    for (int l = 0; l < SSW_LANES; l++) {
+      run *L = &runs[lane[l] >= 0 ? lane[l] : any]; /* idle lanes pad */
+      if (lane[l] >= 0) L->prev = L->s;
+      s[l] = L->s, h[l] = L->h;
+    }
+    ssw_stepper_advance_batch(P->c, h, P->o->recon, s);
+    for (int l = 0; l < SSW_LANES; l++) {
+      if (lane[l] < 0) continue;
+      run *L = &runs[lane[l]];
+      L->s = s[l];
+      run_after(P, L);
+      if (!run_going(P, L)) {
+        run_end(P, L);
+        lane[l] = take(P, runs, n, &next);
+      }
+    }
+  }
 }
 
 /* Absolute errors from the fine and the coarse run (coarse step `ratio`
@@ -252,41 +321,100 @@ static double rel_error(const ssw_damped *r) {
   return e;
 }
 
-/* The fine run, its estimate, and reruns at a finer step until rtol. */
-static void extract(const run_par *P, double w0, double v0, ssw_damped *out) {
+/* At most this many trajectories per pass (stack-sized tables). */
+#define CHUNK 16
+
+/* Where one trajectory's extraction stands between passes. */
+typedef struct {
+  double w0, v0, eps, hfix;
+  int64_t work;
+  int done;
+} traj_job;
+
+/* One pass: the fine and (with an estimate) the coarse run of every
+ * trajectory not done, in the lanes together; then each one's estimate,
+ * and a finer step for those above rtol. */
+static void pass(const run_par *P, int k, int m, traj_job *jobs,
+                 ssw_damped *out) {
   const ssw_integrator *o = P->o;
   const int q = P->c->method->order;
-  double eps = 0.0, hfix = 0.0;
-  if (o->rtol > 0)
-    eps = fmin(SSW_EPS_MAX, P->c->method->eps_scale * pow(o->rtol, 1.0 / q));
-  else
-    hfix = o->eta / rate_at(P, ssw_model_energy(&P->c->e, w0, v0));
-  int64_t work = 0;
-  for (int k = 0;; k++) {
-    ssw_damped coarse;
-    run_once(P, w0, v0, eps, hfix, out);
-    work += out->steps;
-    out->eps = eps;
-    out->refinements = k;
-    out->err_heading = out->err_rest = out->err_path = NAN;
-    out->err_decay = out->err_settle = NAN;
-    if (!o->estimate || !out->converged) break;
-    run_once(P, w0, v0, eps * SSW_EST_RATIO, hfix * SSW_EST_RATIO, &coarse);
-    work += coarse.steps;
-    estimate(out, &coarse, q, out);
-    const double rel = rel_error(out);
-    if (o->rtol <= 0 || rel <= o->rtol) {
-      add_floor(out);
-      break;
+  run runs[2 * CHUNK];
+  ssw_damped coarse[CHUNK];
+  int active[CHUNK], n = 0;
+  for (int i = 0; i < m; i++) {
+    active[i] = !jobs[i].done;
+    if (!active[i]) continue;
+    for (int j = 0; j < 1 + (o->estimate != 0); j++) {
+      const double f = j ? SSW_EST_RATIO : 1.0;
+      runs[n++] = (run){.r = j ? &coarse[i] : &out[i],
+                        .w0 = jobs[i].w0,
+                        .v0 = jobs[i].v0,
+                        .eps = jobs[i].eps * f,
+                        .hfix = jobs[i].hfix * f};
     }
-    if (k == SSW_REFINE_MAX) {
-      add_floor(out);
-      out->flags |= SSW_TRAJ_RTOL;
-      break;
-    }
-    eps *= fmax(0.25, 0.8 * pow(o->rtol / rel, 1.0 / q));
   }
-  out->steps = work;
+  run_all(P, runs, n);
+  for (int i = 0; i < m; i++) {
+    if (!active[i]) continue;
+    ssw_damped *r = &out[i];
+    jobs[i].work += r->steps + (o->estimate ? coarse[i].steps : 0);
+    jobs[i].done = 1;
+    r->refinements = k;
+    r->err_heading = r->err_rest = r->err_path = NAN;
+    r->err_decay = r->err_settle = NAN;
+    if (!o->estimate || !r->converged) continue;
+    estimate(r, &coarse[i], q, r);
+    const double rel = rel_error(r);
+    if (o->rtol <= 0 || rel <= o->rtol) {
+      add_floor(r);
+    } else if (k == SSW_REFINE_MAX) {
+      add_floor(r);
+      r->flags |= SSW_TRAJ_RTOL;
+    } else {
+      jobs[i].done = 0;
+      jobs[i].eps *= fmax(0.25, 0.8 * pow(o->rtol / rel, 1.0 / q));
+    }
+  }
+}
+
+/* Up to CHUNK trajectories: passes until each meets rtol (or the
+ * reruns run out), then the paths of those recorded, by one more fine run
+ * (not counted in steps: only its nodes are kept). */
+static void extract(const run_par *P, int m, const double *w0, const double *v0,
+                    void *const *ctx, ssw_damped *out) {
+  const ssw_integrator *o = P->o;
+  const int q = P->c->method->order;
+  traj_job jobs[CHUNK];
+  for (int i = 0; i < m; i++) {
+    jobs[i] = (traj_job){.w0 = w0[i], .v0 = v0[i]};
+    if (o->rtol > 0)
+      jobs[i].eps =
+          fmin(SSW_EPS_MAX, P->c->method->eps_scale * pow(o->rtol, 1.0 / q));
+    else
+      jobs[i].hfix =
+          o->eta / rate_at(P, ssw_model_energy(&P->c->e, w0[i], v0[i]));
+  }
+  for (int k = 0; k <= SSW_REFINE_MAX; k++) {
+    int left = 0;
+    for (int i = 0; i < m; i++)
+      left += !jobs[i].done;
+    if (!left) break;
+    pass(P, k, m, jobs, out);
+  }
+  run rec[CHUNK];
+  ssw_damped copy[CHUNK];
+  int n = 0;
+  for (int i = 0; i < m; i++) {
+    out[i].steps = jobs[i].work;
+    if (ctx && ctx[i])
+      rec[n++] = (run){.r = &copy[i],
+                       .w0 = w0[i],
+                       .v0 = v0[i],
+                       .eps = out[i].eps,
+                       .hfix = jobs[i].hfix,
+                       .ctx = ctx[i]};
+  }
+  run_all(P, rec, n);
 }
 
 /* Back to the caller's units: lengths 2^len, times 2^-speed. */
@@ -305,18 +433,21 @@ static void unscale(const ssw_units *u, ssw_damped *r) {
     *rate[i] = ldexp(*rate[i], k);
 }
 
-int ssw_damped_run(const ssw_tensor *t, double w0, double v0,
-                   const ssw_integrator *o, ssw_sample_fn sample, void *ctx,
-                   ssw_damped *out) {
+int ssw_damped_batch(const ssw_tensor *t, int n, const double *w0,
+                     const double *v0, const ssw_integrator *o,
+                     ssw_sample_fn sample, void *const *ctx, ssw_damped *out) {
   SSW_CALL(ssw_integrator_check(o));
-  SSW_CHECK(isfinite(w0) && isfinite(v0) && (w0 != 0.0 || v0 != 0.0),
-            SSW_ERR_ARG,
-            "initial velocity (omega0, v0) = (%g, %g) must be finite and "
-            "non-zero",
-            w0, v0);
+  for (int i = 0; i < n; i++)
+    SSW_CHECK(isfinite(w0[i]) && isfinite(v0[i]) &&
+                  (w0[i] != 0.0 || v0[i] != 0.0),
+              SSW_ERR_ARG,
+              "initial velocity (omega0, v0) = (%g, %g) must be finite and "
+              "non-zero",
+              w0[i], v0[i]);
   SSW_CHECK(ssw_drag_on(t), SSW_ERR_ARG,
             "the damped extraction needs drag (drag_w, drag_v or drag_wv)");
-  /* Scaled units (scale.h); with drag the time unit is the drag's. */
+  /* Scaled units (scale.h); with drag the time unit is the drag's, the
+   * same for every state of the body. */
   ssw_units u;
   ssw_tensor ts;
   ssw_units_body(t, &u, &ts);
@@ -324,22 +455,33 @@ int ssw_damped_run(const ssw_tensor *t, double w0, double v0,
   SSW_CALL(ssw_stepper_bind(&ts, o->method, &c));
   ssw_drag_rest rest;
   SSW_CALL(ssw_drag_rest_eigen(&ts, &rest));
-  double ws, vs;
-  ssw_units_state(&u, &ts, w0, v0, &ws, &vs);
-  ssw_units_sample wrap = {sample, ctx, u};
-  run_par P = {&c,
-               o,
-               0.0,
-               ssw_damped_stop_fraction(o),
-               sample ? ssw_units_sample_fn : NULL,
-               sample ? &wrap : NULL};
+  run_par P = {&c, o, 0.0, ssw_damped_stop_fraction(o), ssw_units_sample_fn};
   /* tr(K^-1 C) = b / D bounds K^-1 C's eigenvalues: h b / D <= eps keeps
    * K + (h/2) C positive definite in every sub-step, the compositions'
    * negative ones included (|gamma| < 2). */
   P.rest_rate = fmax(fmax(hypot(rest.re[0], rest.im[0]), fabs(rest.re[1])),
                      rest.b / rest.D);
-  *out = (ssw_damped){0};
-  extract(&P, ws, vs, out);
-  unscale(&u, out);
+  for (int start = 0; start < n; start += CHUNK) {
+    const int m = n - start < CHUNK ? n - start : CHUNK;
+    double ws[CHUNK], vs[CHUNK];
+    ssw_units_sample wrap[CHUNK];
+    void *wctx[CHUNK];
+    for (int i = 0; i < m; i++) {
+      ssw_units_state(&u, &ts, w0[start + i], v0[start + i], &ws[i], &vs[i]);
+      void *ci = sample && ctx ? ctx[start + i] : NULL;
+      wrap[i] = (ssw_units_sample){sample, ci, u};
+      wctx[i] = ci ? &wrap[i] : NULL;
+    }
+    extract(&P, m, ws, vs, wctx, out + start);
+    for (int i = 0; i < m; i++)
+      unscale(&u, &out[start + i]);
+  }
   return SSW_SUCCESS;
+}
+
+int ssw_damped_run(const ssw_tensor *t, double w0, double v0,
+                   const ssw_integrator *o, ssw_sample_fn sample, void *ctx,
+                   ssw_damped *out) {
+  void *const ctxs[1] = {ctx};
+  return ssw_damped_batch(t, 1, &w0, &v0, o, sample, ctxs, out);
 }

@@ -172,12 +172,13 @@ int ssw_point_trajectories(const ssw_point *pt, int n, const double *w0,
   if (!ssw_drag_on(&pt->tensor))
     return ssw_extract_batch(&pt->tensor, pt->regime, n, w0, v0, o, sample, ctx,
                              out);
-  for (int i = 0; i < n; i++) {
-    ssw_damped d;
-    void *ci = ctx ? ctx[i] : NULL; /* NULL: this one is not recorded */
-    SSW_CALL(ssw_damped_run(&pt->tensor, w0[i], v0[i], o, ci ? sample : NULL,
-                            ci, &d));
-    damped_traj(&d, pt->regime, &out[i]);
+  ssw_damped d[16];
+  for (int start = 0; start < n; start += 16) {
+    const int m = n - start < 16 ? n - start : 16;
+    SSW_CALL(ssw_damped_batch(&pt->tensor, m, w0 + start, v0 + start, o, sample,
+                              ctx ? ctx + start : NULL, d));
+    for (int i = 0; i < m; i++)
+      damped_traj(&d[i], pt->regime, &out[start + i]);
   }
   return SSW_SUCCESS;
 }
