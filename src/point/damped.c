@@ -47,15 +47,19 @@ static double rate_at(const run_par *P, double H) {
   return fmax(fmax(arate, wmax), P->rest_rate);
 }
 
+/* A function of the state whose zero is sought along a step, and its
+ * time derivative (from the equations of motion). */
+typedef void (*root_fn)(const ssw_coeffs *c, const ssw_state *s, double arg,
+                        double *f, double *df);
+
 /* Illinois regula falsi on tau in (0, hstep) for the zero of f along one
  * macro step from `prev` (f(0) > 0 >= f(hstep)); returns the root and its
- * state in *at. Each evaluation is one macro step of the scheme. */
-typedef double (*root_fn)(const ssw_coeffs *c, const ssw_state *s, double arg);
-
-static double refine(const run_par *P, const ssw_state *prev, double hstep,
-                     double fa, double fb, root_fn f, double arg,
-                     int64_t *steps, ssw_state *at) {
-  double a = 0.0, b = hstep;
+ * state in *at. Each evaluation is one macro step of the scheme. The
+ * fallback of `refine`. */
+static double illinois(const run_par *P, const ssw_state *prev, double hstep,
+                       double fa, double fb, root_fn f, double arg,
+                       int64_t *steps, ssw_state *at) {
+  double a = 0.0, b = hstep, d;
   int side = 0;
   ssw_state sb = *at;
   for (int it = 0; it < 60 && fb != 0.0; it++) {
@@ -65,7 +69,8 @@ static double refine(const run_par *P, const ssw_state *prev, double hstep,
     ssw_state s = *prev;
     ssw_stepper_advance(P->c, x, P->o->recon, &s);
     *steps += ssw_method_cost(P->c->method);
-    const double fx = f(P->c, &s, arg);
+    double fx;
+    f(P->c, &s, arg, &fx, &d);
     if (fx > 0) {
       a = x, fa = fx;
       if (side == -1) fb *= 0.5;
@@ -80,18 +85,52 @@ static double refine(const run_par *P, const ssw_state *prev, double hstep,
   return fb == 0.0 ? b : (a * fb - b * fa) / (fb - fa);
 }
 
-/* v, signed so that it starts positive (the root of a sign change). */
-static double v_of(const ssw_coeffs *c, const ssw_state *s, double sign) {
-  double w, v;
-  ssw_stepper_velocity(c, s, &w, &v);
-  return sign * v;
+/* The zero of f in (0, hstep) along one macro step from `prev`, by
+ * Newton from the secant's point with f' from the equations: each
+ * evaluation is one macro step of the scheme, so the root carries its
+ * accuracy; it stops once a correction is below 2^-26 of the step (the
+ * error left is of its square), usually after 2-3 steps. *at receives
+ * the state of the last evaluation, a correction dx from the root (a
+ * quantity whose rate vanishes there, as the length's at a zero of v,
+ * is then off by O(dx^2)). Illinois where Newton leaves the bracket. */
+static double refine(const run_par *P, const ssw_state *prev, double hstep,
+                     double fa, double fb, root_fn f, double arg,
+                     int64_t *steps, ssw_state *at) {
+  double x = fa / (fa - fb) * hstep;
+  for (int it = 0; it < 8; it++) {
+    ssw_state s = *prev;
+    ssw_stepper_advance(P->c, x, P->o->recon, &s);
+    *steps += ssw_method_cost(P->c->method);
+    double fx, dfx;
+    f(P->c, &s, arg, &fx, &dfx);
+    const double xn = x - fx / dfx;
+    if (!(xn > 0.0 && xn < hstep)) break;
+    *at = s;
+    if (fabs(xn - x) <= 0x1p-26 * hstep) return xn;
+    x = xn;
+  }
+  return illinois(P, prev, hstep, fa, fb, f, arg, steps, at);
 }
 
-/* ln(H / H_target), positive before the settling time. */
-static double settle_of(const ssw_coeffs *c, const ssw_state *s, double Ht) {
+/* v, signed so that it starts positive (the root of a sign change), and
+ * its rate. */
+static void v_of(const ssw_coeffs *c, const ssw_state *s, double sign,
+                 double *f, double *df) {
+  double w, v, dw, dv;
+  ssw_stepper_velocity(c, s, &w, &v);
+  ssw_model_zeta_rate(&c->e, w, v, &dw, &dv);
+  *f = sign * v, *df = sign * dv;
+}
+
+/* ln(H / H_target), positive before the settling time, and its rate
+ * -zeta^T C zeta / H. */
+static void settle_of(const ssw_coeffs *c, const ssw_state *s, double Ht,
+                      double *f, double *df) {
   double w, v;
   ssw_stepper_velocity(c, s, &w, &v);
-  return log(ssw_model_energy(&c->e, w, v) / Ht);
+  const double H = ssw_model_energy(&c->e, w, v);
+  *f = log(H / Ht);
+  *df = -SSW_MODEL_DISSIPATION(&c->e, w, v) / H;
 }
 
 /* The decay at rest measured on the scheme's own map: three states a
