@@ -9,7 +9,8 @@
  *   1e-12, and the error estimates bound the true errors on >= 95%;
  * - random positive definite C with and without circulation: the measured
  *   decay rate equals the slowest root of D lambda^2 + b lambda + det C +
- *   kappa^2 = 0 (within 1e-6 relative, away from a double root) and the
+ *   kappa^2 = 0 (within 10 rtol, the estimates bounding the errors on
+ *   >= 95%; away from a double root, 1e-3 of b^2) and the
  *   approach is a focus exactly when b^2 < 4 D (det C + kappa^2); the
  *   discrete energy balance holds along the extraction (to 1e-12 or an
  *   ulp of H0 per step);
@@ -138,7 +139,7 @@ static void roots(const ssw_tensor *t, double *decay, int *focus, double *sep) {
 
 static void test_rest(void) {
   uint64_t sd = 9;
-  int n = 0, foci = 0;
+  int n = 0, foci = 0, bounded = 0;
   double worst = 0, worst_e = 0;
   for (int i = 0; n < 120 && i < 2000; i++) {
     wb_draw d;
@@ -160,8 +161,9 @@ static void test_rest(void) {
     const double e = fabs(r.decay_rate - decay) / decay;
     worst = fmax(worst, e);
     worst_e = fmax(worst_e, r.energy_error);
-    EXPECT(e <= 1e-6, "decay rate %.17g, roots say %.17g (%.3g)", r.decay_rate,
+    EXPECT(e <= TOL, "decay rate %.17g, roots say %.17g (%.3g)", r.decay_rate,
            decay, e);
+    bounded += r.err_decay >= fabs(r.decay_rate - decay);
     EXPECT(r.approach == (focus ? SSW_APPROACH_FOCUS : SSW_APPROACH_NODE),
            "approach %s, roots say %s (disc/b^2 %.3g)",
            ssw_approach_name(r.approach), focus ? "focus" : "node", sep);
@@ -173,8 +175,9 @@ static void test_rest(void) {
     n++;
   }
   printf("rest: %d trajectories (%d foci): worst decay rate error %.2e, "
-         "energy balance %.2e\n",
-         n, foci, worst, worst_e);
+         "estimates bound %d; energy balance %.2e\n",
+         n, foci, worst, bounded, worst_e);
+  EXPECT(bounded >= 0.95 * n, "decay estimates bound %d of %d", bounded, n);
   EXPECT(n >= 100 && foci >= 10, "%d trajectories, %d foci", n, foci);
 }
 

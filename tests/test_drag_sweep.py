@@ -131,7 +131,7 @@ with tempfile.TemporaryDirectory() as tmp:
         foci += focus
         check(d["converged_fraction"][i] == 1.0,
               f"point {i}: converged {d['converged_fraction'][i]}")
-        check(abs(d["decay_rate"][i] - want) <= 1e-6 * want,
+        check(abs(d["decay_rate"][i] - want) <= TOL * want,
               f"point {i}: decay {d['decay_rate'][i]!r} vs {want!r}")
         check(abs(d["analytic_decay_rate"][i] - want) <= 1e-12 * want,
               f"point {i}: twin decay {d['analytic_decay_rate'][i]!r}")

@@ -56,6 +56,10 @@ typedef struct {
    * err_rest and err_path <= rtol path_length, err_decay <= rtol
    * decay_rate and err_settle <= rtol t_settle. */
   double err_heading, err_rest, err_path, err_decay, err_settle;
+  /** The round-off share of err_decay (1/time): the step's linear map is
+   * rounded at a few ulp per base step, and -ln(mu) / T divides that by
+   * |ln mu|, small for a slow mode. */
+  double decay_roundoff;
 } ssw_damped;
 
 /** The stopping fraction of the energy with these settings: stop once

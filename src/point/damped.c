@@ -133,37 +133,43 @@ static void settle_of(const ssw_coeffs *c, const ssw_state *s, double Ht,
   *df = -SSW_MODEL_DISSIPATION(&c->e, w, v) / H;
 }
 
-/* The decay at rest measured on the scheme's own map: three states a
- * macro step T apart obey z2 = a z1 - b z0 with a and b the trace and
- * determinant of the step's linear map (Cayley-Hamilton); its eigenvalues
- * e^{lambda T} give the rates. States along one eigenvector (C = c K)
- * give the ratio of their sizes. */
-static void decay_of(const run_par *P, const ssw_state *end, double T,
-                     ssw_damped *r) {
-  ssw_state s = *end;
-  double z[3][2];
-  for (int k = 0; k < 3; k++) {
-    z[k][0] = s.W1, z[k][1] = s.W2;
-    if (k < 2) ssw_stepper_advance(P->c, T, P->o->recon, &s);
+/* The decay at rest measured on the scheme's own map: one macro step T
+ * of the two velocities (d, 0) and (0, d), d = 2^-300, so small that the
+ * quadratic terms vanish against the linear ones, gives the step's linear
+ * map at rest, whose eigenvalues mu = e^{lambda T} give the rates
+ * (decay = -ln max |mu| / T) and the approach (a focus for complex mu).
+ * Two independent directions keep it well conditioned however the
+ * trajectory approaches rest, and it carries the scheme's own error
+ * (O(eps^q)), which the coarse run's difference estimates. */
+static void decay_of(const run_par *P, double T, ssw_damped *r) {
+  const double d = 0x1p-300;
+  double m[2][2];
+  for (int k = 0; k < 2; k++) {
+    ssw_state s;
+    ssw_stepper_init(P->c, k == 0 ? d : 0.0, k == 1 ? d : 0.0, &s);
+    ssw_stepper_advance(P->c, T, P->o->recon, &s);
+    ssw_stepper_velocity(P->c, &s, &m[0][k], &m[1][k]);
+    m[0][k] /= d, m[1][k] /= d;
   }
   r->steps += 2 * ssw_method_cost(P->c->method);
-  const double det = z[0][0] * z[1][1] - z[1][0] * z[0][1];
-  const double n0 = hypot(z[0][0], z[0][1]), n1 = hypot(z[1][0], z[1][1]);
+  /* Each base step rounds the map by a few ulp; ln mu divides that by
+   * |ln mu| = decay T. */
+  r->decay_roundoff = 4.0 * ssw_method_cost(P->c->method) * 0x1p-52 / T;
+  const double tr = m[0][0] + m[1][1];
+  const double det = m[0][0] * m[1][1] - m[0][1] * m[1][0];
+  double disc = tr * tr - 4.0 * det;
+  /* A double root (C = c K: the map is a multiple of the identity) within
+   * round-off. */
+  if (fabs(disc) <= 1e-12 * tr * tr) disc = 0.0;
   r->decay_freq = 0.0;
   r->approach = SSW_APPROACH_NODE;
-  if (fabs(det) <= 1e-8 * n0 * n1) {
-    r->decay_rate = -log(n1 / n0) / T;
-    return;
-  }
-  const double a = (z[0][0] * z[2][1] - z[2][0] * z[0][1]) / det;
-  const double b = (z[1][0] * z[2][1] - z[2][0] * z[1][1]) / det;
-  const double disc = a * a - 4.0 * b;
-  if (disc >= -1e-6 * a * a) {
-    r->decay_rate = -log(0.5 * (a + sqrt(fmax(disc, 0.0)))) / T;
+  if (disc >= 0.0) {
+    const double mu = 0.5 * (fabs(tr) + sqrt(disc));
+    r->decay_rate = -log(mu) / T;
   } else {
     r->approach = SSW_APPROACH_FOCUS;
-    r->decay_rate = -0.5 * log(b) / T;
-    r->decay_freq = atan2(sqrt(-disc), a) / T;
+    r->decay_rate = -0.5 * log(det) / T;
+    r->decay_freq = atan2(sqrt(-disc), tr) / T;
   }
 }
 
@@ -272,7 +278,7 @@ static void run_end(const run_par *P, run *L) {
   r->H0 = L->H0;
   r->decay_rate = r->decay_freq = NAN;
   r->approach = SSW_APPROACH_NODE;
-  if (r->converged) decay_of(P, s, L->h, r);
+  if (r->converged) decay_of(P, L->h, r);
 }
 
 /* Starts the next runs in `lane` until one needs a step (-1: none left). */
@@ -347,6 +353,7 @@ static void add_floor(ssw_damped *r) {
   r->err_heading += n * fmax(fabs(r->heading_total), 1.0);
   r->err_rest += n * r->path_length;
   r->err_path += n * r->path_length;
+  r->err_decay += r->decay_roundoff;
 }
 
 /* The largest error estimate relative to what rtol asks of it. */
@@ -467,7 +474,8 @@ static void unscale(const ssw_units *u, ssw_damped *r) {
   double *time[] = {&r->t_settle, &r->t_end, &r->h, &r->err_settle};
   for (size_t i = 0; i < sizeof time / sizeof time[0]; i++)
     *time[i] = ldexp(*time[i], -k);
-  double *rate[] = {&r->decay_rate, &r->decay_freq, &r->err_decay};
+  double *rate[] = {&r->decay_rate, &r->decay_freq, &r->err_decay,
+                    &r->decay_roundoff};
   for (size_t i = 0; i < sizeof rate / sizeof rate[0]; i++)
     *rate[i] = ldexp(*rate[i], k);
 }
