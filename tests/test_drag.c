@@ -13,7 +13,9 @@
  *   form (exact-path.md) to ~1e-15: every scheme's observed order at fixed
  *   steps is within 0.5 of its order;
  * - bad drag input is refused (negative, not positive semidefinite, not
- *   finite; rattle with drag), and drag_wv changes the motion. */
+ *   finite; rattle with drag), and drag_wv changes the motion;
+ * - the blade force with drag obeys the lateral momentum balance, and its
+ *   rate and series agree with it. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -228,7 +230,49 @@ static void test_coupling(void) {
   EXPECT_REL(sb.W2 - sa.W2, -h * 0.2 * w0, 1e-3, "drag_wv's effect on W2");
 }
 
+/* The blade force with drag: F = p2' + w p1 - lateral lift (the lateral
+ * momentum balance, blade-force.md), with p2' = L1 w' + Z v' from the
+ * equations with drag; its rate against a central difference along the
+ * motion; the series' first two terms against F and dF/dt. */
+static void test_blade_drag(void) {
+  uint64_t s = 31;
+  double worst[3] = {0, 0, 0};
+  for (int i = 0, n = 0; n < 100 && i < 1000; i++) {
+    wb_draw d;
+    if (wb_draw_one(37, i, &d) != 0) continue;
+    ssw_tensor t = d.t;
+    const double rate = sqrt(2 * d.H * ssw_model_E(&t)) / ssw_model_D(&t);
+    random_drag(&s, &t, rate * wb_log(&s, 0.05, 3));
+    ssw_reduced e;
+    ssw_model_reduce(&t, &e);
+    const double w = d.w0, v = d.v0;
+    double dw, dv, f, df, F[3];
+    ssw_model_zeta_rate(&e, w, v, &dw, &dv);
+    const double p1 = -t.L2 * w + t.M * v;
+    const double want = t.L1 * dw + t.Z * dv + w * p1;
+    ssw_model_blade_rate(&e, w, v, &f, &df);
+    const double scale = fabs(t.L1 * dw) + fabs(t.Z * dv) + fabs(w * p1);
+    worst[0] = fmax(worst[0], fabs(f - want) / scale);
+    const double k = 1e-4 / rate;
+    const double fd = (ssw_model_blade_force(&e, w + k * dw, v + k * dv) -
+                       ssw_model_blade_force(&e, w - k * dw, v - k * dv)) /
+                      (2 * k);
+    worst[1] = fmax(worst[1], fabs(df - fd) / (fabs(fd) + rate * scale));
+    ssw_model_blade_series(&e, w, v, 3, F);
+    worst[2] = fmax(worst[2], fmax(fabs(F[0] - f) / scale,
+                                   fabs(F[1] - df) / (rate * scale)));
+    n++;
+  }
+  printf("blade force with drag: balance %.2e, rate vs difference %.2e, "
+         "series %.2e\n",
+         worst[0], worst[1], worst[2]);
+  EXPECT(worst[0] <= 1e-12, "F against the momentum balance %.3g", worst[0]);
+  EXPECT(worst[1] <= 1e-6, "dF/dt against a central difference %.3g", worst[1]);
+  EXPECT(worst[2] <= 1e-12, "the series' first terms %.3g", worst[2]);
+}
+
 int main(void) {
+  test_blade_drag();
   test_refusals();
   test_coupling();
   test_balance();
