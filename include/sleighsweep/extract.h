@@ -178,6 +178,15 @@ typedef struct {
   double err_heading_total, err_rest, err_path, err_decay;
 } ssw_traj;
 
+/** Marks a trajectory's drag quantities absent (NaN, approach -1): the
+ * undamped extraction's, which has no rest. */
+static inline void ssw_traj_no_rest(ssw_traj *r) {
+  r->heading_total = r->rest_x = r->rest_y = r->rest_distance = NAN;
+  r->path_length = r->decay_rate = r->decay_freq = r->settle_time = NAN;
+  r->err_heading_total = r->err_rest = r->err_path = r->err_decay = NAN;
+  r->approach = -1;
+}
+
 /** Extracts n trajectories of one tensor from the initial states (w0[i],
  * v0[i]), stepping them together in SIMD lanes; out[i] is bit-identical to
  * what ssw_extract_run gives for trajectory i alone. ctx[i] (ctx may be

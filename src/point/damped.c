@@ -510,7 +510,7 @@ int ssw_damped_batch(const ssw_tensor *t, int n, const double *w0,
                      rest.b / rest.D);
   for (int start = 0; start < n; start += CHUNK) {
     const int m = n - start < CHUNK ? n - start : CHUNK;
-    double ws[CHUNK], vs[CHUNK];
+    double ws[CHUNK] = {0}, vs[CHUNK] = {0};
     ssw_units_sample wrap[CHUNK];
     void *wctx[CHUNK];
     for (int i = 0; i < m; i++) {

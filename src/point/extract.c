@@ -463,11 +463,7 @@ static int setup(const ssw_coeffs *c, const ssw_tensor *t, int regime,
   out->period = out->heading_per_period = NAN;
   out->drift_per_period = out->orbit_radius = NAN;
   out->resonance = -1;
-  out->heading_total = out->rest_x = out->rest_y = out->rest_distance = NAN;
-  out->path_length = out->decay_rate = out->decay_freq = NAN;
-  out->settle_time = out->err_heading_total = out->err_rest = NAN;
-  out->err_path = out->err_decay = NAN;
-  out->approach = -1;
+  ssw_traj_no_rest(out);
   out->rate = sqrt(2.0 * out->H0 * ssw_model_E(t)) / c->e.D;
   /* Largest |L1 w + Z v| on the energy ellipse: sqrt(2 H E / D) = Arate
    * sqrt(D). Circulation's kappa beyond it: g never vanishes, the motion
