@@ -23,6 +23,7 @@
 #include "drag_oracle.h"
 #include "sleighsweep/config.h"
 #include "sleighsweep/error.h"
+#include "sleighsweep/extract.h"
 #include "sleighsweep/stepper.h"
 #include "test_util.h"
 #include "wide_batch.h"
@@ -202,6 +203,14 @@ static void test_refusals(void) {
          "rattle binds a body with drag");
   EXPECT(strstr(ssw_error_message(), "drag"), "message: %s",
          ssw_error_message());
+  ssw_error_clear();
+  /* The limit-motion extraction refuses drag (no silent wrong answer). */
+  ssw_integrator in;
+  ssw_integrator_defaults(&in);
+  ssw_traj r;
+  EXPECT(ssw_extract_run(&t, SSW_REGIME_CIRCLE_TO_CIRCLE, 1.5, 1.0, &in, NULL,
+                         NULL, &r) == SSW_ERR_ARG,
+         "ssw_extract_run integrates a body with drag");
   ssw_error_clear();
 }
 
