@@ -152,6 +152,11 @@ point circ_drift $CIRC --omega0 "${WV% *}" --v0 "${WV#* }"
 point circ_arc_up $CIRC
 point circ_arc_down $CIRC --omega0 -1.5 --v0 -1
 rm -f "$DATA/probe.json"
+# Drag (docs/theory/drag.md): the seed body to rest as a node, and with
+# circulation as a focus.
+DRAG="--drag-w 0.05 --drag-v 0.1"
+point drag_node $DRAG
+point drag_focus $CIRC $DRAG
 
 # Phase diagrams: two sweeps over theta x a (rho = 1 and rho = 0).
 for r in 1 0; do
@@ -195,6 +200,36 @@ EOF
 "$MPIEXEC" -np "$NP" "$EXE" run --overwrite --quiet \
   --output "$DATA/fig_gamma_energy.h5" \
   "$ROOT/jobs/examples/fig_gamma_energy.ini" >/dev/null
+# Drag's decay at rest over r x theta, with circulation: nodes and foci.
+cat >"$DATA/drag_r_theta.ini" <<'EOF'
+; Gallery: the decay rate at rest over the ellipse offset r and the blade
+; angle theta, with drag and circulation (analysis/figures.sh writes it).
+[body]
+m = 1
+I0 = 0.5
+rho = 1
+Gamma = 2                ; kappa = rho Gamma r: a focus where it is large
+drag_w = 0.05
+drag_v = 0.1
+[grid]
+theta = linspace(0deg, 180deg, 19)
+a = 0.2
+b = 0.1
+r = linspace(-0.6, 0.6, 25)
+s = -0.2
+A = 0.5
+B = 0.3
+[ensemble]
+trajectories = 2
+seed = 1
+[integrator]
+scheme = hamel8
+rtol = 1e-8
+[output]
+file = drag_r_theta.h5
+EOF
+"$MPIEXEC" -np "$NP" "$EXE" run --overwrite --quiet \
+  --output "$DATA/drag_r_theta.h5" "$DATA/drag_r_theta.ini" >/dev/null
 engine=$(date +%s)
 if [ "$DRAW" = 0 ]; then
   echo "figures.sh: engine $((engine - start)) s; data in $DATA"

@@ -34,6 +34,7 @@ SWEEPC = "circ_r_theta.h5"  # the circulation sweep over r x theta
 # the sweep over Gamma x energy (jobs/examples/fig_gamma_energy.ini)
 SWEEPGE = "fig_gamma_energy.h5"
 GE_POINT = (2.0, 0.5)  # (Gamma, H) of the bounded periodic point run
+SWEEPD = "drag_r_theta.h5"  # drag with circulation over r x theta
 CIRC_BODY = (0.3, math.radians(60))  # (r, theta) of the point runs
 BLUES = ["#9ecae1", "#1f5fa8"]
 REDS = ["#c8323c", "#f4a3a8"]
@@ -701,7 +702,9 @@ def sweep_text(path):
         n = int(np.prod(f["done"].shape))
         return (f"{n} grid points, {int(a['trajectories'])} trajectories "
                 f"each ({a['scheme'].decode() if isinstance(a['scheme'], bytes) else a['scheme']}, "  # noqa: E501
-                f"eta = {float(a['eta']):g}, tol = {float(a['tol']):g}), "
+                + (f"eta = {float(a['eta']):g}" if float(a['eta']) > 0
+                   else f"rtol = {float(a['rtol']):g}")
+                + f", tol = {float(a['tol']):g}), "
                 f"m = {float(a['m']):g}, I0 = {float(a['I0']):g}")
 
 
@@ -1168,10 +1171,91 @@ def fig_circ_energy(g):
 PERIODS_SHOWN = 4  # periods continued in fig_circ_periodic
 
 
+# ---- drag -------------------------------------------------------------------
+
+def fig_drag_map(g):
+    """The measured decay rate at rest over r x theta with drag and
+    circulation; the focus region (complex eigenvalues at rest) outlined
+    where the measured focus_fraction crosses 1/2."""
+    import h5py
+    s = g.path(SWEEPD)
+    pd = phase_diagram.plot_phase_diagram(
+        s, x="r", y="theta", quantity="decay_rate", quiet=True,
+        boundaries=False, height=3.0,
+        labels={"colorbar": "decay rate at rest (time$^{-1}$)"})
+    ax, panel = pd.axes[0], pd.panels[0]
+    with h5py.File(s, "r") as f:
+        a = f.attrs
+        focus = np.squeeze(f["focus_fraction"][()])
+        rate = np.squeeze(f["decay_rate"][()])
+        twin = np.squeeze(f["analytic_decay_rate"][()])
+        cw, cv = float(a["drag_w"]), float(a["drag_v"])
+        gamma = float(a["Gamma"])
+    ax.contour(panel.x, panel.y, focus, levels=[0.5], colors="white",
+               linewidths=1.0, zorder=5)
+    worst = float(np.nanmax(np.abs(rate / twin - 1)))
+    foci = int(np.count_nonzero(focus > 0.5))
+    caption = (
+        "Drag: the decay rate at rest, -max Re lambda, measured on each "
+        "point's damped trajectories (their forward runs to rest; "
+        f"{sweep_text(s)}, a = 0.2, b = 0.1, s = -0.2, A = 0.5, B = 0.3, "
+        f"rho = 1, Gamma = {gamma:g}, drag_w = {cw:g}, drag_v = {cv:g}). "
+        "Near rest K zeta' = -(C + kappa S) zeta, so the rates solve "
+        "D lambda^2 + b lambda + det C + kappa^2 = 0 with b = M c_w + "
+        "2 L2 c_wv + J c_v (docs/theory/drag.md): without circulation "
+        "rest is always approached as a node, and the lift's torque kappa "
+        "= rho Gamma r turns it into a focus (white outline: "
+        f"focus_fraction = 1/2; {foci} of {focus.size} points spiral into "
+        "rest), where the decay rate is b / (2 D). The measured rates "
+        f"agree with the closed form to {worst:.1e} (relative, rtol 1e-8). "
+        f"Drawn by `analysis/phase_diagram.py {SWEEPD} --x r --y theta "
+        "--quantity decay_rate`, the outline by a contour of "
+        "focus_fraction.")
+    g.save(pd.fig, "drag_decay", "Drag: decay at rest over r x theta, "
+           "nodes and foci", caption)
+    return {"diagram": pd, "foci": foci, "worst": worst}
+
+
+def rest_text(j):
+    return (f"total heading {j['heading_total']:.6g} rad "
+            f"({j['loops']} full turn(s)), rest point "
+            f"({j['rest_x']:.5g}, {j['rest_y']:.5g}), path length "
+            f"{j['path_length']:.5g}, decay rate {j['decay_rate']:.5g} "
+            f"(closed form {j['analytic']['decay_rate']:.5g}), 1% of the "
+            f"energy at t = {j['t_settle']:.4g}")
+
+
+def fig_drag_paths(g):
+    """The seed body to rest as a node, and with circulation as a focus
+    (a zigzag of cusps where v changes sign)."""
+    jn, jf = g.json("drag_node"), g.json("drag_focus")
+    panels = [("(a) node", [g.traj("drag_node")]),
+              ("(b) focus (with circulation)", [g.traj("drag_focus")])]
+    fig, plots = trajectory_panels(g, panels, 2, sswplot.DOUBLE, 3.3,
+                                   outlines=3)
+    caption = (
+        "Drag: the sleigh comes to rest (docs/theory/drag.md). "
+        f"{body_text(jn).split(', omega0')[0]}, drag_w = "
+        f"{jn['params']['drag_w']:g}, drag_v = {jn['params']['drag_v']:g}; "
+        "integrated forward until the energy is 1e-22 of its start, the "
+        "linear tail to rest added. (a) Without circulation rest is a "
+        f"node: {rest_text(jn)}. (b) With Gamma = "
+        f"{jf['params']['Gamma']:g} (b = {jf['params']['b']:g}, r = "
+        f"{jf['params']['r']:g}, s = {jf['params']['s']:g}, kappa = "
+        f"{jf['tensor']['kappa']:g}) the eigenvalues at rest are complex: "
+        "v changes sign again and again, and the path ends in a tightening "
+        f"zigzag of cusps: {rest_text(jf)}. X: the rest point. "
+        f"{scale_text(plots)}")
+    g.save(fig, "drag_paths", "Drag: paths to rest, a node and a focus",
+           caption)
+    return plots
+
+
 FIGURES = (fig_energy, fig_omega, fig_rattle, fig_com, fig_theta, fig_com7,
            fig_classical, fig_models, fig_portrait, fig_sleigh, fig_loops,
            fig_exact_path, fig_phase, fig_blade, fig_validate, fig_circ_map,
-           fig_circ_energy, fig_circ_periodic, fig_circ_arcs)
+           fig_circ_energy, fig_circ_periodic, fig_circ_arcs,
+           fig_drag_map, fig_drag_paths)
 
 
 def write_index(g, seconds):

@@ -20,7 +20,10 @@ limit circles differ: the JSON's centres and radii, or the end states'
 (the point (0, v/omega)). Below the critical energy the motion is
 periodic: the stored path covers a period or more, and the plot continues
 it by the period's rigid motion (--periods N), marks the period points and
-draws the circle they lie on (radius orbit_radius). Reads the files only;
+draws the circle they lie on (radius orbit_radius). With drag the path
+ends at rest (a node, or a spiral for a focus): no limit circles, and an X
+marks the rest point (the JSON's, or the last stored node). Reads the
+files only;
 exit status 2 on bad arguments or an unusable file.
 """
 import argparse
@@ -44,6 +47,7 @@ from sswfile import (AXES, SAMPLE_QUANTITIES, TITLE_SYMBOLS,  # noqa
                      read_point_json, say)
 
 TENSOR = ("J", "M", "L1", "L2", "Z")
+DRAG = ("drag_w", "drag_v", "drag_wv")  # [body] keys: nonzero, it stops
 # The periodic motion's measured quantities (JSON keys, dataset names).
 PERIODIC = ("period", "heading_per_period", "drift_per_period",
             "orbit_radius")
@@ -107,6 +111,9 @@ class Trajectory:
     radius_past: float = None  # the past circle's (= radius without kappa)
     periodic: dict = None  # PERIODIC -> value, below the critical energy
     orbit: object = None  # the drawn continuation (Orbit), if periodic
+    # drag (docs/theory/drag.md): the path ends at rest, at `rest` (x, y):
+    # the JSON's (with the tail) or the last node's; no limit circles
+    rest: np.ndarray = None
 
 
 @dataclass
@@ -180,6 +187,8 @@ def load_csv(path, json_path=None):
     tr = Trajectory(source=path, tensor=tensor, body=body, **_trim(cols))
     if j:
         circulation_from_json(tr, j)
+        if j.get("motion") == "damped":
+            tr.rest = np.array([float(j["rest_x"]), float(j["rest_y"])])
     if "x_exact" in cols:
         keep = np.all([np.isfinite(cols[q]) for q in ("t", "x", "y", "phi")],
                       axis=0)
@@ -264,6 +273,8 @@ def load_samples(path, at=None, samples=(0,), angles="deg", quiet=False):
                             body=dict(body), units=units, kappa=kappa,
                             periodic=periodic, **cols)
             tr.sample = k
+            if any(float(s.attr(key) or 0) for key in DRAG):
+                tr.rest = np.array([tr.x[-1], tr.y[-1]])
             if kappa:
                 g = tensor["L1"] * tr.omega[0] + tensor["Z"] * tr.v[0] - kappa
                 tr.arc = 1 if g > 0 else -1 if g < 0 else None
@@ -305,7 +316,7 @@ def limit_circles(tr):
     tensor, from the end states (the point (0, v/omega)). None for a
     periodic motion (no limit circles) and for limit lines."""
     none = (None, None, None, None, "")
-    if tr.periodic is not None:
+    if tr.periodic is not None or tr.rest is not None:
         return none
     if tr.circles is not None:
         return tr.circles + ("JSON",)
@@ -654,6 +665,10 @@ def plot_trajectories(trajs, ax=None, out=None, outlines=None, arrows=3,
         avoid.append([[tr.x[k0], tr.y[k0]]])
         if tr.orbit is not None:
             avoid += draw_orbit(ax, tr, color, circles)
+        if tr.rest is not None:  # a damped path: where it stops
+            ax.plot([tr.rest[0]], [tr.rest[1]], "X", color=color, ms=5,
+                    mec="black", mew=0.4, zorder=6)
+            avoid.append([tr.rest])
         if circles and tr.radius is not None:
             ring = np.linspace(0, 2 * math.pi, 72, endpoint=False)
             for c, fill, rad in ((tr.centre_past, "white", tr.radius_past),
@@ -730,6 +745,9 @@ def plot_trajectories(trajs, ax=None, out=None, outlines=None, arrows=3,
     if not any(t.radius is not None for t in trajs) or not circles:
         handles = handles[2:]
     handles += orbit_handles(trajs, circles)
+    if any(t.rest is not None for t in trajs):
+        handles.append(Line2D([], [], ls="none", marker="X", mfc="0.6",
+                              mec="black", mew=0.4, ms=5, label="rest"))
     labelled = [Line2D([], [], color=t.color or PALETTE[n % 8],
                        label=t.label) for n, t in enumerate(trajs)
                 if t.label]
@@ -1075,6 +1093,9 @@ def main(argv=None):
                         f"({t.centre_future[0]:.6g}, "
                         f"{t.centre_future[1]:.6g}), d = {d:.6g} (from the "
                         f"{t.circles_from})")
+            elif t.rest is not None:
+                msg += (f", damped: at rest at ({t.rest[0]:.6g}, "
+                        f"{t.rest[1]:.6g})")
             elif t.orbit is not None:
                 o = t.orbit
                 turns = o.heading / (2 * math.pi)

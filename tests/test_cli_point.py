@@ -144,6 +144,58 @@ for opt in ("--theta", "--a", "--b", "--r", "--s", "--A", "--B", "--m",
             "--I0", "--rho", "--omega0", "--v0", "--scheme", "--eta",
             "--trajectory", "--reconstruction", "--added-inertia"):
     check(opt in p.stdout, f"point --help misses {opt}")
+
+# Drag (docs/theory/drag.md): C = c K gives the exact rest (the undamped
+# path up to tau = 1/c); b = 0.1 makes L2 != 0, so drag_wv = -c L2 enters.
+t = json.loads(point("--b", "0.1").stdout)["tensor"]
+c = 0.3
+with tempfile.TemporaryDirectory() as tmp:
+    traj = os.path.join(tmp, "damped.csv")
+    p = point("--b", "0.1", "--drag-w", repr(c * t["J"]), "--drag-v",
+              repr(c * t["M"]), "--drag-wv", repr(-c * t["L2"]),
+              "--trajectory", traj)
+    check(p.returncode == 0, f"damped exit {p.returncode}: {p.stderr}")
+    j = json.loads(p.stdout)
+    with open(traj) as f:
+        rows = list(csv.DictReader(f))
+    fell = float(rows[-1]["H"]) < 1e-12 * float(rows[0]["H"])
+    check(len(rows) > 10 and fell,
+          "damped trajectory CSV: the energy does not fall to rest")
+an, est = j["analytic"], j["error_estimate"]
+for key in ("heading_total", "rest_x", "rest_y", "rest_distance",
+            "path_length", "approach", "decay_rate", "loops", "t_settle"):
+    check(key in j, f"damped key {key} missing")
+for key in ("heading_total", "rest_x", "rest_y", "rest_distance",
+            "path_length", "decay_rate"):
+    check(isinstance(est.get(key), float), f"damped error_estimate {key}")
+check(j["converged"] is True and j["approach"] == "node", "damped C = c K")
+check(len(an["eigenvalues"]) == 2 and
+      all(abs(e["re"] + c) <= 1e-12 * c and e["im"] == 0
+          for e in an["eigenvalues"]), f"eigenvalues {an['eigenvalues']}")
+check(rel(j["decay_rate"], c) <= 1e-9, f"decay_rate {j['decay_rate']}")
+scale = max(abs(an["heading_total"]), 1.0)
+check(abs(j["heading_total"] - an["heading_total"]) <= 1e-9 * scale,
+      f"heading_total {j['heading_total']} vs {an['heading_total']}")
+for key in ("rest_x", "rest_y", "path_length"):
+    check(abs(j[key] - an[key]) <= 1e-9 * an["path_length"],
+          f"damped {key} {j[key]} vs {an[key]}")
+# With circulation the approach is a focus, and C = c K has no exact twin.
+j = json.loads(point("--r", "0.3", "--Gamma", "2", "--drag-w", "0.05",
+                     "--drag-v", "0.05").stdout)
+check(j["approach"] == j["analytic"]["approach"] == "focus",
+      f"focus: {j['approach']}")
+check(rel(j["decay_rate"], j["analytic"]["decay_rate"]) <= 1e-9,
+      f"focus decay {j['decay_rate']} vs {j['analytic']['decay_rate']}")
+check(j["analytic"]["heading_total"] is None, "focus: no exact twin")
+# Bad drag: negative, not positive semidefinite, with rattle.
+for args, word in ((("--drag-v", "-1"), "drag-v"),
+                   (("--drag-w", "0.1", "--drag-v", "0.1", "--drag-wv",
+                     "0.2"), "positive semidefinite"),
+                   (("--scheme", "rattle", "--drag-v", "0.1"), "drag")):
+    p = point(*args)
+    check(p.returncode == 2 and word in p.stderr,
+          f"point {' '.join(args)}: exit {p.returncode}: {p.stderr}")
+
 p = subprocess.run([EXE, "frobnicate"], capture_output=True, text=True)
 check(p.returncode == 2 and "frobnicate" in p.stderr, "unknown command")
 sys.exit(1 if failures else 0)

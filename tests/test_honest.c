@@ -152,7 +152,7 @@ static void test_wide_scales(void) {
   report("wide", &wide);
   bodies = 0;
   for (int i = 0; bodies < 120; i++) {
-    ssw_body bd;
+    ssw_body bd = {0}; /* every effect off (draw_line sets the rest) */
     ssw_params p;
     draw_line(77, i, &bd, &p);
     const double mass = pow(10, wb_lin(&s, -250, 250));

@@ -67,6 +67,24 @@ static const declared effects[] = {
    "Model I: only the blade force changes (lift rho Gamma Jccw V_C)",
    "@Gamma=0.5 blade_force_max blade_force_error analytic_blade_force_max=nan "
    "only"},
+  /* Drag brings every trajectory to rest: no limit circles, so the
+   * asymptotic datasets and their twins are NaN, and the forward-only
+   * integration takes other step counts. */
+  /* drag_w alone: C is singular (det C + kappa^2 = 0), the approach to
+   * rest is algebraic and the extraction stops at the step cap. */
+  {"body", "drag_w", "0.1", "refused",
+   RESULTS " (damped: no limit circles; with drag_w alone the approach to "
+   "rest is algebraic and no trajectory converges)",
+   "@drag_w=0.1 center_spacing=nan analytic_center_spacing=nan steps_mean "
+   "converged_fraction<"},
+  {"body", "drag_v", "0.1", "refused",
+   RESULTS " (damped: no limit circles; alone, as drag_w alone)",
+   "@drag_v=0.1 center_spacing=nan analytic_center_spacing=nan steps_mean "
+   "converged_fraction<"},
+  {"body", "drag_wv", "0", "accepted",
+   "the default written out (a nonzero value needs drag_w and drag_v: "
+   "test_drag checks its effect on the motion)",
+   "@drag_wv=0 only"},
   {"body", "zero_tol", "0", "refused",
    RESULTS " (regime of points with L1 or Z zero to round-off)",
    "@zero_tol=0 Z regime"},

@@ -169,7 +169,27 @@ typedef struct {
   int arc, periodic, resonance;
   double period, heading_per_period, drift_per_period, orbit_radius;
   double err_period, err_heading_period, err_drift, err_orbit;
+  /** Drag (docs/theory/drag.md; NaN, approach -1, without drag): the
+   * damped trajectory's rest from the forward-only extraction (damped.h):
+   * total heading (rad), rest point and its distance, path length, decay
+   * rate at rest and its angular frequency (1/time), the time to
+   * SSW_DAMPED_SETTLE of the energy, the approach (SSW_APPROACH_*) and the
+   * estimated errors of the heading, the rest point, the path length and
+   * the decay rate. */
+  double heading_total, rest_x, rest_y, rest_distance, path_length;
+  double decay_rate, decay_freq, settle_time;
+  int approach;
+  double err_heading_total, err_rest, err_path, err_decay;
 } ssw_traj;
+
+/** Marks a trajectory's drag quantities absent (NaN, approach -1): the
+ * undamped extraction's, which has no rest. */
+static inline void ssw_traj_no_rest(ssw_traj *r) {
+  r->heading_total = r->rest_x = r->rest_y = r->rest_distance = NAN;
+  r->path_length = r->decay_rate = r->decay_freq = r->settle_time = NAN;
+  r->err_heading_total = r->err_rest = r->err_path = r->err_decay = NAN;
+  r->approach = -1;
+}
 
 /** Extracts n trajectories of one tensor from the initial states (w0[i],
  * v0[i]), stepping them together in SIMD lanes; out[i] is bit-identical to

@@ -37,6 +37,9 @@ typedef struct {
   double k_rot; /**< rotational added inertia = k_rot rho pi (A^2-B^2)^2 */
   double Gamma; /**< circulation about the ellipse, counter-clockwise
                      positive (0: none; docs/theory/circulation.md) */
+  /** Linear drag C = [[drag_w, drag_wv], [drag_wv, drag_v]] on (w, v),
+   * symmetric positive semidefinite (0: none; docs/theory/drag.md). */
+  double drag_w, drag_v, drag_wv;
 } ssw_body;
 
 /** The seven swept parameters of one grid point. Lengths in body units,
@@ -51,10 +54,13 @@ typedef struct {
  * - circulation's lift rho Gamma Jccw V_C at the ellipse centre C = (r, s)
  *   (docs/theory/circulation.md): its torque about the contact point is
  *   kappa v, kappa = rho Gamma r, and its lateral component is
- *   lift v - lift_s w, lift = rho Gamma, lift_s = rho Gamma s. */
+ *   lift v - lift_s w, lift = rho Gamma, lift_s = rho Gamma s;
+ * - linear drag: the generalised force -C zeta on zeta = (w, v),
+ *   C = [[cw, cwv], [cwv, cv]] (docs/theory/drag.md). */
 typedef struct {
   double J, M, N, L1, L2, Z;
   double kappa, lift, lift_s;
+  double cw, cv, cwv;
 } ssw_tensor;
 
 /** Asymptotic regime of a tensor: SSW_REGIME_UNIFORM (0),
@@ -69,8 +75,15 @@ typedef enum { SSW_REGIMES(SSW_REGIME_ENUM_) SSW_REGIME_COUNT } ssw_regime;
 const char *ssw_regime_name(int regime);
 
 /** Validates the run constants (m > 0, I0 >= 0, rho >= 0, k_rot >= 0, all
- * finite). Errors: SSW_ERR_BODY naming the offending constant. */
+ * finite; the drag matrix symmetric positive semidefinite, see
+ * ssw_model_check_drag). Errors: SSW_ERR_BODY naming the offending
+ * constant. */
 int ssw_model_check_body(const ssw_body *body);
+
+/** Checks a drag matrix [[cw, cwv], [cwv, cv]]: finite, cw >= 0,
+ * cv >= 0 and cw cv >= cwv^2 (positive semidefinite, so the drag never
+ * feeds energy in). Errors: SSW_ERR_BODY with the offending entries. */
+int ssw_model_check_drag(double cw, double cv, double cwv);
 
 /** Builds the total tensor (2010 paper eq. 3.2; Model II by the rigid
  * change of reference point; (r, s) = (0, 0) is Model I exactly).
@@ -108,15 +121,18 @@ void ssw_model_classify(const ssw_tensor *t, double tol, ssw_tensor *snapped,
  * along the blade, K = [[J, -L2], [-L2, M]], D = det K = M J - L2^2 and
  * S zeta = (-v, w) (docs/theory/model.md, sec. 2):
  *
- *   K zeta' = g S zeta,            g = L1 w + Z v - kappa
- *   w' = g a1 / D,  v' = g a2 / D, a1 = L2 w - M v,  a2 = J w - L2 v
+ *   K zeta' = g S zeta - C zeta,   g = L1 w + Z v - kappa
+ *   w' = (g a1 - d1) / D,  v' = (g a2 - d2) / D,
+ *   a1 = L2 w - M v,  a2 = J w - L2 v,  (d1, d2) = D K^-1 C zeta
  *   phi' = w,  x' = v cos phi,  y' = v sin phi
  *
  * p2 = L1 w + Z v is the lateral momentum, and kappa v the torque of the
  * circulation's lift (kappa = 0 without circulation). g vanishes on the
  * line of equilibria and obeys g' = g ht / D exactly, with
- * ht = kw2 w - kw1 v, kw1 = L1 M + Z L2, kw2 = L1 L2 + Z J. The energy
- * H = zeta^T K zeta / 2 is conserved.
+ * ht = kw2 w - kw1 v, kw1 = L1 M + Z L2, kw2 = L1 L2 + Z J without drag.
+ * The energy H = zeta^T K zeta / 2 is conserved without drag; with drag
+ * (C = [[cw, cwv], [cwv, cv]] positive semidefinite) it falls at the rate
+ * zeta^T C zeta and the only limit is rest (docs/theory/drag.md).
  *
  * The formulas are macros over any arithmetic type, so that the SIMD
  * batch kernel (GCC vector extensions) evaluates exactly the expressions
@@ -134,6 +150,10 @@ typedef struct {
   double kw1, kw2;        /**< L1 M + Z L2 and L1 L2 + Z J */
   double kappa;           /**< torque of the lift per unit v (ssw_tensor) */
   double lift, lift_s;    /**< lateral lift = lift v - lift_s w */
+  double cw, cv, cwv;     /**< the drag matrix C (ssw_tensor) */
+  int drag;               /**< 1 when C != 0: the drag terms are added
+                               (without, the formulas are bit for bit the
+                               drag-free ones) */
 } ssw_reduced;
 
 /** Number of integrated components (w, v, phi, x, y). */
@@ -151,15 +171,33 @@ typedef struct {
 /** Momenta (W1, W2) = K zeta. */
 #define SSW_MODEL_W1(e, w, v) ((e)->J * (w) - (e)->L2 * (v))
 #define SSW_MODEL_W2(e, w, v) (-(e)->L2 * (w) + (e)->M * (v))
+/** The drag force (f1, f2) = C zeta. */
+#define SSW_MODEL_F1(e, w, v) ((e)->cw * (w) + (e)->cwv * (v))
+#define SSW_MODEL_F2(e, w, v) ((e)->cwv * (w) + (e)->cv * (v))
+/** (d1, d2) = D K^-1 C zeta, the drag's share of D zeta'. */
+#define SSW_MODEL_D1(e, w, v)                                                  \
+  ((e)->M * SSW_MODEL_F1(e, w, v) + (e)->L2 * SSW_MODEL_F2(e, w, v))
+#define SSW_MODEL_D2(e, w, v)                                                  \
+  ((e)->L2 * SSW_MODEL_F1(e, w, v) + (e)->J * SSW_MODEL_F2(e, w, v))
+/** The rate of dissipation zeta^T C zeta = -dH/dt. */
+#define SSW_MODEL_DISSIPATION(e, w, v)                                         \
+  ((w)*SSW_MODEL_F1(e, w, v) + (v)*SSW_MODEL_F2(e, w, v))
 /** Energy zeta^T K zeta / 2. */
 #define SSW_MODEL_ENERGY(e, w, v)                                              \
   (0.5 * ((e)->J * (w) * (w) + (e)->M * (v) * (v)-2.0 * (e)->L2 * (w) * (v)))
 /** Lateral force of the blade on the body (docs/theory/blade-force.md):
  * F = g ht / D + w (M v - L2 w) - (lift v - lift_s w), from the lateral
- * momentum balance p2' + w p1 = F + lateral lift along the motion. */
+ * momentum balance p2' + w p1 = F + lateral lift along the motion. With
+ * drag p2' = L1 w' + Z v' loses (kw1 f1 + kw2 f2) / D, f = C zeta (the
+ * drag acts in the allowed directions only, so it has no lateral part);
+ * without, the literal 0.0 subtracted leaves every bit unchanged. */
 #define SSW_MODEL_BLADE(e, w, v, g, ht)                                        \
   ((g) * (ht) / (e)->D + (w) * ((e)->M * (v) - (e)->L2 * (w)) -                \
-   ((e)->lift * (v) - (e)->lift_s * (w)))
+   ((e)->lift * (v) - (e)->lift_s * (w)) -                                     \
+   ((e)->drag ? ((e)->kw1 * SSW_MODEL_F1(e, w, v) +                            \
+                 (e)->kw2 * SSW_MODEL_F2(e, w, v)) /                           \
+                    (e)->D                                                     \
+              : 0.0))
 
 /* The discrete Hamel step (tau = 1/2; docs/theory/model.md sec. 6 and
  * circulation.md):
@@ -191,6 +229,35 @@ typedef struct {
     (W2) = (W2) + 2.0 * hc_ * (w);                                             \
   } while (0)
 
+/* Drag in the discrete step (docs/theory/drag.md):
+ *   (K + (h/2) C) zeta_k + (h/2) g(zeta_k) R zeta_k = W_k,
+ *   W_{k+1} = (K - (h/2) C) zeta_k - (h/2) g(zeta_k) R zeta_k.
+ * The implicit half is the drag-free one with K + (h/2) C in place of K:
+ * SSW_MODEL_HAMEL_DRAG_INERTIA fills `k` (a struct with the fields of
+ * ssw_reduced the two macros above read) with that matrix's J, M, L2, D,
+ * kw1, kw2; SSW_MODEL_HAMEL_CUBIC and SSW_MODEL_HAMEL_SOLVE on `k` then
+ * give zeta_k and W_k - h g R zeta_k, and SSW_MODEL_HAMEL_DRAG_KICK
+ * subtracts h C zeta_k. The node energy W^T K^-1 W / 2 falls by exactly
+ * h zeta_k^T C zeta_k per step; exchanging the nodes with h -> -h maps
+ * the step onto itself (it stays symmetric). */
+#define SSW_MODEL_HAMEL_DRAG_INERTIA(e, h, k)                                  \
+  do {                                                                         \
+    (k)->J = (e)->J + 0.5 * (h) * (e)->cw;                                     \
+    (k)->M = (e)->M + 0.5 * (h) * (e)->cv;                                     \
+    (k)->L2 = (e)->L2 - 0.5 * (h) * (e)->cwv;                                  \
+    (k)->L1 = (e)->L1;                                                         \
+    (k)->Z = (e)->Z;                                                           \
+    (k)->kappa = (e)->kappa;                                                   \
+    (k)->D = (k)->M * (k)->J - (k)->L2 * (k)->L2;                              \
+    (k)->kw1 = (k)->L1 * (k)->M + (k)->Z * (k)->L2;                            \
+    (k)->kw2 = (k)->L1 * (k)->L2 + (k)->Z * (k)->J;                            \
+  } while (0)
+#define SSW_MODEL_HAMEL_DRAG_KICK(e, h, w, v, W1, W2)                          \
+  do {                                                                         \
+    (W1) = (W1) - (h)*SSW_MODEL_F1(e, w, v);                                   \
+    (W2) = (W2) - (h)*SSW_MODEL_F2(e, w, v);                                   \
+  } while (0)
+
 /** The reduced equations of a tensor. */
 void ssw_model_reduce(const ssw_tensor *t, ssw_reduced *e);
 
@@ -207,6 +274,11 @@ static inline double ssw_model_ht(const ssw_reduced *e, double w, double v) {
 static inline void ssw_model_zeta_rate(const ssw_reduced *e, double w, double v,
                                        double *dw, double *dv) {
   const double g = SSW_MODEL_G(e, w, v);
+  if (e->drag) {
+    *dw = (g * SSW_MODEL_A1(e, w, v) - SSW_MODEL_D1(e, w, v)) / e->D;
+    *dv = (g * SSW_MODEL_A2(e, w, v) - SSW_MODEL_D2(e, w, v)) / e->D;
+    return;
+  }
   *dw = g * SSW_MODEL_A1(e, w, v) / e->D;
   *dv = g * SSW_MODEL_A2(e, w, v) / e->D;
 }

@@ -26,6 +26,13 @@
   XM(PERIODIC, 4, "periodic",                                                  \
      "circulation below its critical energy: periodic reduced motion")
 
+/** How a damped motion comes to rest (damped.h SSW_APPROACH_*; the
+ * linearisation at rest, docs/theory/drag.md). X(ID, value, name,
+ * description). */
+#define SSW_APPROACHES(XM)                                                     \
+  XM(NODE, 0, "node", "real eigenvalues at rest: no oscillation")              \
+  XM(FOCUS, 1, "focus", "complex eigenvalues at rest: a decaying spiral")
+
 /** Trajectory flags (extract.h SSW_TRAJ_*, generated from this list;
  * dataset `flags`, flag_masks). X(ID, bit, name, description). */
 #define SSW_TRAJ_FLAGS(XM)                                                     \

@@ -72,6 +72,19 @@ typedef struct {
   /** Largest estimated absolute error of the trajectories' blade force
    * maxima (1/length; NaN as the other estimates). */
   double blade_force_error;
+  /** Drag (docs/output.md, "Drag"; NaN without drag): means over the
+   * converged trajectories of |heading_total|, the rest point's distance,
+   * the path length, the decay rate at rest and the settling time, the
+   * largest estimated errors of the first four, the share of them that
+   * approach rest as a focus; the closed-form decay rate and angular
+   * frequency at rest, and for C = c K without circulation the exact
+   * means of the first three over the same trajectories. */
+  double heading_total, rest_distance, path_length, decay_rate, settle_time;
+  double heading_total_error, rest_distance_error, path_length_error;
+  double decay_rate_error, focus_fraction;
+  double analytic_decay_rate, analytic_decay_frequency;
+  double analytic_heading_total, analytic_rest_distance;
+  double analytic_path_length;
 } ssw_point_result;
 
 /** Sample trajectory quantities, in the order they sit in a point's sample

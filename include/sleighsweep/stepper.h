@@ -52,6 +52,11 @@ typedef struct {
   double ux, uy;    /**< (cos phi, sin phi), carried by rotations */
   double W1, W2;    /**< projected momenta W = K (w, v) at the node */
   double p; /**< last L1 w + Z v of the discrete velocity (warm start) */
+  /** With drag only (0 otherwise): the signed distance travelled along
+   * the blade, integral of v dt, and the energy dissipated, integral of
+   * zeta^T C zeta dt, since ssw_stepper_init (the Hamel step sums its
+   * exact per-step values h v_k and h zeta_k^T C zeta_k). */
+  double len, diss;
 } ssw_state;
 
 /** Lanes of the batch kernel (one AVX2 register of doubles). */

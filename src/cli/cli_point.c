@@ -11,6 +11,8 @@
 #include "sleighsweep/analytic.h"
 #include "sleighsweep/angle.h"
 #include "sleighsweep/config.h"
+#include "sleighsweep/damped.h"
+#include "sleighsweep/drag.h"
 #include "sleighsweep/error.h"
 #include "sleighsweep/extract.h"
 #include "sleighsweep/model.h"
@@ -36,6 +38,9 @@ static void print_usage(FILE *f) {
       "\"analytic\",\n"
       "the closed form (docs/theory/model.md sec. 4). Defaults: the 2025 seed\n"
       "case. Infinite or undefined values print as null (see \"regime\").\n"
+      "With drag (--drag-w, --drag-v, --drag-wv) the trajectory runs forward\n"
+      "to rest instead: heading_total, rest_x, rest_y, path_length, approach,\n"
+      "decay_rate and their closed forms (docs/theory/drag.md).\n"
       "\n"
       "Body and fluid (lengths in any unit, consistently):\n"
       "  --theta X     blade angle from the major axis: 60deg, pi/3, 2pi/3,\n"
@@ -261,6 +266,14 @@ static int parse(int argc, char **argv, point_opts *o, int *help) {
             "--Gamma %g with --rho 0: without a fluid there is no lift, so "
             "the circulation would change nothing",
             o->cfg.body.Gamma);
+  SSW_CHECK(fabs(o->cfg.body.drag_wv) <=
+                sqrt(o->cfg.body.drag_w) * sqrt(o->cfg.body.drag_v),
+            SSW_ERR_USAGE,
+            "--drag-wv %g: the drag matrix [[drag_w, drag_wv], [drag_wv, "
+            "drag_v]] must be positive semidefinite, |drag_wv| <= "
+            "sqrt(drag_w drag_v) = %g, or some motion would gain energy",
+            o->cfg.body.drag_wv,
+            sqrt(o->cfg.body.drag_w) * sqrt(o->cfg.body.drag_v));
   SSW_CHECK(fabs(o->p.theta) <= SSW_THETA_MAX, SSW_ERR_USAGE,
             "--theta: %.17g rad (%.10g deg) is outside [-720deg, 720deg]; the "
             "ellipse repeats every 180deg: give the angle modulo 180deg",
@@ -405,10 +418,9 @@ static void print_analytic(FILE *f, const ssw_tensor *t, const ssw_traj *r,
   jnum(f, "blade_force_max", rel_err(r->blade_force_max, cmp->blade), 0);
 }
 
-static void print_json(FILE *f, const point_opts *o, const ssw_point *pt,
-                       const ssw_traj *r, const twins *w, const path_cmp *cmp) {
+/* The JSON's opening: program, params, tensor, conventions, integrator. */
+static void print_header(FILE *f, const point_opts *o, const ssw_point *pt) {
   const ssw_tensor *t = &pt->tensor;
-  const ssw_analytic *an = &pt->analytic;
   fprintf(f,
           "{\"program\": \"sleighsweep\", \"version\": \"%s\", "
           "\"git_revision\": \"%s\",\n",
@@ -439,6 +451,13 @@ static void print_json(FILE *f, const point_opts *o, const ssw_point *pt,
   fprintf(f, "\"max_steps\": %lld, \"tail\": %s, \"error_estimate\": %s},\n",
           (long long)g->max_steps, g->tail ? "true" : "false",
           g->estimate ? "true" : "false");
+}
+
+static void print_json(FILE *f, const point_opts *o, const ssw_point *pt,
+                       const ssw_traj *r, const twins *w, const path_cmp *cmp) {
+  const ssw_tensor *t = &pt->tensor;
+  const ssw_analytic *an = &pt->analytic;
+  print_header(f, o, pt);
   fprintf(f, " \"regime\": \"%s\", ",
           ssw_regime_name(r->periodic ? SSW_REGIME_PERIODIC : r->regime));
   print_period(f, r);
@@ -509,6 +528,110 @@ static int check_energy(const point_opts *o, const ssw_tensor *t) {
   return SSW_SUCCESS;
 }
 
+/* ---- Damped trajectories (drag): forward to rest ----------------------- */
+
+/* The closed forms beside a damped trajectory's measurements: the rest's
+ * eigenvalues, and for C = c K without circulation the exact rest. */
+static void print_damped_analytic(FILE *f, const ssw_point *pt,
+                                  const ssw_drag_rest *rest, const double ex[4],
+                                  double small, const ssw_damped *r) {
+  fprintf(f, " \"analytic\": {\"regime\": \"%s\", \"eigenvalues\": [",
+          ssw_regime_name(pt->analytic.regime));
+  for (int k = 0; k < 2; k++) {
+    fprintf(f, "{");
+    jnum(f, "re", rest->re[k], 1), jnum(f, "im", rest->im[k], 0);
+    fprintf(f, "}%s", k ? "], " : ", ");
+  }
+  fprintf(
+      f, "\"approach\": \"%s\", ",
+      ssw_approach_name(rest->focus ? SSW_APPROACH_FOCUS : SSW_APPROACH_NODE));
+  jnum(f, "decay_rate", rest->decay, 1);
+  jnum(f, "decay_frequency", rest->im[0], 1);
+  jnum(f, "heading_total", ex[0], 1);
+  jnum(f, "rest_x", ex[1], 1), jnum(f, "rest_y", ex[2], 1);
+  jnum(f, "rest_distance", hypot(ex[1], ex[2]), 1);
+  jnum(f, "path_length", ex[3], 1);
+  jnum(f, "small_drag_heading", small, 0);
+  fprintf(f, "},\n \"relative_error\": {");
+  jnum(f, "heading_total", rel_err(r->heading_total, ex[0]), 1);
+  jnum(f, "rest_point", hypot(r->rest_x - ex[1], r->rest_y - ex[2]) / ex[3], 1);
+  jnum(f, "path_length", rel_err(r->path_length, ex[3]), 1);
+  jnum(f, "decay_rate", rel_err(r->decay_rate, rest->decay), 0);
+}
+
+static void print_damped(FILE *f, const point_opts *o, const ssw_point *pt,
+                         const ssw_damped *r) {
+  ssw_drag_rest rest;
+  double ex[4];
+  if (ssw_drag_rest_eigen(&pt->tensor, &rest) != SSW_SUCCESS) ssw_error_clear();
+  if (ssw_drag_exact(&pt->tensor, pt->regime, o->w0, o->v0, INFINITY, &ex[0],
+                     &ex[1], &ex[2], &ex[3]) != SSW_SUCCESS)
+    ssw_error_clear();
+  const double small =
+      ssw_drag_small_heading(&pt->tensor, pt->regime, o->w0, o->v0);
+  fprintf(f, "\"motion\": \"damped\", \"regime\": \"%s\", ",
+          ssw_regime_name(pt->regime));
+  fprintf(f, "\"approach\": \"%s\", ", ssw_approach_name(r->approach));
+  jnum(f, "heading_total", r->heading_total, 1);
+  jnum(f, "rest_x", r->rest_x, 1), jnum(f, "rest_y", r->rest_y, 1);
+  jnum(f, "rest_distance", r->rest_distance, 1);
+  jnum(f, "path_length", r->path_length, 1);
+  fprintf(f, "\"loops\": %d, ", r->loops);
+  jnum(f, "decay_rate", r->decay_rate, 1);
+  jnum(f, "decay_frequency", r->decay_freq, 1);
+  jnum(f, "settle_fraction", SSW_DAMPED_SETTLE, 1);
+  jnum(f, "t_settle", r->t_settle, 1);
+  jnum(f, "t_end", r->t_end, 1), jnum(f, "energy_end", r->energy_end, 1);
+  jnum(f, "energy_error", r->energy_error, 1);
+  jnum(f, "H0", r->H0, 1);
+  fprintf(f,
+          "\"steps\": %lld, \"converged\": %s, \"flags\": %d, "
+          "\"refinements\": %d,\n",
+          (long long)r->steps, r->converged ? "true" : "false", r->flags,
+          r->refinements);
+  fprintf(f, " \"error_estimate\": {");
+  jnum(f, "heading_total", r->err_heading, 1);
+  jnum(f, "rest_x", r->err_rest, 1), jnum(f, "rest_y", r->err_rest, 1);
+  jnum(f, "rest_distance", r->err_rest, 1);
+  jnum(f, "path_length", r->err_path, 1);
+  jnum(f, "decay_rate", r->err_decay, 1);
+  jnum(f, "t_settle", r->err_settle, 0);
+  fprintf(f, "},\n");
+  print_damped_analytic(f, pt, &rest, ex, small, r);
+  fprintf(f, "}}\n");
+}
+
+/* The recorded damped path (exact columns NaN: the exact damped path is
+ * compared in tests/test_drag.c). */
+static int run_damped(const point_opts *o, const ssw_point *pt, FILE *csv) {
+  ssw_path s = {0};
+  ssw_damped r;
+  int rc = ssw_damped_run(&pt->tensor, o->w0, o->v0, &o->integ,
+                          csv ? ssw_path_record : NULL, csv ? &s : NULL, &r);
+  if (rc == SSW_SUCCESS && csv) {
+    ssw_path_record(&s, 0, 0.0, 0.0, 0.0, 0.0, o->w0, o->v0, r.H0);
+    rc = ssw_path_sort(&s);
+  }
+  double(*exact)[SSW_PATH_NEXACT] = NULL;
+  if (rc == SSW_SUCCESS && csv) {
+    exact = malloc((s.n ? s.n : 1) * sizeof *exact);
+    if (!exact) rc = SSW_RAISE(SSW_ERR_MEM, "out of memory for the path");
+    for (size_t i = 0; exact && i < s.n; i++)
+      for (int q = 0; q < SSW_PATH_NEXACT; q++)
+        exact[i][q] = NAN;
+    if (rc == SSW_SUCCESS) rc = write_csv(csv, o->trajectory, &s, exact);
+  }
+  ssw_path_free(&s);
+  free(exact);
+  if (csv && fclose(csv) != 0 && rc == SSW_SUCCESS)
+    rc = SSW_RAISE(SSW_ERR_IO, "--trajectory: error closing '%s'",
+                   o->trajectory);
+  if (rc != SSW_SUCCESS) return rc;
+  print_header(stdout, o, pt);
+  print_damped(stdout, o, pt, &r);
+  return SSW_SUCCESS;
+}
+
 static int run_point(const point_opts *o) {
   ssw_point pt;
   SSW_CALL(ssw_point_setup(&o->cfg.body, &o->p, o->cfg.zero_tol,
@@ -523,6 +646,7 @@ static int run_point(const point_opts *o) {
     SSW_CHECK(csv, SSW_ERR_USAGE, "--trajectory: cannot write '%s': %s",
               o->trajectory, strerror(errno));
   }
+  if (ssw_drag_on(t)) return run_damped(o, &pt, csv);
   /* The path is always recorded: the JSON compares it with the exact one
    * (path_error_max, heading_error_max). */
   ssw_path s = {0};

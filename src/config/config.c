@@ -401,6 +401,18 @@ static int finish(parse_state *st, int rc) {
   SSW_CALL(run_axes(st));
   SSW_CALL(circulation_fluid(st));
   const ssw_config *c = st->cfg;
+  if (ssw_model_check_drag(c->body.drag_w, c->body.drag_v, c->body.drag_wv) !=
+      SSW_SUCCESS) {
+    ssw_error_clear();
+    const int k = ssw_cfg_find_key("body", "drag_wv");
+    return fail(st, st->set_line[k], "body", "drag_wv",
+                "the drag matrix [[drag_w, drag_wv], [drag_wv, drag_v]] = "
+                "[[%g, %g], [%g, %g]] is not positive semidefinite: "
+                "|drag_wv| must be at most sqrt(drag_w drag_v) = %g, or some "
+                "motion would gain energy from the drag",
+                c->body.drag_w, c->body.drag_wv, c->body.drag_wv,
+                c->body.drag_v, sqrt(c->body.drag_w) * sqrt(c->body.drag_v));
+  }
   if (c->samples > c->trajectories) {
     const int k = ssw_cfg_find_key("output", "samples");
     return fail(st, st->set_line[k], "output", "samples",

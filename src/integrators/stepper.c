@@ -142,6 +142,7 @@ void ssw_stepper_init(const ssw_coeffs *c, double w0, double v0, ssw_state *s) {
   s->ux = 1.0, s->uy = 0.0;
   ssw_model_momenta(&c->e, w0, v0, &s->W1, &s->W2);
   s->p = ssw_model_g(&c->e, w0, v0);
+  s->len = s->diss = 0.0;
 }
 
 void ssw_stepper_velocity(const ssw_coeffs *c, const ssw_state *s, double *w,
@@ -271,7 +272,7 @@ static inline __attribute__((always_inline)) void half_turn(const vd *x, vd *c,
 
 /* The lanes' states as vectors. */
 typedef struct {
-  vd phi, x, y, ux, uy, W1, W2, p;
+  vd phi, x, y, ux, uy, W1, W2, p, len, diss;
 } vstate;
 
 static void load(const ssw_state s[SSW_LANES], vstate *v) {
@@ -279,6 +280,7 @@ static void load(const ssw_state s[SSW_LANES], vstate *v) {
     v->phi[l] = s[l].phi, v->x[l] = s[l].x, v->y[l] = s[l].y;
     v->ux[l] = s[l].ux, v->uy[l] = s[l].uy;
     v->W1[l] = s[l].W1, v->W2[l] = s[l].W2, v->p[l] = s[l].p;
+    v->len[l] = s[l].len, v->diss[l] = s[l].diss;
   }
 }
 
@@ -287,19 +289,39 @@ static void store(const vstate *v, ssw_state s[SSW_LANES]) {
     s[l].phi = v->phi[l], s[l].x = v->x[l], s[l].y = v->y[l];
     s[l].ux = v->ux[l], s[l].uy = v->uy[l];
     s[l].W1 = v->W1[l], s[l].W2 = v->W2[l], s[l].p = v->p[l];
+    s[l].len = v->len[l], s[l].diss = v->diss[l];
   }
 }
 
+/* The implicit half's inertia K + (h/2) C with drag, per lane
+ * (SSW_MODEL_HAMEL_DRAG_INERTIA). */
+typedef struct {
+  vd J, M, L2, D, kw1, kw2;
+  double L1, Z, kappa;
+} vinertia;
+
 /* One base Hamel step of size h (per lane) on every lane: the physics
- * module's discrete equations (SSW_MODEL_HAMEL_*) on vectors. */
+ * module's discrete equations (SSW_MODEL_HAMEL_*) on vectors. `drag` is a
+ * constant at each call, so the drag-free step compiles as before. */
 static inline __attribute__((always_inline)) void
-base_step(const ssw_reduced *e, const vd *h_, int recon, vstate *s) {
+base_step(const ssw_reduced *e, const vd *h_, int recon, int drag, vstate *s) {
   const vd h = *h_;
   vd a, a2, b, rhs, w, v;
-  SSW_MODEL_HAMEL_CUBIC(e, h, s->W1, s->W2, a, a2, b, rhs);
   vd p = s->p;
-  solve_cubic(&a, &a2, &b, &rhs, &p);
-  SSW_MODEL_HAMEL_SOLVE(vd, e, h, p, s->W1, s->W2, w, v);
+  if (drag) {
+    vinertia k;
+    SSW_MODEL_HAMEL_DRAG_INERTIA(e, h, &k);
+    SSW_MODEL_HAMEL_CUBIC(&k, h, s->W1, s->W2, a, a2, b, rhs);
+    solve_cubic(&a, &a2, &b, &rhs, &p);
+    SSW_MODEL_HAMEL_SOLVE(vd, &k, h, p, s->W1, s->W2, w, v);
+    SSW_MODEL_HAMEL_DRAG_KICK(e, h, w, v, s->W1, s->W2);
+    s->len += h * v;
+    s->diss += h * SSW_MODEL_DISSIPATION(e, w, v);
+  } else {
+    SSW_MODEL_HAMEL_CUBIC(e, h, s->W1, s->W2, a, a2, b, rhs);
+    solve_cubic(&a, &a2, &b, &rhs, &p);
+    SSW_MODEL_HAMEL_SOLVE(vd, e, h, p, s->W1, s->W2, w, v);
+  }
   s->p = p;
   /* Both reconstructions move along the chord direction phi + h w / 2; the
    * exponential one shortens it by sinc(h w / 2) to lie on the exact arc.
@@ -339,10 +361,16 @@ SSW_CLONES static void compose(const ssw_coeffs *c, const double h[SSW_LANES],
   load(s, &v);
   for (int l = 0; l < SSW_LANES; l++)
     hv[l] = h[l];
-  for (int i = 0; i < m->stages; i++) {
-    const vd hi = m->gamma[i] * hv;
-    base_step(&c->e, &hi, recon, &v);
-  }
+  if (c->e.drag)
+    for (int i = 0; i < m->stages; i++) {
+      const vd hi = m->gamma[i] * hv;
+      base_step(&c->e, &hi, recon, 1, &v);
+    }
+  else
+    for (int i = 0; i < m->stages; i++) {
+      const vd hi = m->gamma[i] * hv;
+      base_step(&c->e, &hi, recon, 0, &v);
+    }
   /* Keep the heading vector on the unit circle (one Newton step for
    * 1/sqrt: rotations only add round-off to its length). */
   const vd r = 1.5 - 0.5 * (v.ux * v.ux + v.uy * v.uy);
@@ -357,7 +385,10 @@ void ssw_hamel_step(const ssw_coeffs *c, double h, int recon, ssw_state *s) {
     lanes[l] = *s;
   load(lanes, &v);
   const vd hv = (vd){0} + h;
-  base_step(&c->e, &hv, recon, &v);
+  if (c->e.drag)
+    base_step(&c->e, &hv, recon, 1, &v);
+  else
+    base_step(&c->e, &hv, recon, 0, &v);
   store(&v, lanes);
   *s = lanes[0];
 }
@@ -384,23 +415,33 @@ static void from_plain(const ssw_coeffs *c, const ssw_ode_state *b,
 }
 
 static void rk4_step(const ssw_coeffs *c, double h, ssw_state *s) {
-  double y[5], k[4][5], tmp[5];
+  double y[5], k[4][5], stage[4][5];
   ssw_stepper_velocity(c, s, &y[0], &y[1]);
   y[2] = s->phi, y[3] = s->x, y[4] = s->y;
   ssw_model_rhs(&c->e, y, k[0]);
   for (int i = 0; i < 5; i++)
-    tmp[i] = y[i] + 0.5 * h * k[0][i];
-  ssw_model_rhs(&c->e, tmp, k[1]);
+    stage[1][i] = y[i] + 0.5 * h * k[0][i];
+  ssw_model_rhs(&c->e, stage[1], k[1]);
   for (int i = 0; i < 5; i++)
-    tmp[i] = y[i] + 0.5 * h * k[1][i];
-  ssw_model_rhs(&c->e, tmp, k[2]);
+    stage[2][i] = y[i] + 0.5 * h * k[1][i];
+  ssw_model_rhs(&c->e, stage[2], k[2]);
   for (int i = 0; i < 5; i++)
-    tmp[i] = y[i] + h * k[2][i];
-  ssw_model_rhs(&c->e, tmp, k[3]);
+    stage[3][i] = y[i] + h * k[2][i];
+  ssw_model_rhs(&c->e, stage[3], k[3]);
+  double q[4][2] = {{0}};
+  if (c->e.drag) /* v and zeta^T C zeta at the stages, for len and diss */
+    for (int j = 0; j < 4; j++) {
+      const double *z = j == 0 ? y : stage[j];
+      q[j][0] = z[1], q[j][1] = SSW_MODEL_DISSIPATION(&c->e, z[0], z[1]);
+    }
   for (int i = 0; i < 5; i++)
     y[i] += h / 6.0 * (k[0][i] + 2.0 * k[1][i] + 2.0 * k[2][i] + k[3][i]);
   const ssw_ode_state b = {y[0], y[1], y[2], y[3], y[4], 0.0};
   from_plain(c, &b, s);
+  if (c->e.drag) {
+    s->len += h / 6.0 * (q[0][0] + 2.0 * q[1][0] + 2.0 * q[2][0] + q[3][0]);
+    s->diss += h / 6.0 * (q[0][1] + 2.0 * q[1][1] + 2.0 * q[2][1] + q[3][1]);
+  }
 }
 
 static void advance_rk4(const ssw_coeffs *c, const double h[SSW_LANES],
@@ -408,6 +449,25 @@ static void advance_rk4(const ssw_coeffs *c, const double h[SSW_LANES],
   (void)recon;
   for (int l = 0; l < SSW_LANES; l++)
     rk4_step(c, h[l], &s[l]);
+}
+
+/* dopri5's len and diss: the integrals of v and zeta^T C zeta over the
+ * step by the two-point Hermite rule (order 4; the step's own stages stay
+ * inside dopri5.c). */
+static void hermite_len_diss(const ssw_coeffs *c, const ssw_ode_state *a,
+                             const ssw_ode_state *b, double h, ssw_state *s) {
+  const ssw_reduced *e = &c->e;
+  double wa, va, wb, vb;
+  ssw_model_zeta_rate(e, a->w, a->v, &wa, &va);
+  ssw_model_zeta_rate(e, b->w, b->v, &wb, &vb);
+  const double qa = SSW_MODEL_DISSIPATION(e, a->w, a->v);
+  const double qb = SSW_MODEL_DISSIPATION(e, b->w, b->v);
+  const double dqa = 2.0 * (wa * SSW_MODEL_F1(e, a->w, a->v) +
+                            va * SSW_MODEL_F2(e, a->w, a->v));
+  const double dqb = 2.0 * (wb * SSW_MODEL_F1(e, b->w, b->v) +
+                            vb * SSW_MODEL_F2(e, b->w, b->v));
+  s->len += 0.5 * h * (a->v + b->v) + h * h / 12.0 * (va - vb);
+  s->diss += 0.5 * h * (qa + qb) + h * h / 12.0 * (dqa - dqb);
 }
 
 static void advance_dopri5(const ssw_coeffs *c, const double h[SSW_LANES],
@@ -421,6 +481,7 @@ static void advance_dopri5(const ssw_coeffs *c, const double h[SSW_LANES],
     to_plain(c, &s[l], &a);
     ssw_dopri5_step(&c->e, &o, &a, h[l], NULL, NULL, &b, &err);
     from_plain(c, &b, &s[l]);
+    if (c->e.drag) hermite_len_diss(c, &a, &b, h[l], &s[l]);
   }
 }
 
@@ -429,6 +490,10 @@ _Static_assert(sizeof(ssw_rattle) <= sizeof(((ssw_coeffs *)0)->own),
                "ssw_coeffs.own holds a scheme's constants");
 
 static int bind_rattle(const ssw_tensor *t, ssw_coeffs *c) {
+  SSW_CHECK(t->cw == 0.0 && t->cv == 0.0 && t->cwv == 0.0, SSW_ERR_ARG,
+            "scheme rattle integrates a conservative lab-frame Hamiltonian, "
+            "which has no drag; with drag_w, drag_v or drag_wv != 0 use a "
+            "hamel scheme, rk4 or dopri5");
   ssw_rattle r;
   if (ssw_rattle_setup(t, &r) != SSW_SUCCESS) {
     char why[512];

@@ -92,7 +92,7 @@ typedef struct {
 } column;
 
 /* The per-point datasets (h5layout.c), `done` last. */
-#define SSW_H5_NCOL 55
+#define SSW_H5_NCOL 70
 extern const column ssw_h5_columns[];
 #define SSW_H5_DONE_COL (SSW_H5_NCOL - 1)
 

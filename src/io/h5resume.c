@@ -135,8 +135,8 @@ static int check_identity(hid_t file, const char *path, const ssw_config *cfg) {
     status = SSW_RAISE(SSW_ERR_IO,
                        "'%s' has output format %d, this program "
                        "writes %d (format 6 adds Gamma and energy as "
-                       "grid axes, dimensions when swept; format 5 adds the "
-                       "circulation datasets, "
+                       "grid axes, dimensions when swept, and the drag "
+                       "datasets; format 5 adds the circulation datasets, "
                        "blade_force_error and error estimates that include "
                        "the stopping tolerance, and keeps /segments as 1-D "
                        "datasets; format 3 keeps sample trajectories at "

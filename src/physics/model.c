@@ -27,6 +27,24 @@ int ssw_model_check_body(const ssw_body *body) {
             body->k_rot);
   SSW_CHECK(isfinite(body->Gamma), SSW_ERR_BODY,
             "circulation Gamma = %g must be finite", body->Gamma);
+  return ssw_model_check_drag(body->drag_w, body->drag_v, body->drag_wv);
+}
+
+int ssw_model_check_drag(double cw, double cv, double cwv) {
+  SSW_CHECK(isfinite(cw) && isfinite(cv) && isfinite(cwv), SSW_ERR_BODY,
+            "drag coefficients drag_w = %g, drag_v = %g, drag_wv = %g must "
+            "be finite",
+            cw, cv, cwv);
+  SSW_CHECK(cw >= 0 && cv >= 0, SSW_ERR_BODY,
+            "drag coefficients drag_w = %g and drag_v = %g must be >= 0 (a "
+            "negative one feeds energy into the motion)",
+            cw, cv);
+  /* cw cv >= cwv^2 as |cwv| <= sqrt(cw) sqrt(cv): no product overflows. */
+  SSW_CHECK(fabs(cwv) <= sqrt(cw) * sqrt(cv), SSW_ERR_BODY,
+            "drag matrix [[drag_w, drag_wv], [drag_wv, drag_v]] = [[%g, %g], "
+            "[%g, %g]] is not positive semidefinite: |drag_wv| must be at "
+            "most sqrt(drag_w drag_v) = %g, or some motion gains energy",
+            cw, cwv, cwv, cv, sqrt(cw) * sqrt(cv));
   return SSW_SUCCESS;
 }
 
@@ -99,6 +117,10 @@ int ssw_model_tensor(const ssw_body *body, const ssw_params *p,
   out->kappa = rho * body->Gamma * p->r;
   out->lift = rho * body->Gamma;
   out->lift_s = rho * body->Gamma * p->s;
+  /* Linear drag on (w, v) (docs/theory/drag.md). */
+  out->cw = body->drag_w;
+  out->cv = body->drag_v;
+  out->cwv = body->drag_wv;
   /* The reduced dynamics need only K = [[J, -L2], [-L2, M]] positive
    * definite (N never enters): a body with I0 = 0 on a dry plane has a
    * singular 3x3 tensor but regular motion (the tractrix). */
@@ -157,6 +179,10 @@ void ssw_model_reduce(const ssw_tensor *t, ssw_reduced *e) {
   e->kappa = t->kappa;
   e->lift = t->lift;
   e->lift_s = t->lift_s;
+  e->cw = t->cw;
+  e->cv = t->cv;
+  e->cwv = t->cwv;
+  e->drag = t->cw != 0.0 || t->cv != 0.0 || t->cwv != 0.0;
 }
 
 void ssw_model_blade_rate(const ssw_reduced *e, double w, double v, double *f,
@@ -167,6 +193,15 @@ void ssw_model_blade_rate(const ssw_reduced *e, double w, double v, double *f,
   const double Fw =
       (e->L1 * ht + g * e->kw2) / e->D + e->M * v - 2.0 * e->L2 * w + e->lift_s;
   const double Fv = (e->Z * ht - g * e->kw1) / e->D + e->M * w - e->lift;
+  if (e->drag) {
+    /* F's drag term -(kw1 f1 + kw2 f2) / D and zeta' = (g a - d) / D. */
+    const double Dw = (e->kw1 * e->cw + e->kw2 * e->cwv) / e->D;
+    const double Dv = (e->kw1 * e->cwv + e->kw2 * e->cv) / e->D;
+    const double wd = g * SSW_MODEL_A1(e, w, v) - SSW_MODEL_D1(e, w, v);
+    const double vd = g * SSW_MODEL_A2(e, w, v) - SSW_MODEL_D2(e, w, v);
+    *df = ((Fw - Dw) * wd + (Fv - Dv) * vd) / e->D;
+    return;
+  }
   *df = g * (Fw * SSW_MODEL_A1(e, w, v) + Fv * SSW_MODEL_A2(e, w, v)) / e->D;
 }
 
@@ -195,6 +230,8 @@ void ssw_model_blade_series(const ssw_reduced *e, double w, double v, int n,
     double s1 = 0.0, s2 = 0.0;
     for (int j = 0; j <= k; j++)
       s1 += G[j] * A1[k - j], s2 += G[j] * A2[k - j];
+    if (e->drag) /* the drag is linear: its k-th term is d(zeta_k) */
+      s1 -= SSW_MODEL_D1(e, W[k], V[k]), s2 -= SSW_MODEL_D2(e, W[k], V[k]);
     W[k + 1] = s1 / (e->D * (k + 1));
     V[k + 1] = s2 / (e->D * (k + 1));
   }
@@ -203,6 +240,10 @@ void ssw_model_blade_series(const ssw_reduced *e, double w, double v, int n,
     for (int j = 0; j <= k; j++)
       s1 += G[j] * HT[k - j], s2 += W[j] * (e->M * V[k - j] - e->L2 * W[k - j]);
     F[k] = s1 / e->D + s2 - (e->lift * V[k] - e->lift_s * W[k]);
+    if (e->drag)
+      F[k] -= (e->kw1 * SSW_MODEL_F1(e, W[k], V[k]) +
+               e->kw2 * SSW_MODEL_F2(e, W[k], V[k])) /
+              e->D;
   }
 }
 

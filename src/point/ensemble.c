@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sleighsweep/damped.h"
+#include "sleighsweep/drag.h"
 #include "sleighsweep/error.h"
 #include "sleighsweep/names.h"
 #include "sleighsweep/path.h"
@@ -26,6 +28,12 @@ typedef struct {
   int loops, sense_future, converged, flags;
   int arc, periodic; /* circulation: g's sign; below the critical energy */
   double period, hpp, drift, orbit, err_period, err_hpp;
+  /* drag: |heading|, rest distance, path length, decay, settling time,
+   * their estimates, the approach (-1 without drag) and the exact twins */
+  double heading, rest, path, decay, settle;
+  double err_heading, err_rest, err_path, err_decay;
+  double x_heading, x_rest, x_path;
+  int approach;
 } traj_summary;
 
 /* Trajectories handed to the batch kernel at once: a multiple of the SIMD
@@ -109,6 +117,21 @@ void ssw_ensemble_destroy(ssw_ensemble **e) {
   *e = NULL;
 }
 
+/* The exact rest of a damped trajectory where the C = c K oracle applies
+ * (NaN elsewhere): |heading|, rest distance, path length. */
+static void damped_twins(const ssw_point *pt, double w0, double v0,
+                         traj_summary *s) {
+  s->x_heading = s->x_rest = s->x_path = NAN;
+  if (!ssw_drag_on(&pt->tensor)) return;
+  double phi, x, y, len;
+  if (ssw_drag_exact(&pt->tensor, pt->regime, w0, v0, INFINITY, &phi, &x, &y,
+                     &len) != SSW_SUCCESS) {
+    ssw_error_clear();
+    return;
+  }
+  s->x_heading = fabs(phi), s->x_rest = hypot(x, y), s->x_path = len;
+}
+
 /* Trajectories [first, first + cnt) of a point, stepped together in the
  * batch kernel and summarised; sample trajectories also record nodes. */
 static int one_batch(const ssw_ensemble *e, const ssw_point *pt,
@@ -163,7 +186,19 @@ static int one_batch(const ssw_ensemble *e, const ssw_point *pt,
                             .drift = r[k].drift_per_period,
                             .orbit = r[k].orbit_radius,
                             .err_period = r[k].err_period,
-                            .err_hpp = r[k].err_heading_period};
+                            .err_hpp = r[k].err_heading_period,
+                            .heading = fabs(r[k].heading_total),
+                            .rest = r[k].rest_distance,
+                            .path = r[k].path_length,
+                            .decay = r[k].decay_rate,
+                            .settle = r[k].settle_time,
+                            .err_heading = r[k].err_heading_total,
+                            .err_rest = r[k].err_rest,
+                            .err_path = r[k].err_path,
+                            .err_decay = r[k].err_decay,
+                            .approach = r[k].approach};
+  for (int k = 0; k < cnt; k++)
+    damped_twins(pt, w0[k], v0[k], &out[k]);
   return SSW_SUCCESS;
 }
 
@@ -201,7 +236,29 @@ typedef struct {
   int64_t nloops;
   double emax;
   int flags;
+  /* drag: the rest's statistics, the exact twins', the largest estimates,
+   * the counts of damped trajectories and of foci among them */
+  stat heading, rest, path, decay, settle, x_heading, x_rest, x_path;
+  double err_heading, err_rest, err_path, err_decay;
+  int64_t damped, foci;
 } reduction;
+
+static void reduce_damped(reduction *a, const traj_summary *s) {
+  stat_add(&a->heading, s->heading);
+  stat_add(&a->rest, s->rest);
+  stat_add(&a->path, s->path);
+  stat_add(&a->decay, s->decay);
+  stat_add(&a->settle, s->settle);
+  stat_add(&a->x_heading, s->x_heading);
+  stat_add(&a->x_rest, s->x_rest);
+  stat_add(&a->x_path, s->x_path);
+  a->err_heading = fmax(a->err_heading, s->err_heading);
+  a->err_rest = fmax(a->err_rest, s->err_rest);
+  a->err_path = fmax(a->err_path, s->err_path);
+  a->err_decay = fmax(a->err_decay, s->err_decay);
+  a->damped++;
+  a->foci += s->approach == SSW_APPROACH_FOCUS;
+}
 
 static void reduce_periodic(reduction *a, const traj_summary *s) {
   stat_add(&a->period, s->period);
@@ -240,6 +297,7 @@ static void reduce_one(reduction *a, reduction *lower, const traj_summary *s) {
   stat_add(&a->blade, s->blade);
   a->sense[s->sense_future + 1]++;
   arc->loops[arc->nloops++] = s->loops;
+  if (s->approach >= 0) reduce_damped(a, s);
 }
 
 static int cmp_int(const void *a, const void *b) {
@@ -290,6 +348,28 @@ static void finish(const reduction *a, int64_t n, ssw_point_result *res) {
   res->orbit_radius = stat_mean(&a->orbit);
   res->period_error = a->err_period;
   res->heading_per_period_error = a->err_hpp;
+  res->heading_total = stat_mean(&a->heading);
+  res->rest_distance = stat_mean(&a->rest);
+  res->path_length = stat_mean(&a->path);
+  res->decay_rate = stat_mean(&a->decay);
+  res->settle_time = stat_mean(&a->settle);
+  res->heading_total_error = a->err_heading;
+  res->rest_distance_error = a->err_rest;
+  res->path_length_error = a->err_path;
+  res->decay_rate_error = a->err_decay;
+  res->focus_fraction = a->damped ? (double)a->foci / (double)a->damped : NAN;
+  res->analytic_heading_total = stat_mean(&a->x_heading);
+  res->analytic_rest_distance = stat_mean(&a->x_rest);
+  res->analytic_path_length = stat_mean(&a->x_path);
+}
+
+/* The rest's closed-form decay rate and frequency (NaN without drag). */
+static void drag_twins(const ssw_tensor *t, ssw_point_result *res) {
+  ssw_drag_rest rest;
+  res->analytic_decay_rate = res->analytic_decay_frequency = NAN;
+  if (!ssw_drag_on(t) || ssw_drag_rest_eigen(t, &rest) != SSW_SUCCESS) return;
+  res->analytic_decay_rate = rest.decay;
+  res->analytic_decay_frequency = rest.im[0];
 }
 
 /* The arc g < 0's population, where the ensemble splits by arc. */
@@ -327,6 +407,10 @@ static int path_error(ssw_ensemble *e, ssw_point_result *res, int regime) {
   double w0, v0, head;
   ssw_ensemble_initial(&e->sp, &res->tensor, e->key, 0, &w0, &v0);
   SSW_CALL(ssw_path_sort(p));
+  if (ssw_drag_on(&res->tensor)) { /* no exact damped path in general */
+    res->path_error_max = NAN;
+    return SSW_SUCCESS;
+  }
   const int rc = ssw_path_exact(p, &res->tensor, regime, w0, v0, NULL,
                                 &res->path_error_max, &head);
   if (rc == SSW_SUCCESS || res->tensor.kappa == 0.0) return rc;
@@ -393,6 +477,7 @@ int ssw_ensemble_run(ssw_ensemble *e, uint64_t index, const ssw_grid_values *v,
   reduction acc = {0}, low = {0};
   acc.err_d = acc.err_dphi = acc.err_r = acc.err_t0 = acc.err_blade = NAN;
   acc.err_period = acc.err_hpp = NAN;
+  acc.err_heading = acc.err_rest = acc.err_path = acc.err_decay = NAN;
   /* With circulation's torque the arcs g > 0 and g < 0 are reduced apart. */
   reduction *lower = pt.tensor.kappa != 0.0 ? &low : NULL;
   acc.loops = malloc((size_t)n * sizeof *acc.loops);
@@ -427,6 +512,7 @@ int ssw_ensemble_run(ssw_ensemble *e, uint64_t index, const ssw_grid_values *v,
   if (status == SSW_SUCCESS) {
     finish(&acc, n, res);
     finish_lower(&acc, lower, res);
+    drag_twins(&res->tensor, res);
     res->critical_energy = ssw_model_critical_energy(&res->tensor);
     res->loops = mode_of(acc.loops, acc.nloops);
     /* Uniform motion keeps each initial rotation sense: no sense of the

@@ -297,15 +297,15 @@ static int setup(const ssw_coeffs *c, const ssw_tensor *t, int regime,
   out->rtol = o->rtol;
   out->tol = tol;
   out->err_d = out->err_dphi = out->err_r = out->err_t0 = NAN;
-  out->err_center = out->err_blade = NAN;
+  out->err_center = out->err_blade = out->t0_step = NAN;
   out->tail = out->roundoff = (ssw_err_parts){NAN, NAN, NAN, NAN, NAN, NAN};
   out->t0_step = NAN;
   out->t0_dphi = NAN;
-  out->err_period = out->err_heading_period = NAN;
-  out->err_drift = out->err_orbit = NAN;
-  out->period = out->heading_per_period = NAN;
+  out->err_period = out->err_heading_period = out->err_drift = NAN;
+  out->err_orbit = out->period = out->heading_per_period = NAN;
   out->drift_per_period = out->orbit_radius = NAN;
   out->resonance = -1;
+  ssw_traj_no_rest(out);
   out->rate = sqrt(2.0 * out->H0 * ssw_model_E(t)) / c->e.D;
   /* Largest |L1 w + Z v| on the energy ellipse: sqrt(2 H E / D) = Arate
    * sqrt(D). Circulation's kappa beyond it: g never vanishes, the motion
@@ -547,6 +547,8 @@ int ssw_extract_batch(const ssw_tensor *t, int regime, int n, const double *w0,
                       const double *v0, const ssw_integrator *o,
                       ssw_sample_fn sample, void *const *ctx, ssw_traj *out) {
   SSW_CALL(ssw_integrator_check(o));
+  SSW_CHECK(t->cw == 0 && t->cv == 0 && t->cwv == 0, SSW_ERR_ARG,
+            "with drag there are no limit motions: ssw_damped_batch");
   for (int i = 0; i < n; i++)
     SSW_CHECK(isfinite(w0[i]) && isfinite(v0[i]) &&
                   (w0[i] != 0.0 || v0[i] != 0.0),

@@ -5,6 +5,8 @@
 #include <math.h>
 
 #include "sleighsweep/circulation.h"
+#include "sleighsweep/damped.h"
+#include "sleighsweep/drag.h"
 #include "sleighsweep/error.h"
 #include "sleighsweep/stepper.h"
 
@@ -100,20 +102,92 @@ void ssw_point_circulation(const ssw_point *pt, double H, ssw_point_circ *out) {
 }
 
 int ssw_point_closed_form(const ssw_point *pt) {
-  return pt->tensor.kappa == 0.0;
+  /* Drag leaves no limit circle: its twins are drag.h's. */
+  return pt->tensor.kappa == 0.0 && !ssw_drag_on(&pt->tensor);
+}
+
+/* A damped trajectory as an ssw_traj: it has no limits at t -> +-inf,
+ * so every asymptotic quantity is NaN; the work, the flags, the loops
+ * (full turns of the heading) and the energy balance carry over. */
+static void damped_traj(const ssw_damped *d, int regime, ssw_traj *r) {
+  *r = (ssw_traj){.regime = regime, .H0 = d->H0, .h = d->h, .eps = d->eps};
+  double *nan[] = {&r->rate,
+                   &r->t0,
+                   &r->w_past,
+                   &r->v_past,
+                   &r->w_future,
+                   &r->v_future,
+                   &r->r_past,
+                   &r->r_future,
+                   &r->center_past[0],
+                   &r->center_past[1],
+                   &r->center_future[0],
+                   &r->center_future[1],
+                   &r->d,
+                   &r->dphi,
+                   &r->blade_force_max,
+                   &r->t_past,
+                   &r->err_d,
+                   &r->err_dphi,
+                   &r->err_r,
+                   &r->err_t0,
+                   &r->err_center,
+                   &r->err_blade,
+                   &r->blade_terms,
+                   &r->t0_step,
+                   &r->period,
+                   &r->heading_per_period,
+                   &r->drift_per_period,
+                   &r->orbit_radius,
+                   &r->err_period,
+                   &r->err_heading_period,
+                   &r->err_drift,
+                   &r->err_orbit};
+  for (size_t i = 0; i < sizeof nan / sizeof nan[0]; i++)
+    *nan[i] = NAN;
+  r->tail = r->roundoff = (ssw_err_parts){NAN, NAN, NAN, NAN, NAN, NAN};
+  r->loops = d->loops;
+  r->energy_error = d->energy_error;
+  r->steps = d->steps;
+  r->t_future = d->t_end;
+  r->converged = d->converged;
+  r->flags = d->flags;
+  r->refinements = d->refinements;
+  r->resonance = -1;
+  r->heading_total = d->heading_total;
+  r->rest_x = d->rest_x, r->rest_y = d->rest_y;
+  r->rest_distance = d->rest_distance;
+  r->path_length = d->path_length;
+  r->decay_rate = d->decay_rate, r->decay_freq = d->decay_freq;
+  r->settle_time = d->t_settle;
+  r->approach = d->approach;
+  r->err_heading_total = d->err_heading, r->err_rest = d->err_rest;
+  r->err_path = d->err_path, r->err_decay = d->err_decay;
 }
 
 int ssw_point_trajectories(const ssw_point *pt, int n, const double *w0,
                            const double *v0, const ssw_integrator *o,
                            ssw_sample_fn sample, void *const *ctx,
                            ssw_traj *out) {
-  return ssw_extract_batch(&pt->tensor, pt->regime, n, w0, v0, o, sample, ctx,
-                           out);
+  if (!ssw_drag_on(&pt->tensor))
+    return ssw_extract_batch(&pt->tensor, pt->regime, n, w0, v0, o, sample, ctx,
+                             out);
+  ssw_damped d[16];
+  for (int start = 0; start < n; start += 16) {
+    const int m = n - start < 16 ? n - start : 16;
+    SSW_CALL(ssw_damped_batch(&pt->tensor, m, w0 + start, v0 + start, o, sample,
+                              ctx ? ctx + start : NULL, d));
+    for (int i = 0; i < m; i++)
+      damped_traj(&d[i], pt->regime, &out[start + i]);
+  }
+  return SSW_SUCCESS;
 }
 
 double ssw_point_blade_bound(const ssw_point *pt) {
   double fa = NAN;
-  if (pt->tensor.kappa != 0.0 || pt->tensor.lift != 0.0) return NAN;
+  if (pt->tensor.kappa != 0.0 || pt->tensor.lift != 0.0 ||
+      ssw_drag_on(&pt->tensor))
+    return NAN;
   if (ssw_analytic_blade_force_max(&pt->tensor, pt->regime, 1, &fa) != 0)
     ssw_error_clear(), fa = NAN;
   return fa;

@@ -21,14 +21,21 @@ void ssw_units_body(const ssw_tensor *t, ssw_units *u, ssw_tensor *s) {
   s->L2 = ldexp(t->L2, -m - l);
   /* kappa v is a torque (kappa: mass length / time), lift v and lift_s w
    * are forces (mass / time and mass length / time). */
-  u->fixed = t->kappa != 0.0 || t->lift != 0.0;
+  /* Drag has a time scale of its own as well (C / K: 1 / time). */
+  const int drag = t->cw != 0.0 || t->cv != 0.0 || t->cwv != 0.0;
+  u->fixed = t->kappa != 0.0 || t->lift != 0.0 || drag;
   const int k = t->kappa != 0.0  ? ilogb(t->kappa) - m - l
                 : t->lift != 0.0 ? ilogb(t->lift) - m
+                : drag           ? ilogb(t->cw / t->J + t->cv / t->M)
                                  : 0;
   u->speed = u->fixed ? k : 0;
   s->kappa = ldexp(t->kappa, -m - l - u->speed);
   s->lift = ldexp(t->lift, -m - u->speed);
   s->lift_s = ldexp(t->lift_s, -m - l - u->speed);
+  /* cw: mass length^2 / time, cv: mass / time, cwv: mass length / time. */
+  s->cw = ldexp(t->cw, -m - 2 * l - u->speed);
+  s->cv = ldexp(t->cv, -m - u->speed);
+  s->cwv = ldexp(t->cwv, -m - l - u->speed);
 }
 
 void ssw_units_state(ssw_units *u, const ssw_tensor *s, double w, double v,

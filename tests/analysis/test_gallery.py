@@ -48,7 +48,7 @@ FIGURES = ("xz2025_fig2_energy", "xz2025_fig3_omega", "xz2025_fig4_rattle",
            "phase_spacing", "phase_loops", "phase_blade_force",
            "validate_rho1", "circulation_regimes",
            "circulation_gamma_energy", "circulation_periodic",
-           "circulation_arcs")
+           "circulation_arcs", "drag_decay", "drag_paths")
 # Bounds on the 2025 paper's comparisons (measured: Hamel energy 1.6e-14,
 # RK45 7e-4; omega error Hamel 2.8e-8, RK45 4e-4; Fig. 4 velocity Hamel
 # 2.6e-7, RATTLE 1.5e-6, configuration Hamel 8e-7, RATTLE 6e-6).

@@ -40,3 +40,9 @@ ssw_add_test(NAME test_circulation_figures TIMEOUT 300
 ssw_add_test(NAME test_run_axes_figures TIMEOUT 300
   COMMAND ${SSW_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/analysis/test_run_axes_figures.py
           $<TARGET_FILE:sleighsweep> ${MPIEXEC_EXECUTABLE})
+
+# Drag's paths in trajectory.py: no limit circles, the rest point marked
+# where the path ends, a focus spiralling in, a sweep's damped sample.
+ssw_add_test(NAME test_drag_figures TIMEOUT 300
+  COMMAND ${SSW_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/analysis/test_drag_figures.py
+          $<TARGET_FILE:sleighsweep> ${MPIEXEC_EXECUTABLE})

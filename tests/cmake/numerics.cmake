@@ -35,3 +35,9 @@ ssw_add_test(NAME test_circulation_rattle SOURCES test_circulation_rattle.c
 ssw_add_test(NAME test_scales TIMEOUT 300
   COMMAND ${SSW_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/test_scales.py
           $<TARGET_FILE:sleighsweep> ${MPIEXEC_EXECUTABLE})
+# Linear drag: the discrete energy balance, the step's symmetry and
+# equations, every scheme's order against the exact damped motion, refusals
+# (test_drag); the forward-only extraction to rest against the exact
+# oracle, the rest eigenvalues and the small-drag limit (test_damped).
+ssw_add_test(NAME test_drag SOURCES test_drag.c LABELS numerics)
+ssw_add_test(NAME test_damped SOURCES test_damped.c LABELS numerics)

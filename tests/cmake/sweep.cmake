@@ -88,3 +88,8 @@ ssw_add_test(NAME test_sweep_first_units TIMEOUT 600
 ssw_add_test(NAME test_run_axes TIMEOUT 600
   COMMAND ${SSW_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/test_run_axes.py
           $<TARGET_FILE:sleighsweep> ${MPIEXEC_EXECUTABLE} LABELS numerics)
+# A sweep with drag: the exact C = c K rest and the rest's eigenvalues
+# (with circulation: nodes and foci) against formulas in the test.
+ssw_add_test(NAME test_drag_sweep TIMEOUT 300
+  COMMAND ${SSW_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/test_drag_sweep.py
+          $<TARGET_FILE:sleighsweep> ${MPIEXEC_EXECUTABLE} LABELS numerics)
