@@ -5,11 +5,12 @@ not done, read `sleighsweep point` CSV/JSON pairs.
 Shared by phase_diagram.py, trajectory.py, validate.py and gallery.py. The
 layout is the one src/io/h5out.c writes: 1-D coordinate datasets of the
 body's seven axes (theta in rad, the others in body length units) and of
-the swept run axes, Gamma and energy (a run axis of one value is a root
-attribute instead), one N-D dataset per quantity over (theta, a, b, r, s,
-A, B[, Gamma][, energy]), the `done` mask (uint8, 1 = written) and
-optionally /samples/{t,phi,x,y,omega,v,H} with dims (sample points,
-sample, node), NaN-padded. Sweep.axes are a file's own axes.
+the swept run axes, Gamma, energy and the drag entries (a run axis of
+one value is a root attribute instead), one N-D dataset per quantity over
+(theta, a, b, r, s, A, B[, Gamma][, energy][, drag_w, ...]), the `done`
+mask (uint8, 1 = written) and optionally /samples/{t,phi,x,y,omega,v,H}
+with dims (sample points, sample, node), NaN-padded.
+Sweep.axes are a file's own axes.
 """
 import csv
 import json
@@ -52,11 +53,14 @@ AXIS_TABLE = (
     ("B", "B", "B", "minor semi-axis", "minor semi-axis"),
     ("Gamma", r"\Gamma", "Γ", "circulation", "circulation"),
     ("energy", "H", "H", "energy of every trajectory", "energy"),
+    ("drag_w", r"c_\omega", "c_ω", "rotational drag", "rotational drag"),
+    ("drag_v", "c_v", "c_v", "drag along the blade", "drag along blade"),
+    ("drag_wv", r"c_{\omega v}", "c_ωv", "drag coupling", "drag coupling"),
 )
 N_BODY_AXES = 7
 # The body's seven: always dimensions of a file, in this order.
 BODY_AXES = tuple(row[0] for row in AXIS_TABLE[:N_BODY_AXES])
-# The run's two: a dimension (after B) only when the config sweeps it,
+# The run axes: a dimension (after B) only when the config sweeps it,
 # else the root attribute of its name (docs/output.md).
 RUN_AXES = tuple(row[0] for row in AXIS_TABLE[N_BODY_AXES:])
 ALL_AXES = BODY_AXES + RUN_AXES  # storage order of a file's dimensions

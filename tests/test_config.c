@@ -407,6 +407,11 @@ static const bad_case bad_cases[] = {
     {BODY GRID "Gamma = 0, nan\n", 10, "[grid] Gamma", "nan"},
     {BODY GRID "energy = logspace(0, 1, 3)\n", 10, "[grid] energy",
      "0 < start"},
+    {BODY GRID "drag_w = -0.1, 0.1\n", 10, "[grid] drag_w", "out of range"},
+    {BODY GRID "drag_w = 0.01, 1\ndrag_v = 0.04, 1\ndrag_wv = -0.03, 0\n", 12,
+     "[grid] drag_wv", "not positive semidefinite"},
+    {BODY "drag_w = 1\n" GRID "drag_w = 1, 2\n", 11, "[grid] drag_w",
+     "[body] drag_w (line 5)"},
     {BODY GRID "energy = logspace(1, 0.1, 3)\n", 10, "[grid] energy",
      "start < stop"},
     {"[body]\nm = 1\nI0 = 0.5\nrho = 1\n[grid]\ntheta = logspace(1, 2, 3)\n"

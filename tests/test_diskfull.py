@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Disk full. In a 900 KiB tmpfs the HDF5 file (allocated whole at
+"""Disk full. In a 1150 KiB tmpfs the HDF5 file (allocated whole at
 creation) fits and the journals then fill the disk mid-sweep: the run must
 stop with a clear message and a non-zero status; moved to a roomy disk, the
 same command resumes from what was durable and ends byte-identical to an
@@ -27,7 +27,7 @@ MPIEXEC = sys.argv[3] if len(sys.argv) > 3 else "mpirun"
 
 def every_point_samples(tmp):
     """The test config with samples at every grid point: journal records
-    of 7 KiB each, so the journals fill the 900 KiB disk mid-sweep."""
+    of 7 KiB each, so the journals fill the 1150 KiB disk mid-sweep."""
     with open(SMALL_CONFIG) as f:
         lines = [ln for ln in f.read().splitlines()
                  if not ln.startswith("sample_points")]
@@ -59,7 +59,7 @@ with tempfile.TemporaryDirectory() as tmp:
     CONFIG = every_point_samples(tmp)
     full = os.path.join(tmp, "full")
     os.mkdir(full)
-    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=900k", "tmpfs",
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1150k", "tmpfs",
                        full], capture_output=True).returncode != 0:
         print("skipped: cannot mount a tmpfs (needs root)")
         sys.exit(77)

@@ -20,7 +20,7 @@ int main(void) {
                           .energy = 0.5};
   ssw_integrator_defaults(&sp.integ);
   sp.integ.max_steps = 10; /* below the accepted 100 */
-  const ssw_grid_values p = {SEED_PARAMS(0.0), 0.0, 0.5, 0};
+  const ssw_grid_values p = {.body = SEED_PARAMS(0.0), .energy = 0.5};
   for (int threads = 1; threads <= 4; threads *= 2) {
     omp_set_num_threads(threads);
     ssw_ensemble *e = NULL;

@@ -120,6 +120,18 @@ static const declared effects[] = {
    "as [ensemble] energy = 2 (" SAME_RESULTS "the sample trajectories' times "
    "and velocities scale with it)",
    "@energy=2 samples/t samples/omega samples/v samples/H only"},
+  /* Drag's axes: one value is its [body] key's run (whose effects are
+   * declared above: each costs the step cap here), several are swept and
+   * checked point by point against those runs in test_run_axes.py. */
+  {"grid", "drag_w", "0", "accepted",
+   "as [body] drag_w = 0, the default; a sweep: test_run_axes.py",
+   "@drag_w=0 only"},
+  {"grid", "drag_v", "0", "accepted",
+   "as [body] drag_v = 0, the default; a sweep: test_run_axes.py",
+   "@drag_v=0 only"},
+  {"grid", "drag_wv", "0", "accepted",
+   "as [body] drag_wv = 0, the default; a sweep: test_run_axes.py",
+   "@drag_wv=0 only"},
   {"ensemble", "seed", "2", "refused", RESULTS " (random initial states)",
    "@seed=2 center_spacing steps_mean"},
   {"ensemble", "initial", "lattice", "refused",

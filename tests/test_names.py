@@ -6,7 +6,7 @@ tables and the names analysis/ keeps (sswfile.py, phase_diagram.py's
 category styles, validate.py's benign flags) are exactly those. The grid
 axes: sswfile's body and run axes are names.h's SSW_BODY_AXES and
 SSW_RUN_AXES in storage order, and a file sweeping Gamma and energy has
-the nine dimensions in that order (sswfile.Sweep.axes reads them).
+the twelve dimensions in that order (sswfile.Sweep.axes reads them).
 Usage: test_names.py SLEIGHSWEEP REPO_ROOT"""
 import os
 import re
@@ -43,7 +43,9 @@ sample_nodes = 8
 """
 # the same body, Gamma and energy swept: nine dimensions
 SWEPT = CONFIG.replace("[ensemble]\n", "Gamma = 0, 1\nenergy = 0.5, 2\n"
-                       "[ensemble]\n").replace("samples = 1\n", "")
+                       "drag_w = 0.1, 0.2\ndrag_v = 0.1, 0.2\n"
+                       "drag_wv = 0, 0.05\n[ensemble]\n").replace(
+                           "samples = 1\n", "")
 CATEGORIES = {"regime": "regime", "sense_future": "sense",
               "analytic_sense": "sense", "done": "done", "flags": "flags"}
 
@@ -157,7 +159,7 @@ def check_axes(root, swept_dims, sweep_axes):
     """sswfile's axis tables against names.h and a swept file."""
     h = header_axes(root)
     body, run = h["SSW_BODY_AXES"], h["SSW_RUN_AXES"]
-    check(len(body) == 7 and len(run) == 2, f"names.h axes {h}")
+    check(len(body) == 7 and len(run) == 5, f"names.h axes {h}")
     check([i for i, _ in body + run] == list(range(len(body + run))),
           f"names.h axis indices {body + run}")
     check(list(sswfile.BODY_AXES) == [n for _, n in body],

@@ -43,18 +43,27 @@ typedef struct {
 
 /** What varies from one grid point to the next (the grid's axes, names.h
  * SSW_AXES): the body's seven parameters and the run's circulation and
- * energy. A point's run uses these in place of the spec's body.Gamma and
- * energy. Its initial conditions are keyed by `key`, the point's flat
- * index over the body's seven axes: points that differ only in Gamma or
- * energy start at the same angles on their energy ellipses, so a (Gamma,
- * energy) map compares like with like, and a point of a swept run is bit
- * for bit the run that fixes its Gamma and energy. */
+ * energy and drag. A point's run uses these in place of the spec's
+ * body.Gamma, energy and body.drag_*. Its initial conditions are keyed by
+ * `key`, the point's flat index over the body's seven axes: points that differ
+ * only in Gamma or energy start at the same angles on their energy ellipses, so
+ * a (Gamma, energy) map compares like with like, and a point of a swept run is
+ * bit for bit the run that fixes its Gamma and energy. */
 typedef struct {
   ssw_params body; /**< theta a b r s A B */
   double Gamma;    /**< circulation about the ellipse (ccw positive) */
   double energy;   /**< energy H of every trajectory */
   uint64_t key;    /**< flat index over the body's seven axes */
+  double drag_w, drag_v, drag_wv; /**< the drag matrix's entries */
 } ssw_grid_values;
+
+/** Puts a point's run values into a body (Gamma and the drag entries). */
+static inline void ssw_grid_values_apply(const ssw_grid_values *v,
+                                         ssw_body *body) {
+  body->Gamma = v->Gamma;
+  body->drag_w = v->drag_w, body->drag_v = v->drag_v;
+  body->drag_wv = v->drag_wv;
+}
 
 /** Counter-based uniform double in [0, 1) keyed by (seed, grid index,
  * trajectory index, stream): the same value whatever rank or thread asks. */

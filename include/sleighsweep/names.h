@@ -83,10 +83,11 @@
 
 /** Grid axes in storage order (config.h SSW_NAXES and ssw_axis_names,
  * generated from this list; the coordinate datasets): the body's seven
- * (SSW_BODY_AXES, always dimensions of the output) and the run's two
- * (SSW_RUN_AXES: one value, from [body] Gamma and [ensemble] energy,
- * unless [grid] gives a list; a dimension of the output only when it holds
- * more than one value). X(ID, index, name, units, long_name). */
+ * (SSW_BODY_AXES, always dimensions of the output) and the run's five
+ * (SSW_RUN_AXES: one value, from [body] Gamma, [ensemble] energy and
+ * [body] drag_w, drag_v, drag_wv, unless [grid] gives a list; a dimension
+ * of the output only when it holds more than one value). X(ID, index, name,
+ * units, long_name). */
 #define SSW_AXES(XM) SSW_BODY_AXES(XM) SSW_RUN_AXES(XM)
 #define SSW_BODY_AXES(XM)                                                      \
   XM(THETA, 0, "theta", "rad",                                                 \
@@ -104,7 +105,14 @@
 #define SSW_RUN_AXES(XM)                                                       \
   XM(GAMMA, 7, "Gamma", "length2 time-1",                                      \
      "circulation about the ellipse (counter-clockwise positive)")             \
-  XM(ENERGY, 8, "energy", "mass length2 time-2", "energy H of every trajectory")
+  XM(ENERGY, 8, "energy", "mass length2 time-2",                               \
+     "energy H of every trajectory")                                           \
+  XM(DRAG_W, 9, "drag_w", "mass length2 time-1",                               \
+     "linear drag on the rotation (drag matrix entry c_w)")                    \
+  XM(DRAG_V, 10, "drag_v", "mass time-1",                                      \
+     "linear drag along the blade (drag matrix entry c_v)")                    \
+  XM(DRAG_WV, 11, "drag_wv", "mass length time-1",                             \
+     "coupling entry of the drag matrix (c_wv)")
 
 /** Sample trajectory quantities in the order of a point's sample buffer
  * (h5out.h SSW_SAMPLE_*; the /samples datasets). X(ID, index, name, units,

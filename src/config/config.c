@@ -324,8 +324,9 @@ static int sample_points(parse_state *st) {
   return rc;
 }
 
-/* The run axes (names.h SSW_RUN_AXES): [grid] Gamma and [grid] energy
- * sweep what [body] Gamma and [ensemble] energy fix. A quantity is given
+/* The run axes (names.h SSW_RUN_AXES): [grid] Gamma, energy, drag_w,
+ * drag_v and drag_wv sweep what [body] Gamma, [ensemble] energy and
+ * [body] drag_w, drag_v, drag_wv fix. A quantity is given
  * once: a list under [grid], or one value under its own section (or its
  * default), which then becomes the axis's one value. An axis of one value
  * also sets the scalar, so both spellings of a run are the same config. */
@@ -335,7 +336,12 @@ static int run_axes(parse_state *st) {
     const char *section;
     size_t offset;
   } run[] = {{SSW_AXIS_GAMMA, "body", offsetof(ssw_config, body.Gamma)},
-             {SSW_AXIS_ENERGY, "ensemble", offsetof(ssw_config, energy)}};
+             {SSW_AXIS_ENERGY, "ensemble", offsetof(ssw_config, energy)},
+             {SSW_AXIS_DRAG_W, "body", offsetof(ssw_config, body.drag_w)},
+             {SSW_AXIS_DRAG_V, "body", offsetof(ssw_config, body.drag_v)},
+             {SSW_AXIS_DRAG_WV, "body", offsetof(ssw_config, body.drag_wv)}};
+  _Static_assert(sizeof run / sizeof run[0] == SSW_NAXES - SSW_NBODY_AXES,
+                 "every run axis has its scalar key");
   ssw_config *c = st->cfg;
   for (size_t i = 0; i < sizeof run / sizeof run[0]; i++) {
     const char *name = ssw_axis_names[run[i].axis];
@@ -384,6 +390,32 @@ static int circulation_fluid(parse_state *st) {
   return SSW_SUCCESS;
 }
 
+/* The drag matrix C = [[drag_w, drag_wv], [drag_wv, drag_v]] positive
+ * semidefinite at every grid point. Every combination of the axes' values
+ * is a point, so the worst is the largest |drag_wv| with the smallest
+ * drag_w and drag_v (values increase: the ends). */
+static int drag_psd(parse_state *st) {
+  const ssw_config *c = st->cfg;
+  const ssw_axis *w = &c->axes[SSW_AXIS_DRAG_W], *v = &c->axes[SSW_AXIS_DRAG_V];
+  const ssw_axis *wv = &c->axes[SSW_AXIS_DRAG_WV];
+  const double cw = w->values[0], cv = v->values[0];
+  const double cwv = fmax(fabs(wv->values[0]), fabs(wv->values[wv->n - 1]));
+  if (ssw_model_check_drag(cw, cv, cwv) == SSW_SUCCESS) return SSW_SUCCESS;
+  ssw_error_clear();
+  const int swept = wv->n > 1 || w->n > 1 || v->n > 1;
+  const int k = ssw_cfg_find_key(swept ? "grid" : "body", "drag_wv");
+  int line = st->set_line[k];
+  if (swept && !line) /* a scalar drag_wv against swept drag_w or drag_v */
+    line = st->set_line[ssw_cfg_find_key("body", "drag_wv")];
+  return fail(st, line, swept ? "grid" : "body", "drag_wv",
+              "the drag matrix [[drag_w, drag_wv], [drag_wv, drag_v]] = "
+              "[[%g, %g], [%g, %g]]%s is not positive semidefinite: "
+              "|drag_wv| must be at most sqrt(drag_w drag_v) = %g, or some "
+              "motion would gain energy from the drag",
+              cw, cwv, cwv, cv, swept ? " (at a grid point)" : "",
+              sqrt(cw) * sqrt(cv));
+}
+
 /* Checks that need the whole file: syntax, required keys, cross-key. */
 static int finish(parse_state *st, int rc) {
   if (rc == -2) return SSW_RAISE(SSW_ERR_MEM, "libinih: out of memory");
@@ -400,19 +432,8 @@ static int finish(parse_state *st, int rc) {
   SSW_CALL(integrator_mode(st));
   SSW_CALL(run_axes(st));
   SSW_CALL(circulation_fluid(st));
+  SSW_CALL(drag_psd(st));
   const ssw_config *c = st->cfg;
-  if (ssw_model_check_drag(c->body.drag_w, c->body.drag_v, c->body.drag_wv) !=
-      SSW_SUCCESS) {
-    ssw_error_clear();
-    const int k = ssw_cfg_find_key("body", "drag_wv");
-    return fail(st, st->set_line[k], "body", "drag_wv",
-                "the drag matrix [[drag_w, drag_wv], [drag_wv, drag_v]] = "
-                "[[%g, %g], [%g, %g]] is not positive semidefinite: "
-                "|drag_wv| must be at most sqrt(drag_w drag_v) = %g, or some "
-                "motion would gain energy from the drag",
-                c->body.drag_w, c->body.drag_wv, c->body.drag_wv,
-                c->body.drag_v, sqrt(c->body.drag_w) * sqrt(c->body.drag_v));
-  }
   if (c->samples > c->trajectories) {
     const int k = ssw_cfg_find_key("output", "samples");
     return fail(st, st->set_line[k], "output", "samples",

@@ -449,7 +449,7 @@ static void circulation_twins(const ssw_point *pt, double H,
 static void start_point(ssw_ensemble *e, const ssw_grid_values *v, int record,
                         double *samples) {
   ssw_ensemble_spec *sp = &e->sp;
-  sp->body.Gamma = v->Gamma;
+  ssw_grid_values_apply(v, &sp->body);
   sp->energy = v->energy;
   e->key = v->key;
   e->recording = sp->samples > 0 && samples != NULL && record;

@@ -111,7 +111,7 @@ int ssw_sweep_dry_run(const ssw_config *cfg, const ssw_sweep_opts *so,
     ssw_grid_values v;
     ssw_point pt;
     ssw_grid_values_at(cfg, idx, &v);
-    sp.body.Gamma = v.Gamma; /* the point's run values */
+    ssw_grid_values_apply(&v, &sp.body); /* the point's run values */
     sp.energy = v.energy;
     SSW_CALL(ssw_point_setup(&sp.body, &v.body, cfg->zero_tol, o.method, &pt));
     ssw_point_set_energy(&pt, v.energy);

@@ -53,6 +53,9 @@ static void values_at(const ssw_config *cfg, const int idx[SSW_NAXES],
   v->body.B = ax[SSW_AXIS_B_SEMI].values[idx[SSW_AXIS_B_SEMI]];
   v->Gamma = ax[SSW_AXIS_GAMMA].values[idx[SSW_AXIS_GAMMA]];
   v->energy = ax[SSW_AXIS_ENERGY].values[idx[SSW_AXIS_ENERGY]];
+  v->drag_w = ax[SSW_AXIS_DRAG_W].values[idx[SSW_AXIS_DRAG_W]];
+  v->drag_v = ax[SSW_AXIS_DRAG_V].values[idx[SSW_AXIS_DRAG_V]];
+  v->drag_wv = ax[SSW_AXIS_DRAG_WV].values[idx[SSW_AXIS_DRAG_WV]];
 }
 
 void ssw_grid_values_at(const ssw_config *cfg, uint64_t index,
@@ -149,7 +152,7 @@ static int check_semi_axes(const ssw_config *cfg) {
 static int point_status(const ssw_config *cfg, const ssw_grid_values *v) {
   ssw_tensor t;
   ssw_body body = cfg->body;
-  body.Gamma = v->Gamma;
+  ssw_grid_values_apply(v, &body);
   return ssw_point_check(&body, &v->body, cfg->integ.method, &t);
 }
 
