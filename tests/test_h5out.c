@@ -28,11 +28,12 @@
 #define NSEL 4  /* grid points keeping samples: */
 static const uint64_t sel_index[NSEL] = {1, LATE, NEVER, 10};
 
-/* The run axes Gamma and energy hold one value: the file has the body's
- * seven dimensions (SSW_NBODY_AXES; test_run_axes.py sweeps them). */
-static const char *const axis[SSW_NAXES] = {"theta", "a", "b",     "r",     "s",
-                                            "A",     "B", "Gamma", "energy"};
-static const int shape[SSW_NAXES] = {3, 2, 1, 1, 1, 2, 1, 1, 1};
+/* The run axes (Gamma, energy, drag) hold one value: the file has the
+ * body's seven dimensions (SSW_NBODY_AXES; test_run_axes.py sweeps them). */
+static const char *const axis[SSW_NAXES] = {
+    "theta", "a",     "b",      "r",      "s",      "A",
+    "B",     "Gamma", "energy", "drag_w", "drag_v", "drag_wv"};
+static const int shape[SSW_NAXES] = {3, 2, 1, 1, 1, 2, 1, 1, 1, 1, 1, 1};
 
 static const char config_text[] =
     "[body]\nm = 1\nI0 = 0.5\nrho = 1\n[grid]\ntheta = 0, 0.7853981633974483, "
