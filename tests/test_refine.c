@@ -1,0 +1,269 @@
+/* Boundary refinement against the closed form: on an (a, theta) and a
+ * (theta, B) slice of an ideal-fluid Model I body (r = s = b = 0) every
+ * crossing of Z = 0, L1 = 0, |dphi| = 2 pi k and of the sense is found and
+ * located within [refine] tol, and nothing else is reported. The oracle
+ * writes its own tensor and transition angle from docs/theory/model.md
+ * (secs. 1 and 4) and finds the exact crossings along each edge by dense
+ * sampling and bisection to round-off; the engine measures the transition
+ * angle by integration. Prints the evaluations per edge and the cost
+ * against the coarse grid's. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sleighsweep/config.h"
+#include "sleighsweep/error.h"
+#include "sleighsweep/grid.h"
+#include "sleighsweep/refine.h"
+#include "test_util.h"
+
+/* ---- the oracle: docs/theory/model.md, Model I, b = r = s = 0 ------ */
+
+#define M_BODY 1.0
+#define I0_BODY 0.5
+#define RHO 1.0
+#define KROT 0.25
+
+typedef struct {
+  double theta, a, A, B;
+} body4;
+
+/* Z, L1 and |dphi| / 2 pi = |c1| / 2, c1 = sqrt(D) (Z L2 + M L1) / E with
+ * L2 = 0, D = M J, E = J Z^2 + M L1^2 (sec. 4). */
+static void oracle(const body4 *p, double *Z, double *L1, double *turns) {
+  const double c = cos(p->theta), s = sin(p->theta);
+  const double d2 = p->A * p->A - p->B * p->B;
+  const double M =
+      M_BODY + RHO * M_PI * (p->B * p->B * c * c + p->A * p->A * s * s);
+  const double J = I0_BODY + M_BODY * p->a * p->a + KROT * RHO * M_PI * d2 * d2;
+  *Z = RHO * M_PI * d2 * sin(2 * p->theta) / 2;
+  *L1 = M_BODY * p->a;
+  const double E = J * *Z * *Z + M * *L1 * *L1;
+  *turns = fabs(sqrt(M * J) * M * *L1 / E) / 2;
+}
+
+/* The oracle's indicator `ind` minus `level` at coordinate x of `axis`. */
+static double oracle_f(body4 p, int axis, double x, int ind, double level) {
+  if (axis == SSW_AXIS_THETA) p.theta = x;
+  if (axis == SSW_AXIS_A_COM) p.a = x;
+  if (axis == SSW_AXIS_B_SEMI) p.B = x;
+  double Z, L1, turns;
+  oracle(&p, &Z, &L1, &turns);
+  if (ind == SSW_REFINE_IND_Z) return Z - level;
+  if (ind == SSW_REFINE_IND_L1) return L1 - level;
+  if (ind == SSW_REFINE_IND_TURNS) return turns - level;
+  return -Z - level;
+}
+
+#define DENSE 4000
+#define MAX_ROOTS 16
+
+/* Every exact crossing of `level` by indicator `ind` on [x0, x1]: sign
+ * changes on DENSE subintervals, each bisected to round-off. */
+static int oracle_roots(body4 p, int axis, double x0, double x1, int ind,
+                        double level, double *roots) {
+  int n = 0;
+  double xa = x0, fa = oracle_f(p, axis, x0, ind, level);
+  for (int k = 1; k <= DENSE; k++) {
+    const double xb = x0 + (x1 - x0) * k / DENSE;
+    const double fb = oracle_f(p, axis, xb, ind, level);
+    if ((fa < 0) != (fb < 0) && n < MAX_ROOTS) {
+      double lo = xa, hi = xb, flo = fa;
+      for (int it = 0; it < 200 && hi - lo > 1e-15 * (1 + fabs(lo)); it++) {
+        const double mid = 0.5 * (lo + hi);
+        const double fm = oracle_f(p, axis, mid, ind, level);
+        if ((fm < 0) == (flo < 0))
+          lo = mid, flo = fm;
+        else
+          hi = mid;
+      }
+      roots[n++] = 0.5 * (lo + hi);
+    }
+    xa = xb, fa = fb;
+  }
+  return n;
+}
+
+/* ---- a slice through the engine ------------------------------------ */
+
+typedef struct {
+  size_t edges, crossings, evals, coarse, checked, invisible;
+  double max_err; /* largest |position - exact| */
+} tally;
+
+static body4 body_at(const ssw_config *cfg, uint64_t i) {
+  ssw_params q;
+  ssw_grid_params(cfg, i, &q);
+  return (body4){q.theta, q.a, q.A, q.B};
+}
+
+/* Levels of ind crossed between the classes at the edge's ends. */
+static int oracle_levels(int ind, const ssw_refine_edge *e, double *lv) {
+  const int32_t c0 = ssw_refine_class(ind, &e->s_lo);
+  const int32_t c1 = ssw_refine_class(ind, &e->s_hi);
+  if (ind != SSW_REFINE_IND_TURNS) return lv[0] = 0, 1;
+  const int32_t lo = c0 < c1 ? c0 : c1, hi = c0 < c1 ? c1 : c0;
+  int n = 0;
+  for (int32_t k = lo + 1; k <= hi && n < 64; k++)
+    lv[n++] = k;
+  return n;
+}
+
+/* One edge's crossings against the oracle: a level crossed once (the
+ * classes differ) is found within tol, each reported crossing is within
+ * tol of an exact one of its level, and no level is reported twice. */
+static void check_edge(const ssw_config *cfg, const ssw_refine_spec *sp,
+                       const ssw_refine_edge *e, const ssw_refine_crossing *c,
+                       size_t nc, tally *t) {
+  const body4 p = body_at(cfg, e->lo);
+  const double x0 = ssw_grid_value(cfg, e->lo, e->axis);
+  const double x1 = ssw_grid_value(cfg, e->hi, e->axis);
+  for (int ind = 0; ind < SSW_REFINE_NIND; ind++) {
+    if (!(e->indicators & (1 << ind))) continue;
+    double lv[64];
+    const int nl = oracle_levels(ind, e, lv);
+    for (int l = 0; l < nl; l++) {
+      double roots[MAX_ROOTS];
+      const int nr = oracle_roots(p, e->axis, x0, x1, ind, lv[l], roots);
+      int found = 0;
+      for (size_t k = 0; k < nc; k++) {
+        if (c[k].indicator != ind || c[k].level != lv[l]) continue;
+        found++;
+        double best = INFINITY;
+        for (int r = 0; r < nr; r++)
+          best = fmin(best, fabs(c[k].position - roots[r]));
+        EXPECT(best <= sp->tol && c[k].position_error <= sp->tol,
+               "edge %llu-%llu axis %d %s = %g: at %.12g +- %.3g, exact "
+               "crossing %.3g away (%d exact)",
+               (unsigned long long)e->lo, (unsigned long long)e->hi, e->axis,
+               ssw_refine_indicator_names[ind], lv[l], c[k].position,
+               c[k].position_error, best, nr);
+        if (best < INFINITY) t->max_err = fmax(t->max_err, best);
+      }
+      EXPECT(found == 1, "edge %llu-%llu %s = %g reported %d times",
+             (unsigned long long)e->lo, (unsigned long long)e->hi,
+             ssw_refine_indicator_names[ind], lv[l], found);
+      EXPECT(nr % 2 == 1, "edge %llu-%llu %s = %g: classes differ, %d exact",
+             (unsigned long long)e->lo, (unsigned long long)e->hi,
+             ssw_refine_indicator_names[ind], lv[l], nr);
+      t->checked++;
+      t->invisible += nr > 1 ? (size_t)(nr - 1) : 0;
+    }
+  }
+}
+
+/* Exact crossings of the oracle on the edge lo -> lo + stride, by level,
+ * that the classes of the two ends cannot see (an even number of them). */
+static void count_unseen(const ssw_config *cfg, uint64_t lo, uint64_t hi,
+                         int axis, tally *t) {
+  const body4 p = body_at(cfg, lo);
+  const double x0 = ssw_grid_value(cfg, lo, axis);
+  const double x1 = ssw_grid_value(cfg, hi, axis);
+  double roots[MAX_ROOTS];
+  for (int k = 1; k < 40; k++) {
+    const int nr = oracle_roots(p, axis, x0, x1, SSW_REFINE_IND_TURNS, k, roots);
+    if (nr % 2 == 0) t->invisible += (size_t)nr;
+  }
+}
+
+/* Runs the refinement of a slice: coarse samples by the engine's
+ * evaluator, the edges, each edge solved and checked. */
+static void run_slice(const char *name, const char *text, tally *t) {
+  ssw_config *cfg = NULL;
+  EXPECT(ssw_config_parse(text, name, &cfg) == SSW_SUCCESS, "%s: %s", name,
+         ssw_error_message());
+  if (!cfg) return;
+  ssw_refine_spec sp;
+  ssw_refine_spec_of(cfg, &sp);
+  ssw_ensemble_spec es;
+  ssw_config_ensemble(cfg, &es);
+  ssw_ensemble *ens = NULL;
+  EXPECT(ssw_ensemble_create(&es, &ens) == SSW_SUCCESS, "ensemble");
+  ssw_refine_point_ctx ctx = {ens, &es};
+  const uint64_t n = ssw_grid_size(cfg);
+  ssw_refine_sample *s = calloc(n, sizeof *s);
+  for (uint64_t i = 0; i < n; i++) {
+    ssw_grid_values v;
+    ssw_grid_values_at(cfg, i, &v);
+    EXPECT(ssw_refine_point_eval(&ctx, i, &v, &s[i]) == SSW_SUCCESS, "coarse");
+  }
+  ssw_refine_edge *edges = NULL;
+  size_t ne = 0;
+  EXPECT(ssw_refine_edges(cfg, &sp, s, &edges, &ne) == SSW_SUCCESS, "edges");
+  *t = (tally){.edges = ne, .coarse = n};
+  for (size_t k = 0; k < ne; k++) {
+    ssw_refine_crossing c[128];
+    size_t nc = 0;
+    EXPECT(ssw_refine_edge_max_crossings(&edges[k]) <= 128, "too many");
+    EXPECT(ssw_refine_edge_solve(cfg, &sp, &edges[k], ssw_refine_point_eval,
+                                 &ctx, c, &nc) == SSW_SUCCESS,
+           "solve: %s", ssw_error_message());
+    t->crossings += nc;
+    for (size_t j = 0; j < nc; j++)
+      t->evals += (size_t)c[j].evaluations;
+    check_edge(cfg, &sp, &edges[k], c, nc, t);
+  }
+  for (uint64_t i = 0; i < n; i++) {
+    int idx[SSW_NAXES];
+    ssw_grid_unravel(cfg, i, idx);
+    uint64_t stride = 1;
+    for (int a = SSW_NAXES - 1; a >= 0; a--) {
+      if (idx[a] + 1 < cfg->axes[a].n) count_unseen(cfg, i, i + stride, a, t);
+      stride *= (uint64_t)cfg->axes[a].n;
+    }
+  }
+  printf("%s: %llu coarse points, %zu edges, %zu crossings, %zu evaluations "
+         "(%.2f per edge, %.2f per crossing, cost ratio %.3f), largest "
+         "|position - exact| %.3g (tol %g); %zu exact loop crossings "
+         "invisible to the classes\n",
+         name, (unsigned long long)n, t->edges, t->crossings, t->evals,
+         ne ? (double)t->evals / (double)ne : 0.0,
+         t->crossings ? (double)t->evals / (double)t->crossings : 0.0,
+         (double)t->evals / (double)n, t->max_err, sp.tol, t->invisible);
+  free(edges);
+  free(s);
+  ssw_ensemble_destroy(&ens);
+  ssw_config_destroy(&cfg);
+}
+
+#define BODY "[body]\nm = 1\nI0 = 0.5\nrho = 1\n"
+#define ENSEMBLE "[ensemble]\ntrajectories = 1\ninitial = lattice\n"
+#define REFINE "[refine]\nclasses = regime, loops, sense\ntol = 1e-6\n"
+
+int main(void) {
+  /* a crosses 0 between grid points; theta = 90deg is no grid point. */
+  static const char a_theta[] =
+      BODY "[grid]\ntheta = linspace(5deg, 175deg, 18)\n"
+           "a = linspace(-0.3, 0.5, 5)\nA = 0.5\nB = 0.3\n" ENSEMBLE REFINE;
+  static const char theta_b[] =
+      BODY "[grid]\ntheta = linspace(5deg, 175deg, 18)\na = 0.2\nA = 0.5\n"
+           "B = linspace(0.1, 0.45, 6)\n" ENSEMBLE REFINE;
+  tally t1, t2;
+  run_slice("(a, theta)", a_theta, &t1);
+  run_slice("(theta, B)", theta_b, &t2);
+  /* Evaluations: at most 8 per edge over both slices; at most twice the
+   * coarse grid's points on the (theta, B) slice. The (a, theta) slice
+   * is the hard case: its loop lines accumulate at a = 0, theta = 90deg
+   * (|dphi| = pi sqrt(D) / |L1| there), so a 5 x 18 grid has more crossings
+   * than points (its ratio is printed, not bounded). */
+  const size_t edges = t1.edges + t2.edges, evals = t1.evals + t2.evals;
+  EXPECT(edges > 40, "only %zu edges", edges);
+  EXPECT((double)evals <= 8.0 * (double)edges,
+         "%zu evaluations for %zu edges: above 8 per edge", evals, edges);
+  EXPECT(t2.evals <= 2 * t2.coarse,
+         "(theta, B): %zu evaluations, above twice the %zu coarse points",
+         t2.evals, t2.coarse);
+  printf("both slices: %.2f evaluations per edge\n",
+         (double)evals / (double)edges);
+
+  /* Without [refine] nothing is refined. */
+  ssw_config *cfg = NULL;
+  EXPECT(ssw_config_parse(BODY "[grid]\ntheta = 30deg\na = 0.2\nA = 0.5\n"
+                               "B = 0.3\n",
+                          "plain", &cfg) == SSW_SUCCESS,
+         "plain config");
+  EXPECT(cfg && cfg->refine_classes == 0, "refinement on by default");
+  ssw_config_destroy(&cfg);
+  return TEST_RESULT();
+}
