@@ -162,7 +162,8 @@ static void count_unseen(const ssw_config *cfg, uint64_t lo, uint64_t hi,
   const double x1 = ssw_grid_value(cfg, hi, axis);
   double roots[MAX_ROOTS];
   for (int k = 1; k < 40; k++) {
-    const int nr = oracle_roots(p, axis, x0, x1, SSW_REFINE_IND_TURNS, k, roots);
+    const int nr =
+        oracle_roots(p, axis, x0, x1, SSW_REFINE_IND_TURNS, k, roots);
     if (nr % 2 == 0) t->invisible += (size_t)nr;
   }
 }

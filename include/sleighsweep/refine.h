@@ -28,9 +28,9 @@ extern "C" {
  * an edge solves them (the `indicator` dataset's flag_values). X(ID, value,
  * name, class, description). */
 #define SSW_REFINE_INDICATORS(XM)                                              \
-  XM(Z, 0, "Z", REGIME, "Z = 0: the coupling of v1 and v2 changes sign")      \
-  XM(L1, 1, "L1", REGIME, "L1 = 0: the moment of mass along the blade")      \
-  XM(TURNS, 2, "turns", LOOPS, "|dphi| / 2 pi = k: the k-th loop appears")    \
+  XM(Z, 0, "Z", REGIME, "Z = 0: the coupling of v1 and v2 changes sign")       \
+  XM(L1, 1, "L1", REGIME, "L1 = 0: the moment of mass along the blade")        \
+  XM(TURNS, 2, "turns", LOOPS, "|dphi| / 2 pi = k: the k-th loop appears")     \
   XM(MINUS_Z, 3, "minus_Z", SENSE, "-Z = 0: sign(-Z) is the future sense")
 
 #define SSW_REFINE_CLASS_ENUM_(id, bit, ...) SSW_REFINE_##id = bit,
@@ -89,15 +89,15 @@ int ssw_refine_edges(const ssw_config *cfg, const ssw_refine_spec *sp,
 
 /** One located crossing of a level of an indicator along an edge. */
 typedef struct {
-  uint64_t lo, hi;        /**< the edge's grid points (flat indices) */
-  int32_t axis;           /**< SSW_AXIS_* */
-  int32_t indicator;      /**< SSW_REFINE_IND_* */
-  double level;           /**< the level crossed (k for turns, else 0) */
-  double position;        /**< the crossing, in the axis's units */
-  double position_error;  /**< width of the final bracket (>= |error|) */
-  int32_t class_lo;       /**< the indicator's class at grid point lo */
-  int32_t class_hi;       /**< ... at grid point hi */
-  int32_t evaluations;    /**< point evaluations this crossing made */
+  uint64_t lo, hi;       /**< the edge's grid points (flat indices) */
+  int32_t axis;          /**< SSW_AXIS_* */
+  int32_t indicator;     /**< SSW_REFINE_IND_* */
+  double level;          /**< the level crossed (k for turns, else 0) */
+  double position;       /**< the crossing, in the axis's units */
+  double position_error; /**< width of the final bracket (>= |error|) */
+  int32_t class_lo;      /**< the indicator's class at grid point lo */
+  int32_t class_hi;      /**< ... at grid point hi */
+  int32_t evaluations;   /**< point evaluations this crossing made */
 } ssw_refine_crossing;
 
 /** Evaluates the point pipeline at values `v` on behalf of the edge from

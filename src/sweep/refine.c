@@ -264,8 +264,9 @@ static int first_bracket(const line *ln, const target *t, bracket *br) {
       continue;
     }
     if (s == 0 || !p) p = q;
-    *br = (bracket){p->x,        q->x, value(t, p), value(t, q), value(t, p),
-                    value(t, q), side(t, p), 0, 0, NAN};
+    *br = (bracket){p->x,        q->x,        value(t, p), value(t, q),
+                    value(t, p), value(t, q), side(t, p),  0,
+                    0,           NAN};
     return 1;
   }
   return 0;
@@ -308,8 +309,8 @@ static int solve_indicator(line *ln, int ind, ssw_refine_crossing *out,
   for (int k = 0; k < count; k++) {
     target t = {ind, isnan(first) ? NAN : first + k, c0};
     ssw_refine_crossing *c = &out[*n];
-    *c = (ssw_refine_crossing){e->lo, e->hi, e->axis, ind, t.level, NAN, NAN,
-                               c0, c1, 0};
+    *c = (ssw_refine_crossing){e->lo, e->hi, e->axis, ind, t.level,
+                               NAN,   NAN,   c0,      c1,  0};
     int found;
     SSW_CALL(search(ln, &t, c, &found));
     if (!found) { /* the indicator misses the level: by class */
