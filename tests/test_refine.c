@@ -85,12 +85,51 @@ static int oracle_roots(body4 p, int axis, double x0, double x1, int ind,
   return n;
 }
 
-/* ---- a slice through the engine ------------------------------------ */
-
 typedef struct {
   size_t edges, crossings, evals, coarse, checked, invisible;
   double max_err; /* largest |position - exact| */
 } tally;
+
+/* Circulation's critical energy H_c = C Gamma^2 of a Model II body with
+ * b = s = 0 (docs/theory/model.md sec. 1: q = (0, r), so L1_F = r N_F,
+ * -L2_F = r Z_F, J_F = I_rot + r^2 N_F; docs/theory/circulation.md sec. 3:
+ * H_c = D kappa^2 / (2 E), kappa = rho Gamma r): returns C. */
+static double oracle_hc_per_gamma2(double theta, double a, double r, double A,
+                                   double B) {
+  const double c = cos(theta), s = sin(theta), d2 = A * A - B * B;
+  const double MF = RHO * M_PI * (B * B * c * c + A * A * s * s);
+  const double NF = RHO * M_PI * (A * A * c * c + B * B * s * s);
+  const double ZF = RHO * M_PI * d2 * sin(2 * theta) / 2;
+  const double J =
+      I0_BODY + M_BODY * a * a + KROT * RHO * M_PI * d2 * d2 + r * r * NF;
+  const double M = M_BODY + MF, L1 = M_BODY * a + r * NF, L2 = -r * ZF;
+  const double D = M * J - L2 * L2;
+  const double E = J * ZF * ZF + 2 * ZF * L1 * L2 + M * L1 * L1;
+  return D * RHO * RHO * r * r / (2 * E);
+}
+
+/* A crossing of H = H_c against the closed form: along Gamma at
+ * +-sqrt(H / C), along the energy at C Gamma^2. */
+static void check_critical(const ssw_config *cfg, const ssw_refine_spec *sp,
+                           const ssw_refine_crossing *c, tally *t) {
+  ssw_grid_values v;
+  ssw_grid_values_at(cfg, c->lo, &v);
+  const double C = oracle_hc_per_gamma2(v.body.theta, v.body.a, v.body.r,
+                                        v.body.A, v.body.B);
+  double exact = C * v.Gamma * v.Gamma;
+  if (c->axis == SSW_AXIS_GAMMA)
+    exact = copysign(sqrt(v.energy / C), c->position);
+  EXPECT(c->axis == SSW_AXIS_GAMMA || c->axis == SSW_AXIS_ENERGY,
+         "H = H_c crossed along axis %d", c->axis);
+  EXPECT(fabs(c->position - exact) <= sp->tol && c->position_error <= sp->tol,
+         "H = H_c along %s from point %llu: at %.12g +- %.3g, exact %.12g",
+         ssw_axis_names[c->axis], (unsigned long long)c->lo, c->position,
+         c->position_error, exact);
+  t->max_err = fmax(t->max_err, fabs(c->position - exact));
+  t->checked++;
+}
+
+/* ---- a slice through the engine ------------------------------------ */
 
 static body4 body_at(const ssw_config *cfg, uint64_t i) {
   ssw_params q;
@@ -119,7 +158,14 @@ static void check_edge(const ssw_config *cfg, const ssw_refine_spec *sp,
   const body4 p = body_at(cfg, e->lo);
   const double x0 = ssw_grid_value(cfg, e->lo, e->axis);
   const double x1 = ssw_grid_value(cfg, e->hi, e->axis);
-  for (int ind = 0; ind < SSW_REFINE_NIND; ind++) {
+  int crit = 0;
+  for (size_t k = 0; k < nc; k++)
+    if (c[k].indicator == SSW_REFINE_IND_MU2)
+      check_critical(cfg, sp, &c[k], t), crit++;
+  EXPECT(crit == !!(e->indicators & (1 << SSW_REFINE_IND_MU2)),
+         "edge %llu-%llu: %d crossings of H = H_c", (unsigned long long)e->lo,
+         (unsigned long long)e->hi, crit);
+  for (int ind = 0; ind < SSW_REFINE_IND_MU2; ind++) {
     if (!(e->indicators & (1 << ind))) continue;
     double lv[64];
     const int nl = oracle_levels(ind, e, lv);
@@ -180,7 +226,9 @@ static void run_slice(const char *name, const char *text, tally *t) {
   ssw_ensemble_spec es;
   ssw_config_ensemble(cfg, &es);
   ssw_ensemble *ens = NULL;
-  EXPECT(ssw_ensemble_create(&es, &ens) == SSW_SUCCESS, "ensemble");
+  const int integrate = sp.classes & (SSW_REFINE_LOOPS | SSW_REFINE_SENSE);
+  EXPECT(!integrate || ssw_ensemble_create(&es, &ens) == SSW_SUCCESS,
+         "ensemble");
   ssw_refine_point_ctx ctx = {ens, &es};
   const uint64_t n = ssw_grid_size(cfg);
   ssw_refine_sample *s = calloc(n, sizeof *s);
@@ -210,7 +258,8 @@ static void run_slice(const char *name, const char *text, tally *t) {
     ssw_grid_unravel(cfg, i, idx);
     uint64_t stride = 1;
     for (int a = SSW_NAXES - 1; a >= 0; a--) {
-      if (idx[a] + 1 < cfg->axes[a].n) count_unseen(cfg, i, i + stride, a, t);
+      if (integrate && idx[a] + 1 < cfg->axes[a].n)
+        count_unseen(cfg, i, i + stride, a, t);
       stride *= (uint64_t)cfg->axes[a].n;
     }
   }
@@ -240,22 +289,32 @@ int main(void) {
   static const char theta_b[] =
       BODY "[grid]\ntheta = linspace(5deg, 175deg, 18)\na = 0.2\nA = 0.5\n"
            "B = linspace(0.1, 0.45, 6)\n" ENSEMBLE REFINE;
-  tally t1, t2;
+  /* Circulation on a Model II body (r = 0.2): the critical energy
+   * H_c = C Gamma^2 parts periodic from heteroclinic motion. */
+  static const char gamma_energy[] =
+      BODY "[grid]\ntheta = 60deg\na = 0.2\nr = 0.2\nA = 0.5\nB = 0.3\n"
+           "Gamma = linspace(-6, 6, 9)\nenergy = linspace(0.2, 2, 7)\n"
+           "[refine]\nclasses = critical\ntol = 1e-6\n";
+  tally t1, t2, t3;
   run_slice("(a, theta)", a_theta, &t1);
   run_slice("(theta, B)", theta_b, &t2);
-  /* Evaluations: at most 8 per edge over both slices; at most twice the
+  run_slice("(Gamma, energy)", gamma_energy, &t3);
+  EXPECT(t3.crossings >= 8, "(Gamma, energy): %zu crossings of H = H_c",
+         t3.crossings);
+  /* Evaluations: at most 8 per edge over the three slices; at most twice the
    * coarse grid's points on the (theta, B) slice. The (a, theta) slice
    * is the hard case: its loop lines accumulate at a = 0, theta = 90deg
    * (|dphi| = pi sqrt(D) / |L1| there), so a 5 x 18 grid has more crossings
    * than points (its ratio is printed, not bounded). */
-  const size_t edges = t1.edges + t2.edges, evals = t1.evals + t2.evals;
+  const size_t edges = t1.edges + t2.edges + t3.edges;
+  const size_t evals = t1.evals + t2.evals + t3.evals;
   EXPECT(edges > 40, "only %zu edges", edges);
   EXPECT((double)evals <= 8.0 * (double)edges,
          "%zu evaluations for %zu edges: above 8 per edge", evals, edges);
   EXPECT(t2.evals <= 2 * t2.coarse,
          "(theta, B): %zu evaluations, above twice the %zu coarse points",
          t2.evals, t2.coarse);
-  printf("both slices: %.2f evaluations per edge\n",
+  printf("three slices: %.2f evaluations per edge\n",
          (double)evals / (double)edges);
 
   /* Without [refine] nothing is refined. */

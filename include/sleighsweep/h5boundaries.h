@@ -15,7 +15,8 @@ extern "C" {
 #endif
 
 /** Reads every grid point's refinement sample (Z, L1, transition_angle,
- * sense_future) into rank 0's s[0 .. grid size - 1], after a flush of
+ * sense_future, critical_energy; not H, which the grid gives) into rank
+ * 0's s[0 .. grid size - 1], after a flush of
  * what every rank wrote. Collective; other ranks pass NULL. Errors (on
  * every rank): SSW_ERR_ARG for NULL on rank 0, SSW_ERR_MEM, SSW_ERR_HDF5. */
 int ssw_h5out_read_refine_samples(ssw_h5out *h, ssw_refine_sample *s);

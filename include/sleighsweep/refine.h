@@ -22,7 +22,8 @@ extern "C" {
 #define SSW_REFINE_CLASSES(XM)                                                 \
   XM(REGIME, 1, "regime", "signs of Z and L1, whose zeros part the regimes")   \
   XM(LOOPS, 2, "loops", "loop count floor(|dphi| / 2 pi)")                     \
-  XM(SENSE, 4, "sense", "rotation sense on the future circle")
+  XM(SENSE, 4, "sense", "rotation sense on the future circle")                 \
+  XM(CRITICAL, 8, "critical", "circulation: below or above H_c")
 
 /** The continuous indicators whose levels are the boundaries, in the order
  * an edge solves them (the `indicator` dataset's flag_values). X(ID, value,
@@ -31,7 +32,8 @@ extern "C" {
   XM(Z, 0, "Z", REGIME, "Z = 0: the coupling of v1 and v2 changes sign")       \
   XM(L1, 1, "L1", REGIME, "L1 = 0: the moment of mass along the blade")        \
   XM(TURNS, 2, "turns", LOOPS, "|dphi| / 2 pi = k: the k-th loop appears")     \
-  XM(MINUS_Z, 3, "minus_Z", SENSE, "-Z = 0: sign(-Z) is the future sense")
+  XM(MINUS_Z, 3, "minus_Z", SENSE, "-Z = 0: sign(-Z) is the future sense")     \
+  XM(MU2, 4, "mu2_minus_1", CRITICAL, "mu^2 - 1 = H_c / H - 1 = 0: H = H_c")
 
 #define SSW_REFINE_CLASS_ENUM_(id, bit, ...) SSW_REFINE_##id = bit,
 enum { SSW_REFINE_CLASSES(SSW_REFINE_CLASS_ENUM_) };
@@ -45,24 +47,26 @@ extern const char *const ssw_refine_indicator_names[SSW_REFINE_NIND];
 #define SSW_REFINE_NO_CLASS INT32_MIN
 
 /** What refinement needs of one evaluated point: the snapped tensor's Z
- * and L1, the transition angle in turns (mean |dphi| / 2 pi) and the
- * measured future sense. */
+ * and L1, the transition angle in turns (mean |dphi| / 2 pi), the
+ * critical energy H_c and the point's energy H, and the measured future
+ * sense. */
 typedef struct {
-  double Z, L1, turns;
+  double Z, L1, turns, Hc, H;
   int32_t sense;
 } ssw_refine_sample;
 
-/** The sample of a finished grid point. */
-void ssw_refine_sample_of(const ssw_point_result *r, ssw_refine_sample *s);
+/** The sample of a finished grid point run at energy H. */
+void ssw_refine_sample_of(const ssw_point_result *r, double H,
+                          ssw_refine_sample *s);
 
 /** The class of indicator `ind` at a sample: the sign of Z or L1 (0 when
  * snapped to zero), floor(turns) (SSW_REFINE_NO_CLASS when NaN), the
- * measured sense. */
+ * measured sense, the sign of mu^2 - 1 = H_c / H - 1 (+1 periodic). */
 int32_t ssw_refine_class(int ind, const ssw_refine_sample *s);
 
 /** What the refinement is asked for ([refine]). */
 typedef struct {
-  int32_t classes;   /**< OR of SSW_REFINE_REGIME, _LOOPS, _SENSE (0: off) */
+  int32_t classes;   /**< OR of SSW_REFINE_* class bits (0: off) */
   double tol;        /**< bracket width to reach, in the axis's units */
   int32_t max_evals; /**< evaluations per crossing at most */
 } ssw_refine_spec;

@@ -180,7 +180,7 @@ static int parse_classes(int32_t *bits, const char *v, char *why, size_t n) {
     if (i == NCLASS_NAMES)
       return snprintf(why, n,
                       "'%.*s' is not a class; expected none or a comma list "
-                      "of regime, loops, sense",
+                      "of regime, loops, sense, critical",
                       (int)(len > 40 ? 40 : len), p),
              -1;
     *bits |= class_names[i].bit;

@@ -34,15 +34,16 @@ static int read_samples(ssw_h5out *h, ssw_refine_sample *s) {
   SSW_CHECK(buf, SSW_ERR_MEM, "out of memory reading %llu points",
             (unsigned long long)h->total);
   static const char *const names[] = {"Z", "L1", "transition_angle",
-                                      "sense_future"};
+                                      "sense_future", "critical_energy"};
   int status = SSW_SUCCESS;
-  for (int q = 0; q < 4 && status == SSW_SUCCESS; q++) {
+  for (int q = 0; q < 5 && status == SSW_SUCCESS; q++) {
     status = read_column(h, names[q], buf);
     for (uint64_t i = 0; status == SSW_SUCCESS && i < h->total; i++) {
       if (q == 0) s[i].Z = buf[i];
       if (q == 1) s[i].L1 = buf[i];
       if (q == 2) s[i].turns = buf[i] / (2 * M_PI);
       if (q == 3) s[i].sense = (int32_t)buf[i];
+      if (q == 4) s[i].Hc = buf[i];
     }
   }
   free(buf);

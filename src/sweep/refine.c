@@ -19,11 +19,14 @@ const char *const ssw_refine_indicator_names[SSW_REFINE_NIND] = {
 static const int32_t ind_class[SSW_REFINE_NIND] = {
     SSW_REFINE_INDICATORS(IND_CLASS_)};
 
-void ssw_refine_sample_of(const ssw_point_result *r, ssw_refine_sample *s) {
-  s->Z = r->tensor.Z;
-  s->L1 = r->tensor.L1;
-  s->turns = r->transition_angle / (2 * M_PI);
-  s->sense = r->sense_future;
+void ssw_refine_sample_of(const ssw_point_result *r, double H,
+                          ssw_refine_sample *s) {
+  *s = (ssw_refine_sample){r->tensor.Z,
+                           r->tensor.L1,
+                           r->transition_angle / (2 * M_PI),
+                           r->critical_energy,
+                           H,
+                           r->sense_future};
 }
 
 static int32_t sign_of(double x) { return (x > 0) - (x < 0); }
@@ -35,6 +38,7 @@ int32_t ssw_refine_class(int ind, const ssw_refine_sample *s) {
   case SSW_REFINE_IND_TURNS:
     return isfinite(s->turns) && s->turns < 1e9 ? (int32_t)floor(s->turns)
                                                 : SSW_REFINE_NO_CLASS;
+  case SSW_REFINE_IND_MU2: return sign_of(s->Hc / s->H - 1);
   default: return s->sense;
   }
 }
@@ -45,6 +49,7 @@ static double indicator(int ind, const ssw_refine_sample *s) {
   case SSW_REFINE_IND_Z: return s->Z;
   case SSW_REFINE_IND_L1: return s->L1;
   case SSW_REFINE_IND_TURNS: return s->turns;
+  case SSW_REFINE_IND_MU2: return s->Hc / s->H - 1;
   default: return -s->Z;
   }
 }
@@ -348,7 +353,7 @@ int ssw_refine_point_eval(void *ctx, uint64_t lo, const ssw_grid_values *v,
   if (c->ens) {
     ssw_point_result r;
     SSW_CALL(ssw_ensemble_run(c->ens, lo, v, 0, &r, NULL));
-    ssw_refine_sample_of(&r, out);
+    ssw_refine_sample_of(&r, v->energy, out);
     return SSW_SUCCESS;
   }
   ssw_body body = c->spec->body;
@@ -356,8 +361,11 @@ int ssw_refine_point_eval(void *ctx, uint64_t lo, const ssw_grid_values *v,
   ssw_point pt;
   SSW_CALL(ssw_point_setup(&body, &v->body, c->spec->zero_tol,
                            c->spec->integ.method, &pt));
-  *out = (ssw_refine_sample){pt.tensor.Z, pt.tensor.L1,
+  *out = (ssw_refine_sample){pt.tensor.Z,
+                             pt.tensor.L1,
                              pt.analytic.dphi_abs / (2 * M_PI),
+                             ssw_model_critical_energy(&pt.tensor),
+                             v->energy,
                              pt.analytic.sense_future};
   return SSW_SUCCESS;
 }
