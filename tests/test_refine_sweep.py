@@ -5,7 +5,10 @@ run killed while refining (status still "running", /boundaries partial
 or absent) resumes the complete grid and writes the same /boundaries;
 /boundaries reads with xarray, sorted by (point_lo, axis, indicator,
 level), and each Z = 0 crossing of theta lies where the closed form puts
-it (sin 2 theta = 0: 90 degrees) within its bracket.
+it (sin 2 theta = 0: 90 degrees) within its bracket; with circulation
+on a (Gamma, energy) grid each crossing of the critical energy lies where
+the closed form H_c = D kappa^2 / (2 E) puts it (docs/theory/model.md
+sec. 1, Model II tensor written here; circulation.md sec. 3).
 Usage: test_refine_sweep.py SLEIGHSWEEP MPIEXEC"""
 import math
 import os
@@ -81,6 +84,64 @@ def check_contents(path):
           "per grid point")
 
 
+CIRC = """[body]
+m = 1
+I0 = 0.5
+rho = 1
+[grid]
+theta = 60deg
+a = 0.2
+r = 0.2
+A = 0.5
+B = 0.3
+Gamma = linspace(-6, 6, 9)
+energy = linspace(0.2, 2, 7)
+[ensemble]
+trajectories = 2
+[output]
+file = {out}
+[refine]
+classes = critical
+tol = 1e-7
+"""
+
+
+def hc_per_gamma2(theta, a, r, A, B, m=1.0, i0=0.5, rho=1.0, krot=0.25):
+    """C in H_c = C Gamma^2: Model II with b = s = 0, q = (0, r)."""
+    c, s, d2 = math.cos(theta), math.sin(theta), A * A - B * B
+    mf = rho * math.pi * (B * B * c * c + A * A * s * s)
+    nf = rho * math.pi * (A * A * c * c + B * B * s * s)
+    zf = rho * math.pi * d2 * math.sin(2 * theta) / 2
+    j = i0 + m * a * a + krot * rho * math.pi * d2 * d2 + r * r * nf
+    mm, l1, l2 = m + mf, m * a + r * nf, -r * zf
+    d = mm * j - l2 * l2
+    e = j * zf * zf + 2 * zf * l1 * l2 + mm * l1 * l1
+    return d * rho * rho * r * r / (2 * e)
+
+
+def check_critical(tmp):
+    out = os.path.join(tmp, "circ.h5")
+    cfg = os.path.join(tmp, "circ.ini")
+    with open(cfg, "w") as f:
+        f.write(CIRC.format(out=out))
+    p = subprocess.run([MPIEXEC, "--oversubscribe", "-np", "2", EXE, "run",
+                        "--quiet", cfg], text=True, capture_output=True,
+                       env=ENV, timeout=300)
+    check(p.returncode == 0, f"circulation: exit {p.returncode}: {p.stderr}")
+    ds = xr.open_dataset(out, group="boundaries", engine="h5netcdf")
+    C = hc_per_gamma2(math.radians(60), 0.2, 0.2, 0.5, 0.3)
+    gammas, energies = np.linspace(-6, 6, 9), np.linspace(0.2, 2, 7)
+    check(ds.sizes["crossing"] >= 8, f"{ds.sizes['crossing']} crossings")
+    for k in range(ds.sizes["crossing"]):
+        lo, axis = int(ds.point_lo[k]), int(ds.axis[k])
+        g, h = gammas[lo // 7], energies[lo % 7]
+        x, e = float(ds.position[k]), float(ds.position_error[k])
+        exact = math.copysign(math.sqrt(h / C), x) if axis == 7 else C * g * g
+        check(axis in (7, 8) and abs(x - exact) <= max(e, 1e-12),
+              f"H = H_c from point {lo} along axis {axis}: {x!r}, "
+              f"exact {exact!r}, bracket {e}")
+
+
 def check_resume(tmp, ref):
     """A run killed while refining: status "running", /boundaries half
     written."""
@@ -108,6 +169,7 @@ def main():
         check(diff and all(k.startswith("boundaries/") for k in diff),
               f"without [refine]: {diff}")
         check_resume(tmp, ref)
+        check_critical(tmp)
     return exit_status()
 
 
