@@ -77,6 +77,9 @@ def check_contents(path):
                     ds.position_error.values[theta]):
         check(abs(x - math.pi / 2) <= max(e, 1e-12),
               f"Z = 0 at theta {x!r}, not pi/2 within {e}")
+    near = ds.near_distance.values
+    check("near_miss" in ds.sizes and np.all(near < ds.attrs["near_margin"]),
+          f"near misses beyond the margin: {near}")
     per_edge = ds.attrs["evaluations"] / ds.attrs["edges"]
     print(f"{n} crossings on {ds.attrs['edges']} edges, "
           f"{per_edge:.2f} evaluations per edge, "

@@ -27,11 +27,14 @@ typedef struct {
   uint64_t coarse_points;      /**< grid points of the coarse grid */
   uint64_t edges;              /**< edges refined */
   uint64_t evaluations;        /**< evaluations over every edge */
+  const ssw_refine_near *near; /**< rank 0's near misses */
+  uint64_t nnear;              /**< their number (the same on every rank) */
 } ssw_h5_boundaries_info;
 
 /** Writes the group /boundaries (replacing one a killed run left): one
  * 1-D dataset per field of ssw_refine_crossing along the dimension
- * `crossing`, rank 0's n crossings `c` in its order. Collective; n must be
+ * `crossing`, rank 0's n crossings `c` in its order, and the near misses
+ * along `near_miss`. Collective; n must be
  * the same on every rank (only rank 0's crossings are read). Errors:
  * SSW_ERR_MEM, SSW_ERR_HDF5. */
 int ssw_h5out_write_boundaries(ssw_h5out *h, const ssw_refine_crossing *c,

@@ -91,6 +91,29 @@ int ssw_refine_edges(const ssw_config *cfg, const ssw_refine_spec *sp,
                      const ssw_refine_sample *samples, ssw_refine_edge **edges,
                      size_t *n);
 
+/** How close (in turns) the transition angle at a grid point may come to
+ * a loop level, on an edge that does not cross it, before the edge is
+ * flagged as a near miss: 0.02 turn is 7.2 degrees of dphi. */
+#define SSW_REFINE_NEAR_MARGIN 0.02
+
+/** A near miss: an edge whose ends have the same loop class, where the
+ * transition angle at an end comes within SSW_REFINE_NEAR_MARGIN of a
+ * level (the integer above or below): a crossing pair or a tangency may
+ * hide between its points (docs/refine.md, "What it cannot see"). */
+typedef struct {
+  uint64_t lo, hi; /**< the edge's grid points */
+  int32_t axis;    /**< SSW_AXIS_* */
+  double level;    /**< the level come close to */
+  double distance; /**< the smaller |turns - level| of the two ends */
+} ssw_refine_near;
+
+/** Every near miss of the grid's loop class (none unless sp->classes has
+ * SSW_REFINE_LOOPS), in increasing (lo, axis) order. *near is malloc'd
+ * (NULL when *n is 0). Errors: SSW_ERR_MEM. */
+int ssw_refine_near_misses(const ssw_config *cfg, const ssw_refine_spec *sp,
+                           const ssw_refine_sample *samples,
+                           ssw_refine_near **near, size_t *n);
+
 /** One located crossing of a level of an indicator along an edge. */
 typedef struct {
   uint64_t lo, hi;       /**< the edge's grid points (flat indices) */

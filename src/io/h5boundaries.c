@@ -62,14 +62,17 @@ int ssw_h5out_read_refine_samples(ssw_h5out *h, ssw_refine_sample *s) {
 
 typedef enum { B_U64, B_I32, B_I8, B_F64 } btype;
 
-#define OFF(f) offsetof(ssw_refine_crossing, f)
-/* One dataset per field of ssw_refine_crossing (docs/output.md). */
-static const struct {
+/* One dataset of a table. */
+typedef struct {
   const char *name;
   btype type;
   size_t offset;
   const char *units, *long_name;
-} fields[] = {
+} bfield;
+
+#define OFF(f) offsetof(ssw_refine_crossing, f)
+/* One dataset per field of ssw_refine_crossing (docs/output.md). */
+static const bfield fields[] = {
     {"axis", B_I8, OFF(axis), "1", "grid axis along which the edge runs"},
     {"point_lo", B_U64, OFF(lo), "1",
      "flat grid index of the edge's lower end"},
@@ -94,6 +97,21 @@ static const struct {
 #undef OFF
 #define NFIELDS (sizeof fields / sizeof fields[0])
 
+#define OFF(f) offsetof(ssw_refine_near, f)
+/* The near misses' datasets, along the dimension near_miss. */
+static const bfield near_fields[] = {
+    {"near_axis", B_I8, OFF(axis), "1", "grid axis along which the edge runs"},
+    {"near_point_lo", B_U64, OFF(lo), "1",
+     "flat grid index of the edge's lower end"},
+    {"near_level", B_F64, OFF(level), "1",
+     "the loop level (turns) an end comes within the margin of"},
+    {"near_distance", B_F64, OFF(distance), "1",
+     "the smaller abs(turns - level) of the edge's two ends"},
+};
+#undef OFF
+#define NNEAR_FIELDS (sizeof near_fields / sizeof near_fields[0])
+#define NEAR_DIM "near_miss"
+
 static hid_t file_type(btype t) {
   return t == B_U64   ? H5T_STD_U64LE
          : t == B_I32 ? H5T_STD_I32LE
@@ -113,7 +131,7 @@ static size_t mem_size(btype t) { return t == B_I32 || t == B_I8 ? 4 : 8; }
 static int flags(hid_t d, const char *name) {
   int values[SSW_NAXES > SSW_REFINE_NIND ? SSW_NAXES : SSW_REFINE_NIND];
   char meanings[256] = "";
-  const int axis = strcmp(name, "axis") == 0;
+  const int axis = strstr(name, "axis") != NULL;
   const int n = axis ? SSW_NAXES : SSW_REFINE_NIND;
   for (int i = 0; i < n; i++) {
     values[i] = i;
@@ -127,26 +145,26 @@ static int flags(hid_t d, const char *name) {
 
 /* One field's dataset: created, attached to the scale, described, and
  * rank 0's values written (collective transfer, others select none). */
-static int write_field(ssw_h5out *h, hid_t group, hid_t scale, size_t f,
-                       const ssw_refine_crossing *c, size_t n, char *buf) {
+static int write_field(ssw_h5out *h, hid_t group, hid_t scale, const bfield *fd,
+                       const void *rows, size_t stride, size_t n, char *buf) {
   int status = SSW_SUCCESS;
   hid_t space = H5I_INVALID_HID, d = H5I_INVALID_HID;
   const hsize_t dims = n;
-  const char *name = fields[f].name;
-  const size_t size = mem_size(fields[f].type);
+  const char *name = fd->name;
+  const size_t size = mem_size(fd->type);
   for (size_t k = 0; h->rank == 0 && k < n; k++)
-    memcpy(buf + k * size, (const char *)&c[k] + fields[f].offset, size);
+    memcpy(buf + k * size, (const char *)rows + k * stride + fd->offset, size);
   H5TRY(space = H5Screate_simple(1, &dims, NULL), "/%s/%s", GROUP, name);
-  H5TRY(d = H5Dcreate2(group, name, file_type(fields[f].type), space,
-                       H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+  H5TRY(d = H5Dcreate2(group, name, file_type(fd->type), space, H5P_DEFAULT,
+                       H5P_DEFAULT, H5P_DEFAULT),
         "dataset /%s/%s in '%s'", GROUP, name, h->path);
   H5TRY(H5DSattach_scale(d, scale, 0), "/%s/%s", GROUP, name);
-  if (fields[f].units) TRY(ssw_h5_attr_str(d, name, "units", fields[f].units));
-  TRY(ssw_h5_attr_str(d, name, "long_name", fields[f].long_name));
-  if (fields[f].type == B_I8) TRY(flags(d, name));
+  if (fd->units) TRY(ssw_h5_attr_str(d, name, "units", fd->units));
+  TRY(ssw_h5_attr_str(d, name, "long_name", fd->long_name));
+  if (fd->type == B_I8) TRY(flags(d, name));
   if (h->rank != 0) H5TRY(H5Sselect_none(space), "/%s/%s", GROUP, name);
   if (n > 0)
-    H5TRY(H5Dwrite(d, mem_type(fields[f].type), space, space, h->dxpl, buf),
+    H5TRY(H5Dwrite(d, mem_type(fd->type), space, space, h->dxpl, buf),
           "/%s/%s in '%s'", GROUP, name, h->path);
 done:
   if (d >= 0) H5Dclose(d);
@@ -154,8 +172,9 @@ done:
   return status;
 }
 
-/* The dimension scale `crossing` (0, 1, ..., n - 1). */
-static int write_scale(ssw_h5out *h, hid_t group, size_t n, hid_t *scale) {
+/* A dimension scale `dim` (0, 1, ..., n - 1). */
+static int write_scale(ssw_h5out *h, hid_t group, const char *dim,
+                       const char *long_name, size_t n, hid_t *scale) {
   int status = SSW_SUCCESS;
   hid_t space = H5I_INVALID_HID;
   const hsize_t dims = n;
@@ -163,18 +182,16 @@ static int write_scale(ssw_h5out *h, hid_t group, size_t n, hid_t *scale) {
   SSW_CHECK(k, SSW_ERR_MEM, "out of memory for %zu crossings", n);
   for (size_t i = 0; i < n; i++)
     k[i] = (int64_t)i;
-  H5TRY(space = H5Screate_simple(1, &dims, NULL), "/%s/%s", GROUP, DIM);
-  H5TRY(*scale = H5Dcreate2(group, DIM, H5T_STD_I64LE, space, H5P_DEFAULT,
+  H5TRY(space = H5Screate_simple(1, &dims, NULL), "/%s/%s", GROUP, dim);
+  H5TRY(*scale = H5Dcreate2(group, dim, H5T_STD_I64LE, space, H5P_DEFAULT,
                             H5P_DEFAULT, H5P_DEFAULT),
-        "/%s/%s in '%s'", GROUP, DIM, h->path);
-  H5TRY(H5DSset_scale(*scale, DIM), "/%s/%s", GROUP, DIM);
-  TRY(ssw_h5_attr_str(*scale, DIM, "long_name",
-                      "located crossing, sorted by (point_lo, axis, "
-                      "indicator, level)"));
-  if (h->rank != 0) H5TRY(H5Sselect_none(space), "/%s/%s", GROUP, DIM);
+        "/%s/%s in '%s'", GROUP, dim, h->path);
+  H5TRY(H5DSset_scale(*scale, dim), "/%s/%s", GROUP, dim);
+  TRY(ssw_h5_attr_str(*scale, dim, "long_name", long_name));
+  if (h->rank != 0) H5TRY(H5Sselect_none(space), "/%s/%s", GROUP, dim);
   if (n > 0)
     H5TRY(H5Dwrite(*scale, H5T_NATIVE_INT64, space, space, h->dxpl, k),
-          "/%s/%s in '%s'", GROUP, DIM, h->path);
+          "/%s/%s in '%s'", GROUP, dim, h->path);
 done:
   free(k);
   if (space >= 0) H5Sclose(space);
@@ -198,17 +215,33 @@ static int write_info(hid_t g, const ssw_h5_boundaries_info *in) {
   SSW_CALL(ssw_h5_attr_i32(g, GROUP, "max_evals", in->spec->max_evals));
   SSW_CALL(ssw_h5_attr_u64(g, GROUP, "coarse_points", in->coarse_points));
   SSW_CALL(ssw_h5_attr_u64(g, GROUP, "edges", in->edges));
+  SSW_CALL(ssw_h5_attr_f64(g, GROUP, "near_margin", SSW_REFINE_NEAR_MARGIN));
   return ssw_h5_attr_u64(g, GROUP, "evaluations", in->evaluations);
+}
+
+/* A table: its dimension scale and one dataset per field. */
+static int write_table(ssw_h5out *h, hid_t group, const char *dim,
+                       const char *what, const bfield *fd, size_t nf,
+                       const void *rows, size_t stride, size_t n) {
+  int status = SSW_SUCCESS;
+  hid_t scale = H5I_INVALID_HID;
+  char *buf = malloc((n ? n : 1) * 8);
+  status = ssw_h5_agree(h->comm, buf ? SSW_SUCCESS
+                                     : SSW_RAISE(SSW_ERR_MEM, "out of memory"));
+  if (status != SSW_SUCCESS) goto done;
+  TRY(write_scale(h, group, dim, what, n, &scale));
+  for (size_t f = 0; f < nf; f++)
+    TRY(write_field(h, group, scale, &fd[f], rows, stride, n, buf));
+done:
+  if (scale >= 0) H5Dclose(scale);
+  free(buf);
+  return status;
 }
 
 int ssw_h5out_write_boundaries(ssw_h5out *h, const ssw_refine_crossing *c,
                                size_t n, const ssw_h5_boundaries_info *info) {
   int status = SSW_SUCCESS;
-  hid_t group = H5I_INVALID_HID, scale = H5I_INVALID_HID;
-  char *buf = malloc((n ? n : 1) * 8);
-  status = ssw_h5_agree(h->comm, buf ? SSW_SUCCESS
-                                     : SSW_RAISE(SSW_ERR_MEM, "out of memory"));
-  if (status != SSW_SUCCESS) goto done;
+  hid_t group = H5I_INVALID_HID;
   if (H5Lexists(h->file, GROUP, H5P_DEFAULT) > 0)
     H5TRY(H5Ldelete(h->file, GROUP, H5P_DEFAULT), "/%s in '%s'", GROUP,
           h->path);
@@ -216,12 +249,15 @@ int ssw_h5out_write_boundaries(ssw_h5out *h, const ssw_refine_crossing *c,
             H5Gcreate2(h->file, GROUP, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
         "group /%s in '%s'", GROUP, h->path);
   TRY(write_info(group, info));
-  TRY(write_scale(h, group, n, &scale));
-  for (size_t f = 0; f < NFIELDS; f++)
-    TRY(write_field(h, group, scale, f, c, n, buf));
+  TRY(write_table(h, group, DIM,
+                  "located crossing, sorted by (point_lo, axis, indicator, "
+                  "level)",
+                  fields, NFIELDS, c, sizeof *c, n));
+  TRY(write_table(h, group, NEAR_DIM,
+                  "near miss of a loop level, sorted by (point_lo, axis)",
+                  near_fields, NNEAR_FIELDS, info->near, sizeof *info->near,
+                  (size_t)info->nnear));
 done:
-  if (scale >= 0) H5Dclose(scale);
   if (group >= 0) H5Gclose(group);
-  free(buf);
   return status;
 }

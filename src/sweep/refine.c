@@ -106,6 +106,54 @@ int ssw_refine_edges(const ssw_config *cfg, const ssw_refine_spec *sp,
   return SSW_SUCCESS;
 }
 
+/* The near miss of an edge with equal loop classes, if any. */
+static int near_miss(const ssw_refine_sample *a, const ssw_refine_sample *b,
+                     double *level, double *distance) {
+  const int32_t k = ssw_refine_class(SSW_REFINE_IND_TURNS, a);
+  if (k == SSW_REFINE_NO_CLASS ||
+      k != ssw_refine_class(SSW_REFINE_IND_TURNS, b))
+    return 0;
+  const double below = fmin(a->turns, b->turns) - k;
+  const double above = k + 1 - fmax(a->turns, b->turns);
+  *level = below <= above ? k : k + 1.0;
+  *distance = fmin(below, above);
+  return *distance < SSW_REFINE_NEAR_MARGIN;
+}
+
+int ssw_refine_near_misses(const ssw_config *cfg, const ssw_refine_spec *sp,
+                           const ssw_refine_sample *samples,
+                           ssw_refine_near **near, size_t *n) {
+  *near = NULL;
+  *n = 0;
+  if (!(sp->classes & SSW_REFINE_LOOPS)) return SSW_SUCCESS;
+  const uint64_t size = ssw_grid_size(cfg);
+  uint64_t stride[SSW_NAXES];
+  stride[SSW_NAXES - 1] = 1;
+  for (int a = SSW_NAXES - 1; a > 0; a--)
+    stride[a - 1] = stride[a] * (uint64_t)cfg->axes[a].n;
+  size_t cap = 0;
+  for (uint64_t i = 0; i < size; i++) {
+    int idx[SSW_NAXES];
+    ssw_grid_unravel(cfg, i, idx);
+    for (int a = 0; a < SSW_NAXES; a++) {
+      double level, distance;
+      const uint64_t j = i + stride[a];
+      if (idx[a] + 1 >= cfg->axes[a].n ||
+          !near_miss(&samples[i], &samples[j], &level, &distance))
+        continue;
+      if (*n == cap) {
+        cap = cap ? 2 * cap : 16;
+        ssw_refine_near *grown = realloc(*near, cap * sizeof *grown);
+        if (!grown) free(*near), *near = NULL, *n = 0;
+        SSW_CHECK(grown, SSW_ERR_MEM, "out of memory for near misses");
+        *near = grown;
+      }
+      (*near)[(*n)++] = (ssw_refine_near){i, j, a, level, distance};
+    }
+  }
+  return SSW_SUCCESS;
+}
+
 /* The levels an indicator crosses between two classes: [*first, *last]
  * (one level, NaN, when a class is missing: found by the class alone). */
 static int levels(int ind, int32_t c0, int32_t c1, double *first,

@@ -35,11 +35,17 @@ static int agree_any(MPI_Comm comm, int rc) {
   return SSW_RAISE(all, "the refinement failed on another rank");
 }
 
-/* Rank 0 reads the grid's samples and lists the edges; every rank gets
- * them. */
+/* The near misses found by rank 0, their number known to every rank. */
+typedef struct {
+  ssw_refine_near *list;
+  uint64_t n;
+} nears;
+
+/* Rank 0 reads the grid's samples and lists the edges (every rank gets
+ * them) and the near misses (rank 0 keeps them). */
 static int share_edges(MPI_Comm comm, int rank, const ssw_config *cfg,
                        const ssw_refine_spec *sp, ssw_h5out *out,
-                       ssw_refine_edge **edges, uint64_t *ne) {
+                       ssw_refine_edge **edges, uint64_t *ne, nears *nm) {
   ssw_refine_sample *s = NULL;
   int rc = SSW_SUCCESS;
   if (rank == 0) {
@@ -54,10 +60,15 @@ static int share_edges(MPI_Comm comm, int rank, const ssw_config *cfg,
     s[i].H = ssw_grid_value(cfg, i, SSW_AXIS_ENERGY);
   if (rc == SSW_SUCCESS && rank == 0)
     rc = ssw_refine_edges(cfg, sp, s, edges, &n);
+  size_t nn = 0;
+  if (rc == SSW_SUCCESS && rank == 0)
+    rc = ssw_refine_near_misses(cfg, sp, s, &nm->list, &nn);
+  nm->n = nn;
   free(s);
   SSW_CALL(ssw_mpi_agree(comm, rc));
   *ne = n;
   SSW_MPI_CALL(MPI_Bcast(ne, 1, MPI_UINT64_T, 0, comm));
+  SSW_MPI_CALL(MPI_Bcast(&nm->n, 1, MPI_UINT64_T, 0, comm));
   if (rank != 0) {
     *edges = malloc((*ne ? *ne : 1) * sizeof **edges);
     rc = *edges ? SSW_SUCCESS : SSW_RAISE(SSW_ERR_MEM, "out of memory");
@@ -164,15 +175,16 @@ int ssw_refine_sweep(MPI_Comm comm, const ssw_config *cfg, ssw_h5out *out,
   found f = {NULL, 0, 0};
   tagged *all = NULL;
   uint64_t ne = 0, n = 0;
-  int rc = share_edges(comm, rank, cfg, &sp, out, &edges, &ne);
+  nears nm = {NULL, 0};
+  int rc = share_edges(comm, rank, cfg, &sp, out, &edges, &ne, &nm);
   if (rc == SSW_SUCCESS) rc = solve_mine(comm, cfg, &sp, edges, ne, &f);
   if (rc == SSW_SUCCESS) rc = gather(comm, rank, size, &f, &all, &n);
   st->edges = ne;
   if (rc == SSW_SUCCESS && rank == 0) summarise(all, n, st);
   if (rc == SSW_SUCCESS) /* rank 0's figures, stored alike by every rank */
     rc = ssw_mpi_bcast_bytes(comm, st, sizeof *st);
-  const ssw_h5_boundaries_info info = {&sp, st->coarse_points, ne,
-                                       st->evaluations};
+  const ssw_h5_boundaries_info info = {
+      &sp, st->coarse_points, ne, st->evaluations, nm.list, nm.n};
   if (rc == SSW_SUCCESS)
     rc = ssw_h5out_write_boundaries(out, (ssw_refine_crossing *)(void *)all,
                                     (size_t)n, &info);
@@ -181,13 +193,14 @@ int ssw_refine_sweep(MPI_Comm comm, const ssw_config *cfg, ssw_h5out *out,
     fprintf(stderr,
             "sleighsweep: refinement: %llu edge(s), %llu crossing(s), %llu "
             "evaluation(s) (%.2f per edge, %.3f per grid point), widest "
-            "bracket %.3g, %.3g s\n",
+            "bracket %.3g, %llu near miss(es), %.3g s\n",
             (unsigned long long)ne, (unsigned long long)n,
             (unsigned long long)st->evaluations,
             ne ? (double)st->evaluations / (double)ne : 0.0,
             (double)st->evaluations / (double)st->coarse_points,
-            st->max_position_error, st->wall_s);
+            st->max_position_error, (unsigned long long)nm.n, st->wall_s);
   free(edges);
+  free(nm.list);
   free(f.t);
   free(all);
   return rc;
