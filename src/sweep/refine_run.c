@@ -4,6 +4,7 @@
  * order. */
 #include "sleighsweep/refine_run.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -127,6 +128,8 @@ static int by_key(const void *x, const void *y) {
  */
 static int gather(MPI_Comm comm, int rank, int size, const found *f,
                   tagged **all, uint64_t *n) {
+  SSW_CHECK(f->n <= INT_MAX / sizeof *f->t, SSW_ERR_ARG,
+            "%zu crossings on one rank: above what one gather carries", f->n);
   int mine = (int)(f->n * sizeof *f->t), *counts = NULL, *displs = NULL;
   if (rank == 0) {
     counts = calloc((size_t)size, sizeof *counts);
