@@ -193,6 +193,16 @@ static const declared effects[] = {
    "changes the schedule only: not result-affecting", "only"},
   {"run", "progress_interval", "0.01", "accepted",
    "changes progress reporting only: not result-affecting", "only"},
+  /* Z > 0 at 30deg, Z = 0 (snapped) at 90deg: one crossing, at 90deg. */
+  {"refine", "classes", "regime", "refused",
+   "adds /boundaries, the crossings of Z = 0 and L1 = 0 between grid "
+   "points; the grid's datasets unchanged", "boundaries/ only"},
+  {"refine", "tol", "1e-3", "refused",
+   "nothing without [refine] classes (the base has none); with them the "
+   "width every crossing's bracket reaches (test_refine)", "only"},
+  {"refine", "max_evals", "5", "refused",
+   "nothing without [refine] classes (the base has none); with them the "
+   "evaluations a crossing may spend (test_refine)", "only"},
 };
 /* clang-format on */
 #define NEFFECTS (sizeof effects / sizeof effects[0])

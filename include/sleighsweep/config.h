@@ -84,6 +84,10 @@ typedef struct {
   /* [run] */
   int32_t work_unit;        /**< grid points per work unit (0: automatic) */
   double progress_interval; /**< seconds between progress lines (10) */
+  /* [refine]: boundary refinement after the grid (refine.h) */
+  int32_t refine_classes;   /**< OR of SSW_REFINE_* bits (0: none, default) */
+  double refine_tol;        /**< bracket width to reach, axis units (1e-6) */
+  int32_t refine_max_evals; /**< evaluations per crossing at most (40) */
   /* provenance */
   char *path; /**< the config file path as given */
   char *text; /**< the whole config text, stored in every output */

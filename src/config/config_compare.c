@@ -117,6 +117,9 @@ static void put_value(const ssw_config *c, const key_spec *k, char *buf,
   case K_FILE: snprintf(buf, n, "%s", c->file ? c->file : ""); return;
   case K_POINTS: put_points(&c->sample_sel, buf, n); return;
   case K_UNIT: snprintf(buf, n, "%s", field); return;
+  case K_CLASS:
+    memcpy(&i32, field, sizeof i32), ssw_cfg_classes_text(i32, buf, n);
+    return;
   case K_SEED: snprintf(buf, n, "%" PRIu64, c->seed); return;
   case K_BOOL:
     memcpy(&b, field, sizeof b), snprintf(buf, n, b ? "true" : "false");

@@ -4,6 +4,7 @@
 #define SLEIGHSWEEP_CONFIG_INTERNAL_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "sleighsweep/config.h"
 
@@ -23,6 +24,7 @@ enum kind {
   K_UNIT,   /* a unit symbol (letters), into a char[32] field */
   K_POINTS, /* a sample_points selection, kept as text until the grid is
                known (sample_points.h) */
+  K_CLASS,  /* none | comma list of SSW_REFINE_CLASSES names (refine.h) */
 };
 
 /* One key: where it lives, its default written as the user would write it
@@ -41,9 +43,9 @@ typedef struct {
 
 /* The key table (config_keys.c), in the order of the docs and of the
  * canonical text; its length is checked against SSW_CFG_NKEYS there. */
-#define SSW_CFG_NKEYS 42
+#define SSW_CFG_NKEYS 45
 extern const key_spec ssw_cfg_keys[SSW_CFG_NKEYS];
-#define SSW_CFG_NSECTIONS 6
+#define SSW_CFG_NSECTIONS 7
 extern const char *const ssw_cfg_sections[SSW_CFG_NSECTIONS];
 
 /* Index of [section] name in the table, or -1. */
@@ -62,6 +64,8 @@ int ssw_cfg_parse_integer(const char *tok, int is_unsigned, long long *sv,
  * for a default). */
 int ssw_cfg_assign(ssw_config *cfg, const key_spec *k, int line,
                    const char *value, char *why, size_t n);
+/* The canonical text of [refine] classes bits ("none", "regime, loops"). */
+void ssw_cfg_classes_text(int32_t bits, char *buf, size_t n);
 /* An axis value (number, list or linspace) into its axis (config_axis.c). */
 int ssw_cfg_assign_axis(ssw_config *cfg, const key_spec *k, int line,
                         const char *value, char *why, size_t n);

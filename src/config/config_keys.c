@@ -92,6 +92,12 @@ const key_spec ssw_cfg_keys[SSW_CFG_NKEYS] = {
    "number of grid points per work unit (0: automatic)"},
   {"run", "progress_interval", "10", K_REAL, F(progress_interval), 0, INF, 1,
    "time in seconds between progress lines"},
+  {"refine", "classes", "none", K_CLASS, F(refine_classes), 0, 0, 0,
+   "classes whose boundaries are refined"},
+  {"refine", "tol", "1e-6", K_REAL, F(refine_tol), 0, INF, 1,
+   "width of a crossing's bracket, in its axis's units"},
+  {"refine", "max_evals", "40", K_INT32, F(refine_max_evals), 1, 1000, 0,
+   "number of evaluations per crossing at most"},
 };
 /* clang-format on */
 #undef F
@@ -99,7 +105,7 @@ _Static_assert(sizeof ssw_cfg_keys / sizeof ssw_cfg_keys[0] == SSW_CFG_NKEYS,
                "SSW_CFG_NKEYS is the length of the key table");
 
 const char *const ssw_cfg_sections[SSW_CFG_NSECTIONS] = {
-    "body", "grid", "ensemble", "integrator", "output", "run"};
+    "body", "grid", "ensemble", "integrator", "output", "run", "refine"};
 
 int ssw_cfg_find_key(const char *section, const char *name) {
   for (int k = 0; k < SSW_CFG_NKEYS; k++)

@@ -11,6 +11,7 @@
 
 #include "config_internal.h"
 #include "sleighsweep/config.h"
+#include "sleighsweep/refine.h"
 
 char *ssw_cfg_trim(char *s) {
   while (isspace((unsigned char)*s))
@@ -146,6 +147,48 @@ static int parse_word(const char *v, const char *const *words, int nwords,
   return -1;
 }
 
+/* The refinement's classes, names from refine.h. */
+#define CLASS_NAME_(id, bit, name, ...) {bit, name},
+static const struct {
+  int32_t bit;
+  const char *name;
+} class_names[] = {SSW_REFINE_CLASSES(CLASS_NAME_)};
+#define NCLASS_NAMES ((int)(sizeof class_names / sizeof class_names[0]))
+
+void ssw_cfg_classes_text(int32_t bits, char *buf, size_t n) {
+  size_t used = 0;
+  buf[0] = '\0';
+  for (int i = 0; i < NCLASS_NAMES && used < n; i++)
+    if (bits & class_names[i].bit)
+      used += (size_t)snprintf(buf + used, n - used, "%s%s", used ? ", " : "",
+                               class_names[i].name);
+  if (!used) snprintf(buf, n, "none");
+}
+
+/* [refine] classes = none | a comma list of class names. */
+static int parse_classes(int32_t *bits, const char *v, char *why, size_t n) {
+  *bits = 0;
+  if (strcmp(v, "none") == 0) return 0;
+  for (const char *p = v; *p;) {
+    p += strspn(p, " \t,");
+    const size_t len = strcspn(p, " \t,");
+    if (!len) break;
+    int i = 0;
+    while (i < NCLASS_NAMES && (strlen(class_names[i].name) != len ||
+                                strncmp(p, class_names[i].name, len) != 0))
+      i++;
+    if (i == NCLASS_NAMES)
+      return snprintf(why, n,
+                      "'%.*s' is not a class; expected none or a comma list "
+                      "of regime, loops, sense, critical",
+                      (int)(len > 40 ? 40 : len), p),
+             -1;
+    *bits |= class_names[i].bit;
+    p += len;
+  }
+  return 0;
+}
+
 /* Stores a value into its field of ssw_config, found by the key table's
  * offset: a copy of its bytes, so no pointer is cast to the field's type. */
 static void store(char *field, const void *value, size_t size) {
@@ -202,6 +245,12 @@ int ssw_cfg_assign(ssw_config *cfg, const key_spec *k, int line,
     if (parse_word(value, ssw_recon_names, SSW_RECON_COUNT, &word, why, n))
       return -1;
     return cfg->integ.recon = word, 0;
+  case K_CLASS: {
+    int32_t bits;
+    if (parse_classes(&bits, value, why, n) != 0) return -1;
+    store((char *)cfg + k->offset, &bits, sizeof bits);
+    return 0;
+  }
   case K_UNIT: {
     const size_t len = strlen(value);
     if (len >= 32 || strspn(value, "abcdefghijklmnopqrstuvwxyz"

@@ -21,6 +21,7 @@
 #include "sleighsweep/journal.h"
 #include "sleighsweep/mpi_util.h"
 #include "sleighsweep/plan.h"
+#include "sleighsweep/refine_run.h"
 #include "sleighsweep/runlock.h"
 #include "sleighsweep/schedule.h"
 #include "sleighsweep/signals.h"
@@ -373,6 +374,13 @@ static int run(sweep *s) {
   s->done = NULL;
   ssw_journal_set_free(&s->journals);
   const int complete = st.points_done == ssw_grid_size(s->cfg);
+  /* Before the status says complete: a run killed while refining resumes
+   * a complete grid and refines it again, to the same crossings. */
+  if (rc == SSW_SUCCESS && complete && s->cfg->refine_classes) {
+    ssw_refine_stats rs;
+    rc = ssw_refine_sweep(s->comm, s->cfg, s->out, s->o->quiet, &rs);
+    if (rc != SSW_SUCCESS) abort_job(s, rc);
+  }
   if (rc == SSW_SUCCESS) rc = finish(s, &st, complete);
   const int crc = ssw_h5out_close(&s->out);
   if (rc == SSW_SUCCESS) rc = crc;

@@ -259,6 +259,8 @@ int main(int argc, char **argv) {
   printf("\n");
   rc |= bench_quick(&o, &json);
   sb_printf(&json, ", ");
+  rc |= bench_refine(&o, &json);
+  sb_printf(&json, ", ");
   if (o.quick) o.kernels = o.sweep = 0;
   if (o.kernels) {
     printf("\n");

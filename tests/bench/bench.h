@@ -64,5 +64,9 @@ int bench_kernels(const bench_opts *o, sbuf *json);
  * keys (docs/benchmark.md). */
 int bench_quick(const bench_opts *o, sbuf *json);
 int bench_sweep(const bench_opts *o, sbuf *json);
+/* Boundary refinement's cost on a slice (bench_refine.c): appends the
+ * top-level keys refine_evals_per_edge, refine_cost_ratio and
+ * refine_max_position_error. */
+int bench_refine(const bench_opts *o, sbuf *json);
 
 #endif

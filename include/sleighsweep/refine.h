@@ -1,0 +1,166 @@
+/* Boundary refinement: the edges of a coarse grid whose end points differ
+ * in class, each bracket shrunk by Illinois regula falsi on a continuous
+ * indicator (docs/refine.md). No MPI, no HDF5: the sweep distributes the
+ * edges (refine_run.c) and the output writes the crossings (h5boundaries.c).
+ */
+#ifndef SLEIGHSWEEP_REFINE_H
+#define SLEIGHSWEEP_REFINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sleighsweep/config.h"
+#include "sleighsweep/ensemble.h"
+#include "sleighsweep/result.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Classes a sweep can refine ([refine] classes), as bits. X(ID, bit,
+ * name, description). */
+#define SSW_REFINE_CLASSES(XM)                                                 \
+  XM(REGIME, 1, "regime", "signs of Z and L1, whose zeros part the regimes")   \
+  XM(LOOPS, 2, "loops", "loop count floor(|dphi| / 2 pi)")                     \
+  XM(SENSE, 4, "sense", "rotation sense on the future circle")                 \
+  XM(CRITICAL, 8, "critical", "circulation: below or above H_c")
+
+/** The continuous indicators whose levels are the boundaries, in the order
+ * an edge solves them (the `indicator` dataset's flag_values). X(ID, value,
+ * name, class, description). */
+#define SSW_REFINE_INDICATORS(XM)                                              \
+  XM(Z, 0, "Z", REGIME, "Z = 0: the coupling of v1 and v2 changes sign")       \
+  XM(L1, 1, "L1", REGIME, "L1 = 0: the moment of mass along the blade")        \
+  XM(TURNS, 2, "turns", LOOPS, "|dphi| / 2 pi = k: the k-th loop appears")     \
+  XM(MINUS_Z, 3, "minus_Z", SENSE, "-Z = 0: sign(-Z) is the future sense")     \
+  XM(MU2, 4, "mu2_minus_1", CRITICAL, "mu^2 - 1 = H_c / H - 1 = 0: H = H_c")
+
+#define SSW_REFINE_CLASS_ENUM_(id, bit, ...) SSW_REFINE_##id = bit,
+enum { SSW_REFINE_CLASSES(SSW_REFINE_CLASS_ENUM_) };
+#define SSW_REFINE_IND_ENUM_(id, value, ...) SSW_REFINE_IND_##id = value,
+enum { SSW_REFINE_INDICATORS(SSW_REFINE_IND_ENUM_) SSW_REFINE_NIND };
+
+/** Indicator names indexed by value ("Z", "L1", "turns", "minus_Z"). */
+extern const char *const ssw_refine_indicator_names[SSW_REFINE_NIND];
+
+/** A class that an indicator cannot give (a NaN transition angle). */
+#define SSW_REFINE_NO_CLASS INT32_MIN
+
+/** What refinement needs of one evaluated point: the snapped tensor's Z
+ * and L1, the transition angle in turns (mean |dphi| / 2 pi), the
+ * critical energy H_c and the point's energy H, and the measured future
+ * sense. */
+typedef struct {
+  double Z, L1, turns, Hc, H;
+  int32_t sense;
+} ssw_refine_sample;
+
+/** The sample of a finished grid point run at energy H. */
+void ssw_refine_sample_of(const ssw_point_result *r, double H,
+                          ssw_refine_sample *s);
+
+/** The class of indicator `ind` at a sample: the sign of Z or L1 (0 when
+ * snapped to zero), floor(turns) (SSW_REFINE_NO_CLASS when NaN), the
+ * measured sense, the sign of mu^2 - 1 = H_c / H - 1 (+1 periodic). */
+int32_t ssw_refine_class(int ind, const ssw_refine_sample *s);
+
+/** What the refinement is asked for ([refine]). */
+typedef struct {
+  int32_t classes;   /**< OR of SSW_REFINE_* class bits (0: off) */
+  double tol;        /**< bracket width to reach, in the axis's units */
+  int32_t max_evals; /**< evaluations per crossing at most */
+} ssw_refine_spec;
+
+/** The spec of a config. */
+void ssw_refine_spec_of(const ssw_config *cfg, ssw_refine_spec *sp);
+
+/** An edge of the grid to refine: grid points lo and hi = lo + stride of
+ * `axis`, and the indicators whose class differs at its ends (bits 1 <<
+ * SSW_REFINE_IND_*), with both ends' samples. */
+typedef struct {
+  uint64_t lo, hi;
+  int32_t axis;
+  int32_t indicators;
+  ssw_refine_sample s_lo, s_hi;
+} ssw_refine_edge;
+
+/** Every edge of the grid where an indicator of sp->classes changes class,
+ * in increasing (lo, axis) order, from every point's sample (flat index
+ * order). *edges is malloc'd (NULL when *n is 0). Errors: SSW_ERR_MEM. */
+int ssw_refine_edges(const ssw_config *cfg, const ssw_refine_spec *sp,
+                     const ssw_refine_sample *samples, ssw_refine_edge **edges,
+                     size_t *n);
+
+/** How close (in turns) the transition angle at a grid point may come to
+ * a loop level, on an edge that does not cross it, before the edge is
+ * flagged as a near miss: 0.02 turn is 7.2 degrees of dphi. */
+#define SSW_REFINE_NEAR_MARGIN 0.02
+
+/** A near miss: an edge whose ends have the same loop class, where the
+ * transition angle at an end comes within SSW_REFINE_NEAR_MARGIN of a
+ * level (the integer above or below): a crossing pair or a tangency may
+ * hide between its points (docs/refine.md, "What it cannot see"). */
+typedef struct {
+  uint64_t lo, hi; /**< the edge's grid points */
+  int32_t axis;    /**< SSW_AXIS_* */
+  double level;    /**< the level come close to */
+  double distance; /**< the smaller |turns - level| of the two ends */
+} ssw_refine_near;
+
+/** Every near miss of the grid's loop class (none unless sp->classes has
+ * SSW_REFINE_LOOPS), in increasing (lo, axis) order. *near is malloc'd
+ * (NULL when *n is 0). Errors: SSW_ERR_MEM. */
+int ssw_refine_near_misses(const ssw_config *cfg, const ssw_refine_spec *sp,
+                           const ssw_refine_sample *samples,
+                           ssw_refine_near **near, size_t *n);
+
+/** One located crossing of a level of an indicator along an edge. */
+typedef struct {
+  uint64_t lo, hi;       /**< the edge's grid points (flat indices) */
+  int32_t axis;          /**< SSW_AXIS_* */
+  int32_t indicator;     /**< SSW_REFINE_IND_* */
+  double level;          /**< the level crossed (k for turns, else 0) */
+  double position;       /**< the crossing, in the axis's units */
+  double position_error; /**< width of the final bracket (>= |error|) */
+  int32_t class_lo;      /**< the indicator's class at grid point lo */
+  int32_t class_hi;      /**< ... at grid point hi */
+  int32_t evaluations;   /**< point evaluations this crossing made */
+} ssw_refine_crossing;
+
+/** Evaluates the point pipeline at values `v` on behalf of the edge from
+ * grid point `lo` (whose key seeds the initial conditions). */
+typedef int (*ssw_refine_eval_fn)(void *ctx, uint64_t lo,
+                                  const ssw_grid_values *v,
+                                  ssw_refine_sample *out);
+
+/** Largest number of crossings one edge can give with max_evals: the
+ * bound for the `out` array of ssw_refine_edge_solve. */
+size_t ssw_refine_edge_max_crossings(const ssw_refine_edge *e);
+
+/** Locates every crossing of an edge: for each indicator that changes
+ * class, each level between the two classes, by Illinois regula falsi on
+ * indicator - level (bisection on the class where the indicator is NaN),
+ * every evaluation's position a function of the bracket alone, until the
+ * bracket is at most sp->tol wide or sp->max_evals evaluations were made.
+ * Evaluations are shared between the indicators and levels of an edge.
+ * Writes *n crossings (in indicator then level order) to out (room for
+ * ssw_refine_edge_max_crossings). Errors: those of `eval`, SSW_ERR_MEM. */
+int ssw_refine_edge_solve(const ssw_config *cfg, const ssw_refine_spec *sp,
+                          const ssw_refine_edge *e, ssw_refine_eval_fn eval,
+                          void *ctx, ssw_refine_crossing *out, size_t *n);
+
+/** The engine's evaluator: the grid-point pipeline of a run (ssw_point_setup
+ * when only the regime is refined, the ensemble otherwise). */
+typedef struct {
+  ssw_ensemble *ens;             /**< workspace (NULL: tensor only) */
+  const ssw_ensemble_spec *spec; /**< the run's ensemble */
+} ssw_refine_point_ctx;
+
+/** ssw_refine_eval_fn over ssw_refine_point_ctx. */
+int ssw_refine_point_eval(void *ctx, uint64_t lo, const ssw_grid_values *v,
+                          ssw_refine_sample *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,263 @@
+/* The refinement's side of the output (include/sleighsweep/h5boundaries.h):
+ * the grid's samples read back by rank 0 and the group /boundaries. */
+#include "sleighsweep/h5boundaries.h"
+
+#include <hdf5_hl.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "h5out_internal.h"
+#include "sleighsweep/error.h"
+
+#define GROUP "boundaries"
+#define DIM "crossing"
+
+/* ---- reading the grid back ------------------------------------------ */
+
+/* Rank 0: one per-point dataset, whole, as doubles. */
+static int read_column(ssw_h5out *h, const char *name, double *buf) {
+  int status = SSW_SUCCESS;
+  size_t c = 0;
+  while (c < SSW_H5_NCOL && strcmp(ssw_h5_columns[c].name, name) != 0)
+    c++;
+  SSW_CHECK(c < SSW_H5_NCOL, SSW_ERR_ARG, "no dataset %s", name);
+  H5TRY(H5Dread(h->dset[c], H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT,
+                buf),
+        "%s in '%s'", name, h->path);
+done:
+  return status;
+}
+
+static int read_samples(ssw_h5out *h, ssw_refine_sample *s) {
+  SSW_CHECK(s, SSW_ERR_ARG, "NULL sample array on rank 0");
+  double *buf = malloc(h->total * sizeof *buf);
+  SSW_CHECK(buf, SSW_ERR_MEM, "out of memory reading %llu points",
+            (unsigned long long)h->total);
+  static const char *const names[] = {"Z", "L1", "transition_angle",
+                                      "sense_future", "critical_energy"};
+  int status = SSW_SUCCESS;
+  for (int q = 0; q < 5 && status == SSW_SUCCESS; q++) {
+    status = read_column(h, names[q], buf);
+    for (uint64_t i = 0; status == SSW_SUCCESS && i < h->total; i++) {
+      if (q == 0) s[i].Z = buf[i];
+      if (q == 1) s[i].L1 = buf[i];
+      if (q == 2) s[i].turns = buf[i] / (2 * M_PI);
+      if (q == 3) s[i].sense = (int32_t)buf[i];
+      if (q == 4) s[i].Hc = buf[i];
+    }
+  }
+  free(buf);
+  return status;
+}
+
+int ssw_h5out_read_refine_samples(ssw_h5out *h, ssw_refine_sample *s) {
+  SSW_CHECK(h, SSW_ERR_ARG, "NULL output handle");
+  SSW_CALL(ssw_h5out_flush(h)); /* every rank's points on disk */
+  SSW_MPI_CALL(MPI_Barrier(h->comm));
+  const int status = h->rank == 0 ? read_samples(h, s) : SSW_SUCCESS;
+  return ssw_h5_agree(h->comm, status);
+}
+
+/* ---- the group /boundaries ------------------------------------------ */
+
+typedef enum { B_U64, B_I32, B_I8, B_F64 } btype;
+
+/* One dataset of a table. */
+typedef struct {
+  const char *name;
+  btype type;
+  size_t offset;
+  const char *units, *long_name;
+} bfield;
+
+#define OFF(f) offsetof(ssw_refine_crossing, f)
+/* One dataset per field of ssw_refine_crossing (docs/output.md). */
+static const bfield fields[] = {
+    {"axis", B_I8, OFF(axis), "1", "grid axis along which the edge runs"},
+    {"point_lo", B_U64, OFF(lo), "1",
+     "flat grid index of the edge's lower end"},
+    {"point_hi", B_U64, OFF(hi), "1",
+     "flat grid index of the edge's upper end"},
+    {"indicator", B_I8, OFF(indicator), "1",
+     "continuous indicator whose level is crossed"},
+    {"level", B_F64, OFF(level), "1",
+     "level of the indicator crossed (k for turns, else 0; NaN: located by "
+     "the class alone)"},
+    {"position", B_F64, OFF(position), NULL,
+     "the crossing along the axis, in the axis's units (rad for theta)"},
+    {"position_error", B_F64, OFF(position_error), NULL,
+     "width of the final bracket, an upper bound of the position's error"},
+    {"class_lo", B_I32, OFF(class_lo), "1",
+     "the indicator's class at point_lo"},
+    {"class_hi", B_I32, OFF(class_hi), "1",
+     "the indicator's class at point_hi"},
+    {"evaluations", B_I32, OFF(evaluations), "1",
+     "evaluations of the grid-point pipeline this crossing made"},
+};
+#undef OFF
+#define NFIELDS (sizeof fields / sizeof fields[0])
+
+#define OFF(f) offsetof(ssw_refine_near, f)
+/* The near misses' datasets, along the dimension near_miss. */
+static const bfield near_fields[] = {
+    {"near_axis", B_I8, OFF(axis), "1", "grid axis along which the edge runs"},
+    {"near_point_lo", B_U64, OFF(lo), "1",
+     "flat grid index of the edge's lower end"},
+    {"near_level", B_F64, OFF(level), "1",
+     "the loop level (turns) an end comes within the margin of"},
+    {"near_distance", B_F64, OFF(distance), "1",
+     "the smaller abs(turns - level) of the edge's two ends"},
+};
+#undef OFF
+#define NNEAR_FIELDS (sizeof near_fields / sizeof near_fields[0])
+#define NEAR_DIM "near_miss"
+
+static hid_t file_type(btype t) {
+  return t == B_U64   ? H5T_STD_U64LE
+         : t == B_I32 ? H5T_STD_I32LE
+         : t == B_I8  ? H5T_STD_I8LE
+                      : H5T_IEEE_F64LE;
+}
+
+static hid_t mem_type(btype t) {
+  return t == B_U64   ? H5T_NATIVE_UINT64
+         : t == B_F64 ? H5T_NATIVE_DOUBLE
+                      : H5T_NATIVE_INT32;
+}
+
+static size_t mem_size(btype t) { return t == B_I32 || t == B_I8 ? 4 : 8; }
+
+/* The flag_values and flag_meanings of the categorical fields. */
+static int flags(hid_t d, const char *name) {
+  int values[SSW_NAXES > SSW_REFINE_NIND ? SSW_NAXES : SSW_REFINE_NIND];
+  char meanings[256] = "";
+  const int axis = strstr(name, "axis") != NULL;
+  const int n = axis ? SSW_NAXES : SSW_REFINE_NIND;
+  for (int i = 0; i < n; i++) {
+    values[i] = i;
+    strcat(meanings, i ? " " : "");
+    strcat(meanings, axis ? ssw_axis_names[i] : ssw_refine_indicator_names[i]);
+  }
+  SSW_CALL(ssw_h5_attr_num(d, name, "flag_values", H5T_STD_I8LE, H5T_NATIVE_INT,
+                           (size_t)n, values));
+  return ssw_h5_attr_str(d, name, "flag_meanings", meanings);
+}
+
+/* One field's dataset: created, attached to the scale, described, and
+ * rank 0's values written (collective transfer, others select none). */
+static int write_field(ssw_h5out *h, hid_t group, hid_t scale, const bfield *fd,
+                       const void *rows, size_t stride, size_t n, char *buf) {
+  int status = SSW_SUCCESS;
+  hid_t space = H5I_INVALID_HID, d = H5I_INVALID_HID;
+  const hsize_t dims = n;
+  const char *name = fd->name;
+  const size_t size = mem_size(fd->type);
+  for (size_t k = 0; h->rank == 0 && k < n; k++)
+    memcpy(buf + k * size, (const char *)rows + k * stride + fd->offset, size);
+  H5TRY(space = H5Screate_simple(1, &dims, NULL), "/%s/%s", GROUP, name);
+  H5TRY(d = H5Dcreate2(group, name, file_type(fd->type), space, H5P_DEFAULT,
+                       H5P_DEFAULT, H5P_DEFAULT),
+        "dataset /%s/%s in '%s'", GROUP, name, h->path);
+  H5TRY(H5DSattach_scale(d, scale, 0), "/%s/%s", GROUP, name);
+  if (fd->units) TRY(ssw_h5_attr_str(d, name, "units", fd->units));
+  TRY(ssw_h5_attr_str(d, name, "long_name", fd->long_name));
+  if (fd->type == B_I8) TRY(flags(d, name));
+  if (h->rank != 0) H5TRY(H5Sselect_none(space), "/%s/%s", GROUP, name);
+  if (n > 0)
+    H5TRY(H5Dwrite(d, mem_type(fd->type), space, space, h->dxpl, buf),
+          "/%s/%s in '%s'", GROUP, name, h->path);
+done:
+  if (d >= 0) H5Dclose(d);
+  if (space >= 0) H5Sclose(space);
+  return status;
+}
+
+/* A dimension scale `dim` (0, 1, ..., n - 1). */
+static int write_scale(ssw_h5out *h, hid_t group, const char *dim,
+                       const char *long_name, size_t n, hid_t *scale) {
+  int status = SSW_SUCCESS;
+  hid_t space = H5I_INVALID_HID;
+  const hsize_t dims = n;
+  int64_t *k = malloc((n ? n : 1) * sizeof *k);
+  SSW_CHECK(k, SSW_ERR_MEM, "out of memory for %zu crossings", n);
+  for (size_t i = 0; i < n; i++)
+    k[i] = (int64_t)i;
+  H5TRY(space = H5Screate_simple(1, &dims, NULL), "/%s/%s", GROUP, dim);
+  H5TRY(*scale = H5Dcreate2(group, dim, H5T_STD_I64LE, space, H5P_DEFAULT,
+                            H5P_DEFAULT, H5P_DEFAULT),
+        "/%s/%s in '%s'", GROUP, dim, h->path);
+  H5TRY(H5DSset_scale(*scale, dim), "/%s/%s", GROUP, dim);
+  TRY(ssw_h5_attr_str(*scale, dim, "long_name", long_name));
+  if (h->rank != 0) H5TRY(H5Sselect_none(space), "/%s/%s", GROUP, dim);
+  if (n > 0)
+    H5TRY(H5Dwrite(*scale, H5T_NATIVE_INT64, space, space, h->dxpl, k),
+          "/%s/%s in '%s'", GROUP, dim, h->path);
+done:
+  free(k);
+  if (space >= 0) H5Sclose(space);
+  return status;
+}
+
+/* The group's attributes: what was asked and what it cost. */
+static int write_info(hid_t g, const ssw_h5_boundaries_info *in) {
+#define CLASS_(id, bit, name, ...) {bit, name},
+  static const struct {
+    int32_t bit;
+    const char *name;
+  } cls[] = {SSW_REFINE_CLASSES(CLASS_)};
+#undef CLASS_
+  char classes[64] = "";
+  for (size_t i = 0; i < sizeof cls / sizeof cls[0]; i++)
+    if (in->spec->classes & cls[i].bit)
+      strcat(strcat(classes, classes[0] ? ", " : ""), cls[i].name);
+  SSW_CALL(ssw_h5_attr_str(g, GROUP, "classes", classes));
+  SSW_CALL(ssw_h5_attr_f64(g, GROUP, "tol", in->spec->tol));
+  SSW_CALL(ssw_h5_attr_i32(g, GROUP, "max_evals", in->spec->max_evals));
+  SSW_CALL(ssw_h5_attr_u64(g, GROUP, "coarse_points", in->coarse_points));
+  SSW_CALL(ssw_h5_attr_u64(g, GROUP, "edges", in->edges));
+  SSW_CALL(ssw_h5_attr_f64(g, GROUP, "near_margin", SSW_REFINE_NEAR_MARGIN));
+  return ssw_h5_attr_u64(g, GROUP, "evaluations", in->evaluations);
+}
+
+/* A table: its dimension scale and one dataset per field. */
+static int write_table(ssw_h5out *h, hid_t group, const char *dim,
+                       const char *what, const bfield *fd, size_t nf,
+                       const void *rows, size_t stride, size_t n) {
+  int status = SSW_SUCCESS;
+  hid_t scale = H5I_INVALID_HID;
+  char *buf = malloc((n ? n : 1) * 8);
+  status = ssw_h5_agree(h->comm, buf ? SSW_SUCCESS
+                                     : SSW_RAISE(SSW_ERR_MEM, "out of memory"));
+  if (status != SSW_SUCCESS) goto done;
+  TRY(write_scale(h, group, dim, what, n, &scale));
+  for (size_t f = 0; f < nf; f++)
+    TRY(write_field(h, group, scale, &fd[f], rows, stride, n, buf));
+done:
+  if (scale >= 0) H5Dclose(scale);
+  free(buf);
+  return status;
+}
+
+int ssw_h5out_write_boundaries(ssw_h5out *h, const ssw_refine_crossing *c,
+                               size_t n, const ssw_h5_boundaries_info *info) {
+  int status = SSW_SUCCESS;
+  hid_t group = H5I_INVALID_HID;
+  if (H5Lexists(h->file, GROUP, H5P_DEFAULT) > 0)
+    H5TRY(H5Ldelete(h->file, GROUP, H5P_DEFAULT), "/%s in '%s'", GROUP,
+          h->path);
+  H5TRY(group =
+            H5Gcreate2(h->file, GROUP, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+        "group /%s in '%s'", GROUP, h->path);
+  TRY(write_info(group, info));
+  TRY(write_table(h, group, DIM,
+                  "located crossing, sorted by (point_lo, axis, indicator, "
+                  "level)",
+                  fields, NFIELDS, c, sizeof *c, n));
+  TRY(write_table(h, group, NEAR_DIM,
+                  "near miss of a loop level, sorted by (point_lo, axis)",
+                  near_fields, NNEAR_FIELDS, info->near, sizeof *info->near,
+                  (size_t)info->nnear));
+done:
+  if (group >= 0) H5Gclose(group);
+  return status;
+}
