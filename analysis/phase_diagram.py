@@ -9,6 +9,10 @@ analytic_transition_angle = 2 pi k. Reads the file only.
 Usage: phase_diagram.py FILE [FILE ...] --x theta --y a --quantity Q
            [--panels AXIS] [--fix b=0 r=0 ...] [--out fig.pdf|png|svg]
            [options]
+A file with the group /boundaries (a sweep with [refine]) also shows its
+refined crossings: each located crossing on an edge of the slice, at its
+position along the edge (bracket as an error bar where visible), joined
+per indicator and level (--no-refined: leave them out).
 Several FILEs (same grid slice, e.g. rho = 0 and rho = 1), or --panels AXIS
 (one panel per value of AXIS), become panels side by side sharing one
 colour scale or legend. The axes are the file's: theta a b r s A B, and
@@ -154,6 +158,22 @@ LEVEL_SETS = (
 # The legend's order of the overlays.
 BOUNDARY_ORDER = ([r"$Z = 0$", r"$L_1 = 0$"] +
                   [lab for _, _, lab in LEVEL_SETS] + [CRITICAL_LABEL])
+# The refined crossings of /boundaries (a sweep with [refine]), per
+# indicator (the file's flag_meanings of /boundaries/indicator): marker
+# style and the legend's name. Drawn above the closed-form curves.
+REFINED_STYLE = {
+    "Z": (dict(marker="o", mfc="white", mec="black"), r"$Z = 0$"),
+    "L1": (dict(marker="D", mfc="#ffd92f", mec="black"), r"$L_1 = 0$"),
+    "turns": (dict(marker="o", mfc="#e7298a", mec="#4d0026"),
+              r"$|\Delta\phi| = 2\pi k$"),
+    "minus_Z": (dict(marker="s", mfc="#66c2a5", mec="black"), "sense"),
+    "mu2_minus_1": (dict(marker="^", mfc="#d62728", mec="white"),
+                    CRITICAL_LABEL)}
+REFINED_MARKER = dict(ls="none", ms=2.6, mew=0.45, zorder=6)
+REFINED_JOIN = dict(lw=0.5, alpha=0.8, zorder=5)
+# a bracket is drawn as an error bar when it is at least this share of
+# the plotted axis's range (narrower ones would not show)
+REFINED_VISIBLE = 2e-3
 
 
 @dataclass
@@ -187,6 +207,9 @@ class Panel:
     # {'x': bool, 'y': bool}: the axis is drawn on a log scale (cells with
     # geometric edges, level sets interpolated in log10 of the coordinate)
     log: dict = field(default_factory=dict)
+    # the /boundaries rows on the slice's edges (refined_crossings), None
+    # without the group or with refined=False
+    refined: dict = None
 
 
 @dataclass
@@ -204,6 +227,8 @@ class PhaseDiagram:
     colorbar: object = None  # the Colorbar (continuous maps, --shade)
     shade: str = None  # the --shade quantity, if any
     handles: list = None  # the legend's entries
+    # per panel, the drawn refined crossings: {(indicator, level): Line2D}
+    refined_artists: list = None
 
 
 # ---- reading ------------------------------------------------------------
@@ -326,8 +351,63 @@ def from_axis(lines, log):
     return out
 
 
+def flag_names(dataset):
+    """A categorical dataset's flag_meanings as a list of names."""
+    m = dataset.attrs.get("flag_meanings", b"")
+    return (m.decode() if isinstance(m, bytes) else str(m)).split()
+
+
+def refined_crossings(sweep, index, x, y):
+    """The rows of /boundaries whose edge lies in the slice `index` (both
+    grid points in it) and runs along x or y: {'indicator': names, 'level',
+    'axis' (x or y), 'px', 'py' (the crossing as plotted: its position on
+    its axis, the other axis's grid value), 'error' (the bracket's width),
+    'line' (the grid index of the other axis), 'row' (the file's row),
+    'tol', 'evaluations' (the group's attribute), 'edges'}. None without
+    the group."""
+    g = sweep.f.get("boundaries")
+    if g is None or "position" not in g:
+        return None
+    axes = flag_names(g["axis"])
+    inds = flag_names(g["indicator"])
+    shape = sweep.shape
+    lo = np.unravel_index(g["point_lo"][()].astype(np.int64), shape)
+    hi = np.unravel_index(g["point_hi"][()].astype(np.int64), shape)
+    axis = [axes[k] for k in g["axis"][()]]
+    n = len(axis)
+    keep = np.zeros(n, dtype=bool)
+    along = np.array(axis, dtype=object)
+    for name in (x, y):
+        on = along == name
+        for d, (a, i) in enumerate(zip(sweep.axes, index)):
+            if a in (x, y):
+                continue
+            on &= (lo[d] == i) & (hi[d] == i)
+        keep |= on
+    rows = np.nonzero(keep)[0]
+    dx, dy = sweep.axes.index(x), sweep.axes.index(y)
+    pos = g["position"][()][rows]
+    on_x = along[rows] == x
+    gx = sweep.coords[x][lo[dx][rows]]
+    gy = sweep.coords[y][lo[dy][rows]]
+    attrs = g.attrs
+    return {"row": rows,
+            "indicator": np.array([inds[k] for k in g["indicator"][()][rows]],
+                                  dtype=object),
+            "level": g["level"][()][rows],
+            "axis": along[rows],
+            "px": np.where(on_x, pos, gx), "py": np.where(on_x, gy, pos),
+            "error": g["position_error"][()][rows],
+            "line": np.where(on_x, lo[dy][rows], lo[dx][rows]),
+            "evaluations": g["evaluations"][()][rows],
+            "tol": float(attrs["tol"]) if "tol" in attrs else None,
+            "total_evaluations": int(attrs.get("evaluations", 0)),
+            "edges": int(attrs.get("edges", 0))}
+
+
 def load_panel(sweep, x, y, quantity, fix, angles, boundaries, quiet,
-               critical=False, shade=None, scales=("auto", "auto")):
+               critical=False, shade=None, scales=("auto", "auto"),
+               refined=None):
     index, chosen = sweep.select((x, y), fix, angles=angles, quiet=quiet)
     done_xy = sweep.done(index)
     done = xy_order(done_xy, (x, y))
@@ -345,6 +425,8 @@ def load_panel(sweep, x, y, quantity, fix, angles, boundaries, quiet,
     tx, ty = to_axis(panel.x, lg[0]), to_axis(panel.y, lg[1])
     if shade:
         panel.shade = slice2d(sweep, shade, index, (x, y), done_xy)
+    if refined is not False:
+        panel.refined = refined_crossings(sweep, index, x, y)
     if critical:
         panel.critical_ratio = critical_ratio(sweep, index, (x, y), done_xy)
         panel.boundaries["H=Hc"] = from_axis(
@@ -728,6 +810,97 @@ def draw_boundaries(ax, panel):
     return handles
 
 
+def refined_groups(r):
+    """The crossings of one panel by (indicator, level, axis): index arrays
+    into r's fields, in the order drawn."""
+    groups = {}
+    for k in range(len(r["row"])):
+        lev = r["level"][k]
+        key = (r["indicator"][k], None if np.isnan(lev) else float(lev),
+               r["axis"][k])
+        groups.setdefault(key, []).append(k)
+    return groups
+
+
+def refined_joins(r, ks):
+    """Polylines joining one group's crossings (one indicator, level and
+    edge axis) in the order of the grid lines they lie on: consecutive grid
+    lines with exactly one crossing each are joined, so a line is drawn
+    only where the crossing is a single curve through the cells."""
+    lines = np.array([r["line"][k] for k in ks])
+    count = {int(v): int(np.count_nonzero(lines == v)) for v in lines}
+    single = sorted((int(r["line"][k]), k) for k in ks
+                    if count[int(r["line"][k])] == 1)
+    out, cur = [], []
+    for line, k in single:
+        if cur and line != cur[-1][0] + 1:
+            out.append(cur)
+            cur = []
+        cur.append((line, k))
+    out.append(cur)
+    return [np.array([[r["px"][k], r["py"][k]] for _, k in c])
+            for c in out if len(c) >= 2]
+
+
+def refined_colour(style):
+    """The joining line's colour: the marker's face, else its edge."""
+    return style["mec"] if style["mfc"] == "white" else style["mfc"]
+
+
+def draw_refined(ax, panel):
+    """The refined crossings over the map: one marker per crossing (the
+    file's position, exactly), the bracket as an error bar where it is
+    wide enough to see, joined per indicator and level where the crossings
+    form one curve. Returns ({(indicator, level, axis): Line2D}, legend
+    handles)."""
+    r = panel.refined
+    artists, handles = {}, []
+    if not r or not len(r["row"]):
+        return artists, handles
+    span = {"x": np.ptp(panel.x) or 1.0, "y": np.ptp(panel.y) or 1.0}
+    seen = []
+    for key, ks in refined_groups(r).items():
+        ind, level, along = key
+        style, _ = REFINED_STYLE.get(ind, (dict(marker="x", mfc="black",
+                                                mec="black"), ind))
+        colour = refined_colour(style)
+        ks = np.array(ks)
+        px, py = r["px"][ks], r["py"][ks]
+        for line in refined_joins(r, ks):
+            ax.plot(line[:, 0], line[:, 1], color=colour, **REFINED_JOIN)
+        err = r["error"][ks]
+        which = "x" if along == panel.x_name else "y"
+        wide = err >= REFINED_VISIBLE * span[which]
+        if np.any(wide):
+            bar = {f"{which}err": err[wide] / 2}
+            ax.errorbar(px[wide], py[wide], fmt="none", ecolor=colour,
+                        elinewidth=0.6, capsize=1.2, zorder=5, **bar)
+        artists[key] = ax.plot(px, py, gid=f"refined:{ind}", **style,
+                               **REFINED_MARKER)[0]
+        if ind not in seen:
+            seen.append(ind)
+    order = [k for k in REFINED_STYLE if k in seen] + \
+        [k for k in seen if k not in REFINED_STYLE]
+    tol = r["tol"]
+    first = REFINED_STYLE.get(order[0], (dict(marker="x", mfc="black",
+                                              mec="black"), ""))[0]
+    handles.append(Line2D([], [], **dict(first, **REFINED_MARKER),
+                          label=refined_label(tol)))
+    if len(order) > 1:
+        for ind in order[1:]:
+            style, name = REFINED_STYLE.get(ind, (dict(
+                marker="x", mfc="black", mec="black"), ind))
+            handles.append(Line2D([], [], **dict(style, **REFINED_MARKER),
+                                  label=f"refined: {name}"))
+        handles[0].set_label(refined_label(tol) + ": " +
+                             REFINED_STYLE.get(order[0], ({}, order[0]))[1])
+    return artists, handles
+
+
+def refined_label(tol):
+    return "refined crossings" + ("" if tol is None else f" (tol {tol:g})")
+
+
 def draw_levels(ax, panel, levels, style, placed):
     """Level sets {k: polylines} in `style`, each labelled k once, at a
     vertex clear of the labels already `placed` (a list it extends)."""
@@ -865,7 +1038,8 @@ def plot_phase_diagram(paths, x="theta", y="a", quantity="regime", fix=None,
                        vmax=None, cmap="viridis", boundaries=True,
                        width=None, height=None, title=True, quiet=False,
                        panels=None, ax=None, labels=None, critical=False,
-                       shade=None, xscale="auto", yscale="auto"):
+                       shade=None, xscale="auto", yscale="auto",
+                       refined=None):
     """Draws one panel per file (or, with `panels=AXIS`, per value of that
     axis in each file) and returns a PhaseDiagram whose panels hold the
     arrays plotted (z: the file's values, NaN where not done; for
@@ -885,7 +1059,11 @@ def plot_phase_diagram(paths, x="theta", y="a", quantity="regime", fix=None,
     swept run axes Gamma, energy); with critical on a map over Gamma or
     the energy, the drift energies H = H_n (heading per period 2 pi n) are
     drawn too. xscale, yscale: 'auto' (log for positive values spanning
-    more than LOG_AXIS_DECADES decades), 'linear' or 'log'."""
+    more than LOG_AXIS_DECADES decades), 'linear' or 'log'. refined:
+    draw the crossings of the file's /boundaries group (a sweep with
+    [refine]) on the slice's edges; None (the default): where the file
+    has the group; False: never. The drawn markers are in
+    PhaseDiagram.refined_artists, the rows behind them in Panel.refined."""
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
     if x not in ALL_AXES or y not in ALL_AXES:
@@ -915,7 +1093,8 @@ def plot_phase_diagram(paths, x="theta", y="a", quantity="regime", fix=None,
                               f" and {shade} is categorical"))
         specs = panel_specs(sweeps, x, y, fix, panels)
         loaded = [load_panel(s, x, y, quantity, f, angles, boundaries,
-                             quiet, critical, shade, (xscale, yscale))
+                             quiet, critical, shade, (xscale, yscale),
+                             refined)
                   for s, f in specs]
         bodies = [s.body() for s, _ in specs]
         return draw(sweeps, loaded, quantity, kind, out, angles, scale, vmin,
@@ -1103,7 +1282,8 @@ def draw(sweeps, panels, quantity, kind, out, angles, scale, vmin, vmax,
                                      label)
     result.label = label
     handles += special_handles(extra, sum(p.blank for p in panels))
-    bhandles, drawn_titles = {}, []
+    bhandles, drawn_titles, rhandles = {}, [], {}
+    result.refined_artists = []
     titles, common = panel_titles(panels, bodies, angles, ax is None)
     given = labels.get("title")
     if given is not None:
@@ -1114,6 +1294,10 @@ def draw(sweeps, panels, quantity, kind, out, angles, scale, vmin, vmax,
     for k, (p, a) in enumerate(zip(panels, axes)):
         for h in draw_boundaries(a, p):
             bhandles.setdefault(h.get_label(), h)
+        drawn, hs = draw_refined(a, p)
+        result.refined_artists.append(drawn)
+        for h in hs:
+            rhandles.setdefault(h.get_label(), h)
         format_axes(a, p, angles, k == 0 or ax is not None, labels,
                     fig.get_figwidth() * a.get_position().width)
         if title:
@@ -1124,6 +1308,7 @@ def draw(sweeps, panels, quantity, kind, out, angles, scale, vmin, vmax,
     if title and common:
         drawn_titles.append(fig.suptitle(common, fontsize=7))
     handles += [bhandles[k] for k in BOUNDARY_ORDER if k in bhandles]
+    handles += list(rhandles.values())
     result.handles = handles
     place_legend(handles, layout, text, axes, legend_ax, n)
     if result.colorbar is not None:
@@ -1294,6 +1479,10 @@ def parser():
     p.add_argument("--no-boundaries", action="store_true",
                    help="do not overlay Z = 0, L1 = 0 and the loop (or "
                    "drift-resonance) level sets")
+    p.add_argument("--no-refined", action="store_true",
+                   help="do not draw the refined crossings of the file's "
+                   "/boundaries group (a sweep with [refine]; drawn by "
+                   "default where the file has it)")
     p.add_argument("--critical", action="store_true",
                    help="overlay the curve H = H_c of a circulation sweep, "
                    "where critical_energy / energy crosses 1 (periodic "
@@ -1345,7 +1534,8 @@ def main(argv=None):
                            title=not args.no_title, panels=args.panels,
                            labels=cli_labels(args), critical=args.critical,
                            shade=args.shade, xscale=args.xscale,
-                           yscale=args.yscale)
+                           yscale=args.yscale,
+                           refined=False if args.no_refined else None)
     except UsageError as e:
         print(f"phase_diagram.py: error: {e}", file=sys.stderr)
         return 2
