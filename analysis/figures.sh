@@ -12,7 +12,8 @@
 # The engine writes the data (OUT/data: point CSV/JSON pairs, two sweeps
 # from jobs/examples/fig_theta_a_rho{0,1}.ini, a circulation sweep whose
 # config this script writes, one over Gamma x energy from
-# jobs/examples/fig_gamma_energy.ini); analysis/gallery.py draws every
+# jobs/examples/fig_gamma_energy.ini, refined boundaries from
+# jobs/examples/refine_a_theta.ini); analysis/gallery.py draws every
 # figure from those files alone (--data-only: stop before drawing, e.g. to
 # call gallery.build in your own process). About 20 s of CPU (16 s without
 # the circulation figures; wall times and the profile: analysis/README.md).
@@ -230,6 +231,11 @@ file = drag_r_theta.h5
 EOF
 "$MPIEXEC" -np "$NP" "$EXE" run --overwrite --quiet \
   --output "$DATA/drag_r_theta.h5" "$DATA/drag_r_theta.ini" >/dev/null
+# Refined boundaries ([refine]) over theta x a: a coarse 12 x 9 grid whose
+# Z = 0, L1 = 0 and loop-level crossings the engine locates to 1e-6.
+"$MPIEXEC" -np "$NP" "$EXE" run --overwrite --quiet \
+  --output "$DATA/refine_a_theta.h5" \
+  "$ROOT/jobs/examples/refine_a_theta.ini" >/dev/null
 engine=$(date +%s)
 if [ "$DRAW" = 0 ]; then
   echo "figures.sh: engine $((engine - start)) s; data in $DATA"

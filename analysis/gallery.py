@@ -35,6 +35,7 @@ SWEEPC = "circ_r_theta.h5"  # the circulation sweep over r x theta
 SWEEPGE = "fig_gamma_energy.h5"
 GE_POINT = (2.0, 0.5)  # (Gamma, H) of the bounded periodic point run
 SWEEPD = "drag_r_theta.h5"  # drag with circulation over r x theta
+SWEEPR = "refine_a_theta.h5"  # jobs/examples/refine_a_theta.ini ([refine])
 CIRC_BODY = (0.3, math.radians(60))  # (r, theta) of the point runs
 BLUES = ["#9ecae1", "#1f5fa8"]
 REDS = ["#c8323c", "#f4a3a8"]
@@ -1251,11 +1252,147 @@ def fig_drag_paths(g):
     return plots
 
 
+def l1_z(p):
+    """(L1, Z) of the body p = {theta, a, r, s, A, B, m, rho} (arrays or
+    numbers): docs/theory/model.md sec. 1, the body's L1 = m a, Z = 0 and
+    the fluid's Z_F = rho pi (A^2 - B^2) sin(2 theta) / 2, L1_F = r N_F -
+    s Z_F (the rigid change of reference point to q = (-s, r)); b, I0 and
+    k_rot do not enter them."""
+    th = p["theta"]
+    d2 = p["A"] ** 2 - p["B"] ** 2
+    nf = p["rho"] * math.pi * (p["A"] ** 2 * np.cos(th) ** 2 +
+                               p["B"] ** 2 * np.sin(th) ** 2)
+    zf = p["rho"] * math.pi * d2 * np.sin(2 * th) / 2
+    return p["m"] * p["a"] + p["r"] * nf - p["s"] * zf, zf
+
+
+def edge_zero(p, axis, which, lo, hi):
+    """The zero of L1 (which = 0) or Z (1) of the body p along `axis`
+    between lo and hi (a sign change), by bisection to round-off."""
+    def f(v):
+        return l1_z(dict(p, **{axis: v}))[which]
+    flo = f(lo)
+    for _ in range(200):
+        mid = 0.5 * (lo + hi)
+        if mid in (lo, hi):
+            break
+        fm = f(mid)
+        if fm == 0:
+            return mid
+        if (fm < 0) == (flo < 0):
+            lo, flo = mid, fm
+        else:
+            hi = mid
+    return 0.5 * (lo + hi)
+
+
+def crossing_bodies(f):
+    """Per /boundaries row of an open sweep file: (the body at point_lo as
+    a dict of l1_z's parameters, the edge's axis name, the axis's values
+    at point_lo and point_hi)."""
+    from sswfile import ALL_AXES
+    axes = [a for a in ALL_AXES if a in f and f[a].ndim == 1]
+    shape = tuple(f[a].shape[0] for a in axes)
+    g = f["boundaries"]
+    names = phase_diagram.flag_names(g["axis"])
+    out = []
+    for lo, hi, ax in zip(g["point_lo"][()], g["point_hi"][()],
+                          g["axis"][()]):
+        ilo = np.unravel_index(int(lo), shape)
+        ihi = np.unravel_index(int(hi), shape)
+        body = {a: float(f[a][i]) for a, i in zip(axes, ilo)}
+        body.update(m=float(f.attrs["m"]), rho=float(f.attrs["rho"]))
+        name = names[ax]
+        out.append((body, name, body[name],
+                    float(f[name][ihi[axes.index(name)]])))
+    return out
+
+
+def refined_distances(f):
+    """The largest distance of a Z = 0 or L1 = 0 crossing of /boundaries
+    from the closed-form zero along its edge (edge_zero on l1_z), the
+    number of such crossings, and the largest difference of l1_z from the
+    file's L1 and Z datasets at the grid points (the formula's check)."""
+    g = f["boundaries"]
+    inds = phase_diagram.flag_names(g["indicator"])
+    pos = g["position"][()]
+    worst, n = 0.0, 0
+    for k, (body, axis, lo, hi) in enumerate(crossing_bodies(f)):
+        ind = inds[g["indicator"][k]]
+        if ind not in ("L1", "Z"):
+            continue
+        exact = edge_zero(body, axis, ("L1", "Z").index(ind), lo, hi)
+        worst = max(worst, abs(pos[k] - exact))
+        n += 1
+    grid = np.meshgrid(*(f[a][()] for a in ("theta", "a", "b", "r", "s",
+                                            "A", "B")), indexing="ij")
+    p = dict(zip(("theta", "a", "b", "r", "s", "A", "B"), grid),
+             m=float(f.attrs["m"]), rho=float(f.attrs["rho"]))
+    l1, z = l1_z(p)
+    shape = l1.shape
+    formula = max(float(np.max(np.abs(l1 - f["L1"][()].reshape(shape)))),
+                  float(np.max(np.abs(z - f["Z"][()].reshape(shape)))))
+    return worst, n, formula
+
+
+def fig_refined(g):
+    """A coarse loop-count map over theta x a with [refine]: the refined
+    crossings of Z = 0, L1 = 0 and the loop levels over it, with the
+    closed-form curves; each Z = 0 / L1 = 0 crossing against the exact
+    zero of the tensor's formula along its edge."""
+    import h5py
+    s = g.path(SWEEPR)
+    pd = phase_diagram.plot_phase_diagram(
+        s, x="theta", y="a", quantity="loops", quiet=True,
+        width=sswplot.DOUBLE, height=3.2)
+    r = pd.panels[0].refined
+    with h5py.File(s, "r") as f:
+        a = f.attrs
+        ga = f["boundaries"].attrs
+        tol = float(ga["tol"])
+        evals, edges = int(ga["evaluations"]), int(ga["edges"])
+        coarse = int(ga["coarse_points"])
+        n_rows = f["boundaries/position"].shape[0]
+        worst, n_closed, formula = refined_distances(f)
+        rr, ss = float(f["r"][0]), float(f["s"][0])
+        rho = float(a["rho"])
+    per_ind = {k: int(np.count_nonzero(r["indicator"] == k))
+               for k in ("Z", "L1", "turns")}
+    caption = (
+        "Refined regime and loop boundaries over blade angle theta and "
+        f"centre of mass a (rho = {rho:g}, b = 0, r = {rr:g}, s = {ss:g}, "
+        f"A = 0.5, B = 0.3; {sweep_text(s)}; "
+        "jobs/examples/refine_a_theta.ini with [refine] classes = regime, "
+        f"loops, tol = {tol:g}). Colours: the coarse grid's loop count. "
+        "Lines: the closed-form boundaries drawn from the file's Z and L1 "
+        "(linear between grid points): Z = 0 (theta = pi/2), L1 = 0 "
+        "(dotted; a = -r N_F(theta) / m) and the level sets |dphi| = "
+        "2 pi k (dashed). Markers: the engine's refined crossings "
+        "(/boundaries), each at its position on its grid edge, joined "
+        f"along a level: {n_rows} crossings ({per_ind['Z']} of Z = 0, "
+        f"{per_ind['L1']} of L1 = 0, {per_ind['turns']} of the loop "
+        f"levels) on {edges} edges, {evals} evaluations in all, "
+        f"{evals / max(edges, 1):.2f} per edge ({evals / coarse:.2f} times "
+        f"the {coarse} grid points). Each of the {n_closed} Z = 0 and "
+        "L1 = 0 crossings lies within "
+        f"{worst:.1e} of the exact zero of the closed form along its edge "
+        "(L1 = m a + r N_F - s Z_F, Z = Z_F, docs/theory/model.md sec. 1, "
+        "solved by bisection; the formula matches the file's L1 and Z to "
+        f"{formula:.0e}); the bracket tolerance is {tol:g}. The loop "
+        "crossings crowd towards L1 = 0, where |dphi| grows without bound. "
+        f"Drawn by `analysis/phase_diagram.py {SWEEPR} --x theta --y a "
+        "--quantity loops` (--no-refined leaves the crossings out).")
+    g.save(pd.fig, "phase_refined",
+           "Refined boundaries over theta x a ([refine])", caption)
+    return {"diagram": pd, "worst": worst, "closed": n_closed,
+            "formula": formula, "crossings": n_rows}
+
+
 FIGURES = (fig_energy, fig_omega, fig_rattle, fig_com, fig_theta, fig_com7,
            fig_classical, fig_models, fig_portrait, fig_sleigh, fig_loops,
            fig_exact_path, fig_phase, fig_blade, fig_validate, fig_circ_map,
            fig_circ_energy, fig_circ_periodic, fig_circ_arcs,
-           fig_drag_map, fig_drag_paths)
+           fig_drag_map, fig_drag_paths, fig_refined)
 
 
 def write_index(g, seconds):

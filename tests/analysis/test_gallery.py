@@ -48,7 +48,8 @@ FIGURES = ("xz2025_fig2_energy", "xz2025_fig3_omega", "xz2025_fig4_rattle",
            "phase_spacing", "phase_loops", "phase_blade_force",
            "validate_rho1", "circulation_regimes",
            "circulation_gamma_energy", "circulation_periodic",
-           "circulation_arcs", "drag_decay", "drag_paths")
+           "circulation_arcs", "drag_decay", "drag_paths",
+           "phase_refined")
 # Bounds on the 2025 paper's comparisons (measured: Hamel energy 1.6e-14,
 # RK45 7e-4; omega error Hamel 2.8e-8, RK45 4e-4; Fig. 4 velocity Hamel
 # 2.6e-7, RATTLE 1.5e-6, configuration Hamel 8e-7, RATTLE 6e-6).
@@ -387,6 +388,16 @@ with tempfile.TemporaryDirectory() as tmp:
           "phase_loops: expected rho = 0 (Z = 0 everywhere) beside rho = 1")
     check_trajectory_exact(data, tmp)
     check_circulation(data, results)
+    ref = results["fig_refined"]
+    with h5py.File(os.path.join(data, gallery.SWEEPR), "r") as f:
+        tol = float(f["boundaries"].attrs["tol"])
+    check(ref["closed"] > 0 and ref["worst"] <= tol and
+          ref["formula"] <= 1e-12,
+          f"phase_refined: {ref['closed']} Z/L1 crossings, farthest "
+          f"{ref['worst']:.3g} from the closed form (tol {tol:g}), formula "
+          f"against the file {ref['formula']:.3g}")
+    check(f"{ref['crossings']} crossings" in index,
+          "index.md: the refined figure's caption has no crossing count")
     # the command line that figures.sh runs after the data
     rc = gallery.main([data, os.path.join(tmp, "bad"), "--formats", "gif"])
     check(rc == 2, f"gallery.py --formats gif: exit {rc}, expected 2")

@@ -46,3 +46,11 @@ ssw_add_test(NAME test_run_axes_figures TIMEOUT 300
 ssw_add_test(NAME test_drag_figures TIMEOUT 300
   COMMAND ${SSW_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/analysis/test_drag_figures.py
           $<TARGET_FILE:sleighsweep> ${MPIEXEC_EXECUTABLE})
+
+# Refined crossings (a sweep with [refine] made here, mpirun -np 2): the
+# drawn markers are the file's /boundaries positions on the slice, bit for
+# bit, and each Z = 0 / L1 = 0 crossing lies within tol of the zero of the
+# tensor's closed form found by bisection; --no-refined. About 5 s.
+ssw_add_test(NAME test_refined_figures TIMEOUT 300
+  COMMAND ${SSW_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/analysis/test_refined_figures.py
+          $<TARGET_FILE:sleighsweep> ${MPIEXEC_EXECUTABLE})
