@@ -872,7 +872,9 @@ def draw_refined(ax, panel):
         which = "x" if along == panel.x_name else "y"
         wide = err >= REFINED_VISIBLE * span[which]
         if np.any(wide):
-            bar = {f"{which}err": err[wide] / 2}
+            # the crossing and the position both lie in the bracket of
+            # width err: within err of each other either way
+            bar = {f"{which}err": err[wide]}
             ax.errorbar(px[wide], py[wide], fmt="none", ecolor=colour,
                         elinewidth=0.6, capsize=1.2, zorder=5, **bar)
         artists[key] = ax.plot(px, py, gid=f"refined:{ind}", **style,
