@@ -191,6 +191,11 @@ static inline void ssw_traj_no_rest(ssw_traj *r) {
   r->approach = -1;
 }
 
+/** Checks n initial states (w0[i], v0[i]): finite and not at rest, or
+ * SSW_ERR_ARG naming the first bad one (ssw_extract_batch and
+ * ssw_damped_batch). */
+int ssw_extract_check_initial(int n, const double *w0, const double *v0);
+
 /** Extracts n trajectories of one tensor from the initial states (w0[i],
  * v0[i]), stepping them together in SIMD lanes; out[i] is bit-identical to
  * what ssw_extract_run gives for trajectory i alone. ctx[i] (ctx may be

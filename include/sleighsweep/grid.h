@@ -25,8 +25,11 @@ void ssw_grid_unravel(const ssw_config *cfg, uint64_t index,
 /** Flat index of axis indices. */
 uint64_t ssw_grid_ravel(const ssw_config *cfg, const int idx[SSW_NAXES]);
 
+/** The field of `v` that holds axis `axis` (SSW_AXIS_*). */
+double *ssw_grid_values_field(ssw_grid_values *v, int axis);
+
 /** Every axis's value at a flat index: the body's parameters and the run's
- * Gamma and energy. */
+ * Gamma, energy and drag. */
 void ssw_grid_values_at(const ssw_config *cfg, uint64_t index,
                         ssw_grid_values *v);
 

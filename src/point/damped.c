@@ -484,13 +484,7 @@ int ssw_damped_batch(const ssw_tensor *t, int n, const double *w0,
                      const double *v0, const ssw_integrator *o,
                      ssw_sample_fn sample, void *const *ctx, ssw_damped *out) {
   SSW_CALL(ssw_integrator_check(o));
-  for (int i = 0; i < n; i++)
-    SSW_CHECK(isfinite(w0[i]) && isfinite(v0[i]) &&
-                  (w0[i] != 0.0 || v0[i] != 0.0),
-              SSW_ERR_ARG,
-              "initial velocity (omega0, v0) = (%g, %g) must be finite and "
-              "non-zero",
-              w0[i], v0[i]);
+  SSW_CALL(ssw_extract_check_initial(n, w0, v0));
   SSW_CHECK(ssw_drag_on(t), SSW_ERR_ARG,
             "the damped extraction needs drag (drag_w, drag_v or drag_wv)");
   /* Scaled units (scale.h); with drag the time unit is the drag's, the

@@ -543,12 +543,7 @@ static void chunk(const leg_run *R, int n, const double *w0, const double *v0,
     out[idx[k]] = fine[k];
 }
 
-int ssw_extract_batch(const ssw_tensor *t, int regime, int n, const double *w0,
-                      const double *v0, const ssw_integrator *o,
-                      ssw_sample_fn sample, void *const *ctx, ssw_traj *out) {
-  SSW_CALL(ssw_integrator_check(o));
-  SSW_CHECK(t->cw == 0 && t->cv == 0 && t->cwv == 0, SSW_ERR_ARG,
-            "with drag there are no limit motions: ssw_damped_batch");
+int ssw_extract_check_initial(int n, const double *w0, const double *v0) {
   for (int i = 0; i < n; i++)
     SSW_CHECK(isfinite(w0[i]) && isfinite(v0[i]) &&
                   (w0[i] != 0.0 || v0[i] != 0.0),
@@ -556,6 +551,16 @@ int ssw_extract_batch(const ssw_tensor *t, int regime, int n, const double *w0,
               "initial velocity (omega0, v0) = (%g, %g) must be finite and "
               "non-zero",
               w0[i], v0[i]);
+  return SSW_SUCCESS;
+}
+
+int ssw_extract_batch(const ssw_tensor *t, int regime, int n, const double *w0,
+                      const double *v0, const ssw_integrator *o,
+                      ssw_sample_fn sample, void *const *ctx, ssw_traj *out) {
+  SSW_CALL(ssw_integrator_check(o));
+  SSW_CHECK(t->cw == 0 && t->cv == 0 && t->cwv == 0, SSW_ERR_ARG,
+            "with drag there are no limit motions: ssw_damped_batch");
+  SSW_CALL(ssw_extract_check_initial(n, w0, v0));
   /* Integrated in units where the tensor and the energy are near 1
    * (scale.h): results do not depend on the energy or the mass scale. */
   ssw_units body;

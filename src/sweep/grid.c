@@ -41,21 +41,19 @@ uint64_t ssw_grid_ravel(const ssw_config *cfg, const int idx[SSW_NAXES]) {
   return index;
 }
 
+double *ssw_grid_values_field(ssw_grid_values *v, int axis) {
+  double *field[] = {&v->body.theta, &v->body.a, &v->body.b, &v->body.r,
+                     &v->body.s,     &v->body.A, &v->body.B, &v->Gamma,
+                     &v->energy,     &v->drag_w, &v->drag_v, &v->drag_wv};
+  _Static_assert(sizeof field / sizeof field[0] == SSW_NAXES,
+                 "every grid axis has its field");
+  return field[axis];
+}
+
 static void values_at(const ssw_config *cfg, const int idx[SSW_NAXES],
                       ssw_grid_values *v) {
-  const ssw_axis *ax = cfg->axes;
-  v->body.theta = ax[SSW_AXIS_THETA].values[idx[SSW_AXIS_THETA]];
-  v->body.a = ax[SSW_AXIS_A_COM].values[idx[SSW_AXIS_A_COM]];
-  v->body.b = ax[SSW_AXIS_B_COM].values[idx[SSW_AXIS_B_COM]];
-  v->body.r = ax[SSW_AXIS_R_CENTRE].values[idx[SSW_AXIS_R_CENTRE]];
-  v->body.s = ax[SSW_AXIS_S_CENTRE].values[idx[SSW_AXIS_S_CENTRE]];
-  v->body.A = ax[SSW_AXIS_A_SEMI].values[idx[SSW_AXIS_A_SEMI]];
-  v->body.B = ax[SSW_AXIS_B_SEMI].values[idx[SSW_AXIS_B_SEMI]];
-  v->Gamma = ax[SSW_AXIS_GAMMA].values[idx[SSW_AXIS_GAMMA]];
-  v->energy = ax[SSW_AXIS_ENERGY].values[idx[SSW_AXIS_ENERGY]];
-  v->drag_w = ax[SSW_AXIS_DRAG_W].values[idx[SSW_AXIS_DRAG_W]];
-  v->drag_v = ax[SSW_AXIS_DRAG_V].values[idx[SSW_AXIS_DRAG_V]];
-  v->drag_wv = ax[SSW_AXIS_DRAG_WV].values[idx[SSW_AXIS_DRAG_WV]];
+  for (int a = 0; a < SSW_NAXES; a++)
+    *ssw_grid_values_field(v, a) = cfg->axes[a].values[idx[a]];
 }
 
 void ssw_grid_values_at(const ssw_config *cfg, uint64_t index,

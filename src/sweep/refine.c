@@ -199,19 +199,10 @@ typedef struct {
   size_t n, cap;
 } line;
 
-static void set_axis(ssw_grid_values *v, int axis, double x) {
-  double *field[] = {&v->body.theta, &v->body.a, &v->body.b, &v->body.r,
-                     &v->body.s,     &v->body.A, &v->body.B, &v->Gamma,
-                     &v->energy,     &v->drag_w, &v->drag_v, &v->drag_wv};
-  _Static_assert(sizeof field / sizeof field[0] == SSW_NAXES,
-                 "every grid axis has its field");
-  *field[axis] = x;
-}
-
 /* Evaluates the point at x and keeps it in order; *k its node. */
 static int eval_at(line *ln, double x, size_t *k) {
   ssw_grid_values v = ln->base;
-  set_axis(&v, ln->e->axis, x);
+  *ssw_grid_values_field(&v, ln->e->axis) = x;
   ssw_refine_sample s;
   SSW_CALL(ln->eval(ln->ctx, ln->e->lo, &v, &s));
   if (ln->n == ln->cap) {
