@@ -203,6 +203,9 @@ static const declared effects[] = {
   {"refine", "max_evals", "5", "refused",
    "nothing without [refine] classes (the base has none); with them the "
    "evaluations a crossing may spend (test_refine)", "only"},
+  {"refine", "trajectories", "2", "refused",
+   "nothing without [refine] classes (the base has none); with them the "
+   "trajectories an evaluation integrates (test_refine)", "only"},
 };
 /* clang-format on */
 #define NEFFECTS (sizeof effects / sizeof effects[0])

@@ -23,12 +23,14 @@ int ssw_h5out_read_refine_samples(ssw_h5out *h, ssw_refine_sample *s);
 
 /** What /boundaries records beside the crossings (group attributes). */
 typedef struct {
-  const ssw_refine_spec *spec; /**< classes, tol, max_evals */
-  uint64_t coarse_points;      /**< grid points of the coarse grid */
-  uint64_t edges;              /**< edges refined */
-  uint64_t evaluations;        /**< evaluations over every edge */
-  const ssw_refine_near *near; /**< rank 0's near misses */
-  uint64_t nnear;              /**< their number (the same on every rank) */
+  const ssw_refine_spec *spec;  /**< classes, tol, max_evals */
+  uint64_t coarse_points;       /**< grid points of the coarse grid */
+  uint64_t edges;               /**< edges refined */
+  uint64_t evaluations;         /**< evaluations over every edge */
+  uint64_t trajectories;        /**< trajectories those integrated */
+  uint64_t coarse_trajectories; /**< trajectories the grid integrated */
+  const ssw_refine_near *near;  /**< rank 0's near misses */
+  uint64_t nnear;               /**< their number (the same on every rank) */
 } ssw_h5_boundaries_info;
 
 /** Writes the group /boundaries (replacing one a killed run left): one

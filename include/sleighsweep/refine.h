@@ -66,9 +66,10 @@ int32_t ssw_refine_class(int ind, const ssw_refine_sample *s);
 
 /** What the refinement is asked for ([refine]). */
 typedef struct {
-  int32_t classes;   /**< OR of SSW_REFINE_* class bits (0: off) */
-  double tol;        /**< bracket width to reach, in the axis's units */
-  int32_t max_evals; /**< evaluations per crossing at most */
+  int32_t classes;      /**< OR of SSW_REFINE_* class bits (0: off) */
+  double tol;           /**< bracket width to reach, in the axis's units */
+  int32_t max_evals;    /**< evaluations per crossing at most */
+  int32_t trajectories; /**< trajectories per evaluation at most */
 } ssw_refine_spec;
 
 /** The spec of a config. */
@@ -150,11 +151,26 @@ int ssw_refine_edge_solve(const ssw_config *cfg, const ssw_refine_spec *sp,
                           void *ctx, ssw_refine_crossing *out, size_t *n);
 
 /** The engine's evaluator: the grid-point pipeline of a run (ssw_point_setup
- * when only the regime is refined, the ensemble otherwise). */
+ * when only closed-form classes are refined, an ensemble otherwise). The
+ * ensemble's indicators (the transition angle, the sense) are the same for
+ * every trajectory of a point (one per arc with circulation: docs/refine.md,
+ * "Evaluations"), so an evaluation integrates the first `[refine]
+ * trajectories` of the point's trajectories (at most all of them), and all
+ * of them where those all took the arc g < 0. */
 typedef struct {
-  ssw_ensemble *ens;             /**< workspace (NULL: tensor only) */
-  const ssw_ensemble_spec *spec; /**< the run's ensemble */
+  ssw_ensemble *ens;  /**< workspace of the evaluation (NULL: tensor only) */
+  ssw_ensemble *full; /**< workspace of the whole ensemble (made lazily) */
+  ssw_ensemble_spec spec;    /**< the run's ensemble, trajectories reduced */
+  int32_t full_trajectories; /**< the run's trajectories per point */
+  uint64_t trajectories;     /**< trajectories integrated so far */
 } ssw_refine_point_ctx;
+
+/** Prepares the evaluator of a run's refinement. Errors: SSW_ERR_MEM. */
+int ssw_refine_point_ctx_init(const ssw_config *cfg, const ssw_refine_spec *sp,
+                              ssw_refine_point_ctx *ctx);
+
+/** Frees an evaluator's workspaces; safe on a zeroed or freed one. */
+void ssw_refine_point_ctx_free(ssw_refine_point_ctx *ctx);
 
 /** ssw_refine_eval_fn over ssw_refine_point_ctx. */
 int ssw_refine_point_eval(void *ctx, uint64_t lo, const ssw_grid_values *v,

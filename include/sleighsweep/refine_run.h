@@ -17,8 +17,10 @@ extern "C" {
 /** Figures of a refinement (rank 0's are the totals). */
 typedef struct {
   uint64_t coarse_points, edges, crossings, evaluations;
-  double max_position_error; /**< largest final bracket */
-  double wall_s;             /**< wall time of the refinement */
+  uint64_t trajectories;        /**< integrated by the evaluations */
+  uint64_t coarse_trajectories; /**< integrated by the grid */
+  double max_position_error;    /**< largest final bracket */
+  double wall_s;                /**< wall time of the refinement */
 } ssw_refine_stats;
 
 /** Refines the boundaries of cfg's [refine] classes on the complete grid

@@ -98,6 +98,8 @@ const key_spec ssw_cfg_keys[SSW_CFG_NKEYS] = {
    "width of a crossing's bracket, in its axis's units"},
   {"refine", "max_evals", "40", K_INT32, F(refine_max_evals), 1, 1000, 0,
    "number of evaluations per crossing at most"},
+  {"refine", "trajectories", "4", K_INT32, F(refine_trajectories), 1, 1e7, 0,
+   "trajectories per refinement evaluation (at most [ensemble] trajectories)"},
 };
 /* clang-format on */
 #undef F

@@ -213,6 +213,11 @@ static int write_info(hid_t g, const ssw_h5_boundaries_info *in) {
   SSW_CALL(ssw_h5_attr_str(g, GROUP, "classes", classes));
   SSW_CALL(ssw_h5_attr_f64(g, GROUP, "tol", in->spec->tol));
   SSW_CALL(ssw_h5_attr_i32(g, GROUP, "max_evals", in->spec->max_evals));
+  SSW_CALL(
+      ssw_h5_attr_i32(g, GROUP, "refine_trajectories", in->spec->trajectories));
+  SSW_CALL(ssw_h5_attr_u64(g, GROUP, "trajectories", in->trajectories));
+  SSW_CALL(ssw_h5_attr_u64(g, GROUP, "coarse_trajectories",
+                           in->coarse_trajectories));
   SSW_CALL(ssw_h5_attr_u64(g, GROUP, "coarse_points", in->coarse_points));
   SSW_CALL(ssw_h5_attr_u64(g, GROUP, "edges", in->edges));
   SSW_CALL(ssw_h5_attr_f64(g, GROUP, "near_margin", SSW_REFINE_NEAR_MARGIN));

@@ -58,6 +58,7 @@ void ssw_refine_spec_of(const ssw_config *cfg, ssw_refine_spec *sp) {
   sp->classes = cfg->refine_classes;
   sp->tol = cfg->refine_tol;
   sp->max_evals = cfg->refine_max_evals;
+  sp->trajectories = cfg->refine_trajectories;
 }
 
 /* ---- the edges ------------------------------------------------------ */
@@ -388,20 +389,56 @@ int ssw_refine_edge_solve(const ssw_config *cfg, const ssw_refine_spec *sp,
 
 /* ---- the engine's evaluator ----------------------------------------- */
 
+int ssw_refine_point_ctx_init(const ssw_config *cfg, const ssw_refine_spec *sp,
+                              ssw_refine_point_ctx *ctx) {
+  *ctx = (ssw_refine_point_ctx){0};
+  ssw_config_ensemble(cfg, &ctx->spec);
+  ctx->full_trajectories = (int32_t)ctx->spec.trajectories;
+  if (ctx->spec.trajectories > sp->trajectories)
+    ctx->spec.trajectories = sp->trajectories;
+  ctx->spec.samples = 0;
+  if (!(sp->classes & (SSW_REFINE_LOOPS | SSW_REFINE_SENSE)))
+    return SSW_SUCCESS;
+  return ssw_ensemble_create(&ctx->spec, &ctx->ens);
+}
+
+void ssw_refine_point_ctx_free(ssw_refine_point_ctx *ctx) {
+  ssw_ensemble_destroy(&ctx->ens);
+  ssw_ensemble_destroy(&ctx->full);
+}
+
+/* The ensemble's sample at v: the first trajectories, or all of them when
+ * those all took the arc g < 0 (circulation: the sample's angle is the arc
+ * g > 0's) and there are more. */
+static int ensemble_eval(ssw_refine_point_ctx *c, uint64_t lo,
+                         const ssw_grid_values *v, ssw_refine_sample *out) {
+  ssw_point_result r;
+  SSW_CALL(ssw_ensemble_run(c->ens, lo, v, 0, &r, NULL));
+  c->trajectories += (uint64_t)c->spec.trajectories;
+  ssw_refine_sample_of(&r, v->energy, out);
+  if (!isnan(out->turns) || isnan(r.transition_angle_lower) ||
+      c->spec.trajectories >= c->full_trajectories)
+    return SSW_SUCCESS;
+  if (!c->full) {
+    ssw_ensemble_spec all = c->spec;
+    all.trajectories = c->full_trajectories;
+    SSW_CALL(ssw_ensemble_create(&all, &c->full));
+  }
+  SSW_CALL(ssw_ensemble_run(c->full, lo, v, 0, &r, NULL));
+  c->trajectories += (uint64_t)c->full_trajectories;
+  ssw_refine_sample_of(&r, v->energy, out);
+  return SSW_SUCCESS;
+}
+
 int ssw_refine_point_eval(void *ctx, uint64_t lo, const ssw_grid_values *v,
                           ssw_refine_sample *out) {
-  const ssw_refine_point_ctx *c = ctx;
-  if (c->ens) {
-    ssw_point_result r;
-    SSW_CALL(ssw_ensemble_run(c->ens, lo, v, 0, &r, NULL));
-    ssw_refine_sample_of(&r, v->energy, out);
-    return SSW_SUCCESS;
-  }
-  ssw_body body = c->spec->body;
+  ssw_refine_point_ctx *c = ctx;
+  if (c->ens) return ensemble_eval(c, lo, v, out);
+  ssw_body body = c->spec.body;
   ssw_grid_values_apply(v, &body);
   ssw_point pt;
-  SSW_CALL(ssw_point_setup(&body, &v->body, c->spec->zero_tol,
-                           c->spec->integ.method, &pt));
+  SSW_CALL(ssw_point_setup(&body, &v->body, c->spec.zero_tol,
+                           c->spec.integ.method, &pt));
   *out = (ssw_refine_sample){pt.tensor.Z,
                              pt.tensor.L1,
                              pt.analytic.dphi_abs / (2 * M_PI),

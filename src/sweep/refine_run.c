@@ -26,6 +26,7 @@ typedef struct {
 typedef struct {
   tagged *t;
   size_t n, cap;
+  uint64_t trajectories; /* integrated by this rank's evaluations */
 } found;
 
 /* Every rank's status made common: the first failure wins. */
@@ -85,13 +86,8 @@ static int solve_mine(MPI_Comm comm, const ssw_config *cfg,
   int rank, size;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
-  ssw_ensemble_spec es;
-  ssw_config_ensemble(cfg, &es);
-  ssw_ensemble *ens = NULL;
-  int rc = SSW_SUCCESS;
-  if (sp->classes & (SSW_REFINE_LOOPS | SSW_REFINE_SENSE))
-    rc = ssw_ensemble_create(&es, &ens);
-  ssw_refine_point_ctx ctx = {ens, &es};
+  ssw_refine_point_ctx ctx;
+  int rc = ssw_refine_point_ctx_init(cfg, sp, &ctx);
   for (uint64_t k = (uint64_t)rank; rc == SSW_SUCCESS && k < ne;
        k += (uint64_t)size) {
     const size_t most = ssw_refine_edge_max_crossings(&edges[k]);
@@ -114,7 +110,8 @@ static int solve_mine(MPI_Comm comm, const ssw_config *cfg,
       f->t[f->n++] = (tagged){k, j, out[j]};
     if (out != c) free(out);
   }
-  ssw_ensemble_destroy(&ens);
+  f->trajectories += ctx.trajectories;
+  ssw_refine_point_ctx_free(&ctx);
   return agree_any(comm, rc);
 }
 
@@ -174,20 +171,33 @@ int ssw_refine_sweep(MPI_Comm comm, const ssw_config *cfg, ssw_h5out *out,
   ssw_refine_spec sp;
   ssw_refine_spec_of(cfg, &sp);
   *st = (ssw_refine_stats){.coarse_points = ssw_grid_size(cfg)};
+  if (sp.classes & (SSW_REFINE_LOOPS | SSW_REFINE_SENSE))
+    st->coarse_trajectories = st->coarse_points * (uint64_t)cfg->trajectories;
   ssw_refine_edge *edges = NULL;
-  found f = {NULL, 0, 0};
+  found f = {NULL, 0, 0, 0};
   tagged *all = NULL;
   uint64_t ne = 0, n = 0;
   nears nm = {NULL, 0};
   int rc = share_edges(comm, rank, cfg, &sp, out, &edges, &ne, &nm);
   if (rc == SSW_SUCCESS) rc = solve_mine(comm, cfg, &sp, edges, ne, &f);
   if (rc == SSW_SUCCESS) rc = gather(comm, rank, size, &f, &all, &n);
+  if (rc == SSW_SUCCESS) /* every rank's sum */
+    rc = MPI_Allreduce(&f.trajectories, &st->trajectories, 1, MPI_UINT64_T,
+                       MPI_SUM, comm) == MPI_SUCCESS
+             ? SSW_SUCCESS
+             : SSW_RAISE(SSW_ERR_MPI, "MPI_Allreduce failed");
   st->edges = ne;
   if (rc == SSW_SUCCESS && rank == 0) summarise(all, n, st);
   if (rc == SSW_SUCCESS) /* rank 0's figures, stored alike by every rank */
     rc = ssw_mpi_bcast_bytes(comm, st, sizeof *st);
-  const ssw_h5_boundaries_info info = {
-      &sp, st->coarse_points, ne, st->evaluations, nm.list, nm.n};
+  const ssw_h5_boundaries_info info = {&sp,
+                                       st->coarse_points,
+                                       ne,
+                                       st->evaluations,
+                                       st->trajectories,
+                                       st->coarse_trajectories,
+                                       nm.list,
+                                       nm.n};
   if (rc == SSW_SUCCESS)
     rc = ssw_h5out_write_boundaries(out, (ssw_refine_crossing *)(void *)all,
                                     (size_t)n, &info);
@@ -196,12 +206,17 @@ int ssw_refine_sweep(MPI_Comm comm, const ssw_config *cfg, ssw_h5out *out,
     fprintf(stderr,
             "sleighsweep: refinement: %llu edge(s), %llu crossing(s), %llu "
             "evaluation(s) (%.2f per edge, %.3f per grid point), widest "
-            "bracket %.3g, %llu near miss(es), %.3g s\n",
+            "bracket %.3g, %llu near miss(es), %.3g s; %llu trajectories "
+            "(%.3f times the grid's)\n",
             (unsigned long long)ne, (unsigned long long)n,
             (unsigned long long)st->evaluations,
             ne ? (double)st->evaluations / (double)ne : 0.0,
             (double)st->evaluations / (double)st->coarse_points,
-            st->max_position_error, (unsigned long long)nm.n, st->wall_s);
+            st->max_position_error, (unsigned long long)nm.n, st->wall_s,
+            (unsigned long long)st->trajectories,
+            st->coarse_trajectories
+                ? (double)st->trajectories / (double)st->coarse_trajectories
+                : 0.0);
   free(edges);
   free(nm.list);
   free(f.t);

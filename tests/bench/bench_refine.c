@@ -1,7 +1,9 @@
 /* Boundary refinement's cost (docs/refine.md): the core on an ideal-fluid
  * slice with classes regime, loops and sense at tol 1e-6, in process.
- * Appends the top-level keys refine_evals_per_edge, refine_cost_ratio
- * (evaluations over the coarse grid's points) and
+ * At the default ensemble (16 trajectories per point) and [refine]
+ * trajectories (4 per evaluation). Appends the top-level keys
+ * refine_evals_per_edge, refine_cost_ratio (trajectories the refinement
+ * integrates over the grid's) and
  * refine_max_position_error (the widest final bracket). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,13 +20,11 @@ static const char smoke_slice[] =
     "[body]\nm = 1\nI0 = 0.5\nrho = 1\n"
     "[grid]\ntheta = linspace(5deg, 175deg, 18)\na = 0.2\nA = 0.5\n"
     "B = linspace(0.1, 0.45, 6)\n"
-    "[ensemble]\ntrajectories = 1\ninitial = lattice\n"
     "[refine]\nclasses = regime, loops, sense\ntol = 1e-6\n";
 static const char full_slice[] =
     "[body]\nm = 1\nI0 = 0.5\nrho = 1\n"
     "[grid]\ntheta = linspace(2.5deg, 177.5deg, 36)\n"
     "a = linspace(-0.3, 0.5, 10)\nA = 0.5\nB = 0.3\n"
-    "[ensemble]\ntrajectories = 1\ninitial = lattice\n"
     "[refine]\nclasses = regime, loops, sense\ntol = 1e-6\n";
 
 typedef struct {
@@ -33,8 +33,8 @@ typedef struct {
 } figures;
 
 /* Every grid point's sample, the edges and their crossings. */
-static int measure(const ssw_config *cfg, ssw_refine_point_ctx *ctx,
-                   figures *f) {
+static int measure(const ssw_config *cfg, ssw_refine_point_ctx *grid,
+                   ssw_refine_point_ctx *ctx, figures *f) {
   ssw_refine_spec sp;
   ssw_refine_spec_of(cfg, &sp);
   f->points = (size_t)ssw_grid_size(cfg);
@@ -44,7 +44,7 @@ static int measure(const ssw_config *cfg, ssw_refine_point_ctx *ctx,
   for (size_t i = 0; rc == SSW_SUCCESS && i < f->points; i++) {
     ssw_grid_values v;
     ssw_grid_values_at(cfg, i, &v);
-    rc = ssw_refine_point_eval(ctx, i, &v, &s[i]);
+    rc = ssw_refine_point_eval(grid, i, &v, &s[i]);
   }
   ssw_refine_edge *e = NULL;
   const double t0 = bench_now();
@@ -72,23 +72,29 @@ int bench_refine(const bench_opts *o, sbuf *json) {
   const int small = o->smoke || o->quick;
   const char *text = small ? smoke_slice : full_slice;
   int rc = ssw_config_parse(text, "bench_refine", &cfg);
-  ssw_ensemble_spec es;
-  ssw_ensemble *ens = NULL;
+  ssw_refine_spec sp, all;
+  ssw_refine_point_ctx grid = {0}, ctx = {0};
   if (rc == SSW_SUCCESS) {
-    ssw_config_ensemble(cfg, &es);
-    rc = ssw_ensemble_create(&es, &ens);
+    ssw_refine_spec_of(cfg, &sp);
+    all = sp;
+    all.trajectories = cfg->trajectories;
+    rc = ssw_refine_point_ctx_init(cfg, &all, &grid);
   }
-  ssw_refine_point_ctx ctx = {ens, &es};
+  if (rc == SSW_SUCCESS) rc = ssw_refine_point_ctx_init(cfg, &sp, &ctx);
   figures f = {0};
-  if (rc == SSW_SUCCESS) rc = measure(cfg, &ctx, &f);
-  ssw_ensemble_destroy(&ens);
+  if (rc == SSW_SUCCESS) rc = measure(cfg, &grid, &ctx, &f);
+  /* The cost: trajectories the refinement integrates over the grid's. */
+  const double ratio =
+      grid.trajectories ? (double)ctx.trajectories / (double)grid.trajectories
+                        : 0.0;
+  ssw_refine_point_ctx_free(&grid);
+  ssw_refine_point_ctx_free(&ctx);
   ssw_config_destroy(&cfg);
   if (rc != SSW_SUCCESS) {
     fprintf(stderr, "bench_refine: %s\n", ssw_error_message());
     return 1;
   }
   const double per_edge = f.edges ? (double)f.evals / (double)f.edges : 0;
-  const double ratio = (double)f.evals / (double)f.points;
   printf("refinement (%s slice, tol 1e-6): %zu grid points, %zu edges, %zu "
          "crossings, %zu evaluations: %.2f per edge, %.3f of the grid's "
          "cost, widest bracket %.3g, %.2f s\n",
