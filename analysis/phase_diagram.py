@@ -168,7 +168,9 @@ REFINED_STYLE = {
               r"$|\Delta\phi| = 2\pi k$"),
     "minus_Z": (dict(marker="s", mfc="#66c2a5", mec="black"), "sense"),
     "mu2_minus_1": (dict(marker="^", mfc="#d62728", mec="white"),
-                    CRITICAL_LABEL)}
+                    CRITICAL_LABEL),
+    "drift_turns": (dict(marker="v", mfc="#202020", mec="white"),
+                    r"$|\Delta\phi_T| = 2\pi n$ (drift)")}
 REFINED_MARKER = dict(ls="none", ms=2.6, mew=0.45, zorder=6)
 REFINED_JOIN = dict(lw=0.5, alpha=0.8, zorder=5)
 # a bracket is drawn as an error bar when it is at least this share of

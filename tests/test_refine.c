@@ -268,7 +268,7 @@ static void run_slice(const char *name, const char *text, tally *t) {
   if (!cfg) return;
   ssw_refine_spec sp;
   ssw_refine_spec_of(cfg, &sp);
-  const int integrate = sp.classes & (SSW_REFINE_LOOPS | SSW_REFINE_SENSE);
+  const int integrate = sp.classes & SSW_REFINE_INTEGRATED;
   /* The grid's points integrate all their trajectories, the refinement's
    * evaluations [refine] trajectories of them (the engine's split). */
   ssw_refine_spec all = sp;
@@ -282,7 +282,8 @@ static void run_slice(const char *name, const char *text, tally *t) {
   for (uint64_t i = 0; i < n; i++) {
     ssw_grid_values v;
     ssw_grid_values_at(cfg, i, &v);
-    EXPECT(ssw_refine_point_eval(&grid, i, &v, &s[i]) == SSW_SUCCESS, "coarse");
+    EXPECT(ssw_refine_point_eval(&grid, i, -1, &v, &s[i]) == SSW_SUCCESS,
+           "coarse");
   }
   ssw_refine_edge *edges = NULL;
   size_t ne = 0;

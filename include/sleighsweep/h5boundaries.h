@@ -31,6 +31,8 @@ typedef struct {
   uint64_t coarse_trajectories; /**< trajectories the grid integrated */
   const ssw_refine_near *near;  /**< rank 0's near misses */
   uint64_t nnear;               /**< their number (the same on every rank) */
+  const ssw_refine_unresolved *unresolved; /**< rank 0's unresolved edges */
+  uint64_t nunresolved; /**< their number (the same on every rank) */
 } ssw_h5_boundaries_info;
 
 /** Writes the group /boundaries (replacing one a killed run left): one

@@ -23,7 +23,12 @@ extern "C" {
   XM(REGIME, 1, "regime", "signs of Z and L1, whose zeros part the regimes")   \
   XM(LOOPS, 2, "loops", "loop count floor(|dphi| / 2 pi)")                     \
   XM(SENSE, 4, "sense", "rotation sense on the future circle")                 \
-  XM(CRITICAL, 8, "critical", "circulation: below or above H_c")
+  XM(CRITICAL, 8, "critical", "circulation: below or above H_c")               \
+  XM(DRIFT, 16, "drift", "circulation: floor(|Delta_phi| / 2 pi) below H_c")
+/** The classes whose indicators are measured by integration (the others
+ * are closed forms of the tensor). */
+#define SSW_REFINE_INTEGRATED                                                  \
+  (SSW_REFINE_LOOPS | SSW_REFINE_SENSE | SSW_REFINE_DRIFT)
 
 /** The continuous indicators whose levels are the boundaries, in the order
  * an edge solves them (the `indicator` dataset's flag_values). X(ID, value,
@@ -33,7 +38,9 @@ extern "C" {
   XM(L1, 1, "L1", REGIME, "L1 = 0: the moment of mass along the blade")        \
   XM(TURNS, 2, "turns", LOOPS, "|dphi| / 2 pi = k: the k-th loop appears")     \
   XM(MINUS_Z, 3, "minus_Z", SENSE, "-Z = 0: sign(-Z) is the future sense")     \
-  XM(MU2, 4, "mu2_minus_1", CRITICAL, "mu^2 - 1 = H_c / H - 1 = 0: H = H_c")
+  XM(MU2, 4, "mu2_minus_1", CRITICAL, "mu^2 - 1 = H_c / H - 1 = 0: H = H_c")   \
+  XM(DRIFT_TURNS, 5, "drift_turns", DRIFT,                                     \
+     "|Delta_phi| / 2 pi = n: the path drifts (H = H_n)")
 
 #define SSW_REFINE_CLASS_ENUM_(id, bit, ...) SSW_REFINE_##id = bit,
 enum { SSW_REFINE_CLASSES(SSW_REFINE_CLASS_ENUM_) };
@@ -48,11 +55,13 @@ extern const char *const ssw_refine_indicator_names[SSW_REFINE_NIND];
 
 /** What refinement needs of one evaluated point: the snapped tensor's Z
  * and L1, the transition angle in turns (mean |dphi| / 2 pi), the
- * critical energy H_c and the point's energy H, and the measured future
- * sense. */
+ * critical energy H_c and the point's energy H, the measured future
+ * sense, and the heading per period in turns (|Delta_phi| / 2 pi; NaN
+ * above H_c). */
 typedef struct {
   double Z, L1, turns, Hc, H;
   int32_t sense;
+  double drift;
 } ssw_refine_sample;
 
 /** The sample of a finished grid point run at energy H. */
@@ -92,28 +101,62 @@ int ssw_refine_edges(const ssw_config *cfg, const ssw_refine_spec *sp,
                      const ssw_refine_sample *samples, ssw_refine_edge **edges,
                      size_t *n);
 
-/** How close (in turns) the transition angle at a grid point may come to
- * a loop level, on an edge that does not cross it, before the edge is
- * flagged as a near miss: 0.02 turn is 7.2 degrees of dphi. */
+/** How close (in turns) a counting indicator (the transition angle, the
+ * heading per period) at a grid point may come to a level, on an edge
+ * that does not cross it, before the edge is flagged as a near miss: 0.02
+ * turn is 7.2 degrees. */
 #define SSW_REFINE_NEAR_MARGIN 0.02
 
-/** A near miss: an edge whose ends have the same loop class, where the
- * transition angle at an end comes within SSW_REFINE_NEAR_MARGIN of a
+/** A near miss: an edge whose ends have the same loop (or drift) class,
+ * where the indicator at an end comes within SSW_REFINE_NEAR_MARGIN of a
  * level (the integer above or below): a crossing pair or a tangency may
  * hide between its points (docs/refine.md, "What it cannot see"). */
 typedef struct {
-  uint64_t lo, hi; /**< the edge's grid points */
-  int32_t axis;    /**< SSW_AXIS_* */
-  double level;    /**< the level come close to */
-  double distance; /**< the smaller |turns - level| of the two ends */
+  uint64_t lo, hi;   /**< the edge's grid points */
+  int32_t axis;      /**< SSW_AXIS_* */
+  int32_t indicator; /**< SSW_REFINE_IND_TURNS or _DRIFT_TURNS */
+  double level;      /**< the level come close to */
+  double distance;   /**< the smaller |turns - level| of the two ends */
 } ssw_refine_near;
 
-/** Every near miss of the grid's loop class (none unless sp->classes has
- * SSW_REFINE_LOOPS), in increasing (lo, axis) order. *near is malloc'd
+/** Every near miss of the grid's loop and drift classes (those of
+ * sp->classes), in increasing (lo, axis, indicator) order. *near is malloc'd
  * (NULL when *n is 0). Errors: SSW_ERR_MEM. */
 int ssw_refine_near_misses(const ssw_config *cfg, const ssw_refine_spec *sp,
                            const ssw_refine_sample *samples,
                            ssw_refine_near **near, size_t *n);
+
+/** Most levels one edge's counting indicator (turns, drift_turns) is
+ * searched for: an edge whose classes differ by more is listed as
+ * unresolved, not refined (its levels accumulate: refine the grid there). */
+#define SSW_REFINE_MAX_LEVELS 64
+/** Why an edge whose classes differ was not refined. X(ID, value, name,
+ * description). */
+#define SSW_REFINE_REASONS(XM)                                                 \
+  XM(NO_CLASS_END, 0, "end_without_class",                                     \
+     "an end has no class (no transition angle, or above H_c for drift): "     \
+     "levels may accumulate there")                                            \
+  XM(TOO_MANY_LEVELS, 1, "too_many_levels",                                    \
+     "the classes differ by more than SSW_REFINE_MAX_LEVELS levels")
+#define SSW_REFINE_REASON_ENUM_(id, value, ...) SSW_REFINE_##id = value,
+enum { SSW_REFINE_REASONS(SSW_REFINE_REASON_ENUM_) SSW_REFINE_NREASONS };
+/** Reason names indexed by value. */
+extern const char *const ssw_refine_reason_names[SSW_REFINE_NREASONS];
+/** An edge a counting indicator's class changes along that is not
+ * refined, and why. */
+typedef struct {
+  uint64_t lo, hi;            /**< the edge's grid points */
+  int32_t axis;               /**< SSW_AXIS_* */
+  int32_t indicator;          /**< SSW_REFINE_IND_* */
+  int32_t class_lo, class_hi; /**< its classes at lo and hi */
+  int32_t reason;             /**< SSW_REFINE_NO_CLASS_END, ... */
+} ssw_refine_unresolved;
+/** Every unresolved edge of the grid, in increasing (lo, axis, indicator)
+ * order. *u is malloc'd (NULL when *n is 0). Errors: SSW_ERR_MEM. */
+int ssw_refine_unresolved_edges(const ssw_config *cfg,
+                                const ssw_refine_spec *sp,
+                                const ssw_refine_sample *samples,
+                                ssw_refine_unresolved **u, size_t *n);
 
 /** One located crossing of a level of an indicator along an edge. */
 typedef struct {
@@ -129,10 +172,19 @@ typedef struct {
 } ssw_refine_crossing;
 
 /** Evaluates the point pipeline at values `v` on behalf of the edge from
- * grid point `lo` (whose key seeds the initial conditions). */
-typedef int (*ssw_refine_eval_fn)(void *ctx, uint64_t lo,
+ * grid point `lo` (whose key seeds the initial conditions), for the
+ * indicators `indicators` (bits 1 << SSW_REFINE_IND_*; the sample's other
+ * fields may then be closed forms or NaN). */
+typedef int (*ssw_refine_eval_fn)(void *ctx, uint64_t lo, int32_t indicators,
                                   const ssw_grid_values *v,
                                   ssw_refine_sample *out);
+
+/** The indicators measured by integration (the transition angle, the
+ * measured sense behind minus_Z's class, the heading per period); Z, L1
+ * and mu^2 - 1 are closed forms of the tensor. */
+#define SSW_REFINE_MEASURED                                                    \
+  ((1 << SSW_REFINE_IND_TURNS) | (1 << SSW_REFINE_IND_MINUS_Z) |               \
+   (1 << SSW_REFINE_IND_DRIFT_TURNS))
 
 /** Largest number of crossings one edge can give with max_evals: the
  * bound for the `out` array of ssw_refine_edge_solve. */
@@ -173,8 +225,8 @@ int ssw_refine_point_ctx_init(const ssw_config *cfg, const ssw_refine_spec *sp,
 void ssw_refine_point_ctx_free(ssw_refine_point_ctx *ctx);
 
 /** ssw_refine_eval_fn over ssw_refine_point_ctx. */
-int ssw_refine_point_eval(void *ctx, uint64_t lo, const ssw_grid_values *v,
-                          ssw_refine_sample *out);
+int ssw_refine_point_eval(void *ctx, uint64_t lo, int32_t indicators,
+                          const ssw_grid_values *v, ssw_refine_sample *out);
 
 #ifdef __cplusplus
 }

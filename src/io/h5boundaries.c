@@ -3,6 +3,7 @@
 #include "sleighsweep/h5boundaries.h"
 
 #include <hdf5_hl.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,10 +34,14 @@ static int read_samples(ssw_h5out *h, ssw_refine_sample *s) {
   double *buf = malloc(h->total * sizeof *buf);
   SSW_CHECK(buf, SSW_ERR_MEM, "out of memory reading %llu points",
             (unsigned long long)h->total);
-  static const char *const names[] = {"Z", "L1", "transition_angle",
-                                      "sense_future", "critical_energy"};
+  static const char *const names[] = {"Z",
+                                      "L1",
+                                      "transition_angle",
+                                      "sense_future",
+                                      "critical_energy",
+                                      "heading_per_period"};
   int status = SSW_SUCCESS;
-  for (int q = 0; q < 5 && status == SSW_SUCCESS; q++) {
+  for (int q = 0; q < 6 && status == SSW_SUCCESS; q++) {
     status = read_column(h, names[q], buf);
     for (uint64_t i = 0; status == SSW_SUCCESS && i < h->total; i++) {
       if (q == 0) s[i].Z = buf[i];
@@ -44,6 +49,7 @@ static int read_samples(ssw_h5out *h, ssw_refine_sample *s) {
       if (q == 2) s[i].turns = buf[i] / (2 * M_PI);
       if (q == 3) s[i].sense = (int32_t)buf[i];
       if (q == 4) s[i].Hc = buf[i];
+      if (q == 5) s[i].drift = fabs(buf[i]) / (2 * M_PI);
     }
   }
   free(buf);
@@ -103,14 +109,37 @@ static const bfield near_fields[] = {
     {"near_axis", B_I8, OFF(axis), "1", "grid axis along which the edge runs"},
     {"near_point_lo", B_U64, OFF(lo), "1",
      "flat grid index of the edge's lower end"},
+    {"near_indicator", B_I8, OFF(indicator), "1",
+     "the counting indicator come close to a level"},
     {"near_level", B_F64, OFF(level), "1",
-     "the loop level (turns) an end comes within the margin of"},
+     "the level (in turns) an end comes within the margin of"},
     {"near_distance", B_F64, OFF(distance), "1",
-     "the smaller abs(turns - level) of the edge's two ends"},
+     "the smaller abs(indicator - level) of the edge's two ends"},
 };
 #undef OFF
 #define NNEAR_FIELDS (sizeof near_fields / sizeof near_fields[0])
 #define NEAR_DIM "near_miss"
+
+#define OFF(f) offsetof(ssw_refine_unresolved, f)
+/* The unresolved edges' datasets, along the dimension unresolved. */
+static const bfield unresolved_fields[] = {
+    {"unresolved_axis", B_I8, OFF(axis), "1",
+     "grid axis along which the edge runs"},
+    {"unresolved_point_lo", B_U64, OFF(lo), "1",
+     "flat grid index of the edge's lower end"},
+    {"unresolved_indicator", B_I8, OFF(indicator), "1",
+     "the counting indicator whose class changes along the edge"},
+    {"unresolved_class_lo", B_I32, OFF(class_lo), "1",
+     "the indicator's class at the lower end (-2147483648: none)"},
+    {"unresolved_class_hi", B_I32, OFF(class_hi), "1",
+     "the indicator's class at the upper end (-2147483648: none)"},
+    {"unresolved_reason", B_I8, OFF(reason), "1",
+     "why the edge was not refined"},
+};
+#undef OFF
+#define NUNRESOLVED_FIELDS                                                     \
+  (sizeof unresolved_fields / sizeof *unresolved_fields)
+#define UNRESOLVED_DIM "unresolved"
 
 static hid_t file_type(btype t) {
   return t == B_U64   ? H5T_STD_U64LE
@@ -131,12 +160,15 @@ static size_t mem_size(btype t) { return t == B_I32 || t == B_I8 ? 4 : 8; }
 static int flags(hid_t d, const char *name) {
   int values[SSW_NAXES > SSW_REFINE_NIND ? SSW_NAXES : SSW_REFINE_NIND];
   char meanings[256] = "";
-  const int axis = strstr(name, "axis") != NULL;
-  const int n = axis ? SSW_NAXES : SSW_REFINE_NIND;
+  const char *const *names = ssw_refine_indicator_names;
+  int n = SSW_REFINE_NIND;
+  if (strstr(name, "axis")) names = ssw_axis_names, n = SSW_NAXES;
+  if (strstr(name, "reason"))
+    names = ssw_refine_reason_names, n = SSW_REFINE_NREASONS;
   for (int i = 0; i < n; i++) {
     values[i] = i;
     strcat(meanings, i ? " " : "");
-    strcat(meanings, axis ? ssw_axis_names[i] : ssw_refine_indicator_names[i]);
+    strcat(meanings, names[i]);
   }
   SSW_CALL(ssw_h5_attr_num(d, name, "flag_values", H5T_STD_I8LE, H5T_NATIVE_INT,
                            (size_t)n, values));
@@ -259,9 +291,14 @@ int ssw_h5out_write_boundaries(ssw_h5out *h, const ssw_refine_crossing *c,
                   "level)",
                   fields, NFIELDS, c, sizeof *c, n));
   TRY(write_table(h, group, NEAR_DIM,
-                  "near miss of a loop level, sorted by (point_lo, axis)",
+                  "near miss of a level, sorted by (point_lo, axis, indicator)",
                   near_fields, NNEAR_FIELDS, info->near, sizeof *info->near,
                   (size_t)info->nnear));
+  TRY(write_table(h, group, UNRESOLVED_DIM,
+                  "edge whose count's class changes but was not refined, "
+                  "sorted by (point_lo, axis, indicator)",
+                  unresolved_fields, NUNRESOLVED_FIELDS, info->unresolved,
+                  sizeof *info->unresolved, (size_t)info->nunresolved));
 done:
   if (group >= 0) H5Gclose(group);
   return status;

@@ -13,6 +13,8 @@
 
 const char *const ssw_refine_indicator_names[SSW_REFINE_NIND] = {
     SSW_REFINE_INDICATORS(SSW_NAME_AT)};
+const char *const ssw_refine_reason_names[SSW_REFINE_NREASONS] = {
+    SSW_REFINE_REASONS(SSW_NAME_AT)};
 
 /* Class bit of each indicator. */
 #define IND_CLASS_(id, value, name, cls, ...) [value] = SSW_REFINE_##cls,
@@ -26,7 +28,18 @@ void ssw_refine_sample_of(const ssw_point_result *r, double H,
                            r->transition_angle / (2 * M_PI),
                            r->critical_energy,
                            H,
-                           r->sense_future};
+                           r->sense_future,
+                           fabs(r->heading_per_period) / (2 * M_PI)};
+}
+
+/* The class of a count (floor), none when NaN or out of range. */
+static int32_t count_class(double x) {
+  return isfinite(x) && x < 1e9 ? (int32_t)floor(x) : SSW_REFINE_NO_CLASS;
+}
+
+/* An indicator whose levels are every integer (a count of turns). */
+static int counting(int ind) {
+  return ind == SSW_REFINE_IND_TURNS || ind == SSW_REFINE_IND_DRIFT_TURNS;
 }
 
 static int32_t sign_of(double x) { return (x > 0) - (x < 0); }
@@ -35,10 +48,9 @@ int32_t ssw_refine_class(int ind, const ssw_refine_sample *s) {
   switch (ind) {
   case SSW_REFINE_IND_Z: return sign_of(s->Z);
   case SSW_REFINE_IND_L1: return sign_of(s->L1);
-  case SSW_REFINE_IND_TURNS:
-    return isfinite(s->turns) && s->turns < 1e9 ? (int32_t)floor(s->turns)
-                                                : SSW_REFINE_NO_CLASS;
+  case SSW_REFINE_IND_TURNS: return count_class(s->turns);
   case SSW_REFINE_IND_MU2: return sign_of(s->Hc / s->H - 1);
+  case SSW_REFINE_IND_DRIFT_TURNS: return count_class(s->drift);
   default: return s->sense;
   }
 }
@@ -50,6 +62,7 @@ static double indicator(int ind, const ssw_refine_sample *s) {
   case SSW_REFINE_IND_L1: return s->L1;
   case SSW_REFINE_IND_TURNS: return s->turns;
   case SSW_REFINE_IND_MU2: return s->Hc / s->H - 1;
+  case SSW_REFINE_IND_DRIFT_TURNS: return s->drift;
   default: return -s->Z;
   }
 }
@@ -63,59 +76,131 @@ void ssw_refine_spec_of(const ssw_config *cfg, ssw_refine_spec *sp) {
 
 /* ---- the edges ------------------------------------------------------ */
 
-/* Indicators (bits) of sp whose class differs between two samples. */
+/* Why an edge whose classes c0 and c1 of indicator `ind` differ is not
+ * refined (-1: it is): a count's levels accumulate where it has no class
+ * (|dphi| = pi sqrt(D) / |L1| as L1 -> 0, Delta_phi as H -> H_c), and more
+ * than SSW_REFINE_MAX_LEVELS of them is a grid too coarse there. */
+static int unresolved(int ind, int32_t c0, int32_t c1) {
+  if (!counting(ind)) return -1;
+  if (c0 == SSW_REFINE_NO_CLASS || c1 == SSW_REFINE_NO_CLASS)
+    return SSW_REFINE_NO_CLASS_END;
+  const int64_t jump = (int64_t)c1 - (int64_t)c0;
+  return (jump < 0 ? -jump : jump) > SSW_REFINE_MAX_LEVELS
+             ? SSW_REFINE_TOO_MANY_LEVELS
+             : -1;
+}
+
+/* Indicators (bits) of sp whose class differs between two samples; those
+ * refined (want 1) or those unresolved (want 0). */
 static int32_t differing(const ssw_refine_spec *sp, const ssw_refine_sample *a,
-                         const ssw_refine_sample *b) {
+                         const ssw_refine_sample *b, int want) {
   int32_t bits = 0;
-  for (int i = 0; i < SSW_REFINE_NIND; i++)
-    if ((sp->classes & ind_class[i]) &&
-        ssw_refine_class(i, a) != ssw_refine_class(i, b))
+  for (int i = 0; i < SSW_REFINE_NIND; i++) {
+    const int32_t c0 = ssw_refine_class(i, a), c1 = ssw_refine_class(i, b);
+    if ((sp->classes & ind_class[i]) && c0 != c1 &&
+        (unresolved(i, c0, c1) < 0) == want)
       bits |= 1 << i;
+  }
   return bits;
+}
+
+/* The grid's edges one after the other: (i, j = i + stride of axis a) in
+ * increasing (i, a) order. */
+typedef struct {
+  const ssw_config *cfg;
+  uint64_t size, stride[SSW_NAXES], i;
+  int a, idx[SSW_NAXES];
+} edge_walk;
+
+static void walk_start(edge_walk *w, const ssw_config *cfg) {
+  *w = (edge_walk){.cfg = cfg, .size = ssw_grid_size(cfg), .a = -1};
+  w->stride[SSW_NAXES - 1] = 1;
+  for (int a = SSW_NAXES - 1; a > 0; a--)
+    w->stride[a - 1] = w->stride[a] * (uint64_t)cfg->axes[a].n;
+  ssw_grid_unravel(cfg, 0, w->idx);
+}
+
+/* The next edge (*i, *j) along axis *a; 0 after the last. */
+static int walk_next(edge_walk *w, uint64_t *i, uint64_t *j, int *a) {
+  while (w->i < w->size) {
+    while (++w->a < SSW_NAXES)
+      if (w->idx[w->a] + 1 < w->cfg->axes[w->a].n) {
+        *i = w->i, *j = w->i + w->stride[w->a], *a = w->a;
+        return 1;
+      }
+    w->a = -1;
+    if (++w->i < w->size) ssw_grid_unravel(w->cfg, w->i, w->idx);
+  }
+  return 0;
+}
+
+/* Room for one more row of `size` bytes in *rows (capacity *cap). */
+static int grow(void **rows, size_t n, size_t *cap, size_t size) {
+  if (n < *cap) return SSW_SUCCESS;
+  const size_t c = *cap ? 2 * *cap : 64;
+  void *grown = realloc(*rows, c * size);
+  SSW_CHECK(grown, SSW_ERR_MEM, "out of memory for %zu rows", c);
+  *rows = grown;
+  *cap = c;
+  return SSW_SUCCESS;
 }
 
 int ssw_refine_edges(const ssw_config *cfg, const ssw_refine_spec *sp,
                      const ssw_refine_sample *samples, ssw_refine_edge **edges,
                      size_t *n) {
-  const uint64_t size = ssw_grid_size(cfg);
-  uint64_t stride[SSW_NAXES];
-  stride[SSW_NAXES - 1] = 1;
-  for (int a = SSW_NAXES - 1; a > 0; a--)
-    stride[a - 1] = stride[a] * (uint64_t)cfg->axes[a].n;
-  size_t cap = 0, m = 0;
-  ssw_refine_edge *out = NULL;
-  for (uint64_t i = 0; i < size; i++) {
-    int idx[SSW_NAXES];
-    ssw_grid_unravel(cfg, i, idx);
-    for (int a = 0; a < SSW_NAXES; a++) {
-      if (idx[a] + 1 >= cfg->axes[a].n) continue;
-      const uint64_t j = i + stride[a];
-      const int32_t bits = differing(sp, &samples[i], &samples[j]);
-      if (!bits) continue;
-      if (m == cap) {
-        cap = cap ? 2 * cap : 64;
-        ssw_refine_edge *grown = realloc(out, cap * sizeof *out);
-        if (!grown) free(out);
-        SSW_CHECK(grown, SSW_ERR_MEM, "out of memory for %zu edges", cap);
-        out = grown;
-      }
-      out[m++] = (ssw_refine_edge){i, j, a, bits, samples[i], samples[j]};
-    }
+  size_t cap = 0;
+  void *rows = NULL;
+  edge_walk w;
+  uint64_t i, j;
+  int a, rc = SSW_SUCCESS;
+  *n = 0;
+  for (walk_start(&w, cfg); rc == SSW_SUCCESS && walk_next(&w, &i, &j, &a);) {
+    const int32_t bits = differing(sp, &samples[i], &samples[j], 1);
+    if (bits && (rc = grow(&rows, *n, &cap, sizeof **edges)) == SSW_SUCCESS)
+      ((ssw_refine_edge *)rows)[(*n)++] =
+          (ssw_refine_edge){i, j, a, bits, samples[i], samples[j]};
   }
-  *edges = out;
-  *n = m;
-  return SSW_SUCCESS;
+  if (rc != SSW_SUCCESS) free(rows), rows = NULL, *n = 0;
+  *edges = rows;
+  return rc;
 }
 
-/* The near miss of an edge with equal loop classes, if any. */
-static int near_miss(const ssw_refine_sample *a, const ssw_refine_sample *b,
-                     double *level, double *distance) {
-  const int32_t k = ssw_refine_class(SSW_REFINE_IND_TURNS, a);
-  if (k == SSW_REFINE_NO_CLASS ||
-      k != ssw_refine_class(SSW_REFINE_IND_TURNS, b))
-    return 0;
-  const double below = fmin(a->turns, b->turns) - k;
-  const double above = k + 1 - fmax(a->turns, b->turns);
+int ssw_refine_unresolved_edges(const ssw_config *cfg,
+                                const ssw_refine_spec *sp,
+                                const ssw_refine_sample *samples,
+                                ssw_refine_unresolved **u, size_t *n) {
+  size_t cap = 0;
+  void *rows = NULL;
+  edge_walk w;
+  uint64_t i, j;
+  int a, rc = SSW_SUCCESS;
+  *n = 0;
+  for (walk_start(&w, cfg); rc == SSW_SUCCESS && walk_next(&w, &i, &j, &a);) {
+    const int32_t bits = differing(sp, &samples[i], &samples[j], 0);
+    for (int k = 0; bits && k < SSW_REFINE_NIND && rc == SSW_SUCCESS; k++) {
+      if (!(bits & (1 << k))) continue;
+      const int32_t c0 = ssw_refine_class(k, &samples[i]);
+      const int32_t c1 = ssw_refine_class(k, &samples[j]);
+      if ((rc = grow(&rows, *n, &cap, sizeof **u)) == SSW_SUCCESS)
+        ((ssw_refine_unresolved *)rows)[(*n)++] =
+            (ssw_refine_unresolved){i, j, a, k, c0, c1, unresolved(k, c0, c1)};
+    }
+  }
+  if (rc != SSW_SUCCESS) free(rows), rows = NULL, *n = 0;
+  *u = rows;
+  return rc;
+}
+
+/* The near miss of a count's level on an edge with equal classes, if any.
+ */
+static int near_miss(int ind, const ssw_refine_sample *a,
+                     const ssw_refine_sample *b, double *level,
+                     double *distance) {
+  const int32_t k = ssw_refine_class(ind, a);
+  if (k == SSW_REFINE_NO_CLASS || k != ssw_refine_class(ind, b)) return 0;
+  const double xa = indicator(ind, a), xb = indicator(ind, b);
+  const double below = fmin(xa, xb) - k;
+  const double above = k + 1 - fmax(xa, xb);
   *level = below <= above ? k : k + 1.0;
   *distance = fmin(below, above);
   return *distance < SSW_REFINE_NEAR_MARGIN;
@@ -124,35 +209,25 @@ static int near_miss(const ssw_refine_sample *a, const ssw_refine_sample *b,
 int ssw_refine_near_misses(const ssw_config *cfg, const ssw_refine_spec *sp,
                            const ssw_refine_sample *samples,
                            ssw_refine_near **near, size_t *n) {
-  *near = NULL;
-  *n = 0;
-  if (!(sp->classes & SSW_REFINE_LOOPS)) return SSW_SUCCESS;
-  const uint64_t size = ssw_grid_size(cfg);
-  uint64_t stride[SSW_NAXES];
-  stride[SSW_NAXES - 1] = 1;
-  for (int a = SSW_NAXES - 1; a > 0; a--)
-    stride[a - 1] = stride[a] * (uint64_t)cfg->axes[a].n;
   size_t cap = 0;
-  for (uint64_t i = 0; i < size; i++) {
-    int idx[SSW_NAXES];
-    ssw_grid_unravel(cfg, i, idx);
-    for (int a = 0; a < SSW_NAXES; a++) {
+  void *rows = NULL;
+  edge_walk w;
+  uint64_t i, j;
+  int a, rc = SSW_SUCCESS;
+  *n = 0;
+  for (walk_start(&w, cfg); rc == SSW_SUCCESS && walk_next(&w, &i, &j, &a);)
+    for (int k = 0; k < SSW_REFINE_NIND && rc == SSW_SUCCESS; k++) {
       double level, distance;
-      const uint64_t j = i + stride[a];
-      if (idx[a] + 1 >= cfg->axes[a].n ||
-          !near_miss(&samples[i], &samples[j], &level, &distance))
+      if (!counting(k) || !(sp->classes & ind_class[k]) ||
+          !near_miss(k, &samples[i], &samples[j], &level, &distance))
         continue;
-      if (*n == cap) {
-        cap = cap ? 2 * cap : 16;
-        ssw_refine_near *grown = realloc(*near, cap * sizeof *grown);
-        if (!grown) free(*near), *near = NULL, *n = 0;
-        SSW_CHECK(grown, SSW_ERR_MEM, "out of memory for near misses");
-        *near = grown;
-      }
-      (*near)[(*n)++] = (ssw_refine_near){i, j, a, level, distance};
+      if ((rc = grow(&rows, *n, &cap, sizeof **near)) == SSW_SUCCESS)
+        ((ssw_refine_near *)rows)[(*n)++] =
+            (ssw_refine_near){i, j, a, k, level, distance};
     }
-  }
-  return SSW_SUCCESS;
+  if (rc != SSW_SUCCESS) free(rows), rows = NULL, *n = 0;
+  *near = rows;
+  return rc;
 }
 
 /* The levels an indicator crosses between two classes: [*first, *last]
@@ -163,7 +238,7 @@ static int levels(int ind, int32_t c0, int32_t c1, double *first,
     *first = *last = NAN;
     return 1;
   }
-  if (ind != SSW_REFINE_IND_TURNS) {
+  if (!counting(ind)) {
     *first = *last = 0;
     return 1;
   }
@@ -205,7 +280,7 @@ static int eval_at(line *ln, double x, size_t *k) {
   ssw_grid_values v = ln->base;
   *ssw_grid_values_field(&v, ln->e->axis) = x;
   ssw_refine_sample s;
-  SSW_CALL(ln->eval(ln->ctx, ln->e->lo, &v, &s));
+  SSW_CALL(ln->eval(ln->ctx, ln->e->lo, ln->e->indicators, &v, &s));
   if (ln->n == ln->cap) {
     const size_t cap = 2 * ln->cap;
     node *grown = realloc(ln->nodes, cap * sizeof *grown);
@@ -231,8 +306,26 @@ typedef struct {
   int32_t class_lo;
 } target;
 
+/* The function whose zero is searched: indicator - level, or for a count
+ * x (level >= 1) (x - level) / (x + level), with the same zero and sign:
+ * a count grows like 1 / (distance d to a point where its levels
+ * accumulate: |dphi| = pi sqrt(D) / |L1| as Z, L1 -> 0, Delta_phi like
+ * 1 / sqrt(H_c - H)), and there this is 1 - 2 level d + O(d^2), near
+ * linear, so the secant lands close; it is bounded (-1 at x = 0, where
+ * a reciprocal would stall the secant beside a body that barely turns).
+ * A count without value inside a bracket (both ends have one) is taken
+ * as infinite (+1): next to an accumulation point the trajectories turn
+ * too often to finish, and at E = 0 (Z = L1 = 0 snapped) g vanishes.
+ * L1 = 0 snapped alone has no transition angle but finite limits beside
+ * it: no side there. */
 static double value(const target *t, const node *p) {
-  return isnan(t->level) ? NAN : indicator(t->ind, &p->s) - t->level;
+  if (isnan(t->level)) return NAN;
+  const double x = indicator(t->ind, &p->s);
+  if (!counting(t->ind)) return x - t->level;
+  const int turns = t->ind == SSW_REFINE_IND_TURNS;
+  if (turns && p->s.Z == 0 && p->s.L1 == 0) return 1;
+  if (isnan(x)) return turns && p->s.L1 == 0 ? NAN : 1;
+  return isinf(x) ? 1 : (x - t->level) / (x + t->level);
 }
 
 /* No side: the indicator is NaN at a node (L1 = 0 snapped, no transition
@@ -397,8 +490,7 @@ int ssw_refine_point_ctx_init(const ssw_config *cfg, const ssw_refine_spec *sp,
   if (ctx->spec.trajectories > sp->trajectories)
     ctx->spec.trajectories = sp->trajectories;
   ctx->spec.samples = 0;
-  if (!(sp->classes & (SSW_REFINE_LOOPS | SSW_REFINE_SENSE)))
-    return SSW_SUCCESS;
+  if (!(sp->classes & SSW_REFINE_INTEGRATED)) return SSW_SUCCESS;
   return ssw_ensemble_create(&ctx->spec, &ctx->ens);
 }
 
@@ -430,10 +522,14 @@ static int ensemble_eval(ssw_refine_point_ctx *c, uint64_t lo,
   return SSW_SUCCESS;
 }
 
-int ssw_refine_point_eval(void *ctx, uint64_t lo, const ssw_grid_values *v,
-                          ssw_refine_sample *out) {
+int ssw_refine_point_eval(void *ctx, uint64_t lo, int32_t indicators,
+                          const ssw_grid_values *v, ssw_refine_sample *out) {
   ssw_refine_point_ctx *c = ctx;
-  if (c->ens) return ensemble_eval(c, lo, v, out);
+  /* An edge of closed-form indicators only (Z, L1, H_c: its edges across
+   * H_c run heteroclinic trajectories that settle slowly) integrates
+   * nothing. */
+  if (c->ens && (indicators & SSW_REFINE_MEASURED))
+    return ensemble_eval(c, lo, v, out);
   ssw_body body = c->spec.body;
   ssw_grid_values_apply(v, &body);
   ssw_point pt;
@@ -444,6 +540,7 @@ int ssw_refine_point_eval(void *ctx, uint64_t lo, const ssw_grid_values *v,
                              pt.analytic.dphi_abs / (2 * M_PI),
                              ssw_model_critical_energy(&pt.tensor),
                              v->energy,
-                             pt.analytic.sense_future};
+                             pt.analytic.sense_future,
+                             NAN};
   return SSW_SUCCESS;
 }

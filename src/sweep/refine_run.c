@@ -37,10 +37,13 @@ static int agree_any(MPI_Comm comm, int rc) {
   return SSW_RAISE(all, "the refinement failed on another rank");
 }
 
-/* The near misses found by rank 0, their number known to every rank. */
+/* The near misses and unresolved edges found by rank 0, their numbers
+ * known to every rank. */
 typedef struct {
   ssw_refine_near *list;
   uint64_t n;
+  ssw_refine_unresolved *unresolved;
+  uint64_t nu;
 } nears;
 
 /* Rank 0 reads the grid's samples and lists the edges (every rank gets
@@ -66,11 +69,16 @@ static int share_edges(MPI_Comm comm, int rank, const ssw_config *cfg,
   if (rc == SSW_SUCCESS && rank == 0)
     rc = ssw_refine_near_misses(cfg, sp, s, &nm->list, &nn);
   nm->n = nn;
+  size_t nu = 0;
+  if (rc == SSW_SUCCESS && rank == 0)
+    rc = ssw_refine_unresolved_edges(cfg, sp, s, &nm->unresolved, &nu);
+  nm->nu = nu;
   free(s);
   SSW_CALL(ssw_mpi_agree(comm, rc));
   *ne = n;
   SSW_MPI_CALL(MPI_Bcast(ne, 1, MPI_UINT64_T, 0, comm));
   SSW_MPI_CALL(MPI_Bcast(&nm->n, 1, MPI_UINT64_T, 0, comm));
+  SSW_MPI_CALL(MPI_Bcast(&nm->nu, 1, MPI_UINT64_T, 0, comm));
   if (rank != 0) {
     *edges = malloc((*ne ? *ne : 1) * sizeof **edges);
     rc = *edges ? SSW_SUCCESS : SSW_RAISE(SSW_ERR_MEM, "out of memory");
@@ -171,13 +179,13 @@ int ssw_refine_sweep(MPI_Comm comm, const ssw_config *cfg, ssw_h5out *out,
   ssw_refine_spec sp;
   ssw_refine_spec_of(cfg, &sp);
   *st = (ssw_refine_stats){.coarse_points = ssw_grid_size(cfg)};
-  if (sp.classes & (SSW_REFINE_LOOPS | SSW_REFINE_SENSE))
+  if (sp.classes & SSW_REFINE_INTEGRATED)
     st->coarse_trajectories = st->coarse_points * (uint64_t)cfg->trajectories;
   ssw_refine_edge *edges = NULL;
   found f = {NULL, 0, 0, 0};
   tagged *all = NULL;
   uint64_t ne = 0, n = 0;
-  nears nm = {NULL, 0};
+  nears nm = {NULL, 0, NULL, 0};
   int rc = share_edges(comm, rank, cfg, &sp, out, &edges, &ne, &nm);
   if (rc == SSW_SUCCESS) rc = solve_mine(comm, cfg, &sp, edges, ne, &f);
   if (rc == SSW_SUCCESS) rc = gather(comm, rank, size, &f, &all, &n);
@@ -197,7 +205,9 @@ int ssw_refine_sweep(MPI_Comm comm, const ssw_config *cfg, ssw_h5out *out,
                                        st->trajectories,
                                        st->coarse_trajectories,
                                        nm.list,
-                                       nm.n};
+                                       nm.n,
+                                       nm.unresolved,
+                                       nm.nu};
   if (rc == SSW_SUCCESS)
     rc = ssw_h5out_write_boundaries(out, (ssw_refine_crossing *)(void *)all,
                                     (size_t)n, &info);
@@ -206,19 +216,21 @@ int ssw_refine_sweep(MPI_Comm comm, const ssw_config *cfg, ssw_h5out *out,
     fprintf(stderr,
             "sleighsweep: refinement: %llu edge(s), %llu crossing(s), %llu "
             "evaluation(s) (%.2f per edge, %.3f per grid point), widest "
-            "bracket %.3g, %llu near miss(es), %.3g s; %llu trajectories "
-            "(%.3f times the grid's)\n",
+            "bracket %.3g, %llu near miss(es), %llu unresolved edge(s), "
+            "%.3g s; %llu trajectories (%.3f times the grid's)\n",
             (unsigned long long)ne, (unsigned long long)n,
             (unsigned long long)st->evaluations,
             ne ? (double)st->evaluations / (double)ne : 0.0,
             (double)st->evaluations / (double)st->coarse_points,
-            st->max_position_error, (unsigned long long)nm.n, st->wall_s,
+            st->max_position_error, (unsigned long long)nm.n,
+            (unsigned long long)nm.nu, st->wall_s,
             (unsigned long long)st->trajectories,
             st->coarse_trajectories
                 ? (double)st->trajectories / (double)st->coarse_trajectories
                 : 0.0);
   free(edges);
   free(nm.list);
+  free(nm.unresolved);
   free(f.t);
   free(all);
   return rc;

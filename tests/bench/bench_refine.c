@@ -44,7 +44,7 @@ static int measure(const ssw_config *cfg, ssw_refine_point_ctx *grid,
   for (size_t i = 0; rc == SSW_SUCCESS && i < f->points; i++) {
     ssw_grid_values v;
     ssw_grid_values_at(cfg, i, &v);
-    rc = ssw_refine_point_eval(grid, i, &v, &s[i]);
+    rc = ssw_refine_point_eval(grid, i, -1, &v, &s[i]);
   }
   ssw_refine_edge *e = NULL;
   const double t0 = bench_now();
