@@ -245,8 +245,8 @@ static int solve_mine(refining *r) {
 
 /* Solves what is left to do with this rank's journal open (synced at once
  * by a stop signal's handler, and when closed); then every rank agrees on
- * the errors, the edges solved and the stop signal (st->signal, 0: none;
- * *by: the rank that received it). */
+ * the errors, the edges solved and the stop signal (st->signal, 0: none
+ * or no edge left to solve; *by: the rank that received it). */
 static int solve_journaled(refining *r, ssw_refine_stats *st, int *by) {
   int rc = ssw_journal_open(r->cfg->file, r->rank, r->cfg, &r->journal);
   if (rc == SSW_SUCCESS) {
@@ -258,7 +258,9 @@ static int solve_journaled(refining *r, ssw_refine_stats *st, int *by) {
   SSW_CALL(agree_any(r->comm, rc != SSW_SUCCESS ? rc : jrc));
   SSW_MPI_CALL(MPI_Allreduce(&r->solved, &st->solved, 1, MPI_UINT64_T, MPI_SUM,
                              r->comm));
-  return stop_agree(&r->stop, &st->signal, by);
+  SSW_CALL(stop_agree(&r->stop, &st->signal, by));
+  if (st->journaled + st->solved == r->ne) st->signal = 0; /* all solved */
+  return SSW_SUCCESS;
 }
 
 static int by_key(const void *x, const void *y) {
