@@ -2,7 +2,10 @@
  * the chosen points carry their samples, the others do not (two record
  * kinds); recovery reads both, across a torn record in the middle and a
  * corrupt byte, and gives back every point with its samples (NaN where
- * the point keeps none). */
+ * the point keeps none). Refinement edges (a third kind) among points:
+ * every edge whose records are all there is recovered, in (lo, axis, seq)
+ * order, once when two ranks journaled it, with an edge of no crossing;
+ * an edge cut by a torn tail is not. */
 #include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
@@ -43,6 +46,72 @@ static off_t journal_size(const char *out) {
   struct stat st;
   ssw_journal_path(out, 0, path, sizeof path);
   return stat(path, &st) == 0 ? st.st_size : -1;
+}
+
+/* An edge's k-th crossing as the tests journal it. */
+static ssw_refine_crossing crossing(uint64_t lo, int32_t axis, size_t k) {
+  ssw_refine_crossing c;
+  memset(&c, 0, sizeof c);
+  c.lo = lo, c.hi = lo + 1, c.axis = axis, c.level = (double)k;
+  c.position = 0.25 * (double)lo + 0.001 * (double)k, c.evaluations = 3;
+  return c;
+}
+
+static void append_edge(ssw_journal *j, uint64_t lo, int32_t axis, size_t n) {
+  ssw_refine_crossing c[4];
+  for (size_t k = 0; k < n; k++)
+    c[k] = crossing(lo, axis, k);
+  EXPECT(ssw_journal_append_edge(j, lo, axis, c, n, 10 * lo + n) == SSW_SUCCESS,
+         "append edge %llu: %s", (unsigned long long)lo, ssw_error_message());
+}
+
+/* Edges (lo, axis, crossings) (2, 0, 3), (0, 1, 0), (1, 0, 2) in journal 0
+ * among points, (4, 0, 2) torn in its second record and cut back by the
+ * reopen, (2, 0, 3) again in journal 1. */
+static void check_edges(const char *out, const ssw_config *cfg, double *buf) {
+  ssw_journal *j = NULL;
+  EXPECT(ssw_journal_open(out, 0, cfg, &j) == SSW_SUCCESS, "open: %s",
+         ssw_error_message());
+  append_edge(j, 2, 0, 3);
+  append(j, cfg, 0, buf);
+  append_edge(j, 0, 1, 0);
+  append_edge(j, 1, 0, 2);
+  append(j, cfg, 1, buf);
+  append_edge(j, 4, 0, 2);
+  EXPECT(ssw_journal_close(&j) == SSW_SUCCESS, "close");
+  char path[4200];
+  ssw_journal_path(out, 0, path, sizeof path);
+  EXPECT(truncate(path, journal_size(out) - 30) == 0, "truncate");
+  EXPECT(ssw_journal_open(out, 0, cfg, &j) == SSW_SUCCESS, "reopen: %s",
+         ssw_error_message());
+  EXPECT(ssw_journal_close(&j) == SSW_SUCCESS, "close");
+  EXPECT(ssw_journal_open(out, 1, cfg, &j) == SSW_SUCCESS, "open 1: %s",
+         ssw_error_message());
+  append_edge(j, 2, 0, 3);
+  EXPECT(ssw_journal_close(&j) == SSW_SUCCESS, "close 1");
+  ssw_journal_set set;
+  EXPECT(ssw_journal_read_all(out, cfg, &set) == SSW_SUCCESS, "read: %s",
+         ssw_error_message());
+  EXPECT(set.recs.n == 2 && set.torn == 0 && set.edges == 3 &&
+             set.ncrossings == 6,
+         "%zu points, %zu torn, %zu edges, %zu crossings", set.recs.n, set.torn,
+         set.edges, set.ncrossings);
+  static const uint64_t lo[6] = {0, 1, 1, 2, 2, 2};
+  static const uint32_t seq[6] = {0, 0, 1, 0, 1, 2},
+                        count[6] = {0, 2, 2, 3, 3, 3};
+  for (size_t k = 0; k < set.ncrossings && k < 6; k++) {
+    const ssw_journal_crossing *x = &set.crossings[k];
+    const ssw_refine_crossing want =
+        count[k] ? crossing(lo[k], x->axis, seq[k]) : (ssw_refine_crossing){0};
+    EXPECT(x->lo == lo[k] && x->seq == seq[k] && x->count == count[k] &&
+               x->axis == (k == 0) &&
+               x->trajectories == 10 * lo[k] + count[k] &&
+               x->c.position == want.position && x->c.lo == want.lo,
+           "crossing %zu: edge (%llu, %d) %u of %u", k,
+           (unsigned long long)x->lo, x->axis, x->seq, x->count);
+  }
+  ssw_journal_set_free(&set);
+  ssw_journal_set_free(&set); /* safe twice */
 }
 
 int main(void) {
@@ -118,6 +187,8 @@ int main(void) {
   EXPECT(set.recs.n == n - 1 && set.torn == 1,
          "after a corrupt byte: %zu records, torn %zu", set.recs.n, set.torn);
   ssw_journal_set_free(&set);
+  ssw_journal_remove_all(out);
+  check_edges(out, cfg, buf);
   ssw_journal_remove_all(out);
   rmdir(dir);
   free(buf);

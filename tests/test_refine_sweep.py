@@ -8,20 +8,29 @@ level), and each Z = 0 crossing of theta lies where the closed form puts
 it (sin 2 theta = 0: 90 degrees) within its bracket; with circulation
 on a (Gamma, energy) grid each crossing of the critical energy lies where
 the closed form H_c = D kappa^2 / (2 E) puts it (docs/theory/model.md
-sec. 1, Model II tensor written here; circulation.md sec. 3).
+sec. 1, Model II tensor written here; circulation.md sec. 3). The
+journals cover the refinement: a 2-rank run killed (SIGKILL to its ranks)
+once its journals hold crossings, resumed on 3 ranks, and one stopped by
+SIGTERM to rank 1 (exit 3, status "interrupted"), resumed on 1 rank, take
+the journaled edges (counted in the summary line: the stopped run's count
+exactly) and write the same /boundaries, its attributes too.
 Usage: test_refine_sweep.py SLEIGHSWEEP MPIEXEC"""
+import glob
 import math
 import os
+import re
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 
 import h5py
 import numpy as np
 import xarray as xr
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from sswtest import ENV, check, differing, exit_status  # noqa: E402
+from sswtest import ENV, check, differing, exit_status, ranks_of  # noqa: E402,E501
 
 EXE, MPIEXEC = sys.argv[1], sys.argv[2]
 BODY = """[body]
@@ -45,11 +54,16 @@ tol = 1e-7
 """
 
 
-def run(tmp, name, ranks, threads, refine=True, *opts):
+def write(tmp, name, refine=True):
     cfg = os.path.join(tmp, name + ".ini")
     out = os.path.join(tmp, name + ".h5")
     with open(cfg, "w") as f:
         f.write(BODY.format(out=out) + (REFINE if refine else ""))
+    return cfg, out
+
+
+def run(tmp, name, ranks, threads, refine=True, *opts):
+    cfg, out = write(tmp, name, refine)
     p = subprocess.run([MPIEXEC, "--oversubscribe", "-np", str(ranks), EXE,
                         "run", *opts, cfg], text=True, capture_output=True,
                        env=dict(ENV, OMP_NUM_THREADS=str(threads)),
@@ -159,6 +173,89 @@ def check_resume(tmp, ref):
     check(not diff, f"resumed refinement differs: {diff}")
 
 
+# The resume's summary line: edges, and those taken from the journals.
+FROM = re.compile(r"refinement: (\d+) edge\(s\) \((\d+) from the journals\)")
+
+
+def journaled(out):
+    """Crossing records in the journals (src/sweep/journal.c: each starts
+    with the 8-byte magic SSWEDGE1)."""
+    return sum(open(j, "rb").read().count(b"SSWEDGE1")
+               for j in glob.glob(out + ".journal.*"))
+
+
+def refining(tmp, name, crossings=16):
+    """A 2-rank run whose journals hold `crossings` crossings: the
+    refinement is under way (a seventh of it). Returns the run, its config
+    and output and its ranks' PIDs, rank 1's first."""
+    cfg, out = write(tmp, name)
+    p = subprocess.Popen([MPIEXEC, "--oversubscribe", "-np", "2", EXE, "run",
+                          cfg], text=True, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, env=ENV)
+    pids = []
+    while len(pids) < 2 and p.poll() is None:
+        time.sleep(0.005)
+        pids = ranks_of(cfg)
+    rank1 = next((q for q in pids if "OMPI_COMM_WORLD_RANK=1\0" in
+                  open(f"/proc/{q}/environ", errors="replace").read()),
+                 pids[-1] if pids else None)
+    while journaled(out) < crossings and p.poll() is None:
+        time.sleep(0.005)
+    check(p.poll() is None, f"{name}: ended before it was interrupted")
+    return p, cfg, out, ([rank1] + [q for q in pids if q != rank1]
+                         if rank1 else [])
+
+
+def same_boundaries(ref, out, what):
+    """Every dataset and /boundaries' attributes as in ref."""
+    diff = differing(ref, out)
+    with h5py.File(ref, "r") as a, h5py.File(out, "r") as b:
+        attrs = [k for k in a["boundaries"].attrs if not np.array_equal(
+            a["boundaries"].attrs[k], b["boundaries"].attrs.get(k))]
+    check(not diff and not attrs, f"{what}: differs in {diff} {attrs}")
+
+
+def resumed(tmp, name, ranks, ref, what):
+    """Resumes on `ranks`; the count of edges taken from the journals."""
+    out, _, p = run(tmp, name, ranks, 1)
+    m = FROM.search(p.stderr)
+    check(m and 0 < int(m[2]) < int(m[1]),
+          f"{what}: no journaled edges taken: {p.stderr}")
+    same_boundaries(ref, out, what)
+    check(not glob.glob(out + ".journal.*"), f"{what}: journals left")
+    if m:
+        print(f"{what}: {m[2]} of {m[1]} edges from the journals")
+    return int(m[2]) if m else -1
+
+
+def check_journaled(tmp, ref):
+    """SIGKILL to the ranks while refining, resumed on 3 ranks; SIGTERM to
+    rank 1 while refining: exit 3, "interrupted", resumed on 1 rank."""
+    p, _, _, pids = refining(tmp, "sigkill")
+    for q in pids:  # both ranks at once: a job killed mid-refinement
+        try:
+            os.kill(q, signal.SIGKILL)
+        except ProcessLookupError:  # ended by mpirun already
+            pass
+    p.communicate(timeout=120)
+    check(p.returncode != 0, f"SIGKILL: exit {p.returncode}")
+    resumed(tmp, "sigkill", 3, ref, "killed, resumed on 3 ranks")
+
+    p, _, out, pids = refining(tmp, "sigterm")
+    if pids:
+        os.kill(pids[0], signal.SIGTERM)
+    _, err = p.communicate(timeout=120)
+    m = re.search(r"signal 15 received by rank 1: refinement stopped with "
+                  r"(\d+) of (\d+) edge", err)
+    check(p.returncode == 3 and m, f"SIGTERM: exit {p.returncode}: {err}")
+    with h5py.File(out, "r") as f:
+        status = f.attrs["status"]
+    check(status in ("interrupted", b"interrupted"), f"status {status!r}")
+    taken = resumed(tmp, "sigterm", 1, ref, "stopped, resumed on 1 rank")
+    check(m and taken == int(m[1]),
+          f"the stop journaled {m and m[1]} edges, the resume took {taken}")
+
+
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         ref, _, _ = run(tmp, "r1t1", 1, 1)
@@ -172,6 +269,7 @@ def main():
         check(diff and all(k.startswith("boundaries/") for k in diff),
               f"without [refine]: {diff}")
         check_resume(tmp, ref)
+        check_journaled(tmp, ref)
         check_critical(tmp)
     return exit_status()
 

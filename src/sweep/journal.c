@@ -1,5 +1,6 @@
-/* Append-only per-rank journals: checksummed records, fdatasync at
- * durability points, recovery of every journal of an output. */
+/* Append-only per-rank journals: checksummed records of grid points and
+ * of solved refinement edges, fdatasync at durability points, recovery of
+ * every journal of an output. */
 #include "sleighsweep/journal.h"
 
 #include <dirent.h>
@@ -24,11 +25,17 @@
  * config's (about 1 KB), low enough that a damaged length allocates
  * nothing large. */
 #define MAX_TEXT_BYTES (1u << 20)
-/* Two kinds of record: a point with its sample trajectories (a grid point
- * sample_points chose), and a point alone (every other point: the file
- * keeps no samples for it, so neither does its journal). */
+/* Three kinds of record: a point with its sample trajectories (a grid
+ * point sample_points chose), a point alone (every other point: the file
+ * keeps no samples for it, so neither does its journal), and a crossing of
+ * a solved refinement edge (ssw_journal_crossing). */
 #define REC_MAGIC 0x3130434552575353ULL       /* "SSWREC01" little-endian */
 #define REC_MAGIC_PLAIN 0x3030434552575353ULL /* "SSWREC00" */
+#define REC_MAGIC_EDGE 0x3145474445575353ULL  /* "SSWEDGE1" */
+#define EDGE_BYTES (8 + sizeof(ssw_journal_crossing) + 8)
+/* Every record fits the buffer of a point's (record_at reads that much). */
+_Static_assert(EDGE_BYTES <= 8 + sizeof(ssw_point_result) + 8,
+               "an edge record is no longer than a point's");
 
 /* File header (64 bytes): identifies the config and the binary record
  * layout. The config's canonical text (ssw_config_canonical), text_bytes
@@ -38,9 +45,12 @@ typedef struct {
   uint64_t config_hash; /* FNV-1a 64 of the canonical text */
   uint32_t record_bytes, sample_doubles;
   uint32_t text_bytes; /* length of the canonical text after the header */
+  /* Bytes of an edge record's ssw_journal_crossing (0: a journal of a build
+   * that wrote none; it holds none). */
+  uint32_t edge_bytes;
   /* Reserved bytes of the on-disk header (written as zeros), so that the
    * header stays 64 bytes; nothing reads them. */
-  uint32_t reserved[9];
+  uint32_t reserved[8];
 } header;
 _Static_assert(sizeof(header) == 64, "the journal header is 64 bytes");
 
@@ -72,13 +82,14 @@ static size_t record_bytes(size_t sdoubles) {
   return 8 + sizeof(ssw_point_result) + 8 * sdoubles + 8;
 }
 
-/* Length of a record by its first 8 bytes (its kind), 0 for neither kind;
- * `full` is the length of a record with samples. */
+/* Length of a record by its first 8 bytes (its kind), 0 for none of the
+ * kinds; `full` is the length of a record with samples. */
 static size_t record_len(const unsigned char *p, size_t full) {
   uint64_t magic;
   memcpy(&magic, p, 8);
   return magic == REC_MAGIC         ? full
          : magic == REC_MAGIC_PLAIN ? record_bytes(0)
+         : magic == REC_MAGIC_EDGE  ? EDGE_BYTES
                                     : 0;
 }
 
@@ -89,6 +100,7 @@ static int make_ident(const ssw_config *cfg, ident *w) {
   w->h.text_bytes = (uint32_t)strlen(w->text);
   w->h.config_hash = fnv1a(w->text, w->h.text_bytes, FNV0);
   w->h.record_bytes = (uint32_t)sizeof(ssw_point_result);
+  w->h.edge_bytes = (uint32_t)sizeof(ssw_journal_crossing);
   w->h.sample_doubles =
       (uint32_t)ssw_result_sample_doubles(cfg->samples, cfg->sample_nodes);
   return SSW_SUCCESS;
@@ -156,7 +168,8 @@ static int check_header(int fd, const header *h, const ident *want,
             path, (unsigned long)h->text_bytes);
   SSW_CALL(check_text(fd, h, want, path));
   SSW_CHECK(h->record_bytes == want->h.record_bytes &&
-                h->sample_doubles == want->h.sample_doubles,
+                h->sample_doubles == want->h.sample_doubles &&
+                (h->edge_bytes == 0 || h->edge_bytes == want->h.edge_bytes),
             SSW_ERR_IO,
             "journal '%s' was written by an incompatible build of sleighsweep",
             path);
@@ -221,14 +234,15 @@ static size_t record_at(int fd, off_t at, off_t size, unsigned char *rec,
 static int resync(int fd, off_t from, off_t size, unsigned char *rec,
                   size_t full, off_t *next) {
   enum { WIN = 65536 };
-  static const uint64_t magic[2] = {REC_MAGIC, REC_MAGIC_PLAIN};
+  static const uint64_t magic[3] = {REC_MAGIC, REC_MAGIC_PLAIN, REC_MAGIC_EDGE};
   unsigned char win[WIN];
   for (off_t base = from; base + 8 <= size; base += WIN - 7) {
     const ssize_t got = pread(fd, win, WIN, base);
     SSW_CHECK(got >= 0, SSW_ERR_IO, "cannot read journal: %s", strerror(errno));
     for (ssize_t k = 0; k + 8 <= got; k++) {
       if (memcmp(win + k, &magic[0], 8) != 0 &&
-          memcmp(win + k, &magic[1], 8) != 0)
+          memcmp(win + k, &magic[1], 8) != 0 &&
+          memcmp(win + k, &magic[2], 8) != 0)
         continue;
       int err;
       const size_t len = record_at(fd, base + k, size, rec, full, &err);
@@ -271,10 +285,10 @@ static int scan(int fd, off_t start, size_t full, unsigned char *rec,
   return SSW_SUCCESS;
 }
 
-/* Whether the file ends on a whole valid record (of either kind). */
+/* Whether the file ends on a whole valid record (of any kind). */
 static int ends_on_record(ssw_journal *j, off_t size) {
-  const size_t lens[2] = {j->rec_bytes, record_bytes(0)};
-  for (int k = 0; k < 2; k++) {
+  const size_t lens[3] = {j->rec_bytes, record_bytes(0), EDGE_BYTES};
+  for (int k = 0; k < 3; k++) {
     int err;
     const off_t at = size - (off_t)lens[k];
     if (at >= j->data_at &&
@@ -369,6 +383,26 @@ int ssw_journal_append(ssw_journal *j, const ssw_point_result *r,
   return write_all(j->fd, p, len, j->path);
 }
 
+int ssw_journal_append_edge(ssw_journal *j, uint64_t lo, int32_t axis,
+                            const ssw_refine_crossing *c, size_t n,
+                            uint64_t trajectories) {
+  static const uint64_t magic = REC_MAGIC_EDGE;
+  unsigned char *p = j->buf;
+  for (size_t k = 0; k < (n ? n : 1); k++) {
+    ssw_journal_crossing x;
+    memset(&x, 0, sizeof x);
+    x.lo = lo, x.axis = axis, x.seq = (uint32_t)k, x.count = (uint32_t)n;
+    x.trajectories = trajectories;
+    if (n) x.c = c[k];
+    memcpy(p, &magic, 8);
+    memcpy(p + 8, &x, sizeof x);
+    const uint64_t sum = fnv1a(p, EDGE_BYTES - 8, FNV0);
+    memcpy(p + EDGE_BYTES - 8, &sum, 8);
+    SSW_CALL(write_all(j->fd, p, EDGE_BYTES, j->path));
+  }
+  return SSW_SUCCESS;
+}
+
 int ssw_journal_sync(ssw_journal *j) {
   SSW_CHECK(fdatasync(j->fd) == 0, SSW_ERR_IO, "cannot sync journal '%s': %s",
             j->path, strerror(errno));
@@ -428,12 +462,34 @@ typedef struct {
   ssw_journal_set *set;
   unsigned char *buf; /* one record */
   double *samples;    /* its samples, copied out as doubles */
+  size_t edge_cap;    /* room in set->crossings */
 } reader;
+
+/* Keeps one crossing of a refinement edge (one of a point outside the grid,
+ * or past its edge's count, is ignored). */
+static int keep_crossing(reader *r, const unsigned char *rec) {
+  ssw_journal_crossing x;
+  memcpy(&x, rec + 8, sizeof x);
+  if (x.lo >= r->npts || (x.count ? x.seq >= x.count : x.seq != 0))
+    return SSW_SUCCESS;
+  ssw_journal_set *s = r->set;
+  if (s->ncrossings == r->edge_cap) {
+    const size_t cap = r->edge_cap ? 2 * r->edge_cap : 64;
+    ssw_journal_crossing *c = realloc(s->crossings, cap * sizeof *c);
+    SSW_CHECK(c, SSW_ERR_MEM, "out of memory reading journals");
+    s->crossings = c, r->edge_cap = cap;
+  }
+  s->crossings[s->ncrossings++] = x;
+  return SSW_SUCCESS;
+}
 
 /* Keeps one valid record: the point, then its samples (indices outside
  * the grid are ignored). */
 static int keep(void *ctx, const unsigned char *rec) {
   reader *r = ctx;
+  uint64_t magic;
+  memcpy(&magic, rec, 8);
+  if (magic == REC_MAGIC_EDGE) return keep_crossing(r, rec);
   ssw_point_result pt;
   memcpy(&pt, rec + 8, sizeof pt);
   if (pt.index >= r->npts) return SSW_SUCCESS;
@@ -517,6 +573,40 @@ static int dedupe(ssw_journal_set *s) {
   return SSW_SUCCESS;
 }
 
+static int by_crossing(const void *a, const void *b) {
+  const ssw_journal_crossing *x = a, *y = b;
+  if (x->lo != y->lo) return x->lo < y->lo ? -1 : 1;
+  if (x->axis != y->axis) return x->axis < y->axis ? -1 : 1;
+  return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/* Sorts the crossings by (lo, axis, seq), keeps one of each (an edge solved
+ * twice gave the same crossings) and drops every edge one of whose
+ * records is missing (it is solved again). */
+static void whole_edges(ssw_journal_set *s) {
+  ssw_journal_crossing *c = s->crossings;
+  if (s->ncrossings) qsort(c, s->ncrossings, sizeof *c, by_crossing);
+  size_t m = 0;
+  for (size_t i = 0; i < s->ncrossings;) {
+    size_t end = i, n = 0; /* [i, end): the records of one edge */
+    while (end < s->ncrossings && c[end].lo == c[i].lo &&
+           c[end].axis == c[i].axis) {
+      if (n == 0 || c[end].seq != c[i + n - 1].seq) c[i + n++] = c[end];
+      end++;
+    }
+    int whole = n == (c[i].count ? c[i].count : 1);
+    for (size_t k = 0; whole && k < n; k++)
+      whole = c[i + k].seq == k && c[i + k].count == c[i].count;
+    if (whole) {
+      memmove(&c[m], &c[i], n * sizeof *c);
+      m += n;
+      s->edges++;
+    }
+    i = end;
+  }
+  s->ncrossings = m;
+}
+
 int ssw_journal_read_all(const char *output, const ssw_config *cfg,
                          ssw_journal_set *set) {
   memset(set, 0, sizeof *set);
@@ -532,6 +622,7 @@ int ssw_journal_read_all(const char *output, const ssw_config *cfg,
                ? each_journal(output, read_one, &r)
                : SSW_RAISE(SSW_ERR_MEM, "out of memory reading journals");
   if (rc == SSW_SUCCESS) rc = dedupe(set);
+  if (rc == SSW_SUCCESS) whole_edges(set);
   free(r.buf);
   free(r.samples);
   free(r.want.text);
@@ -540,7 +631,11 @@ int ssw_journal_read_all(const char *output, const ssw_config *cfg,
 }
 
 void ssw_journal_set_free(ssw_journal_set *set) {
-  if (set) ssw_result_buf_free(&set->recs);
+  if (!set) return;
+  ssw_result_buf_free(&set->recs);
+  free(set->crossings);
+  set->crossings = NULL;
+  set->ncrossings = set->edges = 0;
 }
 
 static int remove_one(const char *path, void *ctx) {

@@ -1,7 +1,8 @@
 /* Boundary refinement under MPI (include/sleighsweep/refine_run.h): rank 0
- * reads the grid's classes and finds the edges, every rank solves edges
- * k = rank, rank + size, ..., and rank 0 writes the crossings in edge
- * order. */
+ * reads the grid's classes and finds the edges and takes those the
+ * journals hold, every rank solves its share of the others (journaling
+ * each, polling the stop signals between them), and rank 0 writes the
+ * crossings in edge order. */
 #include "sleighsweep/refine_run.h"
 
 #include <limits.h>
@@ -14,6 +15,7 @@
 #include "sleighsweep/h5boundaries.h"
 #include "sleighsweep/mpi_util.h"
 #include "sleighsweep/refine.h"
+#include "sleighsweep/signals.h"
 
 /* A crossing with its edge and its rank along the edge: the sort key. */
 typedef struct {
@@ -87,40 +89,186 @@ static int share_edges(MPI_Comm comm, int rank, const ssw_config *cfg,
   return ssw_mpi_bcast_bytes(comm, *edges, *ne * sizeof **edges);
 }
 
-/* Solves this rank's edges; crossings appended to f. */
-static int solve_mine(MPI_Comm comm, const ssw_config *cfg,
-                      const ssw_refine_spec *sp, const ssw_refine_edge *edges,
-                      uint64_t ne, found *f) {
+/* Room in f for `more` crossings. */
+static int grow(found *f, size_t more) {
+  if (f->n + more <= f->cap) return SSW_SUCCESS;
+  const size_t cap = 2 * (f->n + more);
+  tagged *t = realloc(f->t, cap * sizeof *t);
+  SSW_CHECK(t, SSW_ERR_MEM, "out of memory for crossings");
+  f->t = t, f->cap = cap;
+  return SSW_SUCCESS;
+}
+
+/* A stop signal during the refinement: the rank that receives one tells
+ * every other rank at once (TAG_STOP), each looks for word between two
+ * edges, and at the end all agree on it (stop_agree). */
+enum { TAG_STOP = 103 };
+typedef struct {
+  MPI_Comm comm;
   int rank, size;
-  MPI_Comm_rank(comm, &rank);
-  MPI_Comm_size(comm, &size);
-  ssw_refine_point_ctx ctx;
-  int rc = ssw_refine_point_ctx_init(cfg, sp, &ctx);
-  for (uint64_t k = (uint64_t)rank; rc == SSW_SUCCESS && k < ne;
-       k += (uint64_t)size) {
-    const size_t most = ssw_refine_edge_max_crossings(&edges[k]);
-    if (f->n + most > f->cap) {
-      const size_t cap = 2 * (f->n + most);
-      tagged *t = realloc(f->t, cap * sizeof *t);
-      if (!t) {
-        rc = SSW_RAISE(SSW_ERR_MEM, "out of memory for crossings");
-        break;
-      }
-      f->t = t, f->cap = cap;
-    }
-    ssw_refine_crossing c[64];
-    ssw_refine_crossing *out = most <= 64 ? c : malloc(most * sizeof *out);
-    size_t n = 0;
-    rc = out ? ssw_refine_edge_solve(cfg, sp, &edges[k], ssw_refine_point_eval,
-                                     &ctx, out, &n)
-             : SSW_RAISE(SSW_ERR_MEM, "out of memory");
-    for (size_t j = 0; rc == SSW_SUCCESS && j < n; j++)
-      f->t[f->n++] = (tagged){k, j, out[j]};
-    if (out != c) free(out);
+  int sig;           /* this rank's own signal, once told to the others */
+  int stop;          /* a stop is known: solve no more edges */
+  int *heard;        /* per rank: its word received; then every rank's sig */
+  MPI_Request *sent; /* this rank's words in flight (size - 1) */
+} stopper;
+
+/* Tells the others of this rank's signal (once) and takes their word. */
+static int stop_poll(stopper *s) {
+  const int own = ssw_signals_received();
+  if (own && !s->sig) {
+    s->sig = own, s->stop = 1;
+    for (int r = 0, n = 0; r < s->size; r++)
+      if (r != s->rank)
+        SSW_MPI_CALL(MPI_Isend(&s->sig, 1, MPI_INT, r, TAG_STOP, s->comm,
+                               &s->sent[n++]));
   }
-  f->trajectories += ctx.trajectories;
+  for (;;) {
+    int flag = 0, sig = 0;
+    MPI_Status st;
+    SSW_MPI_CALL(MPI_Iprobe(MPI_ANY_SOURCE, TAG_STOP, s->comm, &flag, &st));
+    if (!flag) return SSW_SUCCESS;
+    SSW_MPI_CALL(MPI_Recv(&sig, 1, MPI_INT, st.MPI_SOURCE, TAG_STOP, s->comm,
+                          MPI_STATUS_IGNORE));
+    s->heard[st.MPI_SOURCE] = 1, s->stop = 1;
+  }
+}
+
+/* Collective, once every rank has left its edges: the signal that stopped
+ * the refinement (0: none) and the first rank that received one, the same
+ * on every rank; every word sent is received. */
+static int stop_agree(stopper *s, int *sig, int *by) {
+  SSW_CALL(stop_poll(s));
+  int *all = s->heard + s->size;
+  SSW_MPI_CALL(MPI_Allgather(&s->sig, 1, MPI_INT, all, 1, MPI_INT, s->comm));
+  *sig = 0, *by = -1;
+  for (int r = 0; r < s->size; r++) {
+    if (!all[r]) continue;
+    if (!*sig) *sig = all[r], *by = r;
+    int x;
+    if (r != s->rank && !s->heard[r])
+      SSW_MPI_CALL(
+          MPI_Recv(&x, 1, MPI_INT, r, TAG_STOP, s->comm, MPI_STATUS_IGNORE));
+  }
+  SSW_MPI_CALL(MPI_Waitall(s->size - 1, s->sent, MPI_STATUSES_IGNORE));
+  return SSW_SUCCESS;
+}
+
+/* One refinement under way on this rank. */
+typedef struct {
+  MPI_Comm comm;
+  int rank, size;
+  const ssw_config *cfg;
+  ssw_refine_spec sp;
+  ssw_refine_edge *edges;
+  uint64_t ne;
+  uint8_t *todo;        /* per edge: 1 when no journal holds it */
+  ssw_journal *journal; /* this rank's */
+  stopper stop;
+  found f;         /* this rank's crossings (rank 0: the journaled too) */
+  uint64_t solved; /* edges this rank solved */
+} refining;
+
+/* (c's lo, axis) before edge e's. */
+static int before(const ssw_journal_crossing *c, const ssw_refine_edge *e) {
+  return c->lo < e->lo || (c->lo == e->lo && c->axis < e->axis);
+}
+
+/* Rank 0 takes the crossings of every edge the journals hold into its own
+ * (they are not solved again) and every rank learns which edges are left
+ * to do; st->journaled: the edges taken. */
+static int take_journaled(refining *r, const ssw_journal_set *js,
+                          ssw_refine_stats *st) {
+  int rc = SSW_SUCCESS;
+  memset(r->todo, 1, r->ne);
+  const ssw_journal_crossing *c = r->rank == 0 && js ? js->crossings : NULL;
+  const size_t nc = c ? js->ncrossings : 0;
+  size_t i = 0;
+  for (uint64_t k = 0; rc == SSW_SUCCESS && k < r->ne && i < nc; k++) {
+    const ssw_refine_edge *e = &r->edges[k];
+    while (i < nc && before(&c[i], e))
+      i++;
+    size_t n = 0; /* the records of edge k: [i, i + n) */
+    while (i + n < nc && c[i + n].lo == e->lo && c[i + n].axis == e->axis)
+      n++;
+    if (n == 0) continue;
+    rc = grow(&r->f, n);
+    for (size_t j = 0; rc == SSW_SUCCESS && j < n && c[i].count; j++)
+      r->f.t[r->f.n++] = (tagged){k, j, c[i + j].c};
+    r->f.trajectories += c[i].trajectories;
+    r->todo[k] = 0;
+    st->journaled++;
+    i += n;
+  }
+  SSW_CALL(agree_any(r->comm, rc));
+  SSW_MPI_CALL(MPI_Bcast(&st->journaled, 1, MPI_UINT64_T, 0, r->comm));
+  return ssw_mpi_bcast_bytes(r->comm, r->todo, r->ne);
+}
+
+/* Solves edge k, journals its crossings and appends them to r->f. */
+static int solve_edge(refining *r, ssw_refine_point_ctx *ctx, uint64_t k) {
+  const ssw_refine_edge *e = &r->edges[k];
+  const size_t most = ssw_refine_edge_max_crossings(e);
+  SSW_CALL(grow(&r->f, most));
+  ssw_refine_crossing c[64];
+  ssw_refine_crossing *out = most <= 64 ? c : malloc(most * sizeof *out);
+  SSW_CHECK(out, SSW_ERR_MEM, "out of memory");
+  memset(out, 0, most * sizeof *out); /* the padding journaled too */
+  size_t n = 0;
+  const uint64_t t0 = ctx->trajectories;
+  int rc = ssw_refine_edge_solve(r->cfg, &r->sp, e, ssw_refine_point_eval, ctx,
+                                 out, &n);
+  const uint64_t traj = ctx->trajectories - t0;
+  if (rc == SSW_SUCCESS)
+    rc = ssw_journal_append_edge(r->journal, e->lo, e->axis, out, n, traj);
+  for (size_t j = 0; rc == SSW_SUCCESS && j < n; j++)
+    r->f.t[r->f.n++] = (tagged){k, j, out[j]};
+  r->f.trajectories += traj;
+  if (out != c) free(out);
+  return rc;
+}
+
+/* Solves this rank's edges: of those left to do the j-th goes to rank
+ * j mod size. The journal is synced every SSW_JOURNAL_SYNC_INTERVAL s; a
+ * stop signal (this rank's or another's) ends the loop between edges. */
+static int solve_mine(refining *r) {
+  ssw_refine_point_ctx ctx;
+  int rc = ssw_refine_point_ctx_init(r->cfg, &r->sp, &ctx);
+  double synced = MPI_Wtime();
+  uint64_t j = 0; /* edges to do seen so far */
+  for (uint64_t k = 0; rc == SSW_SUCCESS && k < r->ne; k++) {
+    if (!r->todo[k] || j++ % (uint64_t)r->size != (uint64_t)r->rank) continue;
+    rc = stop_poll(&r->stop);
+    if (rc != SSW_SUCCESS || r->stop.stop) break;
+    rc = solve_edge(r, &ctx, k);
+    r->solved++;
+    if (rc == SSW_SUCCESS &&
+        MPI_Wtime() - synced >= SSW_JOURNAL_SYNC_INTERVAL) {
+      rc = ssw_journal_sync(r->journal);
+      synced = MPI_Wtime();
+    }
+  }
   ssw_refine_point_ctx_free(&ctx);
-  return agree_any(comm, rc);
+  return rc;
+}
+
+/* Solves what is left to do with this rank's journal open (synced at once
+ * by a stop signal's handler, and when closed); then every rank agrees on
+ * the errors, the edges solved and the stop signal (st->signal, 0: none
+ * or no edge left to solve; *by: the rank that received it). */
+static int solve_journaled(refining *r, ssw_refine_stats *st, int *by) {
+  int rc = ssw_journal_open(r->cfg->file, r->rank, r->cfg, &r->journal);
+  if (rc == SSW_SUCCESS) {
+    ssw_signals_sync_fd(ssw_journal_fileno(r->journal));
+    rc = solve_mine(r);
+    ssw_signals_sync_fd(-1);
+  }
+  const int jrc = ssw_journal_close(&r->journal);
+  SSW_CALL(agree_any(r->comm, rc != SSW_SUCCESS ? rc : jrc));
+  SSW_MPI_CALL(MPI_Allreduce(&r->solved, &st->solved, 1, MPI_UINT64_T, MPI_SUM,
+                             r->comm));
+  SSW_CALL(stop_agree(&r->stop, &st->signal, by));
+  if (st->journaled + st->solved == r->ne) st->signal = 0; /* all solved */
+  return SSW_SUCCESS;
 }
 
 static int by_key(const void *x, const void *y) {
@@ -170,68 +318,112 @@ static void summarise(tagged *all, uint64_t n, ssw_refine_stats *st) {
   st->crossings = n;
 }
 
-int ssw_refine_sweep(MPI_Comm comm, const ssw_config *cfg, ssw_h5out *out,
-                     int quiet, ssw_refine_stats *st) {
-  const double t0 = MPI_Wtime();
-  int rank, size;
-  SSW_MPI_CALL(MPI_Comm_rank(comm, &rank));
-  SSW_MPI_CALL(MPI_Comm_size(comm, &size));
-  ssw_refine_spec sp;
-  ssw_refine_spec_of(cfg, &sp);
-  *st = (ssw_refine_stats){.coarse_points = ssw_grid_size(cfg)};
-  if (sp.classes & SSW_REFINE_INTEGRATED)
-    st->coarse_trajectories = st->coarse_points * (uint64_t)cfg->trajectories;
-  ssw_refine_edge *edges = NULL;
-  found f = {NULL, 0, 0, 0};
+/* Gathers the crossings to rank 0, sums the trajectories and writes
+ * /boundaries; rank 0's figures in st on every rank. */
+static int collect(refining *r, ssw_h5out *out, const nears *nm,
+                   ssw_refine_stats *st) {
   tagged *all = NULL;
-  uint64_t ne = 0, n = 0;
-  nears nm = {NULL, 0, NULL, 0};
-  int rc = share_edges(comm, rank, cfg, &sp, out, &edges, &ne, &nm);
-  if (rc == SSW_SUCCESS) rc = solve_mine(comm, cfg, &sp, edges, ne, &f);
-  if (rc == SSW_SUCCESS) rc = gather(comm, rank, size, &f, &all, &n);
+  uint64_t n = 0;
+  int rc = gather(r->comm, r->rank, r->size, &r->f, &all, &n);
   if (rc == SSW_SUCCESS) /* every rank's sum */
-    rc = MPI_Allreduce(&f.trajectories, &st->trajectories, 1, MPI_UINT64_T,
-                       MPI_SUM, comm) == MPI_SUCCESS
+    rc = MPI_Allreduce(&r->f.trajectories, &st->trajectories, 1, MPI_UINT64_T,
+                       MPI_SUM, r->comm) == MPI_SUCCESS
              ? SSW_SUCCESS
              : SSW_RAISE(SSW_ERR_MPI, "MPI_Allreduce failed");
-  st->edges = ne;
-  if (rc == SSW_SUCCESS && rank == 0) summarise(all, n, st);
+  st->edges = r->ne;
+  if (rc == SSW_SUCCESS && r->rank == 0) summarise(all, n, st);
   if (rc == SSW_SUCCESS) /* rank 0's figures, stored alike by every rank */
-    rc = ssw_mpi_bcast_bytes(comm, st, sizeof *st);
-  const ssw_h5_boundaries_info info = {&sp,
+    rc = ssw_mpi_bcast_bytes(r->comm, st, sizeof *st);
+  const ssw_h5_boundaries_info info = {&r->sp,
                                        st->coarse_points,
-                                       ne,
+                                       r->ne,
                                        st->evaluations,
                                        st->trajectories,
                                        st->coarse_trajectories,
-                                       nm.list,
-                                       nm.n,
-                                       nm.unresolved,
-                                       nm.nu};
+                                       nm->list,
+                                       nm->n,
+                                       nm->unresolved,
+                                       nm->nu};
   if (rc == SSW_SUCCESS)
     rc = ssw_h5out_write_boundaries(out, (ssw_refine_crossing *)(void *)all,
                                     (size_t)n, &info);
-  st->wall_s = MPI_Wtime() - t0;
-  if (rc == SSW_SUCCESS && rank == 0 && !quiet)
+  free(all);
+  return rc;
+}
+
+/* Rank 0's line: the refinement's figures, or where a stop left it. */
+static void report(const ssw_refine_stats *st, const nears *nm, int by) {
+  if (st->signal) {
     fprintf(stderr,
-            "sleighsweep: refinement: %llu edge(s), %llu crossing(s), %llu "
-            "evaluation(s) (%.2f per edge, %.3f per grid point), widest "
-            "bracket %.3g, %llu near miss(es), %llu unresolved edge(s), "
-            "%.3g s; %llu trajectories (%.3f times the grid's)\n",
-            (unsigned long long)ne, (unsigned long long)n,
-            (unsigned long long)st->evaluations,
-            ne ? (double)st->evaluations / (double)ne : 0.0,
-            (double)st->evaluations / (double)st->coarse_points,
-            st->max_position_error, (unsigned long long)nm.n,
-            (unsigned long long)nm.nu, st->wall_s,
-            (unsigned long long)st->trajectories,
-            st->coarse_trajectories
-                ? (double)st->trajectories / (double)st->coarse_trajectories
-                : 0.0);
-  free(edges);
+            "sleighsweep: signal %d received by rank %d: refinement stopped "
+            "with %llu of %llu edge(s) solved and journaled (%llu by this "
+            "run)\n",
+            st->signal, by, (unsigned long long)(st->journaled + st->solved),
+            (unsigned long long)st->edges, (unsigned long long)st->solved);
+    return;
+  }
+  char from[64] = "";
+  if (st->journaled)
+    snprintf(from, sizeof from, " (%llu from the journals)",
+             (unsigned long long)st->journaled);
+  fprintf(stderr,
+          "sleighsweep: refinement: %llu edge(s)%s, %llu crossing(s), %llu "
+          "evaluation(s) (%.2f per edge, %.3f per grid point), widest "
+          "bracket %.3g, %llu near miss(es), %llu unresolved edge(s), %.3g "
+          "s; %llu trajectories (%.3f times the grid's)\n",
+          (unsigned long long)st->edges, from,
+          (unsigned long long)st->crossings,
+          (unsigned long long)st->evaluations,
+          st->edges ? (double)st->evaluations / (double)st->edges : 0.0,
+          (double)st->evaluations / (double)st->coarse_points,
+          st->max_position_error, (unsigned long long)nm->n,
+          (unsigned long long)nm->nu, st->wall_s,
+          (unsigned long long)st->trajectories,
+          st->coarse_trajectories
+              ? (double)st->trajectories / (double)st->coarse_trajectories
+              : 0.0);
+}
+
+/* Every rank's arrays: the edges' to-do marks, the stop's. */
+static int alloc_run(refining *r) {
+  r->todo = malloc(r->ne ? r->ne : 1);
+  r->stop.heard = calloc(2 * (size_t)r->size, sizeof *r->stop.heard);
+  r->stop.sent = malloc((size_t)r->size * sizeof *r->stop.sent);
+  for (int k = 0; r->stop.sent && k < r->size; k++)
+    r->stop.sent[k] = MPI_REQUEST_NULL;
+  const int ok = r->todo && r->stop.heard && r->stop.sent;
+  return agree_any(r->comm,
+                   ok ? SSW_SUCCESS : SSW_RAISE(SSW_ERR_MEM, "out of memory"));
+}
+
+int ssw_refine_sweep(MPI_Comm comm, const ssw_config *cfg, ssw_h5out *out,
+                     const ssw_journal_set *journaled, int quiet,
+                     ssw_refine_stats *st) {
+  const double t0 = MPI_Wtime();
+  refining r = {.comm = comm, .cfg = cfg};
+  SSW_MPI_CALL(MPI_Comm_rank(comm, &r.rank));
+  SSW_MPI_CALL(MPI_Comm_size(comm, &r.size));
+  r.stop = (stopper){.comm = comm, .rank = r.rank, .size = r.size};
+  ssw_refine_spec_of(cfg, &r.sp);
+  *st = (ssw_refine_stats){.coarse_points = ssw_grid_size(cfg)};
+  if (r.sp.classes & SSW_REFINE_INTEGRATED)
+    st->coarse_trajectories = st->coarse_points * (uint64_t)cfg->trajectories;
+  nears nm = {NULL, 0, NULL, 0};
+  int by = -1;
+  int rc = share_edges(comm, r.rank, cfg, &r.sp, out, &r.edges, &r.ne, &nm);
+  st->edges = r.ne;
+  if (rc == SSW_SUCCESS) rc = alloc_run(&r);
+  if (rc == SSW_SUCCESS) rc = take_journaled(&r, journaled, st);
+  if (rc == SSW_SUCCESS) rc = solve_journaled(&r, st, &by);
+  if (rc == SSW_SUCCESS && !st->signal) rc = collect(&r, out, &nm, st);
+  st->wall_s = MPI_Wtime() - t0;
+  if (rc == SSW_SUCCESS && r.rank == 0 && !quiet) report(st, &nm, by);
+  free(r.edges);
+  free(r.todo);
+  free(r.stop.heard);
+  free(r.stop.sent);
   free(nm.list);
   free(nm.unresolved);
-  free(f.t);
-  free(all);
+  free(r.f.t);
   return rc;
 }

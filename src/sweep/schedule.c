@@ -99,12 +99,11 @@ static int compute_point(rank_ctx *c, uint64_t index) {
 }
 
 /* Durability point: the journal is synced at most once per
- * SYNC_INTERVAL seconds (cheap, local), so a kill -9 loses at most that
- * much finished work plus the point in progress. */
-#define SYNC_INTERVAL 1.0
-
+ * SSW_JOURNAL_SYNC_INTERVAL seconds (cheap, local), so a node crash loses
+ * at most that much finished work plus the point in progress. */
 static int sync_journal(rank_ctx *c, int force) {
-  if (!c->unsynced || (!force && now() - c->last_sync < SYNC_INTERVAL))
+  if (!c->unsynced ||
+      (!force && now() - c->last_sync < SSW_JOURNAL_SYNC_INTERVAL))
     return SSW_SUCCESS;
   const double t0 = now();
   SSW_CALL(ssw_journal_sync(c->journal));

@@ -37,6 +37,7 @@ typedef struct {
   ssw_journal_set journals; /* records recovered: rank 0 only */
   ssw_plan plan;            /* what the run does with the output: rank 0 */
   ssw_runlock lock;         /* the output's run lock: rank 0 */
+  int signal;               /* the stop signal that ended the refinement */
   char start[32];           /* when this run started (ISO 8601 UTC) */
   double t0;                /* ... in MPI_Wtime seconds */
 } sweep;
@@ -372,15 +373,20 @@ static int run(sweep *s) {
   rc = compute(s, &st);
   free(s->done);
   s->done = NULL;
-  ssw_journal_set_free(&s->journals);
-  const int complete = st.points_done == ssw_grid_size(s->cfg);
-  /* Before the status says complete: a run killed while refining resumes
-   * a complete grid and refines it again, to the same crossings. */
+  ssw_result_buf_free(&s->journals.recs); /* in the file: the edges wait */
+  int complete = st.points_done == ssw_grid_size(s->cfg);
+  /* Before the status says complete: a run killed or stopped while
+   * refining resumes a complete grid and solves the edges its journals
+   * lack, to the same /boundaries. */
   if (rc == SSW_SUCCESS && complete && s->cfg->refine_classes) {
     ssw_refine_stats rs;
-    rc = ssw_refine_sweep(s->comm, s->cfg, s->out, s->o->quiet, &rs);
+    rc = ssw_refine_sweep(s->comm, s->cfg, s->out,
+                          s->rank == 0 ? &s->journals : NULL, s->o->quiet, &rs);
     if (rc != SSW_SUCCESS) abort_job(s, rc);
+    s->signal = rs.signal;
+    complete = !rs.signal; /* stopped: "interrupted", resumable */
   }
+  ssw_journal_set_free(&s->journals);
   if (rc == SSW_SUCCESS) rc = finish(s, &st, complete);
   const int crc = ssw_h5out_close(&s->out);
   if (rc == SSW_SUCCESS) rc = crc;
@@ -416,7 +422,7 @@ int ssw_sweep_main(const ssw_sweep_opts *o, ssw_sweep_end *end) {
   if (rc == SSW_SUCCESS) rc = run(&s);
   ssw_runlock_release(&s.lock);
   end->rank = s.rank;
-  end->signal = ssw_schedule_signal();
+  end->signal = s.signal ? s.signal : ssw_schedule_signal();
   ssw_config_destroy(&s.cfg);
   if (s.comm != MPI_COMM_NULL) MPI_Comm_free(&s.comm);
   int inited = 0;
