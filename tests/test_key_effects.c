@@ -206,6 +206,9 @@ static const declared effects[] = {
   {"refine", "trajectories", "2", "refused",
    "nothing without [refine] classes (the base has none); with them the "
    "trajectories an evaluation integrates (test_refine)", "only"},
+  {"refine", "points", "yes", "refused",
+   "nothing without [refine] classes (the base has none); with them every "
+   "crossing's full measurements (test_refine_points)", "only"},
 };
 /* clang-format on */
 #define NEFFECTS (sizeof effects / sizeof effects[0])

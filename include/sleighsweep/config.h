@@ -89,6 +89,7 @@ typedef struct {
   double refine_tol;        /**< bracket width to reach, axis units (1e-6) */
   int32_t refine_max_evals; /**< evaluations per crossing at most (40) */
   int32_t refine_trajectories; /**< trajectories per evaluation (4) */
+  int refine_points; /**< store each crossing's full measurements (0) */
   /* provenance */
   char *path; /**< the config file path as given */
   char *text; /**< the whole config text, stored in every output */

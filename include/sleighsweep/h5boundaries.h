@@ -32,7 +32,9 @@ typedef struct {
   const ssw_refine_near *near;  /**< rank 0's near misses */
   uint64_t nnear;               /**< their number (the same on every rank) */
   const ssw_refine_unresolved *unresolved; /**< rank 0's unresolved edges */
-  uint64_t nunresolved; /**< their number (the same on every rank) */
+  uint64_t nunresolved;           /**< their number (the same on every rank) */
+  const ssw_point_result *points; /**< rank 0's measurements at the
+                                       crossings ([refine] points), or NULL */
 } ssw_h5_boundaries_info;
 
 /** Writes the group /boundaries (replacing one a killed run left): one

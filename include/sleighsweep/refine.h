@@ -79,6 +79,7 @@ typedef struct {
   double tol;           /**< bracket width to reach, in the axis's units */
   int32_t max_evals;    /**< evaluations per crossing at most */
   int32_t trajectories; /**< trajectories per evaluation at most */
+  int points;           /**< each crossing's full measurements wanted */
 } ssw_refine_spec;
 
 /** The spec of a config. */
@@ -223,6 +224,14 @@ int ssw_refine_point_ctx_init(const ssw_config *cfg, const ssw_refine_spec *sp,
 
 /** Frees an evaluator's workspaces; safe on a zeroed or freed one. */
 void ssw_refine_point_ctx_free(ssw_refine_point_ctx *ctx);
+
+/** The full measurements at a crossing (`[refine] points`): the grid-point
+ * pipeline with the run's whole ensemble (keyed as grid point c->lo) at the
+ * values of grid point c->lo with c->axis set to c->position. Errors: the
+ * ensemble's, SSW_ERR_MEM. */
+int ssw_refine_crossing_point(const ssw_config *cfg, ssw_refine_point_ctx *ctx,
+                              const ssw_refine_crossing *c,
+                              ssw_point_result *r);
 
 /** ssw_refine_eval_fn over ssw_refine_point_ctx. */
 int ssw_refine_point_eval(void *ctx, uint64_t lo, int32_t indicators,

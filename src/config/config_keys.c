@@ -100,6 +100,8 @@ const key_spec ssw_cfg_keys[SSW_CFG_NKEYS] = {
    "number of evaluations per crossing at most"},
   {"refine", "trajectories", "4", K_INT32, F(refine_trajectories), 1, 1e7, 0,
    "trajectories per refinement evaluation (at most [ensemble] trajectories)"},
+  {"refine", "points", "false", K_BOOL, F(refine_points), 0, 0, 0,
+   "store every crossing's full measurements (/boundaries/crossing_*)"},
 };
 /* clang-format on */
 #undef F

@@ -4,6 +4,7 @@
 
 #include <hdf5_hl.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -230,6 +231,49 @@ done:
   return status;
 }
 
+/* [refine] points: every per-point dataset of the grid but `done` as
+ * crossing_<name> along the dimension `crossing`, rank 0's values. */
+static int write_points(ssw_h5out *h, hid_t group, const ssw_point_result *r,
+                        size_t n) {
+  int status = SSW_SUCCESS;
+  hid_t scale = H5I_INVALID_HID, space = H5I_INVALID_HID;
+  hid_t d = H5I_INVALID_HID;
+  const hsize_t dims = n;
+  char *buf = malloc((n ? n : 1) * 8);
+  status = ssw_h5_agree(h->comm, buf ? SSW_SUCCESS
+                                     : SSW_RAISE(SSW_ERR_MEM, "out of memory"));
+  if (status != SSW_SUCCESS) goto done;
+  H5TRY(scale = H5Dopen2(group, DIM, H5P_DEFAULT), "/%s/%s", GROUP, DIM);
+  H5TRY(space = H5Screate_simple(1, &dims, NULL), "/%s points", GROUP);
+  if (h->rank != 0) H5TRY(H5Sselect_none(space), "/%s points", GROUP);
+  for (size_t c = 0; c < SSW_H5_NCOL; c++) {
+    const column *col = &ssw_h5_columns[c];
+    if (c == SSW_H5_DONE_COL) continue;
+    char name[96];
+    snprintf(name, sizeof name, "crossing_%s", col->name);
+    for (size_t k = 0; h->rank == 0 && k < n; k++)
+      ssw_h5_column_value(col, &r[k], buf, k);
+    H5TRY(d = H5Dcreate2(group, name, ssw_h5_file_type(col->type), space,
+                         H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+          "dataset /%s/%s in '%s'", GROUP, name, h->path);
+    H5TRY(H5DSattach_scale(d, scale, 0), "/%s/%s", GROUP, name);
+    TRY(ssw_h5_attr_str(d, name, "units", col->units));
+    TRY(ssw_h5_attr_str(d, name, "long_name", col->long_name));
+    TRY(ssw_h5_column_category(d, col));
+    if (n > 0)
+      H5TRY(H5Dwrite(d, ssw_h5_mem_type(col->type), space, space, h->dxpl, buf),
+            "/%s/%s in '%s'", GROUP, name, h->path);
+    H5Dclose(d);
+    d = H5I_INVALID_HID;
+  }
+done:
+  if (d >= 0) H5Dclose(d);
+  if (space >= 0) H5Sclose(space);
+  if (scale >= 0) H5Dclose(scale);
+  free(buf);
+  return status;
+}
+
 /* The group's attributes: what was asked and what it cost. */
 static int write_info(hid_t g, const ssw_h5_boundaries_info *in) {
 #define CLASS_(id, bit, name, ...) {bit, name},
@@ -247,6 +291,7 @@ static int write_info(hid_t g, const ssw_h5_boundaries_info *in) {
   SSW_CALL(ssw_h5_attr_i32(g, GROUP, "max_evals", in->spec->max_evals));
   SSW_CALL(
       ssw_h5_attr_i32(g, GROUP, "refine_trajectories", in->spec->trajectories));
+  SSW_CALL(ssw_h5_attr_i32(g, GROUP, "points", in->spec->points));
   SSW_CALL(ssw_h5_attr_u64(g, GROUP, "trajectories", in->trajectories));
   SSW_CALL(ssw_h5_attr_u64(g, GROUP, "coarse_trajectories",
                            in->coarse_trajectories));
@@ -294,6 +339,7 @@ int ssw_h5out_write_boundaries(ssw_h5out *h, const ssw_refine_crossing *c,
                   "near miss of a level, sorted by (point_lo, axis, indicator)",
                   near_fields, NNEAR_FIELDS, info->near, sizeof *info->near,
                   (size_t)info->nnear));
+  if (info->spec->points) TRY(write_points(h, group, info->points, n));
   TRY(write_table(h, group, UNRESOLVED_DIM,
                   "edge whose count's class changes but was not refined, "
                   "sorted by (point_lo, axis, indicator)",

@@ -359,6 +359,14 @@ done:
   return status;
 }
 
+int ssw_h5_column_category(hid_t d, const column *col) {
+  if (col->cat == CAT_NONE) return SSW_SUCCESS;
+  const category *k = &ssw_h5_categories[col->cat];
+  SSW_CALL(ssw_h5_attr_num(d, col->name, k->attr, ssw_h5_file_type(col->type),
+                           H5T_NATIVE_INT, (size_t)k->n, k->values));
+  return ssw_h5_attr_str(d, col->name, "flag_meanings", k->meanings);
+}
+
 int ssw_h5_create_grid(ssw_h5out *h, const ssw_config *cfg) {
   int status = SSW_SUCCESS;
   for (int i = 0; i < h->naxes; i++) {
@@ -375,13 +383,7 @@ int ssw_h5_create_grid(ssw_h5out *h, const ssw_config *cfg) {
     TRY(create_dataset(h, h->file, col->name, h->naxes, h->dims, col->type,
                        fill, col->fill == FILL_MASKED, col->units,
                        col->long_name, &h->dset[c]));
-    if (col->cat != CAT_NONE) {
-      const category *k = &ssw_h5_categories[col->cat];
-      TRY(ssw_h5_attr_num(h->dset[c], col->name, k->attr,
-                          ssw_h5_file_type(col->type), H5T_NATIVE_INT,
-                          (size_t)k->n, k->values));
-      TRY(ssw_h5_attr_str(h->dset[c], col->name, "flag_meanings", k->meanings));
-    }
+    TRY(ssw_h5_column_category(h->dset[c], col));
     TRY(attach_scales(h->dset[c], col->name, h->coord, h->naxes));
   }
 done:
@@ -590,4 +592,28 @@ int ssw_h5_write_meta_attrs(ssw_h5out *h, const ssw_h5out_meta *meta) {
 done:
   free(text);
   return status;
+}
+
+void ssw_h5_column_value(const column *c, const ssw_point_result *r, void *buf,
+                         size_t j) {
+  const char *field = (const char *)r + c->offset;
+  double d = 1.0;
+  long long v = 1;
+  if (c->src == SRC_DOUBLE) memcpy(&d, field, sizeof d);
+  if (c->src == SRC_INT) {
+    int x;
+    memcpy(&x, field, sizeof x);
+    v = x;
+  }
+  if (c->src == SRC_INT32) {
+    int32_t x;
+    memcpy(&x, field, sizeof x);
+    v = x;
+  }
+  switch (c->type) {
+  case T_F64: ((double *)buf)[j] = d; break;
+  case T_I32: ((int32_t *)buf)[j] = (int32_t)v; break;
+  case T_I8: ((int8_t *)buf)[j] = (int8_t)v; break;
+  case T_U8: ((uint8_t *)buf)[j] = (uint8_t)v; break;
+  }
 }

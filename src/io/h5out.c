@@ -156,28 +156,8 @@ static int sort_points(const ssw_h5out *h, const ssw_point_result *pts,
 /* One column's values of the sorted points into a buffer of its type. */
 static void gather(const column *c, const ssw_point_result *pts,
                    const order_t *ord, size_t n, void *buf) {
-  for (size_t j = 0; j < n; j++) {
-    const char *field = (const char *)&pts[ord[j].pos] + c->offset;
-    double d = 1.0;
-    long long v = 1;
-    if (c->src == SRC_DOUBLE) memcpy(&d, field, sizeof d);
-    if (c->src == SRC_INT) {
-      int x;
-      memcpy(&x, field, sizeof x);
-      v = x;
-    }
-    if (c->src == SRC_INT32) {
-      int32_t x;
-      memcpy(&x, field, sizeof x);
-      v = x;
-    }
-    switch (c->type) {
-    case T_F64: ((double *)buf)[j] = d; break;
-    case T_I32: ((int32_t *)buf)[j] = (int32_t)v; break;
-    case T_I8: ((int8_t *)buf)[j] = (int8_t)v; break;
-    case T_U8: ((uint8_t *)buf)[j] = (uint8_t)v; break;
-    }
-  }
+  for (size_t j = 0; j < n; j++)
+    ssw_h5_column_value(c, &pts[ord[j].pos], buf, j);
 }
 
 /* File selection of the points' sample blocks: one hyperslab block per run

@@ -96,6 +96,14 @@ typedef struct {
 extern const column ssw_h5_columns[];
 #define SSW_H5_DONE_COL (SSW_H5_NCOL - 1)
 
+/* A categorical column's flag_values (or flag_masks) and flag_meanings on
+ * dataset d (nothing for CAT_NONE). Errors: SSW_ERR_HDF5. */
+int ssw_h5_column_category(hid_t d, const column *col);
+
+/* Column c's value of result r into element j of buf (c's memory type). */
+void ssw_h5_column_value(const column *c, const ssw_point_result *r, void *buf,
+                         size_t j);
+
 /* Most values of one category (the trajectory flags). */
 #define SSW_H5_CATEGORY_MAX 8
 

@@ -72,6 +72,7 @@ void ssw_refine_spec_of(const ssw_config *cfg, ssw_refine_spec *sp) {
   sp->tol = cfg->refine_tol;
   sp->max_evals = cfg->refine_max_evals;
   sp->trajectories = cfg->refine_trajectories;
+  sp->points = cfg->refine_points;
 }
 
 /* ---- the edges ------------------------------------------------------ */
@@ -499,6 +500,26 @@ void ssw_refine_point_ctx_free(ssw_refine_point_ctx *ctx) {
   ssw_ensemble_destroy(&ctx->full);
 }
 
+/* The run's whole ensemble (made on first use). */
+static int full_ensemble(ssw_refine_point_ctx *c) {
+  if (c->full) return SSW_SUCCESS;
+  ssw_ensemble_spec all = c->spec;
+  all.trajectories = c->full_trajectories;
+  return ssw_ensemble_create(&all, &c->full);
+}
+
+int ssw_refine_crossing_point(const ssw_config *cfg, ssw_refine_point_ctx *ctx,
+                              const ssw_refine_crossing *c,
+                              ssw_point_result *r) {
+  ssw_grid_values v;
+  ssw_grid_values_at(cfg, c->lo, &v);
+  *ssw_grid_values_field(&v, c->axis) = c->position;
+  SSW_CALL(full_ensemble(ctx));
+  SSW_CALL(ssw_ensemble_run(ctx->full, c->lo, &v, 0, r, NULL));
+  ctx->trajectories += (uint64_t)ctx->full_trajectories;
+  return SSW_SUCCESS;
+}
+
 /* The ensemble's sample at v: the first trajectories, or all of them when
  * those all took the arc g < 0 (circulation: the sample's angle is the arc
  * g > 0's) and there are more. */
@@ -511,11 +532,7 @@ static int ensemble_eval(ssw_refine_point_ctx *c, uint64_t lo,
   if (!isnan(out->turns) || isnan(r.transition_angle_lower) ||
       c->spec.trajectories >= c->full_trajectories)
     return SSW_SUCCESS;
-  if (!c->full) {
-    ssw_ensemble_spec all = c->spec;
-    all.trajectories = c->full_trajectories;
-    SSW_CALL(ssw_ensemble_create(&all, &c->full));
-  }
+  SSW_CALL(full_ensemble(c));
   SSW_CALL(ssw_ensemble_run(c->full, lo, v, 0, &r, NULL));
   c->trajectories += (uint64_t)c->full_trajectories;
   ssw_refine_sample_of(&r, v->energy, out);

@@ -15,6 +15,7 @@
 #include "sleighsweep/h5boundaries.h"
 #include "sleighsweep/mpi_util.h"
 #include "sleighsweep/refine.h"
+#include "sleighsweep/refine_points.h"
 #include "sleighsweep/signals.h"
 
 /* A crossing with its edge and its rank along the edge: the sort key. */
@@ -334,19 +335,27 @@ static int collect(refining *r, ssw_h5out *out, const nears *nm,
   if (rc == SSW_SUCCESS && r->rank == 0) summarise(all, n, st);
   if (rc == SSW_SUCCESS) /* rank 0's figures, stored alike by every rank */
     rc = ssw_mpi_bcast_bytes(r->comm, st, sizeof *st);
-  const ssw_h5_boundaries_info info = {&r->sp,
-                                       st->coarse_points,
-                                       r->ne,
-                                       st->evaluations,
-                                       st->trajectories,
-                                       st->coarse_trajectories,
-                                       nm->list,
-                                       nm->n,
-                                       nm->unresolved,
-                                       nm->nu};
+  ssw_h5_boundaries_info info = {&r->sp,
+                                 st->coarse_points,
+                                 r->ne,
+                                 st->evaluations,
+                                 st->trajectories,
+                                 st->coarse_trajectories,
+                                 nm->list,
+                                 nm->n,
+                                 nm->unresolved,
+                                 nm->nu,
+                                 NULL};
+  ssw_point_result *points = NULL; /* [refine] points: rank 0's */
+  uint64_t ptraj = 0;
+  if (rc == SSW_SUCCESS && r->sp.points)
+    rc = ssw_refine_points(r->comm, r->cfg, (ssw_refine_crossing *)(void *)all,
+                           n, &points, &ptraj);
+  info.points = points;
   if (rc == SSW_SUCCESS)
     rc = ssw_h5out_write_boundaries(out, (ssw_refine_crossing *)(void *)all,
                                     (size_t)n, &info);
+  free(points);
   free(all);
   return rc;
 }

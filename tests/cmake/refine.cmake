@@ -6,3 +6,8 @@ ssw_add_test(NAME test_refine_drift SOURCES test_refine_drift.c TIMEOUT 600)
 ssw_add_test(NAME test_refine_sweep TIMEOUT 600
   COMMAND ${SSW_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/test_refine_sweep.py
           $<TARGET_FILE:sleighsweep> ${MPIEXEC_EXECUTABLE})
+# [refine] points: the measurements at the crossings against their levels
+# and the closed form, the same on 1 and 2 ranks.
+ssw_add_test(NAME test_refine_points TIMEOUT 300
+  COMMAND ${SSW_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/test_refine_points.py
+          $<TARGET_FILE:sleighsweep> ${MPIEXEC_EXECUTABLE})
