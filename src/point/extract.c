@@ -450,21 +450,39 @@ static void make_jobs(const leg_run *R, const ssw_traj *base, int m,
   }
 }
 
-/* One pass over m trajectories; res[k] starts from base[k]. */
+/* The results of trajectory k from its two legs' jobs. */
+static void finish(const leg_run *R, const ssw_traj *b, const leg_job *j,
+                   int coarse, ssw_traj *res) {
+  const double factor = coarse ? coarse_ratio(R, b) : 1.0;
+  *res = *b;
+  res->eps = factor * b->eps, res->h = factor * b->h;
+  if (b->periodic)
+    combine_periodic(&j[0].out, res);
+  else
+    combine(R->c, R->o, &j[0].out, &j[1].out, res);
+}
+
+/* One pass over m trajectories: fine[k] starts from base[k], and where
+ * with_coarse[k] (with_coarse may be NULL: none) coarse[k] is its run at
+ * the estimate's coarse step. The coarse legs share the lanes with the
+ * fine ones (lanes never interact: the results are those of separate
+ * passes), so a lane left idle by a short batch or a leg's end is used. */
 static void pass(const leg_run *R, const ssw_traj *base, int m,
                  const double *w0, const double *v0, void *const *ctx,
-                 int coarse, ssw_traj *res) {
-  leg_job jobs[2 * CHUNK];
-  make_jobs(R, base, m, w0, v0, ctx, coarse, jobs);
-  ssw_legs_run(R, jobs, 2 * m);
+                 const int *with_coarse, ssw_traj *fine, ssw_traj *coarse) {
+  leg_job jobs[4 * CHUNK];
+  int at[CHUNK], n = 2 * m;
+  make_jobs(R, base, m, w0, v0, ctx, 0, jobs);
   for (int k = 0; k < m; k++) {
-    const double factor = coarse ? coarse_ratio(R, &base[k]) : 1.0;
-    res[k] = base[k];
-    res[k].eps = factor * base[k].eps, res[k].h = factor * base[k].h;
-    if (base[k].periodic)
-      combine_periodic(&jobs[2 * k].out, &res[k]);
-    else
-      combine(R->c, R->o, &jobs[2 * k].out, &jobs[2 * k + 1].out, &res[k]);
+    at[k] = -1;
+    if (!with_coarse || !with_coarse[k]) continue;
+    make_jobs(R, &base[k], 1, &w0[k], &v0[k], NULL, 1, &jobs[n]);
+    at[k] = n, n += 2;
+  }
+  ssw_legs_run(R, jobs, n);
+  for (int k = 0; k < m; k++) {
+    finish(R, &base[k], &jobs[2 * k], 0, &fine[k]);
+    if (at[k] >= 0) finish(R, &base[k], &jobs[at[k]], 1, &coarse[k]);
   }
 }
 
@@ -476,7 +494,7 @@ static void rerun(const leg_run *R, int nr, const int *redo, const double *w0,
   const int q = R->o->method->order;
   ssw_traj base[CHUNK], again[CHUNK], coarse[CHUNK];
   double rw0[CHUNK], rv0[CHUNK], ratio[CHUNK], tighten[CHUNK];
-  int fresh = 0;
+  int fresh[CHUNK];
   for (int k = 0; k < nr; k++) {
     const ssw_traj *f = &fine[redo[k]];
     ssw_estimate_plan(R->o->method, f, R->o->rtol, &ratio[k], &tighten[k]);
@@ -484,10 +502,9 @@ static void rerun(const leg_run *R, int nr, const int *redo, const double *w0,
     base[k].eps = f->eps / ratio[k], base[k].h = f->h / ratio[k];
     base[k].tol = f->tol / tighten[k];
     rw0[k] = w0[redo[k]], rv0[k] = v0[redo[k]];
-    fresh |= tighten[k] > 1.0;
+    fresh[k] = tighten[k] > 1.0;
   }
-  pass(R, base, nr, rw0, rv0, NULL, 0, again);
-  if (fresh) pass(R, base, nr, rw0, rv0, NULL, 1, coarse);
+  pass(R, base, nr, rw0, rv0, NULL, fresh, again, coarse);
   for (int k = 0; k < nr; k++) {
     ssw_traj *f = &fine[redo[k]];
     int64_t steps = f->steps + again[k].steps;
@@ -546,9 +563,11 @@ static void chunk(const leg_run *R, int n, const double *w0, const double *v0,
       idx[m++] = i;
     }
   if (m == 0) return;
-  pass(R, base, m, cw0, cv0, cctx, 0, fine);
+  int with_coarse[CHUNK];
+  for (int k = 0; k < m; k++)
+    with_coarse[k] = R->o->estimate != 0;
+  pass(R, base, m, cw0, cv0, cctx, with_coarse, fine, coarse);
   if (R->o->estimate) {
-    pass(R, base, m, cw0, cv0, NULL, 1, coarse);
     for (int k = 0; k < m; k++) {
       const int64_t steps = fine[k].steps + coarse[k].steps;
       ssw_estimate(R->c, &fine[k], &coarse[k], coarse_ratio(R, &base[k]),
