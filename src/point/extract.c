@@ -406,8 +406,9 @@ static double coarse_ratio(const leg_run *R, const ssw_traj *r) {
               fmin(SSW_EST_RATIO_MAX, SSW_EST_COARSE_EPS / r->eps));
 }
 
-/* The legs of m trajectories (set up in `base`) at `factor` times their
- * step: job 2k is trajectory k forward, 2k + 1 backward. */
+/* The legs of m trajectories (set up in `base`) at their step, or at the
+ * estimate's coarse step (coarse_ratio times it): job 2k is trajectory k
+ * forward, 2k + 1 backward. */
 static void make_jobs(const leg_run *R, const ssw_traj *base, int m,
                       const double *w0, const double *v0, void *const *ctx,
                       int coarse, leg_job *jobs) {
