@@ -38,8 +38,17 @@ enum { SSW_TRAJ_FLAGS(SSW_TRAJ_ENUM_) };
 #define SSW_GROWTH_DELTA2 (1.0 / 4294967296.0)
 /** Largest fictive step (rotation of the fastest rate per macro step). */
 #define SSW_EPS_MAX 0.5
-/** The estimate's coarse run uses this many times the step. */
+/** The estimate's coarse run uses this many times the step: fixed steps
+ * and drag always, adaptive runs at least. */
 #define SSW_EST_RATIO 2.0
+/** Adaptive runs (src/point/extract.c): the coarse step is up to this many
+ * times the fine one, as long as its fictive step stays at most
+ * SSW_EST_COARSE_EPS (beyond, the coarse run leaves the asymptotic range
+ * and the estimate with a larger ratio stops bounding the error). */
+#define SSW_EST_RATIO_MAX 3.0
+#define SSW_EST_COARSE_EPS 0.7
+/** Adaptive runs stop at tol = this * sqrt(rtol) (unless tol is set). */
+#define SSW_TOL_RTOL_FACTOR 0.1
 /** Factor on the asymptotic estimate |fine - coarse| / (ratio^q - 1). */
 #define SSW_EST_SAFETY 2.0
 /** Reruns at a finer step when the estimate exceeds rtol. */

@@ -64,7 +64,7 @@ static void print_usage(FILE *f) {
       "                h = eta / max(Arate, w_max), Arate = sqrt(2HE)/D,\n"
       "                w_max = sqrt(2HM/D); excludes --rtol\n"
       "  --tol X       stop when |L1 w + Z v| <= tol * its maximum\n"
-      "                [0.01 sqrt(rtol), or %g with --eta]\n"
+      "                [0.1 sqrt(rtol), or %g with --eta]\n"
       "  --no-error-estimate  skip the coarser second run that estimates\n"
       "                the errors (and lets rtol refine the step)\n"
       "  --max-steps N cap on base steps per direction [%lld]\n"

@@ -206,7 +206,14 @@ void ssw_estimate_plan(const ssw_method *m, const ssw_traj *r, double rtol,
     e[i] -= (exact ? t[i] : 0.0) + f[i];
     if (!exact) t[i] = 0.0;
   }
-  const double es = rel_of(r, e, rtol), et = rel_of(r, t, rtol);
+  const double et = rel_of(r, t, rtol);
+  /* The runs' difference holds the difference of their tails' remainders
+   * too (each within the tail's share); Richardson's divisor (at least
+   * 2^q - 1) shrinks it, but a tail far above rtol still shows through:
+   * that much of the step's share is the tail's, which a tighter tol
+   * removes (the rerun's fresh coarse run then measures the step). */
+  const double es =
+      fmax(rel_of(r, e, rtol) - 2.0 * et / (ldexp(1.0, q) - 1.0), 0.0);
   /* What round-off leaves of rtol for the other two (neither a finer step
    * nor a tighter tolerance reduces it; more steps add to it). The tail is
    * cheap to shorten whatever round-off leaves. */

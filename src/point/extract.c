@@ -48,9 +48,12 @@ int ssw_integrator_check(const ssw_integrator *o) {
 double ssw_integrator_stop_tol(const ssw_integrator *o) {
   if (o->tol > 0) return o->tol;
   /* The first-order tail leaves O(tol^2): 0.3 tol^2 in d on the seed
-   * case, up to ~1e3 tol^2 on the wide batch; tol = sqrt(rtol) / 100
-   * keeps that below rtol / 10, and growing steps make it cheap. */
-  return o->rtol > 0 ? 0.01 * sqrt(o->rtol) : SSW_TOL_FIXED_DEFAULT;
+   * case, up to ~1e3 tol^2 on the wide batch. Its remainder is estimated
+   * (tail_of) and a trajectory whose share exceeds rtol / 4 runs again
+   * with a tighter tol, so tol = sqrt(rtol) / 10 needs no margin beyond
+   * that (docs/theory/step-control.md). */
+  return o->rtol > 0 ? SSW_TOL_RTOL_FACTOR * sqrt(o->rtol)
+                     : SSW_TOL_FIXED_DEFAULT;
 }
 
 /* ---- Limits and combination ------------------------------------------- */
@@ -336,8 +339,9 @@ static int setup(const ssw_coeffs *c, const ssw_tensor *t, int regime,
     return 0;
   }
   if (o->rtol > 0) {
-    /* Capped so that the estimate's coarse run (twice the step) stays in
-     * the asymptotic range: rtol above ~1e-7 costs what 1e-7 costs. */
+    /* Capped so that the estimate's coarse run (two to three times the
+     * step, coarse_ratio) stays in the asymptotic range: rtol above ~1e-7
+     * costs what 1e-7 costs. */
     out->eps = fmin(SSW_EPS_MAX, o->method->eps_scale *
                                      pow(o->rtol, 1.0 / o->method->order));
     out->h = out->eps / out->rate; /* nominal: the step at the transition */
@@ -391,13 +395,26 @@ double ssw_extract_gstop(const ssw_tensor *t, double H,
  * allocation, and lanes stay full. */
 #define CHUNK 16
 
-/* The legs of m trajectories (set up in `base`) at `factor` times their
- * step: job 2k is trajectory k forward, 2k + 1 backward. */
+/* The estimate's coarse step over the fine one: SSW_EST_RATIO_MAX (3)
+ * while the coarse fictive step stays within SSW_EST_COARSE_EPS, in the
+ * composition's asymptotic range, then less, down to SSW_EST_RATIO (2);
+ * fixed steps: SSW_EST_RATIO. The coarse run costs 1 / ratio of the fine
+ * one, and the Richardson divisor ratio^q - 1 follows the ratio. */
+static double coarse_ratio(const leg_run *R, const ssw_traj *r) {
+  if (!R->adaptive) return SSW_EST_RATIO;
+  return fmax(SSW_EST_RATIO,
+              fmin(SSW_EST_RATIO_MAX, SSW_EST_COARSE_EPS / r->eps));
+}
+
+/* The legs of m trajectories (set up in `base`) at their step, or at the
+ * estimate's coarse step (coarse_ratio times it): job 2k is trajectory k
+ * forward, 2k + 1 backward. */
 static void make_jobs(const leg_run *R, const ssw_traj *base, int m,
                       const double *w0, const double *v0, void *const *ctx,
-                      double factor, leg_job *jobs) {
+                      int coarse, leg_job *jobs) {
   for (int k = 0; k < m; k++) {
     const ssw_traj *r = &base[k];
+    const double factor = coarse ? coarse_ratio(R, r) : 1.0;
     const ssw_reduced *e = &R->c->e;
     const double G = r->rate * sqrt(e->D);
     for (int d = 0; d < 2; d++) {
@@ -410,7 +427,7 @@ static void make_jobs(const leg_run *R, const ssw_traj *base, int m,
                      .stop_ht = e->kappa != 0.0 ? r->tol / sqrt(e->D) : 0.0,
                      .periodic = r->periodic,
                      .skip = r->periodic && d == 1,
-                     .check_peak = factor == 1.0,
+                     .check_peak = !coarse,
                      .ctx = ctx ? ctx[k] : NULL};
       j->step = factor * (R->adaptive ? r->eps : r->h);
       /* The density's scales from the state itself (not the closed form):
@@ -434,20 +451,39 @@ static void make_jobs(const leg_run *R, const ssw_traj *base, int m,
   }
 }
 
-/* One pass over m trajectories; res[k] starts from base[k]. */
+/* The results of trajectory k from its two legs' jobs. */
+static void finish(const leg_run *R, const ssw_traj *b, const leg_job *j,
+                   int coarse, ssw_traj *res) {
+  const double factor = coarse ? coarse_ratio(R, b) : 1.0;
+  *res = *b;
+  res->eps = factor * b->eps, res->h = factor * b->h;
+  if (b->periodic)
+    combine_periodic(&j[0].out, res);
+  else
+    combine(R->c, R->o, &j[0].out, &j[1].out, res);
+}
+
+/* One pass over m trajectories: fine[k] starts from base[k], and where
+ * with_coarse[k] (with_coarse may be NULL: none) coarse[k] is its run at
+ * the estimate's coarse step. The coarse legs share the lanes with the
+ * fine ones (lanes never interact: the results are those of separate
+ * passes), so a lane left idle by a short batch or a leg's end is used. */
 static void pass(const leg_run *R, const ssw_traj *base, int m,
                  const double *w0, const double *v0, void *const *ctx,
-                 double factor, ssw_traj *res) {
-  leg_job jobs[2 * CHUNK];
-  make_jobs(R, base, m, w0, v0, ctx, factor, jobs);
-  ssw_legs_run(R, jobs, 2 * m);
+                 const int *with_coarse, ssw_traj *fine, ssw_traj *coarse) {
+  leg_job jobs[4 * CHUNK];
+  int at[CHUNK], n = 2 * m;
+  make_jobs(R, base, m, w0, v0, ctx, 0, jobs);
   for (int k = 0; k < m; k++) {
-    res[k] = base[k];
-    res[k].eps = factor * base[k].eps, res[k].h = factor * base[k].h;
-    if (base[k].periodic)
-      combine_periodic(&jobs[2 * k].out, &res[k]);
-    else
-      combine(R->c, R->o, &jobs[2 * k].out, &jobs[2 * k + 1].out, &res[k]);
+    at[k] = -1;
+    if (!with_coarse || !with_coarse[k]) continue;
+    make_jobs(R, &base[k], 1, &w0[k], &v0[k], NULL, 1, &jobs[n]);
+    at[k] = n, n += 2;
+  }
+  ssw_legs_run(R, jobs, n);
+  for (int k = 0; k < m; k++) {
+    finish(R, &base[k], &jobs[2 * k], 0, &fine[k]);
+    if (at[k] >= 0) finish(R, &base[k], &jobs[at[k]], 1, &coarse[k]);
   }
 }
 
@@ -459,7 +495,7 @@ static void rerun(const leg_run *R, int nr, const int *redo, const double *w0,
   const int q = R->o->method->order;
   ssw_traj base[CHUNK], again[CHUNK], coarse[CHUNK];
   double rw0[CHUNK], rv0[CHUNK], ratio[CHUNK], tighten[CHUNK];
-  int fresh = 0;
+  int fresh[CHUNK];
   for (int k = 0; k < nr; k++) {
     const ssw_traj *f = &fine[redo[k]];
     ssw_estimate_plan(R->o->method, f, R->o->rtol, &ratio[k], &tighten[k]);
@@ -467,15 +503,15 @@ static void rerun(const leg_run *R, int nr, const int *redo, const double *w0,
     base[k].eps = f->eps / ratio[k], base[k].h = f->h / ratio[k];
     base[k].tol = f->tol / tighten[k];
     rw0[k] = w0[redo[k]], rv0[k] = v0[redo[k]];
-    fresh |= tighten[k] > 1.0;
+    fresh[k] = tighten[k] > 1.0;
   }
-  pass(R, base, nr, rw0, rv0, NULL, 1.0, again);
-  if (fresh) pass(R, base, nr, rw0, rv0, NULL, SSW_EST_RATIO, coarse);
+  pass(R, base, nr, rw0, rv0, NULL, fresh, again, coarse);
   for (int k = 0; k < nr; k++) {
     ssw_traj *f = &fine[redo[k]];
     int64_t steps = f->steps + again[k].steps;
     if (tighten[k] > 1.0) {
-      ssw_estimate(R->c, &again[k], &coarse[k], SSW_EST_RATIO, q, &again[k]);
+      ssw_estimate(R->c, &again[k], &coarse[k], coarse_ratio(R, &base[k]), q,
+                   &again[k]);
       steps += coarse[k].steps;
     } else {
       ssw_estimate(R->c, &again[k], f, ratio[k], q, &again[k]);
@@ -528,12 +564,14 @@ static void chunk(const leg_run *R, int n, const double *w0, const double *v0,
       idx[m++] = i;
     }
   if (m == 0) return;
-  pass(R, base, m, cw0, cv0, cctx, 1.0, fine);
+  int with_coarse[CHUNK];
+  for (int k = 0; k < m; k++)
+    with_coarse[k] = R->o->estimate != 0;
+  pass(R, base, m, cw0, cv0, cctx, with_coarse, fine, coarse);
   if (R->o->estimate) {
-    pass(R, base, m, cw0, cv0, NULL, SSW_EST_RATIO, coarse);
     for (int k = 0; k < m; k++) {
       const int64_t steps = fine[k].steps + coarse[k].steps;
-      ssw_estimate(R->c, &fine[k], &coarse[k], SSW_EST_RATIO,
+      ssw_estimate(R->c, &fine[k], &coarse[k], coarse_ratio(R, &base[k]),
                    R->o->method->order, &fine[k]);
       fine[k].steps = steps;
     }
