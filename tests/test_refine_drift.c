@@ -197,7 +197,7 @@ static void run_slice(const char *text, tally *t) {
     check_edge(cfg, &sp, &edges[k], c, nc, t);
   }
   check_unresolved(cfg, &sp, s, t);
-  t->cost = (double)ctx.trajectories / (double)grid.trajectories;
+  t->cost = ctx.steps / grid.steps;
   printf("(Gamma, energy) drift: %llu points, %zu edges, %zu crossings of "
          "|Delta_phi| = 2 pi n, %zu evaluations (%.2f per crossing), cost "
          "%.3f of the grid's, largest |position - exact| %.3g (tol %g), %zu "

@@ -88,7 +88,7 @@ typedef struct {
   int32_t refine_classes;   /**< OR of SSW_REFINE_* bits (0: none, default) */
   double refine_tol;        /**< bracket width to reach, axis units (1e-6) */
   int32_t refine_max_evals; /**< evaluations per crossing at most (40) */
-  int32_t refine_trajectories; /**< trajectories per evaluation (4) */
+  int32_t refine_trajectories; /**< trajectories per evaluation (1) */
   int refine_points; /**< store each crossing's full measurements (0) */
   /* provenance */
   char *path; /**< the config file path as given */

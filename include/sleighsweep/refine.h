@@ -216,6 +216,7 @@ typedef struct {
   ssw_ensemble_spec spec;    /**< the run's ensemble, trajectories reduced */
   int32_t full_trajectories; /**< the run's trajectories per point */
   uint64_t trajectories;     /**< trajectories integrated so far */
+  double steps;              /**< their base steps (both directions, reruns) */
 } ssw_refine_point_ctx;
 
 /** Prepares the evaluator of a run's refinement. Errors: SSW_ERR_MEM. */

@@ -98,7 +98,7 @@ const key_spec ssw_cfg_keys[SSW_CFG_NKEYS] = {
    "width of a crossing's bracket, in its axis's units"},
   {"refine", "max_evals", "40", K_INT32, F(refine_max_evals), 1, 1000, 0,
    "number of evaluations per crossing at most"},
-  {"refine", "trajectories", "4", K_INT32, F(refine_trajectories), 1, 1e7, 0,
+  {"refine", "trajectories", "1", K_INT32, F(refine_trajectories), 1, 1e7, 0,
    "trajectories per refinement evaluation (at most [ensemble] trajectories)"},
   {"refine", "points", "false", K_BOOL, F(refine_points), 0, 0, 0,
    "store every crossing's full measurements (/boundaries/crossing_*)"},

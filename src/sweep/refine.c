@@ -528,6 +528,7 @@ static int ensemble_eval(ssw_refine_point_ctx *c, uint64_t lo,
   ssw_point_result r;
   SSW_CALL(ssw_ensemble_run(c->ens, lo, v, 0, &r, NULL));
   c->trajectories += (uint64_t)c->spec.trajectories;
+  c->steps += r.steps_mean * r.trajectories;
   ssw_refine_sample_of(&r, v->energy, out);
   if (!isnan(out->turns) || isnan(r.transition_angle_lower) ||
       c->spec.trajectories >= c->full_trajectories)
@@ -535,6 +536,7 @@ static int ensemble_eval(ssw_refine_point_ctx *c, uint64_t lo,
   SSW_CALL(full_ensemble(c));
   SSW_CALL(ssw_ensemble_run(c->full, lo, v, 0, &r, NULL));
   c->trajectories += (uint64_t)c->full_trajectories;
+  c->steps += r.steps_mean * r.trajectories;
   ssw_refine_sample_of(&r, v->energy, out);
   return SSW_SUCCESS;
 }
