@@ -39,6 +39,9 @@ typedef struct {
   double energy;        /**< energy H of every trajectory */
   int samples;          /**< sample trajectories kept at chosen points */
   int sample_nodes;     /**< rows per sample trajectory */
+  int no_exact_path;    /**< skip path_error_max (NaN): the comparison of
+                             trajectory 0 with its exact path, which costs
+                             as much as a trajectory for a lone one */
 } ssw_ensemble_spec;
 
 /** What varies from one grid point to the next (the grid's axes, names.h

@@ -147,9 +147,10 @@ static int one_batch(const ssw_ensemble *e, const ssw_point *pt,
     ssw_ensemble_initial(sp, &res->tensor, e->key, traj, &w0[k], &v0[k]);
     /* Trajectory 0 is always recorded: its path is compared with the
      * exact one (path_error_max). Only the thread of batch 0 touches it. */
-    ssw_path *nb = e->recording && traj < sp->samples
-                       ? &e->nodes[traj]
-                       : (traj == 0 ? (ssw_path *)&e->probe : NULL);
+    ssw_path *nb =
+        e->recording && traj < sp->samples
+            ? &e->nodes[traj]
+            : (traj == 0 && !sp->no_exact_path ? (ssw_path *)&e->probe : NULL);
     if (nb) {
       ssw_path_clear(nb);
       ssw_path_record(nb, 0, 0.0, 0.0, 0.0, 0.0, w0[k], v0[k],
@@ -493,8 +494,10 @@ int ssw_ensemble_run(ssw_ensemble *e, uint64_t index, const ssw_grid_values *v,
     traj_summary *blk = e->block;
     const int nb = (cnt + BATCH - 1) / BATCH;
     ssw_error_state *errs = e->errs;
+    /* One batch (a lone trajectory: a refinement's evaluation, `point`)
+     * has nothing to share: no team, whose idle threads would spin. */
 #pragma omp parallel for schedule(dynamic, 1) default(none)                    \
-    shared(e, res, blk, start, cnt, nb, errs, pt)
+    shared(e, res, blk, start, cnt, nb, errs, pt) if (nb > 1)
     for (int b = 0; b < nb; b++) {
       const int k0 = b * BATCH;
       const int m = cnt - k0 < BATCH ? cnt - k0 : BATCH;
@@ -518,7 +521,10 @@ int ssw_ensemble_run(ssw_ensemble *e, uint64_t index, const ssw_grid_values *v,
     /* Uniform motion keeps each initial rotation sense: no sense of the
      * body to report (the closed form says 0 too). */
     if (regime == SSW_REGIME_UNIFORM) res->sense_future = 0;
-    status = path_error(e, res, regime);
+    if (e->sp.no_exact_path)
+      res->path_error_max = NAN;
+    else
+      status = path_error(e, res, regime);
     /* Uniform motion: each trajectory keeps its own constant force, so
      * the bound over the energy level is no twin of the ensemble's mean. */
     res->analytic_blade_force_max =

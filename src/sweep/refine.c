@@ -491,6 +491,7 @@ int ssw_refine_point_ctx_init(const ssw_config *cfg, const ssw_refine_spec *sp,
   if (ctx->spec.trajectories > sp->trajectories)
     ctx->spec.trajectories = sp->trajectories;
   ctx->spec.samples = 0;
+  ctx->spec.no_exact_path = 1; /* no indicator needs it */
   if (!(sp->classes & SSW_REFINE_INTEGRATED)) return SSW_SUCCESS;
   return ssw_ensemble_create(&ctx->spec, &ctx->ens);
 }
@@ -505,6 +506,7 @@ static int full_ensemble(ssw_refine_point_ctx *c) {
   if (c->full) return SSW_SUCCESS;
   ssw_ensemble_spec all = c->spec;
   all.trajectories = c->full_trajectories;
+  all.no_exact_path = 0; /* the measurements at a crossing have it */
   return ssw_ensemble_create(&all, &c->full);
 }
 
