@@ -111,7 +111,8 @@ static int report(int rc, const ssw_sweep_end *end) {
     if (end->rank == 0)
       fprintf(stderr,
               "sleighsweep run: stopped by signal %d; finished points "
-              "are saved: run the same command again to resume\n",
+              "(and refined edges) are saved: run the same command again "
+              "to resume\n",
               end->signal);
     return ssw_error_exit_status(rc);
   }
