@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "refine_slice.h"
 #include "sleighsweep/config.h"
 #include "sleighsweep/error.h"
 #include "sleighsweep/grid.h"
@@ -262,46 +263,29 @@ static void check_near(const ssw_config *cfg, const ssw_refine_spec *sp,
 /* Runs the refinement of a slice: coarse samples by the engine's
  * evaluator, the edges, each edge solved and checked. */
 static void run_slice(const char *name, const char *text, tally *t) {
-  ssw_config *cfg = NULL;
-  EXPECT(ssw_config_parse(text, name, &cfg) == SSW_SUCCESS, "%s: %s", name,
-         ssw_error_message());
-  if (!cfg) return;
-  ssw_refine_spec sp;
-  ssw_refine_spec_of(cfg, &sp);
-  const int integrate = sp.classes & SSW_REFINE_INTEGRATED;
-  /* The grid's points integrate all their trajectories, the refinement's
-   * evaluations [refine] trajectories of them (the engine's split). */
-  ssw_refine_spec all = sp;
-  all.trajectories = cfg->trajectories;
-  ssw_refine_point_ctx grid, ctx;
-  EXPECT(ssw_refine_point_ctx_init(cfg, &all, &grid) == SSW_SUCCESS &&
-             ssw_refine_point_ctx_init(cfg, &sp, &ctx) == SSW_SUCCESS,
-         "evaluators");
-  const uint64_t n = ssw_grid_size(cfg);
-  ssw_refine_sample *s = calloc(n, sizeof *s);
-  for (uint64_t i = 0; i < n; i++) {
-    ssw_grid_values v;
-    ssw_grid_values_at(cfg, i, &v);
-    EXPECT(ssw_refine_point_eval(&grid, i, -1, &v, &s[i]) == SSW_SUCCESS,
-           "coarse");
+  refine_slice r;
+  if (!refine_slice_open(&r, name, text)) {
+    refine_slice_close(&r);
+    return;
   }
-  ssw_refine_edge *edges = NULL;
-  size_t ne = 0;
-  EXPECT(ssw_refine_edges(cfg, &sp, s, &edges, &ne) == SSW_SUCCESS, "edges");
-  *t = (tally){.edges = ne, .coarse = n};
-  for (size_t k = 0; k < ne; k++) {
+  const ssw_config *cfg = r.cfg;
+  const ssw_refine_spec *sp = &r.sp;
+  const int integrate = sp->classes & SSW_REFINE_INTEGRATED;
+  const uint64_t n = ssw_grid_size(cfg);
+  *t = (tally){.edges = r.ne, .coarse = n};
+  for (size_t k = 0; k < r.ne; k++) {
     ssw_refine_crossing c[128];
     size_t nc = 0;
-    EXPECT(ssw_refine_edge_max_crossings(&edges[k]) <= 128, "too many");
-    EXPECT(ssw_refine_edge_solve(cfg, &sp, &edges[k], ssw_refine_point_eval,
-                                 &ctx, c, &nc) == SSW_SUCCESS,
+    EXPECT(ssw_refine_edge_max_crossings(&r.edges[k]) <= 128, "too many");
+    EXPECT(ssw_refine_edge_solve(cfg, sp, &r.edges[k], ssw_refine_point_eval,
+                                 &r.ctx, c, &nc) == SSW_SUCCESS,
            "solve: %s", ssw_error_message());
     t->crossings += nc;
     for (size_t j = 0; j < nc; j++)
       t->evals += (size_t)c[j].evaluations;
-    check_edge(cfg, &sp, &edges[k], c, nc, t);
+    check_edge(cfg, sp, &r.edges[k], c, nc, t);
   }
-  if (integrate) check_near(cfg, &sp, s, t);
+  if (integrate) check_near(cfg, sp, r.s, t);
   for (uint64_t i = 0; i < n; i++) {
     int idx[SSW_NAXES];
     ssw_grid_unravel(cfg, i, idx);
@@ -314,25 +298,22 @@ static void run_slice(const char *name, const char *text, tally *t) {
   }
   /* The cost: base steps integrated where the classes integrate, else
    * evaluations of the tensor, against the grid's. */
-  t->cost = integrate ? ctx.steps / grid.steps : (double)t->evals / (double)n;
+  t->cost =
+      integrate ? r.ctx.steps / r.grid.steps : (double)t->evals / (double)n;
   if (integrate)
     printf("%s: %llu trajectories of %.4g base steps (grid), %llu of %.4g "
            "(refinement)\n",
-           name, (unsigned long long)grid.trajectories, grid.steps,
-           (unsigned long long)ctx.trajectories, ctx.steps);
+           name, (unsigned long long)r.grid.trajectories, r.grid.steps,
+           (unsigned long long)r.ctx.trajectories, r.ctx.steps);
   printf("%s: %llu coarse points, %zu edges, %zu crossings, %zu evaluations "
          "(%.2f per edge, %.2f per crossing, cost ratio %.3f), largest "
          "|position - exact| %.3g (tol %g); %zu exact loop crossings "
          "invisible to the classes, %zu near misses\n",
          name, (unsigned long long)n, t->edges, t->crossings, t->evals,
-         ne ? (double)t->evals / (double)ne : 0.0,
+         r.ne ? (double)t->evals / (double)r.ne : 0.0,
          t->crossings ? (double)t->evals / (double)t->crossings : 0.0, t->cost,
-         t->max_err, sp.tol, t->invisible, t->near);
-  free(edges);
-  free(s);
-  ssw_refine_point_ctx_free(&grid);
-  ssw_refine_point_ctx_free(&ctx);
-  ssw_config_destroy(&cfg);
+         t->max_err, sp->tol, t->invisible, t->near);
+  refine_slice_close(&r);
 }
 
 #define BODY "[body]\nm = 1\nI0 = 0.5\nrho = 1\n"

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "refine_slice.h"
 #include "sleighsweep/config.h"
 #include "sleighsweep/error.h"
 #include "sleighsweep/grid.h"
@@ -163,53 +164,32 @@ static void check_unresolved(const ssw_config *cfg, const ssw_refine_spec *sp,
 }
 
 static void run_slice(const char *text, tally *t) {
-  ssw_config *cfg = NULL;
-  EXPECT(ssw_config_parse(text, "drift", &cfg) == SSW_SUCCESS, "config: %s",
-         ssw_error_message());
-  if (!cfg) return;
-  ssw_refine_spec sp, all;
-  ssw_refine_spec_of(cfg, &sp);
-  all = sp;
-  all.trajectories = cfg->trajectories;
-  ssw_refine_point_ctx grid, ctx;
-  EXPECT(ssw_refine_point_ctx_init(cfg, &all, &grid) == SSW_SUCCESS &&
-             ssw_refine_point_ctx_init(cfg, &sp, &ctx) == SSW_SUCCESS,
-         "evaluators");
-  const uint64_t n = ssw_grid_size(cfg);
-  ssw_refine_sample *s = calloc(n, sizeof *s);
-  for (uint64_t i = 0; i < n; i++) {
-    ssw_grid_values v;
-    ssw_grid_values_at(cfg, i, &v);
-    EXPECT(ssw_refine_point_eval(&grid, i, -1, &v, &s[i]) == SSW_SUCCESS,
-           "grid");
+  refine_slice r;
+  if (!refine_slice_open(&r, "drift", text)) {
+    refine_slice_close(&r);
+    return;
   }
-  ssw_refine_edge *edges = NULL;
-  size_t ne = 0;
-  EXPECT(ssw_refine_edges(cfg, &sp, s, &edges, &ne) == SSW_SUCCESS, "edges");
-  for (size_t k = 0; k < ne; k++) {
+  for (size_t k = 0; k < r.ne; k++) {
     ssw_refine_crossing c[SSW_REFINE_MAX_LEVELS + 8];
     size_t nc = 0;
-    EXPECT(ssw_refine_edge_max_crossings(&edges[k]) <= SSW_REFINE_MAX_LEVELS,
+    EXPECT(ssw_refine_edge_max_crossings(&r.edges[k]) <= SSW_REFINE_MAX_LEVELS,
            "an edge above the level cap");
-    EXPECT(ssw_refine_edge_solve(cfg, &sp, &edges[k], ssw_refine_point_eval,
-                                 &ctx, c, &nc) == SSW_SUCCESS,
+    EXPECT(ssw_refine_edge_solve(r.cfg, &r.sp, &r.edges[k],
+                                 ssw_refine_point_eval, &r.ctx, c,
+                                 &nc) == SSW_SUCCESS,
            "solve: %s", ssw_error_message());
-    check_edge(cfg, &sp, &edges[k], c, nc, t);
+    check_edge(r.cfg, &r.sp, &r.edges[k], c, nc, t);
   }
-  check_unresolved(cfg, &sp, s, t);
-  t->cost = ctx.steps / grid.steps;
+  check_unresolved(r.cfg, &r.sp, r.s, t);
+  t->cost = r.ctx.steps / r.grid.steps;
   printf("(Gamma, energy) drift: %llu points, %zu edges, %zu crossings of "
          "|Delta_phi| = 2 pi n, %zu evaluations (%.2f per crossing), cost "
          "%.3f of the grid's, largest |position - exact| %.3g (tol %g), %zu "
          "unresolved edges (across H_c)\n",
-         (unsigned long long)n, ne, t->crossings, t->evals,
+         (unsigned long long)ssw_grid_size(r.cfg), r.ne, t->crossings, t->evals,
          t->crossings ? (double)t->evals / (double)t->crossings : 0.0, t->cost,
-         t->max_err, sp.tol, t->unresolved);
-  free(edges);
-  free(s);
-  ssw_refine_point_ctx_free(&grid);
-  ssw_refine_point_ctx_free(&ctx);
-  ssw_config_destroy(&cfg);
+         t->max_err, r.sp.tol, t->unresolved);
+  refine_slice_close(&r);
 }
 
 /* The reasons on made-up samples along a two-point theta axis: a count
