@@ -29,6 +29,20 @@ int ssw_mpi_error(int rc, const char *call, const char *file, int line);
  * Collective. */
 int ssw_mpi_agree(MPI_Comm comm, int rc);
 
+/** Every rank's status made common: when any rank failed, every rank
+ * returns an error, its own or else the largest failing code, raised as
+ * "<what> failed on another rank". Collective. */
+int ssw_mpi_agree_any(MPI_Comm comm, int rc, const char *what);
+
+/** Gathers every rank's `nbytes` bytes at `mine` to rank 0, in rank order:
+ * rank 0 gets the malloc'd concatenation in *all (at least 1 byte), its
+ * length in *total and, when displs is not NULL, the malloc'd offset of
+ * each rank's part in *displs; other ranks get NULL and 0. Collective.
+ * Errors (on every rank): SSW_ERR_ARG above 2^31 bytes on one rank,
+ * SSW_ERR_MEM, SSW_ERR_MPI. */
+int ssw_mpi_gather_bytes(MPI_Comm comm, const void *mine, uint64_t nbytes,
+                         void **all, uint64_t *total, int **displs);
+
 /** Broadcasts one int from rank 0 into *v. Collective. */
 int ssw_mpi_bcast_int(MPI_Comm comm, int *v);
 

@@ -10,12 +10,9 @@
 #include "sleighsweep/error.h"
 #include "sleighsweep/mpi_util.h"
 
-/* Every rank's status made common: the first failure wins. */
+/* Every rank's status made common. */
 static int agree(MPI_Comm comm, int rc) {
-  int mine = rc != SSW_SUCCESS ? rc : 0, all = 0;
-  SSW_MPI_CALL(MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MAX, comm));
-  if (all == 0 || rc != SSW_SUCCESS) return all == 0 ? SSW_SUCCESS : rc;
-  return SSW_RAISE(all, "the crossings' measurements failed on another rank");
+  return ssw_mpi_agree_any(comm, rc, "the crossings' measurements");
 }
 
 /* This rank's crossings k = rank, rank + size, ... into mine[0 ..]. */
@@ -41,35 +38,19 @@ static int gather(MPI_Comm comm, int rank, int size, uint64_t n,
                   const ssw_point_result *mine, size_t nmine,
                   ssw_point_result *out) {
   const size_t one = sizeof *mine;
-  int count = (int)(nmine * one), *counts = NULL, *displs = NULL;
-  char *all = NULL;
-  int rc = SSW_SUCCESS;
-  if (rank == 0) {
-    counts = calloc((size_t)size, sizeof *counts);
-    displs = calloc((size_t)size, sizeof *displs);
-    all = malloc(n ? n * one : 1);
-    if (!counts || !displs || !all)
-      rc = SSW_RAISE(SSW_ERR_MEM, "out of memory for %llu measurements",
-                     (unsigned long long)n);
-  }
-  rc = agree(comm, rc);
-  if (rc == SSW_SUCCESS && MPI_Gather(&count, 1, MPI_INT, counts, 1, MPI_INT, 0,
-                                      comm) != MPI_SUCCESS)
-    rc = SSW_RAISE(SSW_ERR_MPI, "MPI_Gather of the measurements' sizes");
-  for (int r = 1; rc == SSW_SUCCESS && rank == 0 && r < size; r++)
-    displs[r] = displs[r - 1] + counts[r - 1];
-  if (rc == SSW_SUCCESS &&
-      MPI_Gatherv(mine, count, MPI_BYTE, all, counts, displs, MPI_BYTE, 0,
-                  comm) != MPI_SUCCESS)
-    rc = SSW_RAISE(SSW_ERR_MPI, "MPI_Gatherv of the measurements");
-  for (uint64_t k = 0; rc == SSW_SUCCESS && rank == 0 && k < n; k++) {
+  void *all = NULL;
+  uint64_t bytes = 0;
+  int *displs = NULL;
+  SSW_CALL(
+      ssw_mpi_gather_bytes(comm, mine, nmine * one, &all, &bytes, &displs));
+  for (uint64_t k = 0; rank == 0 && k < n; k++) {
     const int r = (int)(k % (uint64_t)size);
-    memcpy(&out[k], all + (size_t)displs[r] + (k / (uint64_t)size) * one, one);
+    memcpy(&out[k],
+           (char *)all + (size_t)displs[r] + (k / (uint64_t)size) * one, one);
   }
-  free(counts);
-  free(displs);
   free(all);
-  return rc;
+  free(displs);
+  return SSW_SUCCESS;
 }
 
 int ssw_refine_points(MPI_Comm comm, const ssw_config *cfg,

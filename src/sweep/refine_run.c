@@ -32,12 +32,9 @@ typedef struct {
   uint64_t trajectories; /* integrated by this rank's evaluations */
 } found;
 
-/* Every rank's status made common: the first failure wins. */
+/* Every rank's status made common. */
 static int agree_any(MPI_Comm comm, int rc) {
-  int worst = rc != SSW_SUCCESS ? rc : 0, all = 0;
-  SSW_MPI_CALL(MPI_Allreduce(&worst, &all, 1, MPI_INT, MPI_MAX, comm));
-  if (all == 0 || rc != SSW_SUCCESS) return all == 0 ? SSW_SUCCESS : rc;
-  return SSW_RAISE(all, "the refinement failed on another rank");
+  return ssw_mpi_agree_any(comm, rc, "the refinement");
 }
 
 /* The near misses and unresolved edges found by rank 0, their numbers
@@ -280,26 +277,13 @@ static int by_key(const void *x, const void *y) {
 
 /* Rank 0 gathers every rank's crossings, sorted by (edge, rank along it).
  */
-static int gather(MPI_Comm comm, int rank, int size, const found *f,
-                  tagged **all, uint64_t *n) {
-  SSW_CHECK(f->n <= INT_MAX / sizeof *f->t, SSW_ERR_ARG,
-            "%zu crossings on one rank: above what one gather carries", f->n);
-  int mine = (int)(f->n * sizeof *f->t), *counts = NULL, *displs = NULL;
-  if (rank == 0) {
-    counts = calloc((size_t)size, sizeof *counts);
-    displs = calloc((size_t)size, sizeof *displs);
-  }
-  SSW_MPI_CALL(MPI_Gather(&mine, 1, MPI_INT, counts, 1, MPI_INT, 0, comm));
+static int gather(MPI_Comm comm, int rank, const found *f, tagged **all,
+                  uint64_t *n) {
+  void *buf = NULL;
   uint64_t bytes = 0;
-  for (int r = 0; rank == 0 && r < size; r++)
-    displs[r] = (int)bytes, bytes += (uint64_t)counts[r];
-  if (rank == 0) *all = malloc(bytes ? bytes : 1);
-  const int rc = MPI_Gatherv(f->t, mine, MPI_BYTE, rank == 0 ? *all : NULL,
-                             counts, displs, MPI_BYTE, 0, comm);
-  free(counts);
-  free(displs);
-  if (rc != MPI_SUCCESS)
-    return ssw_mpi_error(rc, "MPI_Gatherv", __FILE__, __LINE__);
+  SSW_CALL(ssw_mpi_gather_bytes(comm, f->t, f->n * sizeof *f->t, &buf, &bytes,
+                                NULL));
+  *all = buf;
   *n = bytes / sizeof(tagged);
   if (rank == 0) qsort(*all, *n, sizeof **all, by_key);
   SSW_MPI_CALL(MPI_Bcast(n, 1, MPI_UINT64_T, 0, comm));
@@ -325,7 +309,7 @@ static int collect(refining *r, ssw_h5out *out, const nears *nm,
                    ssw_refine_stats *st) {
   tagged *all = NULL;
   uint64_t n = 0;
-  int rc = gather(r->comm, r->rank, r->size, &r->f, &all, &n);
+  int rc = gather(r->comm, r->rank, &r->f, &all, &n);
   if (rc == SSW_SUCCESS) /* every rank's sum */
     rc = MPI_Allreduce(&r->f.trajectories, &st->trajectories, 1, MPI_UINT64_T,
                        MPI_SUM, r->comm) == MPI_SUCCESS
