@@ -23,8 +23,18 @@ TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 git archive "$REV" src/integrators include | tar -x -C "$TMP"
 FLAGS="-O3 -DNDEBUG -std=c17 -ffp-contract=off -fno-fast-math -D_GNU_SOURCE"
+# The stepper and, from 8-lane revisions on, its kernels (batch*.c) as one
+# object, every symbol it defines renamed old_*.
+OBJS=
+for f in "$TMP"/src/integrators/stepper.c "$TMP"/src/integrators/batch*.c; do
+  [ -f "$f" ] || continue
+  o="$TMP/$(basename "$f" .c).o"
+  # shellcheck disable=SC2086
+  cc $FLAGS -I"$TMP/include" -c "$f" -o "$o"
+  OBJS="$OBJS $o"
+done
 # shellcheck disable=SC2086
-cc $FLAGS -I"$TMP/include" -c "$TMP/src/integrators/stepper.c" -o "$TMP/old.o"
+ld -r -o "$TMP/old.o" $OBJS
 nm --defined-only -g "$TMP/old.o" | awk '{print $3" old_"$3}' >"$TMP/syms"
 objcopy --redefine-syms="$TMP/syms" "$TMP/old.o"
 HDF5=$(pkg-config --libs hdf5-openmpi 2>/dev/null ||

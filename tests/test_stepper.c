@@ -1,5 +1,6 @@
 /* Schemes: declared capabilities, the SIMD kernel against the physics
  * module, observed orders, reversibility, energy. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -209,22 +210,49 @@ static void test_capabilities(void) {
       /* Round-off only, as test_energy_long_run bounds it. */
       EXPECT(e <= 1e-13, "%s: node energy moved by %.3g", m->name, e);
     }
-    /* Lanes never interact: a batch of four states gives each state's
-     * result bit for bit (for every scheme, batch kernel or not). */
-    ssw_state b[SSW_LANES], one;
-    double hl[SSW_LANES];
-    for (int l = 0; l < SSW_LANES; l++) {
-      ssw_stepper_init(&c, 1.5 - 0.3 * l, 1.0 + 0.2 * l, &b[l]);
-      hl[l] = h * (1 + 0.25 * l);
-    }
-    ssw_stepper_advance_batch(&c, hl, SSW_RECON_EXP, b);
-    for (int l = 0; l < SSW_LANES; l++) {
-      ssw_stepper_init(&c, 1.5 - 0.3 * l, 1.0 + 0.2 * l, &one);
-      ssw_stepper_advance(&c, hl[l], SSW_RECON_EXP, &one);
-      EXPECT(!memcmp(&one, &b[l], sizeof one), "%s: lane %d differs alone",
-             m->name, l);
+    /* Lanes never interact: a batch of n states gives each state's result
+     * bit for bit, for every n (one or two kernels of 4 or 8 lanes, the
+     * lanes past n padded), and leaves the states past n alone (for every
+     * scheme, batch kernel or not). */
+    for (int nl = 1; nl <= SSW_LANES; nl++) {
+      ssw_state b[SSW_LANES], one;
+      double hl[SSW_LANES];
+      for (int l = 0; l < SSW_LANES; l++) {
+        ssw_stepper_init(&c, 1.5 - 0.3 * l, 1.0 + 0.2 * l, &b[l]);
+        hl[l] = h * (1 + 0.25 * l);
+      }
+      ssw_stepper_advance_batch(&c, hl, SSW_RECON_EXP, b, nl);
+      for (int l = 0; l < SSW_LANES; l++) {
+        ssw_stepper_init(&c, 1.5 - 0.3 * l, 1.0 + 0.2 * l, &one);
+        if (l < nl) ssw_stepper_advance(&c, hl[l], SSW_RECON_EXP, &one);
+        EXPECT(!memcmp(&one, &b[l], sizeof one),
+               "%s: lane %d of %d differs alone", m->name, l, nl);
+      }
     }
   }
+}
+
+/* The kernel's width: 8 lanes for more than 4 states where the CPU has
+ * AVX-512 (asked here of the CPU directly) and SSW_KERNEL_LANES is not 4,
+ * else 4; 4 for at most 4 states. The ctest entry stepper_lanes4 runs
+ * this test with SSW_KERNEL_LANES=4, so both widths are checked against
+ * each other through the lane tests above on an AVX-512 machine. */
+static void test_kernel_width(void) {
+  int wide = 0;
+#if defined(__x86_64__) && !defined(__SANITIZE_THREAD__)
+  __builtin_cpu_init();
+  wide = __builtin_cpu_supports("avx512f") &&
+         __builtin_cpu_supports("avx512dq") &&
+         __builtin_cpu_supports("avx512vl");
+#endif
+  const char *env = getenv("SSW_KERNEL_LANES");
+  if (env && atoi(env) == 4) wide = 0;
+  for (int n = 1; n <= SSW_LANES; n++)
+    EXPECT(ssw_stepper_kernel_lanes(n) == (n > 4 && wide ? 8 : 4),
+           "%d states run on %d lanes (AVX-512 %s)", n,
+           ssw_stepper_kernel_lanes(n), wide ? "used" : "not used");
+  printf("kernel: %d lanes for a full batch of %d\n",
+         ssw_stepper_kernel_lanes(SSW_LANES), SSW_LANES);
 }
 
 /* The SIMD kernel's base step against the physics module's discrete
@@ -284,5 +312,6 @@ int main(void) {
   test_reversibility();
   test_energy_long_run();
   test_fixed_points();
+  test_kernel_width();
   return TEST_RESULT();
 }

@@ -59,8 +59,10 @@ typedef struct {
   double len, diss;
 } ssw_state;
 
-/** Lanes of the batch kernel (one AVX2 register of doubles). */
-#define SSW_LANES 4
+/** Lanes of a batch: what ssw_stepper_advance_batch takes at most. The
+ * kernel runs them 8 at a time in one AVX-512 register where the CPU has
+ * AVX-512, 4 at a time (AVX2, or SSE2) otherwise, with the same results. */
+#define SSW_LANES 8
 
 /** Capabilities of a scheme (ssw_method.caps), what callers ask instead
  * of its name: X(id, bit, name, meaning).
@@ -89,12 +91,12 @@ void ssw_method_caps_text(unsigned caps, char *buf, size_t size);
  * SSW_ERR_ARG with the reason when the scheme cannot integrate it. */
 typedef int (*ssw_method_bind_fn)(const ssw_tensor *t, ssw_coeffs *c);
 
-/** One macro step of size h[l] for each of the SSW_LANES states of the
- * bound body. A failed step leaves NaN in the state (the extraction
- * flags it). */
+/** One macro step of size h[l] for each of the first n (1 to SSW_LANES)
+ * states of the bound body. A failed step leaves NaN in the state (the
+ * extraction flags it). */
 typedef void (*ssw_method_advance_fn)(const ssw_coeffs *c,
                                       const double h[SSW_LANES], int recon,
-                                      ssw_state s[SSW_LANES]);
+                                      ssw_state s[SSW_LANES], int n);
 
 /** A method: a symmetric composition of the base Hamel step with the given
  * sub-step weights (summing to 1), or a comparison scheme (stages = 0),
@@ -146,12 +148,19 @@ void ssw_stepper_velocity(const ssw_coeffs *c, const ssw_state *s, double *w,
  * solved by Newton from the previous p to full double precision. */
 void ssw_hamel_step(const ssw_coeffs *c, double h, int recon, ssw_state *s);
 
-/** One macro step of the bound method for SSW_LANES independent states,
- * lane l with its own size h[l]. A lane's result is bit-identical to the
- * same state advanced in any other lane, with any neighbours, on any
- * instruction set. */
+/** One macro step of the bound method for the first n (1 to SSW_LANES)
+ * of SSW_LANES independent states, lane l with its own size h[l]; states
+ * from n on are left as they are. A lane's result is bit-identical to the
+ * same state advanced in any other lane, with any neighbours, any n, on
+ * any instruction set. Callers pack the states they advance first: fewer
+ * lanes cost less (a Hamel composition on n <= 4 runs one 4-lane kernel). */
 void ssw_stepper_advance_batch(const ssw_coeffs *c, const double h[SSW_LANES],
-                               int recon, ssw_state s[SSW_LANES]);
+                               int recon, ssw_state s[SSW_LANES], int n);
+
+/** The lanes of the kernel that advances n states of a Hamel
+ * composition: 8 where n > 4 and the CPU has AVX-512 (unless the
+ * environment sets SSW_KERNEL_LANES=4), else 4. */
+int ssw_stepper_kernel_lanes(int n);
 
 /** One macro step of size h with a method (composition or RK4). */
 void ssw_stepper_advance(const ssw_coeffs *c, double h, int recon,

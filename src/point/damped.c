@@ -302,20 +302,20 @@ static void run_all(const run_par *P, run *runs, int n) {
   for (int l = 0; l < SSW_LANES; l++)
     lane[l] = take(P, runs, n, &next);
   for (;;) {
-    int any = -1;
-    for (int l = 0; l < SSW_LANES; l++)
-      if (lane[l] >= 0) any = lane[l];
-    if (any < 0) return;
-    for (int l = 0; l < SSW_LANES; l++) {
-      run *L = &runs[lane[l] >= 0 ? lane[l] : any]; /* idle lanes pad */
-      if (lane[l] >= 0) L->prev = L->s;
-      s[l] = L->s, h[l] = L->h;
-    }
-    ssw_stepper_advance_batch(P->c, h, P->o->recon, s);
+    /* The busy lanes packed first: fewer cost less. */
+    int busy = 0;
     for (int l = 0; l < SSW_LANES; l++) {
       if (lane[l] < 0) continue;
       run *L = &runs[lane[l]];
-      L->s = s[l];
+      L->prev = L->s;
+      s[busy] = L->s, h[busy++] = L->h;
+    }
+    if (busy == 0) return;
+    ssw_stepper_advance_batch(P->c, h, P->o->recon, s, busy);
+    for (int l = 0, k = 0; l < SSW_LANES; l++) {
+      if (lane[l] < 0) continue;
+      run *L = &runs[lane[l]];
+      L->s = s[k++];
       run_after(P, L);
       if (!run_going(P, L)) {
         run_end(P, L);

@@ -558,17 +558,17 @@ void ssw_legs_run(const leg_run *R, leg_job *jobs, int njobs) {
     active += L[l].mode != LANE_IDLE;
   }
   while (active > 0) {
-    int any = -1;
-    for (int l = 0; l < SSW_LANES; l++)
-      if (L[l].mode != LANE_IDLE) any = l;
+    /* The active lanes packed first: fewer cost less. */
+    ssw_state ps[SSW_LANES];
+    int n = 0;
     for (int l = 0; l < SSW_LANES; l++) {
-      if (L[l].mode == LANE_IDLE)
-        s[l] = s[any], h[l] = L[any].h; /* pad */
-      else
-        h[l] = L[l].h;
+      if (L[l].mode == LANE_IDLE) continue;
       if (L[l].mode == LANE_STEP) L[l].prev = s[l];
+      ps[n] = s[l], h[n++] = L[l].h;
     }
-    ssw_stepper_advance_batch(R->c, h, R->o->recon, s);
+    ssw_stepper_advance_batch(R->c, h, R->o->recon, ps, n);
+    for (int l = 0, k = 0; l < SSW_LANES; l++)
+      if (L[l].mode != LANE_IDLE) s[l] = ps[k++];
     active = 0;
     for (int l = 0; l < SSW_LANES; l++) {
       if (L[l].mode == LANE_IDLE) continue;

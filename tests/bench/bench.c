@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "sleighsweep/stepper.h"
 #include "sleighsweep/version.h"
 
 #ifndef SSW_BENCH_ENGINE
@@ -159,12 +160,15 @@ static void machine_info(sbuf *json) {
   printf("machine: %s, %ld cores, %s %s, host %s\n", cpu, ncpu, u.sysname,
          u.release, host);
   printf("compiler: gcc %s, flags: %s\n", __VERSION__, SSW_BENCH_FLAGS);
+  const int lanes = ssw_stepper_kernel_lanes(SSW_LANES);
+  printf("batch kernel: %d lanes for a full batch of %d\n", lanes, SSW_LANES);
   sb_printf(json,
             "\"date\": \"%s\", \"engine_version\": \"%s\", \"git\": \"%s\", "
             "\"machine\": {\"cpu\": \"%s\", \"cores\": %ld, \"kernel\": "
-            "\"%s\", \"compiler\": \"gcc %s\", \"flags\": \"%s\"}, ",
+            "\"%s\", \"compiler\": \"gcc %s\", \"flags\": \"%s\", "
+            "\"kernel_lanes\": %d}, ",
             date, ssw_version_string(), ssw_version_git(), cpu, ncpu, u.release,
-            __VERSION__, SSW_BENCH_FLAGS);
+            __VERSION__, SSW_BENCH_FLAGS, lanes);
 }
 
 /* The mode's sizes (smoke or full), then --batch / --rounds / headline. */

@@ -181,7 +181,7 @@ static double kernel_ns(int rounds) {
     const long n = 20000;
     const double t0 = bench_now();
     for (long i = 0; i < n; i++) {
-      ssw_stepper_advance_batch(&c, h, SSW_RECON_EXP, s);
+      ssw_stepper_advance_batch(&c, h, SSW_RECON_EXP, s, SSW_LANES);
       if ((i & 1023) == 1023)
         for (int l = 0; l < SSW_LANES; l++)
           h[l] = -h[l]; /* stay near */

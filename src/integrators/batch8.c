@@ -1,0 +1,43 @@
+/* The batch kernel on 8 lanes, one AVX-512 register: compiled for AVX-512
+ * (F, DQ, VL) and called only where the CPU has it (the caller asks
+ * ssw_batch_wide_available). A latency-bound chain (Newton for the
+ * cubic, the half-turn) then carries 8 trajectories where the 4-lane
+ * kernel carries 4. Without x86-64, or under ThreadSanitizer, the build
+ * has no 8-lane kernel and the stepper runs two 4-lane kernels. */
+#include "batch.h"
+
+#include <stdlib.h>
+
+#pragma GCC diagnostic ignored "-Wpsabi" /* vectors stay inside this file */
+
+#if defined(__x86_64__) && !defined(SSW_NO_IFUNC)
+#define SSW_KW SSW_KW_WIDE
+#define SSW_KERNEL_COMPOSE ssw_batch_compose8
+#define SSW_KERNEL_TARGET __attribute__((target("avx512f,avx512dq,avx512vl")))
+#include "batch_kernel.h"
+
+int ssw_batch_wide_available(void) {
+  static int known = -1;
+  int k = __atomic_load_n(&known, __ATOMIC_RELAXED);
+  if (k < 0) {
+    __builtin_cpu_init();
+    k = __builtin_cpu_supports("avx512f") &&
+        __builtin_cpu_supports("avx512dq") &&
+        __builtin_cpu_supports("avx512vl");
+    /* SSW_KERNEL_LANES=4 keeps the 4-lane kernel (README, "Results
+     * across machines"): the same bits, for comparing the two. */
+    const char *env = getenv("SSW_KERNEL_LANES");
+    if (env && atoi(env) == SSW_KW_NARROW) k = 0;
+    __atomic_store_n(&known, k, __ATOMIC_RELAXED);
+  }
+  return k;
+}
+#else
+void ssw_batch_compose8(const ssw_coeffs *c, const double h[SSW_KW_WIDE],
+                        int recon, ssw_state s[SSW_KW_WIDE]) {
+  ssw_batch_compose4(c, h, recon, s);
+  ssw_batch_compose4(c, h + SSW_KW_NARROW, recon, s + SSW_KW_NARROW);
+}
+
+int ssw_batch_wide_available(void) { return 0; }
+#endif

@@ -1,0 +1,234 @@
+/* The batch kernel's body (no include guard: batch4.c and batch8.c each
+ * include it once, with their own SSW_KW). */
+#if !defined(SSW_KW) || !defined(SSW_KERNEL_COMPOSE) ||                        \
+    !defined(SSW_KERNEL_TARGET)
+#error "define SSW_KW, SSW_KERNEL_COMPOSE and SSW_KERNEL_TARGET first"
+#endif
+
+#include "batch.h"
+
+#include "sleighsweep/model.h"
+
+/* The batch kernel's body, for SSW_KW lanes (4 or 8): included by
+ * batch4.c and batch8.c, which set SSW_KW, name the composition
+ * (SSW_KERNEL_COMPOSE) and give its target (SSW_KERNEL_TARGET). SSW_KW
+ * states advance together in SIMD lanes (GCC vector extensions). Every lane
+ * performs exactly the scalar sequence of IEEE operations of its own state: no
+ * lane reads another, the data-dependent loops (Newton, angle halving) stop per
+ * lane through masks, and the build forbids contraction into FMA, so a state's
+ * result does not depend on its lane, its neighbours or the instruction set. */
+typedef double vd __attribute__((vector_size(SSW_KW * sizeof(double))));
+typedef long long vm __attribute__((vector_size(SSW_KW * sizeof(double))));
+
+/* Lane-wise helpers as macros and pointer arguments: no 256-bit vector is
+ * passed or returned by value, whose ABI differs between the AVX2 and the
+ * baseline clone (clang refuses it outright). */
+#define VSEL(m, a, b) ((vd)(((vm)(a) & (m)) | ((vm)(b) & ~(m))))
+#define VNEG0 (-((vd){0})) /* -0.0 in every lane */
+#define VABS(x) ((vd)((vm)(x) & ~(vm)VNEG0))
+
+/* Whether any lane of a mask (all ones or zero per lane) is set: the two
+ * halves OR-ed and one movmskpd of their sign bits, an SSE2 instruction
+ * that both clones have (AVX2: vpermq, vpor, vmovmskpd), rather than four
+ * lane extractions and three scalar ORs. */
+#if defined(__x86_64__)
+typedef long long vm2 __attribute__((vector_size(2 * sizeof(double))));
+typedef double vd2 __attribute__((vector_size(2 * sizeof(double))));
+static inline __attribute__((always_inline)) int vany(const vm *m) {
+#if SSW_KW == 4
+  const vm2 lo = __builtin_shufflevector(*m, *m, 0, 1);
+  const vm2 hi = __builtin_shufflevector(*m, *m, 2, 3);
+  return __builtin_ia32_movmskpd((vd2)(lo | hi)) != 0;
+#else
+  const vm2 q0 = __builtin_shufflevector(*m, *m, 0, 1);
+  const vm2 q1 = __builtin_shufflevector(*m, *m, 2, 3);
+  const vm2 q2 = __builtin_shufflevector(*m, *m, 4, 5);
+  const vm2 q3 = __builtin_shufflevector(*m, *m, 6, 7);
+  return __builtin_ia32_movmskpd((vd2)((q0 | q1) | (q2 | q3))) != 0;
+#endif
+}
+#else
+static inline __attribute__((always_inline)) int vany(const vm *m) {
+  long long r = 0;
+  for (int l = 0; l < SSW_KW; l++)
+    r |= (*m)[l];
+  return r != 0;
+}
+#endif
+
+/* One Newton iteration for f(p) = ((a p + a2) p + b) p - rhs: the next
+ * iterate, and whether the error left after it can exceed 2^-54 |p|, a
+ * quarter of an ulp. For a cubic that error is at most dp^2 (|f''/2| +
+ * |a dp|) / f' to relative O(dp) (docs/theory/step-control.md, "Newton for
+ * the cubic"), so no further iteration is needed to know it. f is summed in
+ * Estrin's order: this chain is the kernel's critical path. */
+static inline __attribute__((always_inline)) void
+newton(const vd *a_, const vd *a2_, const vd *b_, const vd *rhs_, const vd *p_,
+       vd *pn, vm *more) {
+  const vd a = *a_, a2 = *a2_, b = *b_, p = *p_;
+  const vd f = (a * p + a2) * (p * p) + (b * p - *rhs_);
+  const vd a3p = 3.0 * a * p; /* f''/2 = a3p + a2 */
+  const vd df = (a3p + 2.0 * a2) * p + b;
+  const vd dp = f / df;
+  *pn = p - dp;
+  const vd left = (VABS(a3p + a2) + VABS(a * dp)) * (dp * dp);
+  *more = (vm)(left > 0x1p-54 * VABS(*pn * df));
+}
+
+/* Root of the cubic nearest the warm start, the previous step's p (a =
+ * h^2/4, a2 = a kappa). For the step sizes in use b > 0 and a2^2 < 3 a b,
+ * so the cubic is monotone with one real root and Newton converges from
+ * any start. A lane stops once its error is below a quarter ulp, at any
+ * step size; whether any lane goes on is first asked after the second
+ * iteration (one is never enough but where p is zero or the step tiny). */
+static inline __attribute__((always_inline)) void
+solve_cubic(const vd *a, const vd *a2, const vd *b, const vd *rhs, vd *p_) {
+  vd p, pn;
+  vm active, more;
+  newton(a, a2, b, rhs, p_, &p, &active); /* every lane: no select */
+  for (int it = 1; it < 50; it++) {
+    newton(a, a2, b, rhs, &p, &pn, &more);
+    p = VSEL(active, pn, p);
+    active &= more;
+    if (!vany(&active)) break;
+  }
+  *p_ = p;
+}
+
+/* cos x, sin x and sinc x = sin x / x without libm and without division:
+ * Taylor series in Horner form on |x| <= 0.75 (remainder < 4e-20), after
+ * halving x (exactly, by powers of two) as often as the lane needs, then
+ * doubling back: cos 2y = c^2 - s^2, sin 2y = 2 s c, sinc 2y = sinc y c. */
+static inline __attribute__((always_inline)) void half_turn(const vd *x, vd *c,
+                                                            vd *s, vd *sinc) {
+  vd y = *x;
+  vd halvings = y - y;
+  for (int k = 0; k < 60; k++) {
+    const vm big = (vm)(VABS(y) > 0.75);
+    if (!vany(&big)) break;
+    y = VSEL(big, 0.5 * y, y);
+    halvings = VSEL(big, halvings + 1.0, halvings);
+  }
+  /* (-1)^k / (2k+1)! and (-1)^k / (2k)!, folded at compile time. */
+  static const double S1 = -1.0 / 6, S2 = 1.0 / 120, S3 = -1.0 / 5040,
+                      S4 = 1.0 / 362880, S5 = -1.0 / 39916800,
+                      S6 = 1.0 / 6227020800.0, S7 = -1.0 / 1307674368000.0,
+                      S8 = 1.0 / 355687428096000.0;
+  static const double C1 = -1.0 / 2, C2 = 1.0 / 24, C3 = -1.0 / 720,
+                      C4 = 1.0 / 40320, C5 = -1.0 / 3628800,
+                      C6 = 1.0 / 479001600, C7 = -1.0 / 87178291200.0,
+                      C8 = 1.0 / 20922789888000.0,
+                      C9 = -1.0 / 6402373705728000.0;
+  /* Estrin's order (pairs, then powers y^4, y^8): 8 operations deep where
+   * Horner's takes 16-18, and the half-turn lies on the step's critical
+   * path as much as Newton does. */
+  const vd y2 = y * y, y4 = y2 * y2, y8 = y4 * y4;
+  vd sc = 1.0 + y2 * (((S1 + S2 * y2) + (S3 + S4 * y2) * y4) +
+                      ((S5 + S6 * y2) + (S7 + S8 * y2) * y4) * y8);
+  vd cc = 1.0 + y2 * (((C1 + C2 * y2) + (C3 + C4 * y2) * y4) +
+                      ((C5 + C6 * y2) + ((C7 + C8 * y2) + C9 * y4) * y4) * y8);
+  vd ss = y * sc;
+  for (int k = 0; k < 60; k++) {
+    const vm more = (vm)(halvings > 0.0);
+    if (!vany(&more)) break;
+    const vd c2 = cc * cc - ss * ss, s2 = 2.0 * ss * cc, sc2 = sc * cc;
+    cc = VSEL(more, c2, cc), ss = VSEL(more, s2, ss), sc = VSEL(more, sc2, sc);
+    halvings = VSEL(more, halvings - 1.0, halvings);
+  }
+  *c = cc, *s = ss, *sinc = sc;
+}
+
+/* The lanes' states as vectors. */
+typedef struct {
+  vd phi, x, y, ux, uy, W1, W2, p, len, diss;
+} vstate;
+
+static void load(const ssw_state s[SSW_KW], vstate *v) {
+  for (int l = 0; l < SSW_KW; l++) {
+    v->phi[l] = s[l].phi, v->x[l] = s[l].x, v->y[l] = s[l].y;
+    v->ux[l] = s[l].ux, v->uy[l] = s[l].uy;
+    v->W1[l] = s[l].W1, v->W2[l] = s[l].W2, v->p[l] = s[l].p;
+    v->len[l] = s[l].len, v->diss[l] = s[l].diss;
+  }
+}
+
+static void store(const vstate *v, ssw_state s[SSW_KW]) {
+  for (int l = 0; l < SSW_KW; l++) {
+    s[l].phi = v->phi[l], s[l].x = v->x[l], s[l].y = v->y[l];
+    s[l].ux = v->ux[l], s[l].uy = v->uy[l];
+    s[l].W1 = v->W1[l], s[l].W2 = v->W2[l], s[l].p = v->p[l];
+    s[l].len = v->len[l], s[l].diss = v->diss[l];
+  }
+}
+
+/* The implicit half's inertia K + (h/2) C with drag, per lane
+ * (SSW_MODEL_HAMEL_DRAG_INERTIA). */
+typedef struct {
+  vd J, M, L2, D, kw1, kw2;
+  double L1, Z, kappa;
+} vinertia;
+
+/* One base Hamel step of size h (per lane) on every lane: the physics
+ * module's discrete equations (SSW_MODEL_HAMEL_*) on vectors. `drag` is a
+ * constant at each call, so the drag-free step compiles as before. */
+static inline __attribute__((always_inline)) void
+base_step(const ssw_reduced *e, const vd *h_, int recon, int drag, vstate *s) {
+  const vd h = *h_;
+  vd a, a2, b, rhs, w, v;
+  vd p = s->p;
+  if (drag) {
+    vinertia k;
+    SSW_MODEL_HAMEL_DRAG_INERTIA(e, h, &k);
+    SSW_MODEL_HAMEL_CUBIC(&k, h, s->W1, s->W2, a, a2, b, rhs);
+    solve_cubic(&a, &a2, &b, &rhs, &p);
+    SSW_MODEL_HAMEL_SOLVE(vd, &k, h, p, s->W1, s->W2, w, v);
+    SSW_MODEL_HAMEL_DRAG_KICK(e, h, w, v, s->W1, s->W2);
+    s->len += h * v;
+    s->diss += h * SSW_MODEL_DISSIPATION(e, w, v);
+  } else {
+    SSW_MODEL_HAMEL_CUBIC(e, h, s->W1, s->W2, a, a2, b, rhs);
+    solve_cubic(&a, &a2, &b, &rhs, &p);
+    SSW_MODEL_HAMEL_SOLVE(vd, e, h, p, s->W1, s->W2, w, v);
+  }
+  s->p = p;
+  /* Both reconstructions move along the chord direction phi + h w / 2; the
+   * exponential one shortens it by sinc(h w / 2) to lie on the exact arc.
+   * The heading's unit vector is turned by two half-turns, so no
+   * trigonometry of phi itself is needed. */
+  vd ch, sh, sinc;
+  const vd half = 0.5 * h * w;
+  half_turn(&half, &ch, &sh, &sinc);
+  const vd dx = s->ux * ch - s->uy * sh, dy = s->ux * sh + s->uy * ch;
+  const vd len = recon == SSW_RECON_EXP ? h * v * sinc : h * v;
+  s->x += len * dx;
+  s->y += len * dy;
+  s->ux = dx * ch - dy * sh;
+  s->uy = dx * sh + dy * ch;
+  s->phi += h * w;
+}
+
+SSW_KERNEL_TARGET void SSW_KERNEL_COMPOSE(const ssw_coeffs *c,
+                                          const double h[SSW_KW], int recon,
+                                          ssw_state s[SSW_KW]) {
+  const ssw_method *m = c->method;
+  vstate v;
+  vd hv = {0};
+  load(s, &v);
+  for (int l = 0; l < SSW_KW; l++)
+    hv[l] = h[l];
+  if (c->e.drag)
+    for (int i = 0; i < m->stages; i++) {
+      const vd hi = m->gamma[i] * hv;
+      base_step(&c->e, &hi, recon, 1, &v);
+    }
+  else
+    for (int i = 0; i < m->stages; i++) {
+      const vd hi = m->gamma[i] * hv;
+      base_step(&c->e, &hi, recon, 0, &v);
+    }
+  /* Keep the heading vector on the unit circle (one Newton step for
+   * 1/sqrt: rotations only add round-off to its length). */
+  const vd r = 1.5 - 0.5 * (v.ux * v.ux + v.uy * v.uy);
+  v.ux *= r, v.uy *= r;
+  store(&v, s);
+}
