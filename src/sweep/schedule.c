@@ -155,6 +155,11 @@ typedef struct {
   uint64_t served;                 /* requests answered or held */
   double cpu_served; /* logging: CPU time of serve() calls that had some */
   ssw_progress prog;
+  /* The next request's receive, posted ahead (from any rank): a request
+   * that has arrived is then one MPI_Test, not a probe and a receive
+   * that each match it. MPI_REQUEST_NULL while none is posted. */
+  MPI_Request next_req;
+  int64_t next_buf[3];
 } master;
 
 /* A unit lasts at most this fraction of the flush interval at the
@@ -280,17 +285,34 @@ static int notice_signal(master *m, const rank_ctx *c) {
 /* Answers every request that has arrived with a unit; holds them while
  * stopping or when nothing is left (answered by MSG_STOP at the end).
  * *served: the requests taken. */
+static int post_request(master *m, const rank_ctx *c) {
+  SSW_MPI_CALL(MPI_Irecv(m->next_buf, 3, MPI_INT64_T, MPI_ANY_SOURCE, TAG_REQ,
+                         c->comm, &m->next_req));
+  return SSW_SUCCESS;
+}
+
+/* Withdraws the receive posted ahead once every worker's request is held:
+ * no request can come then (a worker has at most one outstanding), and
+ * one that did would need no answer, as before when none was posted. */
+static int cancel_request(master *m) {
+  if (m->next_req == MPI_REQUEST_NULL) return SSW_SUCCESS;
+  SSW_MPI_CALL(MPI_Cancel(&m->next_req));
+  SSW_MPI_CALL(MPI_Wait(&m->next_req, MPI_STATUS_IGNORE));
+  return SSW_SUCCESS;
+}
+
 static int serve(master *m, rank_ctx *c, int *served) {
   const double t0 = now(), cpu0 = m->log ? cpu_now() : 0.0;
   *served = 0;
+  if (m->next_req == MPI_REQUEST_NULL) SSW_CALL(post_request(m, c));
   for (;;) {
     int flag = 0;
     MPI_Status st;
-    SSW_MPI_CALL(MPI_Iprobe(MPI_ANY_SOURCE, TAG_REQ, c->comm, &flag, &st));
+    SSW_MPI_CALL(MPI_Test(&m->next_req, &flag, &st));
     if (!flag) break;
-    int64_t req[3] = {0, 0, 0}; /* points finished, stop signal, cost ns */
-    SSW_MPI_CALL(MPI_Recv(req, 3, MPI_INT64_T, st.MPI_SOURCE, TAG_REQ, c->comm,
-                          MPI_STATUS_IGNORE));
+    /* points finished, stop signal, cost ns */
+    const int64_t req[3] = {m->next_buf[0], m->next_buf[1], m->next_buf[2]};
+    SSW_CALL(post_request(m, c));
     (*served)++;
     m->finished += (uint64_t)req[0];
     note_cost(m, (double)req[2] * 1e-9);
@@ -371,6 +393,7 @@ static int run_master(rank_ctx *c, master *m, const uint64_t first[2]) {
     usleep(m->computes ? 500 : IDLE_POLL_US);
     c->t_idle += now() - t0;
   }
+  SSW_CALL(cancel_request(m));
   for (int r = 1; r < c->size && !m->stopping; r++)
     SSW_CALL(send_msg(c, r, MSG_STOP, 0, 0));
   const size_t n = c->pend.n;
@@ -580,7 +603,7 @@ int ssw_schedule_run(MPI_Comm comm, const ssw_config *cfg, ssw_h5out *out,
   SSW_MPI_CALL(MPI_Comm_size(comm, &c.size));
   memset(stats, 0, sizeof *stats);
   const double start = now();
-  master m = {0};
+  master m = {.next_req = MPI_REQUEST_NULL};
   uint64_t done0 = 0, first[2] = {0, 0};
   double points[2] = {0, 0};
   int rc = setup(&c, &m, done, quiet, start, &done0, first);

@@ -1,6 +1,7 @@
 /* ssw_bench_pmpi: LD_PRELOAD library for the sweep benchmark. Through the
  * MPI profiling interface it times the point-to-point calls the scheduler
- * makes (MPI_Send, MPI_Recv, MPI_Iprobe, MPI_Probe) and its polling sleeps
+ * makes (MPI_Send, MPI_Recv, MPI_Irecv, MPI_Test, MPI_Iprobe, MPI_Probe)
+ * and its polling sleeps
  * (usleep) on each rank, and at MPI_Finalize prints one line on stderr:
  *   ssw-bench-rank R wall S p2p S sleep S calls N vmhwm_kb K cpu S
  * (wall from process start; VmHWM = peak resident set of the process; cpu =
@@ -12,7 +13,8 @@
  * and waiting for it or for a flush epoch.
  *
  * It also counts the scheduler's work requests (tag REQ_TAG, TAG_REQ of
- * src/sweep/schedule.c): received by MPI_Recv (the master) with the
+ * src/sweep/schedule.c): received by MPI_Recv, or by a receive posted
+ * ahead that MPI_Test completes (the master), with the
  * CLOCK_MONOTONIC times and the process's CPU times at the first and the
  * last, and sent by MPI_Send (the workers), appended to the line as
  *   req_recv N req_first T req_last T req_cpu S req_sent N
@@ -107,6 +109,34 @@ int MPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag,
     t_p2p += t1 - t0;
     n_calls++;
     if (tag == REQ_TAG) {
+      struct timespec ts;
+      clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+      req_cpu1 = (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+      req_last = t1;
+      if (req_recv++ == 0) req_first = t1, req_cpu0 = req_cpu1;
+    }
+  }
+  return rc;
+}
+
+/* The master's receive posted ahead (MPI_Irecv, completed by MPI_Test):
+ * a request counts when its test completes it, as MPI_Recv's does. */
+int MPI_Irecv(void *buf, int count, MPI_Datatype type, int source, int tag,
+              MPI_Comm comm, MPI_Request *request) {
+  TIMED(t_p2p, PMPI_Irecv(buf, count, type, source, tag, comm, request));
+}
+
+int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status) {
+  const int mine = t_init > 0 && from_program(__builtin_return_address(0));
+  const double t0 = mine ? mono() : 0.0;
+  MPI_Status own;
+  MPI_Status *st = status == MPI_STATUS_IGNORE ? &own : status;
+  const int rc = PMPI_Test(request, flag, st);
+  if (mine) {
+    const double t1 = mono();
+    t_p2p += t1 - t0;
+    n_calls++;
+    if (*flag && st->MPI_TAG == REQ_TAG) {
       struct timespec ts;
       clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
       req_cpu1 = (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
