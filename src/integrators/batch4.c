@@ -5,14 +5,23 @@
 
 #pragma GCC diagnostic ignored "-Wpsabi" /* vectors stay inside this file */
 
+/* The clones stay static behind a plain function: clang names a
+ * multiversioned function's symbols its own way, which a call from another
+ * file does not find. */
 #define SSW_KW SSW_KW_NARROW
-#define SSW_KERNEL_COMPOSE ssw_batch_compose4
+#define SSW_KERNEL_COMPOSE compose4
 #if defined(SSW_NO_IFUNC) || !defined(__x86_64__)
-#define SSW_KERNEL_TARGET
+#define SSW_KERNEL_TARGET static
 #else
-#define SSW_KERNEL_TARGET __attribute__((target_clones("avx2", "default")))
+#define SSW_KERNEL_TARGET                                                      \
+  static __attribute__((target_clones("avx2", "default")))
 #endif
 #include "batch_kernel.h"
+
+void ssw_batch_compose4(const ssw_coeffs *c, const double h[SSW_KW_NARROW],
+                        int recon, ssw_state s[SSW_KW_NARROW]) {
+  compose4(c, h, recon, s);
+}
 
 void ssw_hamel_step(const ssw_coeffs *c, double h, int recon, ssw_state *s) {
   vstate v;
