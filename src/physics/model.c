@@ -213,6 +213,10 @@ void ssw_model_blade_form(const ssw_reduced *e, double *Fww, double *Fwv,
   *Fvv = -e->Z * e->kw1 / e->D;
 }
 
+/* One pass: the k-th terms of F's sums need only the series' terms up to
+ * k, so they are summed beside the recurrence (each sum in the order of
+ * the former second pass: the same bits), and M v - L2 w is -a1 exactly
+ * (IEEE subtraction is symmetric), so F's second sum subtracts w a1. */
 void ssw_model_blade_series(const ssw_reduced *e, double w, double v, int n,
                             double *F) {
   enum { N = SSW_MODEL_SERIES_MAX };
@@ -225,25 +229,24 @@ void ssw_model_blade_series(const ssw_reduced *e, double w, double v, int n,
     HT[k] = SSW_MODEL_HT(e, W[k], V[k]);
     A1[k] = SSW_MODEL_A1(e, W[k], V[k]);
     A2[k] = SSW_MODEL_A2(e, W[k], V[k]);
-    if (k + 1 == n) break;
-    /* (k + 1) zeta_{k+1} = sum_j g_j a_{k-j} / D (Cauchy product). */
-    double s1 = 0.0, s2 = 0.0;
-    for (int j = 0; j <= k; j++)
+    /* (k + 1) zeta_{k+1} = sum_j g_j a_{k-j} / D (Cauchy product), and
+     * F's k-th term from g ht / D + w (M v - L2 w). */
+    double s1 = 0.0, s2 = 0.0, f1 = 0.0, f2 = 0.0;
+    for (int j = 0; j <= k; j++) {
       s1 += G[j] * A1[k - j], s2 += G[j] * A2[k - j];
-    if (e->drag) /* the drag is linear: its k-th term is d(zeta_k) */
-      s1 -= SSW_MODEL_D1(e, W[k], V[k]), s2 -= SSW_MODEL_D2(e, W[k], V[k]);
-    W[k + 1] = s1 / (e->D * (k + 1));
-    V[k + 1] = s2 / (e->D * (k + 1));
-  }
-  for (int k = 0; k < n; k++) {
-    double s1 = 0.0, s2 = 0.0;
-    for (int j = 0; j <= k; j++)
-      s1 += G[j] * HT[k - j], s2 += W[j] * (e->M * V[k - j] - e->L2 * W[k - j]);
-    F[k] = s1 / e->D + s2 - (e->lift * V[k] - e->lift_s * W[k]);
-    if (e->drag)
+      f1 += G[j] * HT[k - j], f2 -= W[j] * A1[k - j];
+    }
+    F[k] = f1 / e->D + f2 - (e->lift * V[k] - e->lift_s * W[k]);
+    if (e->drag) {
       F[k] -= (e->kw1 * SSW_MODEL_F1(e, W[k], V[k]) +
                e->kw2 * SSW_MODEL_F2(e, W[k], V[k])) /
               e->D;
+      /* the drag is linear: its k-th term is d(zeta_k) */
+      s1 -= SSW_MODEL_D1(e, W[k], V[k]), s2 -= SSW_MODEL_D2(e, W[k], V[k]);
+    }
+    if (k + 1 == n) break;
+    W[k + 1] = s1 / (e->D * (k + 1));
+    V[k + 1] = s2 / (e->D * (k + 1));
   }
 }
 
