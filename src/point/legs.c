@@ -8,6 +8,24 @@
 
 #include "sleighsweep/dopri5.h"
 
+/* fmax and fmin as libm's (x86-64: maxsd and minsd where both are
+ * numbers, so a tie returns the second argument; the number where one is
+ * NaN; the first NaN where both are), inline: GCC keeps calls to fmax and
+ * fmin without -ffinite-math-only, and these sit on every step's path. */
+static inline double maxd(double a, double b) {
+  return b != b ? a : (a > b ? a : b);
+}
+static inline double mind(double a, double b) {
+  return b != b ? a : (a < b ? a : b);
+}
+
+/* The node's velocity from its momenta, as ssw_stepper_velocity computes
+ * it (inline: it is called at every node). */
+static inline void node_velocity(const ssw_coeffs *c, const ssw_state *s,
+                                 double *w, double *v) {
+  ssw_model_velocity(&c->e, s->W1, s->W2, w, v);
+}
+
 static void density(const ssw_reduced *e, const clock_par *k, double w,
                     double v, double *rho, double *dlog) {
   const double g = SSW_MODEL_G(e, w, v), ht = SSW_MODEL_HT(e, w, v);
@@ -26,7 +44,7 @@ static void density(const ssw_reduced *e, const clock_par *k, double w,
 /* Cayley factor (1 + x/2)/(1 - x/2): C(x) C(-x) = 1 keeps the density
  * update reversible, and clamping |x| <= 1 (an odd map) keeps it positive. */
 static double cayley(double x) {
-  x = fmin(1.0, fmax(-1.0, x));
+  x = mind(1.0, maxd(-1.0, x));
   return (1.0 + 0.5 * x) / (1.0 - 0.5 * x);
 }
 
@@ -50,15 +68,19 @@ typedef struct {
  * Newton on F'(s) = 0 from `guess`, kept inside the interval. */
 static double series_peak(const double F[SERIES], double lo, double hi,
                           double guess) {
-  double s = fmin(hi, fmax(lo, guess));
+  double c1[SERIES], c2[SERIES]; /* the derivatives' coefficients */
+  for (int k = 2; k < SERIES; k++)
+    c1[k] = k * F[k], c2[k] = k * (k - 1) * F[k];
+  const double tol = 0x1p-50 * maxd(fabs(hi - lo), 1e-300);
+  double s = mind(hi, maxd(lo, guess));
   for (int it = 0; it < 30; it++) {
     double d1 = 0.0, d2 = 0.0;
     for (int k = SERIES - 1; k >= 2; k--)
-      d1 = d1 * s + k * F[k], d2 = d2 * s + k * (k - 1) * F[k];
+      d1 = d1 * s + c1[k], d2 = d2 * s + c2[k];
     d1 = d1 * s + F[1];
     if (d2 == 0.0) break;
-    const double sn = fmin(hi, fmax(lo, s - d1 / d2));
-    const int done = fabs(sn - s) <= 0x1p-50 * fmax(fabs(hi - lo), 1e-300);
+    const double sn = mind(hi, maxd(lo, s - d1 / d2));
+    const int done = fabs(sn - s) <= tol;
     s = sn;
     if (done) break;
   }
@@ -81,8 +103,8 @@ static void fpeak_add(fpeak *p, const ssw_reduced *e, double t, double w,
   double f, d;
   double *best = &out->fmax;
   ssw_model_blade_rate(e, w, v, &f, &d);
-  *best = fmax(*best, fabs(f));
-  out->fterms = fmax(out->fterms, blade_terms(e, w, v));
+  *best = maxd(*best, fabs(f));
+  out->fterms = maxd(out->fterms, blade_terms(e, w, v));
   /* Only an interval over which |F| rises then falls holds a peak. */
   const double sf = copysign(1.0, f), dt = t - p->t;
   if (p->n > 0 && p->d * sf * dt > 0 && d * sf * dt < 0) {
@@ -91,10 +113,10 @@ static void fpeak_add(fpeak *p, const ssw_reduced *e, double t, double w,
     double S[SERIES];
     if (x < 0.5) {
       ssw_model_blade_series(e, p->w, p->v, SERIES, S);
-      *best = fmax(*best, series_peak(S, fmin(0.0, dt), fmax(0.0, dt), x * dt));
+      *best = maxd(*best, series_peak(S, mind(0.0, dt), maxd(0.0, dt), x * dt));
     } else {
       ssw_model_blade_series(e, w, v, SERIES, S);
-      *best = fmax(*best, series_peak(S, fmin(0.0, -dt), fmax(0.0, -dt),
+      *best = maxd(*best, series_peak(S, mind(0.0, -dt), maxd(0.0, -dt),
                                       (x - 1.0) * dt));
     }
   }
@@ -168,12 +190,12 @@ static int arrived(const ssw_reduced *e, const leg_job *j, double g, double w,
    * as the equilibria near each other (|ht| falls with sin psi_e): s must
    * be small as well. Without it |ht| is sqrt(D) g_max there and the rule
    * on g says the same. */
-  return a <= fmin(j->gstop, fabs(j->out.anchor.g) / ANCHOR_RATIO) &&
+  return a <= mind(j->gstop, fabs(j->out.anchor.g) / ANCHOR_RATIO) &&
          (j->stop_ht == 0.0 || a <= j->stop_ht * fabs(ht));
 }
 
 static void keep_anchor(const ssw_reduced *e, leg_job *j, const leg_node *n) {
-  if (fabs(n->g) >= ANCHOR_RATIO * fmax(j->gstop, g_floor(e, n->w, n->v)))
+  if (fabs(n->g) >= ANCHOR_RATIO * maxd(j->gstop, g_floor(e, n->w, n->v)))
     j->out.anchor = *n;
 }
 
@@ -337,8 +359,8 @@ static void after_step(const leg_run *R, lane *L, ssw_state *s);
 static void after_step_check(const leg_run *R, lane *L, ssw_state *s) {
   if (++L->checks < 2) return;
   double w1, v1, w2, v2;
-  ssw_stepper_velocity(R->c, &L->stash, &w1, &v1);
-  ssw_stepper_velocity(R->c, s, &w2, &v2);
+  node_velocity(R->c, &L->stash, &w1, &v1);
+  node_velocity(R->c, s, &w2, &v2);
   const ssw_reduced *e = &R->c->e;
   const double g = ssw_model_g(e, w1, v1);
   /* Near a limit g is small and the two runs' ht differ by their own
@@ -361,7 +383,7 @@ static void after_step_check(const leg_run *R, lane *L, ssw_state *s) {
 static void after_check_step(const leg_run *R, lane *L, ssw_state *s) {
   if (++L->checks < 2) return;
   double w, v;
-  ssw_stepper_velocity(R->c, s, &w, &v);
+  node_velocity(R->c, s, &w, &v);
   add_local(&L->job->out, peak_local(R, L->job, ssw_model_ht(&R->c->e, w, v)),
             L->w, w); /* L->w: the step's start */
   resume(R, L, s);
@@ -370,7 +392,7 @@ static void after_check_step(const leg_run *R, lane *L, ssw_state *s) {
 static void after_refine_step(const leg_run *R, lane *L, ssw_state *s) {
   const leg_job *j = L->job;
   double w, v;
-  ssw_stepper_velocity(R->c, s, &w, &v);
+  node_velocity(R->c, s, &w, &v);
   const double f = j->dir * ssw_model_ht(&R->c->e, w, v);
   illinois_update(&L->br, fabs(L->h), f);
   if (refine_next(L)) {
@@ -387,7 +409,7 @@ static void after_step(const leg_run *R, lane *L, ssw_state *s) {
   L->taken++;
   L->t_prev = L->t;
   L->t += L->h;
-  ssw_stepper_velocity(c, s, &L->w, &L->v);
+  node_velocity(c, s, &L->w, &L->v);
   L->g = ssw_model_g(&c->e, L->w, L->v);
   L->ht = ssw_model_ht(&c->e, L->w, L->v);
   if (!isfinite(L->g) || !isfinite(s->x) || !isfinite(s->y) ||
