@@ -98,6 +98,19 @@ static double blade_terms(const ssw_reduced *e, double w, double v) {
   return g * ht / e->D + fabs(w) * (fabs(e->M * v) + fabs(e->L2 * w));
 }
 
+/* A peak on the series about (w, v): kept for ssw_legs_peaks, or, when
+ * the leg keeps LEG_PEAKS already, summed now. */
+static void peak_add(leg *out, const ssw_reduced *e, double w, double v,
+                     double lo, double hi, double guess) {
+  if (out->npeaks < LEG_PEAKS) {
+    out->peaks[out->npeaks++] = (leg_peak){w, v, lo, hi, guess};
+    return;
+  }
+  double S[SERIES];
+  ssw_model_blade_series(e, w, v, SERIES, S);
+  out->fmax = maxd(out->fmax, series_peak(S, lo, hi, guess));
+}
+
 static void fpeak_add(fpeak *p, const ssw_reduced *e, double t, double w,
                       double v, leg *out) {
   double f, d;
@@ -110,18 +123,80 @@ static void fpeak_add(fpeak *p, const ssw_reduced *e, double t, double w,
   if (p->n > 0 && p->d * sf * dt > 0 && d * sf * dt < 0) {
     /* Expand about the node nearer the peak: F' interpolated linearly. */
     const double x = p->d / (p->d - d); /* in (0, 1) */
-    double S[SERIES];
-    if (x < 0.5) {
-      ssw_model_blade_series(e, p->w, p->v, SERIES, S);
-      *best = maxd(*best, series_peak(S, mind(0.0, dt), maxd(0.0, dt), x * dt));
-    } else {
-      ssw_model_blade_series(e, w, v, SERIES, S);
-      *best = maxd(*best, series_peak(S, mind(0.0, -dt), maxd(0.0, -dt),
-                                      (x - 1.0) * dt));
-    }
+    if (x < 0.5)
+      peak_add(out, e, p->w, p->v, mind(0.0, dt), maxd(0.0, dt), x * dt);
+    else
+      peak_add(out, e, w, v, mind(0.0, -dt), maxd(0.0, -dt), (x - 1.0) * dt);
   }
   p->t = t, p->f = f, p->d = d, p->w = w, p->v = v;
   p->n++;
+}
+
+/* series_peak in four lanes, each the scalar's sequence of operations
+ * (its Newton iterations stop lane by lane: a stopped lane's s is kept). */
+typedef long long vm4 __attribute__((vector_size(4 * sizeof(double))));
+typedef ssw_model_v4 v4;
+#define SEL4(m, a, b) ((v4)(((vm4)(a) & (m)) | ((vm4)(b) & ~(m))))
+#define MAXD4(a, b) SEL4(((b) != (b)) | ((a) > (b)), a, b)
+#define MIND4(a, b) SEL4(((b) != (b)) | ((a) < (b)), a, b)
+#define FABS4(x) ((v4)((vm4)(x) & ~(vm4)((v4){-0.0, -0.0, -0.0, -0.0})))
+
+SSW_MODEL_CLONES static void series_peak4(const v4 F[SERIES], const v4 *lo,
+                                          const v4 *hi, const v4 *guess,
+                                          v4 *peak) {
+  v4 c1[SERIES], c2[SERIES];
+  for (int k = 2; k < SERIES; k++)
+    c1[k] = (double)k * F[k], c2[k] = (double)(k * (k - 1)) * F[k];
+  const v4 zero = {0.0, 0.0, 0.0, 0.0}, tiny = {1e-300, 1e-300, 1e-300, 1e-300};
+  const v4 tol = 0x1p-50 * MAXD4(FABS4(*hi - *lo), tiny);
+  v4 s = MIND4(*hi, MAXD4(*lo, *guess));
+  vm4 on = {-1, -1, -1, -1};
+  for (int it = 0; it < 30 && (on[0] | on[1] | on[2] | on[3]); it++) {
+    v4 d1 = zero, d2 = zero;
+    for (int k = SERIES - 1; k >= 2; k--)
+      d1 = d1 * s + c1[k], d2 = d2 * s + c2[k];
+    d1 = d1 * s + F[1];
+    on &= ~(d2 == 0.0);
+    const v4 sn = MIND4(*hi, MAXD4(*lo, s - d1 / d2));
+    const vm4 done = FABS4(sn - s) <= tol;
+    s = SEL4(on, sn, s);
+    on &= ~done;
+  }
+  v4 f = zero;
+  for (int k = SERIES - 1; k >= 0; k--)
+    f = f * s + F[k];
+  *peak = FABS4(f);
+}
+
+/* Sums the n <= 4 peaks p[] (the others' lanes repeat the first) into
+ * their legs' fmax. */
+static void peaks_sum(const ssw_reduced *e, leg_peak *const *p, leg *const *out,
+                      int n) {
+  v4 w = {0}, v = {0}, lo = {0}, hi = {0}, guess = {0}, F[SERIES], peak;
+  for (int i = 0; i < 4; i++) {
+    const leg_peak *q = p[i < n ? i : 0];
+    w[i] = q->w, v[i] = q->v, lo[i] = q->lo, hi[i] = q->hi, guess[i] = q->guess;
+  }
+  ssw_model_blade_series4(e, &w, &v, SERIES, F);
+  series_peak4(F, &lo, &hi, &guess, &peak);
+  for (int i = 0; i < n; i++)
+    out[i]->fmax = maxd(out[i]->fmax, peak[i]);
+}
+
+void ssw_legs_peaks(const leg_run *R, leg_job *jobs, int njobs) {
+  leg_peak *p[4];
+  leg *out[4];
+  int n = 0;
+  for (int i = 0; i < njobs; i++) {
+    leg *r = &jobs[i].out;
+    for (int k = 0; k < r->npeaks; k++) {
+      p[n] = &r->peaks[k], out[n] = r;
+      if (++n == 4) peaks_sum(&R->c->e, p, out, n), n = 0;
+    }
+  }
+  if (n > 0) peaks_sum(&R->c->e, p, out, n);
+  for (int i = 0; i < njobs; i++)
+    jobs[i].out.npeaks = 0;
 }
 
 /* Illinois regula falsi for the zero of f(tau) on a bracket (a, b) with
