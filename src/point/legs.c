@@ -294,6 +294,10 @@ typedef struct {
   ssw_state stash; /* a checked step's result, while its halves run */
   double hstep;    /* its size */
   fpeak force;
+  /* The density's update of z after a step, left to legs_settle (which
+   * runs it for all lanes together, so that their long chains of square
+   * roots and divisions overlap): 1 to update z, 2 to set h from it too. */
+  int settle;
 } lane;
 
 static void lane_start(const leg_run *R, leg_job *j, lane *L, ssw_state *s) {
@@ -338,6 +342,7 @@ static void lane_finish(const leg_run *R, lane *L, const ssw_state *s) {
   r->ux = s->ux, r->uy = s->uy;
   r->w = L->w, r->v = L->v, r->g = L->g, r->ht = L->ht;
   L->mode = LANE_IDLE;
+  L->settle = 0;
 }
 
 /* After a normal step or a finished refinement: stop, or size the next
@@ -349,7 +354,10 @@ static int lane_next(const leg_run *R, lane *L, const ssw_state *s) {
     lane_finish(R, L, s);
     return 0;
   }
-  L->h = j->dir * (R->adaptive ? j->step / L->z : j->step);
+  if (L->settle) /* z is still to be updated: legs_settle sets h */
+    L->settle = 2;
+  else
+    L->h = j->dir * (R->adaptive ? j->step / L->z : j->step);
   return 1;
 }
 
@@ -496,11 +504,7 @@ static void after_step(const leg_run *R, lane *L, ssw_state *s) {
   const leg_node node = {L->t,  s->phi, s->x, s->y, s->ux,
                          s->uy, L->w,   L->v, L->g, L->ht};
   keep_anchor(&c->e, j, &node);
-  if (R->adaptive) {
-    double rho, dlog;
-    density(&c->e, &j->clock, L->w, L->v, &rho, &dlog);
-    L->z *= cayley(j->dir * j->step * dlog / rho);
-  }
+  L->settle = R->adaptive; /* z's update: legs_settle */
   /* A scheme that keeps the equilibria exactly lets g decay to any
    * tolerance; others (RATTLE, RK) have discrete equilibria O(h^q) off the
    * line: where |g| stops decreasing on the approach, the leg has arrived
@@ -626,6 +630,23 @@ static void run_leg_dopri5(const leg_run *R, leg_job *j) {
   r->w = s.w, r->v = s.v, r->g = g, r->ht = ht;
 }
 
+/* The density's updates of z that after_step left (lane.settle), for all
+ * lanes in one loop: each lane's chain (four square roots deep, then three
+ * divisions to its next h) is independent of the others', and here the
+ * processor overlaps them. The same operations as in line: the same bits. */
+static void legs_settle(const leg_run *R, lane L[SSW_LANES]) {
+  for (int l = 0; l < SSW_LANES; l++) {
+    /* (a lane that never had a job is unset but for its mode) */
+    if (L[l].mode == LANE_IDLE || !L[l].settle) continue;
+    const leg_job *j = L[l].job;
+    double rho, dlog;
+    density(&R->c->e, &j->clock, L[l].w, L[l].v, &rho, &dlog);
+    L[l].z *= cayley(j->dir * j->step * dlog / rho);
+    if (L[l].settle == 2) L[l].h = j->dir * (j->step / L[l].z);
+    L[l].settle = 0;
+  }
+}
+
 /* Jobs not to integrate end where they start. */
 static int skipped(leg_job *j) {
   if (j->skip) j->out = (leg){.converged = 1};
@@ -655,6 +676,7 @@ void ssw_legs_run(const leg_run *R, leg_job *jobs, int njobs) {
     active += L[l].mode != LANE_IDLE;
   }
   while (active > 0) {
+    legs_settle(R, L);
     /* The active lanes packed first: fewer cost less. */
     ssw_state ps[SSW_LANES];
     int n = 0;
