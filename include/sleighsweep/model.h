@@ -339,6 +339,30 @@ void ssw_model_blade_form(const ssw_reduced *e, double *Fww, double *Fwv,
 void ssw_model_blade_series(const ssw_reduced *e, double w, double v, int n,
                             double *F);
 
+/** Four doubles, one per lane (GCC vector extension). */
+typedef double ssw_model_v4 __attribute__((vector_size(4 * sizeof(double))));
+
+/* The four-lane series functions come in an AVX2 and a baseline (SSE2)
+ * clone, chosen at run time, as the batch kernel does (not under TSan,
+ * whose runtime does not take the clones' resolver): same bits in both. */
+#if defined(__SANITIZE_THREAD__)
+#define SSW_MODEL_CLONES
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define SSW_MODEL_CLONES
+#endif
+#endif
+#ifndef SSW_MODEL_CLONES
+#define SSW_MODEL_CLONES __attribute__((target_clones("avx2", "default")))
+#endif
+
+/** ssw_model_blade_series for four states at once, lane l of w, v and of
+ * each F[k] being one state's: bit for bit the scalar's results (every
+ * lane performs the scalar's sequence of operations), at about the cost
+ * of one, whose recurrence is a chain of dependent sums. */
+void ssw_model_blade_series4(const ssw_reduced *e, const ssw_model_v4 *w,
+                             const ssw_model_v4 *v, int n, ssw_model_v4 *F);
+
 /** The first-order exponential tail at a state (w, v) near the line of
  * equilibria: g decays as exp(ht t / D), so with q = g / ht the limit
  * velocity is (w, v) - (a1, a2) q and the heading line's intercept moves

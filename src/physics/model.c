@@ -213,38 +213,59 @@ void ssw_model_blade_form(const ssw_reduced *e, double *Fww, double *Fwv,
   *Fvv = -e->Z * e->kw1 / e->D;
 }
 
+/* The series' recurrence over a type T: double, or a vector of doubles
+ * whose lanes each run the scalar's sequence of IEEE operations (no
+ * operation mixes lanes), so both give the same bits. One pass: the k-th
+ * terms of F's sums need only the series' terms up to k, so they are
+ * summed beside the recurrence, and M v - L2 w is -a1 exactly (IEEE
+ * subtraction is symmetric), so F's second sum subtracts w a1. */
+#define BLADE_SERIES(T, zero, e, w, v, n, F)                                   \
+  do {                                                                         \
+    T W[SSW_MODEL_SERIES_MAX], V[SSW_MODEL_SERIES_MAX];                        \
+    T G[SSW_MODEL_SERIES_MAX], A1[SSW_MODEL_SERIES_MAX];                       \
+    T A2[SSW_MODEL_SERIES_MAX], HT[SSW_MODEL_SERIES_MAX];                      \
+    W[0] = (w), V[0] = (v);                                                    \
+    for (int k = 0; k < (n); k++) {                                            \
+      /* g's series: p2's, with the constant kappa in the first term only. */  \
+      G[k] =                                                                   \
+          k == 0 ? SSW_MODEL_G(e, W[k], V[k]) : SSW_MODEL_P2(e, W[k], V[k]);   \
+      HT[k] = SSW_MODEL_HT(e, W[k], V[k]);                                     \
+      A1[k] = SSW_MODEL_A1(e, W[k], V[k]);                                     \
+      A2[k] = SSW_MODEL_A2(e, W[k], V[k]);                                     \
+      /* (k + 1) zeta_{k+1} = sum_j g_j a_{k-j} / D (Cauchy product), and      \
+       * F's k-th term from g ht / D + w (M v - L2 w). */                      \
+      T s1 = (zero), s2 = (zero), f1 = (zero), f2 = (zero);                    \
+      for (int j = 0; j <= k; j++) {                                           \
+        s1 += G[j] * A1[k - j], s2 += G[j] * A2[k - j];                        \
+        f1 += G[j] * HT[k - j], f2 -= W[j] * A1[k - j];                        \
+      }                                                                        \
+      F[k] = f1 / (e)->D + f2 - ((e)->lift * V[k] - (e)->lift_s * W[k]);       \
+      if ((e)->drag) {                                                         \
+        F[k] -= ((e)->kw1 * SSW_MODEL_F1(e, W[k], V[k]) +                      \
+                 (e)->kw2 * SSW_MODEL_F2(e, W[k], V[k])) /                     \
+                (e)->D;                                                        \
+        /* the drag is linear: its k-th term is d(zeta_k) */                   \
+        s1 -= SSW_MODEL_D1(e, W[k], V[k]), s2 -= SSW_MODEL_D2(e, W[k], V[k]);  \
+      }                                                                        \
+      if (k + 1 == (n)) break;                                                 \
+      W[k + 1] = s1 / ((e)->D * (k + 1));                                      \
+      V[k + 1] = s2 / ((e)->D * (k + 1));                                      \
+    }                                                                          \
+  } while (0)
+
 void ssw_model_blade_series(const ssw_reduced *e, double w, double v, int n,
                             double *F) {
-  enum { N = SSW_MODEL_SERIES_MAX };
-  double W[N], V[N], G[N], A1[N], A2[N], HT[N];
-  if (n > N) n = N;
-  W[0] = w, V[0] = v;
-  for (int k = 0; k < n; k++) {
-    /* g's series: p2's, with the constant kappa in the first term only. */
-    G[k] = k == 0 ? SSW_MODEL_G(e, W[k], V[k]) : SSW_MODEL_P2(e, W[k], V[k]);
-    HT[k] = SSW_MODEL_HT(e, W[k], V[k]);
-    A1[k] = SSW_MODEL_A1(e, W[k], V[k]);
-    A2[k] = SSW_MODEL_A2(e, W[k], V[k]);
-    if (k + 1 == n) break;
-    /* (k + 1) zeta_{k+1} = sum_j g_j a_{k-j} / D (Cauchy product). */
-    double s1 = 0.0, s2 = 0.0;
-    for (int j = 0; j <= k; j++)
-      s1 += G[j] * A1[k - j], s2 += G[j] * A2[k - j];
-    if (e->drag) /* the drag is linear: its k-th term is d(zeta_k) */
-      s1 -= SSW_MODEL_D1(e, W[k], V[k]), s2 -= SSW_MODEL_D2(e, W[k], V[k]);
-    W[k + 1] = s1 / (e->D * (k + 1));
-    V[k + 1] = s2 / (e->D * (k + 1));
-  }
-  for (int k = 0; k < n; k++) {
-    double s1 = 0.0, s2 = 0.0;
-    for (int j = 0; j <= k; j++)
-      s1 += G[j] * HT[k - j], s2 += W[j] * (e->M * V[k - j] - e->L2 * W[k - j]);
-    F[k] = s1 / e->D + s2 - (e->lift * V[k] - e->lift_s * W[k]);
-    if (e->drag)
-      F[k] -= (e->kw1 * SSW_MODEL_F1(e, W[k], V[k]) +
-               e->kw2 * SSW_MODEL_F2(e, W[k], V[k])) /
-              e->D;
-  }
+  if (n > SSW_MODEL_SERIES_MAX) n = SSW_MODEL_SERIES_MAX;
+  BLADE_SERIES(double, 0.0, e, w, v, n, F);
+}
+
+SSW_MODEL_CLONES void ssw_model_blade_series4(const ssw_reduced *e,
+                                              const ssw_model_v4 *w,
+                                              const ssw_model_v4 *v, int n,
+                                              ssw_model_v4 *F) {
+  if (n > SSW_MODEL_SERIES_MAX) n = SSW_MODEL_SERIES_MAX;
+  BLADE_SERIES(ssw_model_v4, ((ssw_model_v4){0.0, 0.0, 0.0, 0.0}), e, *w, *v, n,
+               F);
 }
 
 void ssw_model_centre(const ssw_reduced *e, double ux, double uy, double x,

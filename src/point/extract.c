@@ -481,6 +481,7 @@ static void pass(const leg_run *R, const ssw_traj *base, int m,
     at[k] = n, n += 2;
   }
   ssw_legs_run(R, jobs, n);
+  ssw_legs_peaks(R, jobs, n);
   for (int k = 0; k < m; k++) {
     finish(R, &base[k], &jobs[2 * k], 0, &fine[k]);
     if (at[k] >= 0) finish(R, &base[k], &jobs[at[k]], 1, &coarse[k]);

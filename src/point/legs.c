@@ -8,6 +8,24 @@
 
 #include "sleighsweep/dopri5.h"
 
+/* fmax and fmin as libm's (x86-64: maxsd and minsd where both are
+ * numbers, so a tie returns the second argument; the number where one is
+ * NaN; the first NaN where both are), inline: GCC keeps calls to fmax and
+ * fmin without -ffinite-math-only, and these sit on every step's path. */
+static inline double maxd(double a, double b) {
+  return b != b ? a : (a > b ? a : b);
+}
+static inline double mind(double a, double b) {
+  return b != b ? a : (a < b ? a : b);
+}
+
+/* The node's velocity from its momenta, as ssw_stepper_velocity computes
+ * it (inline: it is called at every node). */
+static inline void node_velocity(const ssw_coeffs *c, const ssw_state *s,
+                                 double *w, double *v) {
+  ssw_model_velocity(&c->e, s->W1, s->W2, w, v);
+}
+
 static void density(const ssw_reduced *e, const clock_par *k, double w,
                     double v, double *rho, double *dlog) {
   const double g = SSW_MODEL_G(e, w, v), ht = SSW_MODEL_HT(e, w, v);
@@ -26,7 +44,7 @@ static void density(const ssw_reduced *e, const clock_par *k, double w,
 /* Cayley factor (1 + x/2)/(1 - x/2): C(x) C(-x) = 1 keeps the density
  * update reversible, and clamping |x| <= 1 (an odd map) keeps it positive. */
 static double cayley(double x) {
-  x = fmin(1.0, fmax(-1.0, x));
+  x = mind(1.0, maxd(-1.0, x));
   return (1.0 + 0.5 * x) / (1.0 - 0.5 * x);
 }
 
@@ -50,15 +68,19 @@ typedef struct {
  * Newton on F'(s) = 0 from `guess`, kept inside the interval. */
 static double series_peak(const double F[SERIES], double lo, double hi,
                           double guess) {
-  double s = fmin(hi, fmax(lo, guess));
+  double c1[SERIES], c2[SERIES]; /* the derivatives' coefficients */
+  for (int k = 2; k < SERIES; k++)
+    c1[k] = k * F[k], c2[k] = k * (k - 1) * F[k];
+  const double tol = 0x1p-50 * maxd(fabs(hi - lo), 1e-300);
+  double s = mind(hi, maxd(lo, guess));
   for (int it = 0; it < 30; it++) {
     double d1 = 0.0, d2 = 0.0;
     for (int k = SERIES - 1; k >= 2; k--)
-      d1 = d1 * s + k * F[k], d2 = d2 * s + k * (k - 1) * F[k];
+      d1 = d1 * s + c1[k], d2 = d2 * s + c2[k];
     d1 = d1 * s + F[1];
     if (d2 == 0.0) break;
-    const double sn = fmin(hi, fmax(lo, s - d1 / d2));
-    const int done = fabs(sn - s) <= 0x1p-50 * fmax(fabs(hi - lo), 1e-300);
+    const double sn = mind(hi, maxd(lo, s - d1 / d2));
+    const int done = fabs(sn - s) <= tol;
     s = sn;
     if (done) break;
   }
@@ -76,30 +98,105 @@ static double blade_terms(const ssw_reduced *e, double w, double v) {
   return g * ht / e->D + fabs(w) * (fabs(e->M * v) + fabs(e->L2 * w));
 }
 
+/* A peak on the series about (w, v): kept for ssw_legs_peaks, or, when
+ * the leg keeps LEG_PEAKS already, summed now. */
+static void peak_add(leg *out, const ssw_reduced *e, double w, double v,
+                     double lo, double hi, double guess) {
+  if (out->npeaks < LEG_PEAKS) {
+    out->peaks[out->npeaks++] = (leg_peak){w, v, lo, hi, guess};
+    return;
+  }
+  double S[SERIES];
+  ssw_model_blade_series(e, w, v, SERIES, S);
+  out->fmax = maxd(out->fmax, series_peak(S, lo, hi, guess));
+}
+
 static void fpeak_add(fpeak *p, const ssw_reduced *e, double t, double w,
                       double v, leg *out) {
   double f, d;
   double *best = &out->fmax;
   ssw_model_blade_rate(e, w, v, &f, &d);
-  *best = fmax(*best, fabs(f));
-  out->fterms = fmax(out->fterms, blade_terms(e, w, v));
+  *best = maxd(*best, fabs(f));
+  out->fterms = maxd(out->fterms, blade_terms(e, w, v));
   /* Only an interval over which |F| rises then falls holds a peak. */
   const double sf = copysign(1.0, f), dt = t - p->t;
   if (p->n > 0 && p->d * sf * dt > 0 && d * sf * dt < 0) {
     /* Expand about the node nearer the peak: F' interpolated linearly. */
     const double x = p->d / (p->d - d); /* in (0, 1) */
-    double S[SERIES];
-    if (x < 0.5) {
-      ssw_model_blade_series(e, p->w, p->v, SERIES, S);
-      *best = fmax(*best, series_peak(S, fmin(0.0, dt), fmax(0.0, dt), x * dt));
-    } else {
-      ssw_model_blade_series(e, w, v, SERIES, S);
-      *best = fmax(*best, series_peak(S, fmin(0.0, -dt), fmax(0.0, -dt),
-                                      (x - 1.0) * dt));
-    }
+    if (x < 0.5)
+      peak_add(out, e, p->w, p->v, mind(0.0, dt), maxd(0.0, dt), x * dt);
+    else
+      peak_add(out, e, w, v, mind(0.0, -dt), maxd(0.0, -dt), (x - 1.0) * dt);
   }
   p->t = t, p->f = f, p->d = d, p->w = w, p->v = v;
   p->n++;
+}
+
+/* series_peak in four lanes, each the scalar's sequence of operations
+ * (its Newton iterations stop lane by lane: a stopped lane's s is kept). */
+typedef long long vm4 __attribute__((vector_size(4 * sizeof(double))));
+typedef ssw_model_v4 v4;
+#define SEL4(m, a, b) ((v4)(((vm4)(a) & (m)) | ((vm4)(b) & ~(m))))
+#define MAXD4(a, b) SEL4(((b) != (b)) | ((a) > (b)), a, b)
+#define MIND4(a, b) SEL4(((b) != (b)) | ((a) < (b)), a, b)
+#define FABS4(x) ((v4)((vm4)(x) & ~(vm4)((v4){-0.0, -0.0, -0.0, -0.0})))
+
+SSW_MODEL_CLONES static void series_peak4(const v4 F[SERIES], const v4 *lo,
+                                          const v4 *hi, const v4 *guess,
+                                          v4 *peak) {
+  v4 c1[SERIES], c2[SERIES];
+  for (int k = 2; k < SERIES; k++)
+    c1[k] = (double)k * F[k], c2[k] = (double)(k * (k - 1)) * F[k];
+  const v4 zero = {0.0, 0.0, 0.0, 0.0}, tiny = {1e-300, 1e-300, 1e-300, 1e-300};
+  const v4 tol = 0x1p-50 * MAXD4(FABS4(*hi - *lo), tiny);
+  v4 s = MIND4(*hi, MAXD4(*lo, *guess));
+  vm4 on = {-1, -1, -1, -1};
+  for (int it = 0; it < 30 && (on[0] | on[1] | on[2] | on[3]); it++) {
+    v4 d1 = zero, d2 = zero;
+    for (int k = SERIES - 1; k >= 2; k--)
+      d1 = d1 * s + c1[k], d2 = d2 * s + c2[k];
+    d1 = d1 * s + F[1];
+    on &= ~(d2 == 0.0);
+    const v4 sn = MIND4(*hi, MAXD4(*lo, s - d1 / d2));
+    const vm4 done = FABS4(sn - s) <= tol;
+    s = SEL4(on, sn, s);
+    on &= ~done;
+  }
+  v4 f = zero;
+  for (int k = SERIES - 1; k >= 0; k--)
+    f = f * s + F[k];
+  *peak = FABS4(f);
+}
+
+/* Sums the n <= 4 peaks p[] (the others' lanes repeat the first) into
+ * their legs' fmax. */
+static void peaks_sum(const ssw_reduced *e, leg_peak *const *p, leg *const *out,
+                      int n) {
+  v4 w = {0}, v = {0}, lo = {0}, hi = {0}, guess = {0}, F[SERIES], peak;
+  for (int i = 0; i < 4; i++) {
+    const leg_peak *q = p[i < n ? i : 0];
+    w[i] = q->w, v[i] = q->v, lo[i] = q->lo, hi[i] = q->hi, guess[i] = q->guess;
+  }
+  ssw_model_blade_series4(e, &w, &v, SERIES, F);
+  series_peak4(F, &lo, &hi, &guess, &peak);
+  for (int i = 0; i < n; i++)
+    out[i]->fmax = maxd(out[i]->fmax, peak[i]);
+}
+
+void ssw_legs_peaks(const leg_run *R, leg_job *jobs, int njobs) {
+  leg_peak *p[4];
+  leg *out[4];
+  int n = 0;
+  for (int i = 0; i < njobs; i++) {
+    leg *r = &jobs[i].out;
+    for (int k = 0; k < r->npeaks; k++) {
+      p[n] = &r->peaks[k], out[n] = r;
+      if (++n == 4) peaks_sum(&R->c->e, p, out, n), n = 0;
+    }
+  }
+  if (n > 0) peaks_sum(&R->c->e, p, out, n);
+  for (int i = 0; i < njobs; i++)
+    jobs[i].out.npeaks = 0;
 }
 
 /* Illinois regula falsi for the zero of f(tau) on a bracket (a, b) with
@@ -168,12 +265,12 @@ static int arrived(const ssw_reduced *e, const leg_job *j, double g, double w,
    * as the equilibria near each other (|ht| falls with sin psi_e): s must
    * be small as well. Without it |ht| is sqrt(D) g_max there and the rule
    * on g says the same. */
-  return a <= fmin(j->gstop, fabs(j->out.anchor.g) / ANCHOR_RATIO) &&
+  return a <= mind(j->gstop, fabs(j->out.anchor.g) / ANCHOR_RATIO) &&
          (j->stop_ht == 0.0 || a <= j->stop_ht * fabs(ht));
 }
 
 static void keep_anchor(const ssw_reduced *e, leg_job *j, const leg_node *n) {
-  if (fabs(n->g) >= ANCHOR_RATIO * fmax(j->gstop, g_floor(e, n->w, n->v)))
+  if (fabs(n->g) >= ANCHOR_RATIO * maxd(j->gstop, g_floor(e, n->w, n->v)))
     j->out.anchor = *n;
 }
 
@@ -197,6 +294,10 @@ typedef struct {
   ssw_state stash; /* a checked step's result, while its halves run */
   double hstep;    /* its size */
   fpeak force;
+  /* The density's update of z after a step, left to legs_settle (which
+   * runs it for all lanes together, so that their long chains of square
+   * roots and divisions overlap): 1 to update z, 2 to set h from it too. */
+  int settle;
 } lane;
 
 static void lane_start(const leg_run *R, leg_job *j, lane *L, ssw_state *s) {
@@ -241,6 +342,7 @@ static void lane_finish(const leg_run *R, lane *L, const ssw_state *s) {
   r->ux = s->ux, r->uy = s->uy;
   r->w = L->w, r->v = L->v, r->g = L->g, r->ht = L->ht;
   L->mode = LANE_IDLE;
+  L->settle = 0;
 }
 
 /* After a normal step or a finished refinement: stop, or size the next
@@ -252,7 +354,10 @@ static int lane_next(const leg_run *R, lane *L, const ssw_state *s) {
     lane_finish(R, L, s);
     return 0;
   }
-  L->h = j->dir * (R->adaptive ? j->step / L->z : j->step);
+  if (L->settle) /* z is still to be updated: legs_settle sets h */
+    L->settle = 2;
+  else
+    L->h = j->dir * (R->adaptive ? j->step / L->z : j->step);
   return 1;
 }
 
@@ -337,8 +442,8 @@ static void after_step(const leg_run *R, lane *L, ssw_state *s);
 static void after_step_check(const leg_run *R, lane *L, ssw_state *s) {
   if (++L->checks < 2) return;
   double w1, v1, w2, v2;
-  ssw_stepper_velocity(R->c, &L->stash, &w1, &v1);
-  ssw_stepper_velocity(R->c, s, &w2, &v2);
+  node_velocity(R->c, &L->stash, &w1, &v1);
+  node_velocity(R->c, s, &w2, &v2);
   const ssw_reduced *e = &R->c->e;
   const double g = ssw_model_g(e, w1, v1);
   /* Near a limit g is small and the two runs' ht differ by their own
@@ -361,7 +466,7 @@ static void after_step_check(const leg_run *R, lane *L, ssw_state *s) {
 static void after_check_step(const leg_run *R, lane *L, ssw_state *s) {
   if (++L->checks < 2) return;
   double w, v;
-  ssw_stepper_velocity(R->c, s, &w, &v);
+  node_velocity(R->c, s, &w, &v);
   add_local(&L->job->out, peak_local(R, L->job, ssw_model_ht(&R->c->e, w, v)),
             L->w, w); /* L->w: the step's start */
   resume(R, L, s);
@@ -370,7 +475,7 @@ static void after_check_step(const leg_run *R, lane *L, ssw_state *s) {
 static void after_refine_step(const leg_run *R, lane *L, ssw_state *s) {
   const leg_job *j = L->job;
   double w, v;
-  ssw_stepper_velocity(R->c, s, &w, &v);
+  node_velocity(R->c, s, &w, &v);
   const double f = j->dir * ssw_model_ht(&R->c->e, w, v);
   illinois_update(&L->br, fabs(L->h), f);
   if (refine_next(L)) {
@@ -387,7 +492,7 @@ static void after_step(const leg_run *R, lane *L, ssw_state *s) {
   L->taken++;
   L->t_prev = L->t;
   L->t += L->h;
-  ssw_stepper_velocity(c, s, &L->w, &L->v);
+  node_velocity(c, s, &L->w, &L->v);
   L->g = ssw_model_g(&c->e, L->w, L->v);
   L->ht = ssw_model_ht(&c->e, L->w, L->v);
   if (!isfinite(L->g) || !isfinite(s->x) || !isfinite(s->y) ||
@@ -399,11 +504,7 @@ static void after_step(const leg_run *R, lane *L, ssw_state *s) {
   const leg_node node = {L->t,  s->phi, s->x, s->y, s->ux,
                          s->uy, L->w,   L->v, L->g, L->ht};
   keep_anchor(&c->e, j, &node);
-  if (R->adaptive) {
-    double rho, dlog;
-    density(&c->e, &j->clock, L->w, L->v, &rho, &dlog);
-    L->z *= cayley(j->dir * j->step * dlog / rho);
-  }
+  L->settle = R->adaptive; /* z's update: legs_settle */
   /* A scheme that keeps the equilibria exactly lets g decay to any
    * tolerance; others (RATTLE, RK) have discrete equilibria O(h^q) off the
    * line: where |g| stops decreasing on the approach, the leg has arrived
@@ -529,6 +630,23 @@ static void run_leg_dopri5(const leg_run *R, leg_job *j) {
   r->w = s.w, r->v = s.v, r->g = g, r->ht = ht;
 }
 
+/* The density's updates of z that after_step left (lane.settle), for all
+ * lanes in one loop: each lane's chain (four square roots deep, then three
+ * divisions to its next h) is independent of the others', and here the
+ * processor overlaps them. The same operations as in line: the same bits. */
+static void legs_settle(const leg_run *R, lane L[SSW_LANES]) {
+  for (int l = 0; l < SSW_LANES; l++) {
+    /* (a lane that never had a job is unset but for its mode) */
+    if (L[l].mode == LANE_IDLE || !L[l].settle) continue;
+    const leg_job *j = L[l].job;
+    double rho, dlog;
+    density(&R->c->e, &j->clock, L[l].w, L[l].v, &rho, &dlog);
+    L[l].z *= cayley(j->dir * j->step * dlog / rho);
+    if (L[l].settle == 2) L[l].h = j->dir * (j->step / L[l].z);
+    L[l].settle = 0;
+  }
+}
+
 /* Jobs not to integrate end where they start. */
 static int skipped(leg_job *j) {
   if (j->skip) j->out = (leg){.converged = 1};
@@ -558,6 +676,7 @@ void ssw_legs_run(const leg_run *R, leg_job *jobs, int njobs) {
     active += L[l].mode != LANE_IDLE;
   }
   while (active > 0) {
+    legs_settle(R, L);
     /* The active lanes packed first: fewer cost less. */
     ssw_state ps[SSW_LANES];
     int n = 0;

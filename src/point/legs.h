@@ -28,6 +28,16 @@ typedef struct {
   double t, phi, x, y, ux, uy, w, v, g, ht;
 } leg_node;
 
+/* A peak of |F| between two nodes whose series is still to be summed:
+ * the node nearer the peak (w, v), the interval [lo, hi] of time from it
+ * and Newton's first guess (legs.c, fpeak_add). */
+typedef struct {
+  double w, v, lo, hi, guess;
+} leg_peak;
+
+/* Peaks a leg keeps for ssw_legs_peaks; any more are summed at once. */
+#define LEG_PEAKS 4
+
 /* End state of one direction of integration. */
 typedef struct {
   double t, phi, x, y, w, v, g, ht;
@@ -39,8 +49,11 @@ typedef struct {
   int64_t steps;
   double emax;
   int converged, nonfinite;
-  int stalled;   /* stopped at the scheme's own equilibrium (see after_step) */
-  double fmax;   /* largest |F| of the blade force over the nodes (refined) */
+  int stalled; /* stopped at the scheme's own equilibrium (see after_step) */
+  double fmax; /* largest |F| of the blade force over the nodes (refined:
+                  with the peaks[0..npeaks) still to come) */
+  int npeaks;
+  leg_peak peaks[LEG_PEAKS];
   double fterms; /* largest magnitude of F's terms over the nodes: the scale
                     of its round-off where the terms cancel */
   int found_peak;
@@ -88,5 +101,12 @@ typedef struct {
  * leg's result does not depend on which lane ran it or alongside which
  * other legs. */
 void ssw_legs_run(const leg_run *R, leg_job *jobs, int njobs);
+
+/** Completes the legs' fmax after ssw_legs_run: the series of the peaks of
+ * |F| that the legs kept (leg.peaks), summed four at a time in SIMD lanes
+ * (one series is a chain of dependent sums: four cost about one), each
+ * lane bit for bit the scalar sum. fmax is a maximum, so the order in which
+ * the peaks enter it does not change it. */
+void ssw_legs_peaks(const leg_run *R, leg_job *jobs, int njobs);
 
 #endif
