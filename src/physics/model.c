@@ -259,13 +259,21 @@ void ssw_model_blade_series(const ssw_reduced *e, double w, double v, int n,
   BLADE_SERIES(double, 0.0, e, w, v, n, F);
 }
 
-SSW_MODEL_CLONES void ssw_model_blade_series4(const ssw_reduced *e,
-                                              const ssw_model_v4 *w,
-                                              const ssw_model_v4 *v, int n,
-                                              ssw_model_v4 *F) {
-  if (n > SSW_MODEL_SERIES_MAX) n = SSW_MODEL_SERIES_MAX;
+/* The clones stay static behind a plain function: clang names a
+ * multiversioned function's symbols its own way, which a call from another
+ * file does not find. */
+SSW_MODEL_CLONES static void blade_series4(const ssw_reduced *e,
+                                           const ssw_model_v4 *w,
+                                           const ssw_model_v4 *v, int n,
+                                           ssw_model_v4 *F) {
   BLADE_SERIES(ssw_model_v4, ((ssw_model_v4){0.0, 0.0, 0.0, 0.0}), e, *w, *v, n,
                F);
+}
+
+void ssw_model_blade_series4(const ssw_reduced *e, const ssw_model_v4 *w,
+                             const ssw_model_v4 *v, int n, ssw_model_v4 *F) {
+  if (n > SSW_MODEL_SERIES_MAX) n = SSW_MODEL_SERIES_MAX;
+  blade_series4(e, w, v, n, F);
 }
 
 void ssw_model_centre(const ssw_reduced *e, double ux, double uy, double x,
