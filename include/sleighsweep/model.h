@@ -342,18 +342,24 @@ void ssw_model_blade_series(const ssw_reduced *e, double w, double v, int n,
 /** Four doubles, one per lane (GCC vector extension). */
 typedef double ssw_model_v4 __attribute__((vector_size(4 * sizeof(double))));
 
-/* The four-lane series functions come in an AVX2 and a baseline (SSE2)
- * clone, chosen at run time, as the batch kernel does (not under TSan,
- * whose runtime does not take the clones' resolver): same bits in both. */
+/* SIMD code comes in an AVX2 and a baseline (SSE2) clone, chosen at run
+ * time by target_clones (an ifunc): the four-lane series functions here,
+ * the batch kernel's 4-lane width (src/integrators/batch4.c). Every lane
+ * performs the scalar's operations, so both clones give the same bits.
+ * ThreadSanitizer's runtime must start before any instrumented code and
+ * cannot run an ifunc resolver at relocation time, so its builds
+ * (SSW_NO_IFUNC) take the baseline path, as do other architectures. */
 #if defined(__SANITIZE_THREAD__)
-#define SSW_MODEL_CLONES
+#define SSW_NO_IFUNC 1
 #elif defined(__has_feature)
 #if __has_feature(thread_sanitizer)
-#define SSW_MODEL_CLONES
+#define SSW_NO_IFUNC 1
 #endif
 #endif
-#ifndef SSW_MODEL_CLONES
-#define SSW_MODEL_CLONES __attribute__((target_clones("avx2", "default")))
+#if defined(SSW_NO_IFUNC) || !defined(__x86_64__)
+#define SSW_SIMD_CLONES
+#else
+#define SSW_SIMD_CLONES __attribute__((target_clones("avx2", "default")))
 #endif
 
 /** ssw_model_blade_series for four states at once, lane l of w, v and of

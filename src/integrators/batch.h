@@ -6,6 +6,7 @@
 #ifndef SSW_INTEGRATORS_BATCH_H
 #define SSW_INTEGRATORS_BATCH_H
 
+#include "sleighsweep/model.h" /* SSW_SIMD_CLONES, SSW_NO_IFUNC */
 #include "sleighsweep/stepper.h"
 
 /* The widths, and the lanes of the batch (SSW_LANES) in whole kernels. */
@@ -24,17 +25,5 @@ void ssw_batch_compose8(const ssw_coeffs *c, const double h[SSW_KW_WIDE],
 /* Whether this build has the 8-lane kernel and the CPU can run it
  * (AVX-512 F, DQ and VL). */
 int ssw_batch_wide_available(void);
-
-/* Run-time choice of the instruction set by target_clones (an ifunc).
- * ThreadSanitizer's runtime must start before any instrumented code and
- * cannot run an ifunc resolver at relocation time, so its builds take the
- * baseline path, and have no 8-lane kernel. */
-#if defined(__SANITIZE_THREAD__)
-#define SSW_NO_IFUNC 1
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define SSW_NO_IFUNC 1
-#endif
-#endif
 
 #endif

@@ -10,12 +10,7 @@
  * file does not find. */
 #define SSW_KW SSW_KW_NARROW
 #define SSW_KERNEL_COMPOSE compose4
-#if defined(SSW_NO_IFUNC) || !defined(__x86_64__)
-#define SSW_KERNEL_TARGET static
-#else
-#define SSW_KERNEL_TARGET                                                      \
-  static __attribute__((target_clones("avx2", "default")))
-#endif
+#define SSW_KERNEL_TARGET static SSW_SIMD_CLONES
 #include "batch_kernel.h"
 
 void ssw_batch_compose4(const ssw_coeffs *c, const double h[SSW_KW_NARROW],

@@ -262,10 +262,10 @@ void ssw_model_blade_series(const ssw_reduced *e, double w, double v, int n,
 /* The clones stay static behind a plain function: clang names a
  * multiversioned function's symbols its own way, which a call from another
  * file does not find. */
-SSW_MODEL_CLONES static void blade_series4(const ssw_reduced *e,
-                                           const ssw_model_v4 *w,
-                                           const ssw_model_v4 *v, int n,
-                                           ssw_model_v4 *F) {
+SSW_SIMD_CLONES static void blade_series4(const ssw_reduced *e,
+                                          const ssw_model_v4 *w,
+                                          const ssw_model_v4 *v, int n,
+                                          ssw_model_v4 *F) {
   BLADE_SERIES(ssw_model_v4, ((ssw_model_v4){0.0, 0.0, 0.0, 0.0}), e, *w, *v, n,
                F);
 }

@@ -141,9 +141,9 @@ typedef ssw_model_v4 v4;
 #define MIND4(a, b) SEL4(((b) != (b)) | ((a) < (b)), a, b)
 #define FABS4(x) ((v4)((vm4)(x) & ~(vm4)((v4){-0.0, -0.0, -0.0, -0.0})))
 
-SSW_MODEL_CLONES static void series_peak4(const v4 F[SERIES], const v4 *lo,
-                                          const v4 *hi, const v4 *guess,
-                                          v4 *peak) {
+SSW_SIMD_CLONES static void series_peak4(const v4 F[SERIES], const v4 *lo,
+                                         const v4 *hi, const v4 *guess,
+                                         v4 *peak) {
   v4 c1[SERIES], c2[SERIES];
   for (int k = 2; k < SERIES; k++)
     c1[k] = (double)k * F[k], c2[k] = (double)(k * (k - 1)) * F[k];

@@ -99,6 +99,16 @@ int MPI_Send(const void *buf, int count, MPI_Datatype type, int dest, int tag,
   return rc;
 }
 
+/* A work request taken by the master at time t1: counted, with the
+ * process's CPU time at the first and the last. */
+static void request_received(double t1) {
+  struct timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  req_cpu1 = (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+  req_last = t1;
+  if (req_recv++ == 0) req_first = t1, req_cpu0 = req_cpu1;
+}
+
 int MPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag,
              MPI_Comm comm, MPI_Status *status) {
   const int mine = t_init > 0 && from_program(__builtin_return_address(0));
@@ -108,13 +118,7 @@ int MPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag,
     const double t1 = mono();
     t_p2p += t1 - t0;
     n_calls++;
-    if (tag == REQ_TAG) {
-      struct timespec ts;
-      clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-      req_cpu1 = (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-      req_last = t1;
-      if (req_recv++ == 0) req_first = t1, req_cpu0 = req_cpu1;
-    }
+    if (tag == REQ_TAG) request_received(t1);
   }
   return rc;
 }
@@ -136,13 +140,7 @@ int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status) {
     const double t1 = mono();
     t_p2p += t1 - t0;
     n_calls++;
-    if (*flag && st->MPI_TAG == REQ_TAG) {
-      struct timespec ts;
-      clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-      req_cpu1 = (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-      req_last = t1;
-      if (req_recv++ == 0) req_first = t1, req_cpu0 = req_cpu1;
-    }
+    if (*flag && st->MPI_TAG == REQ_TAG) request_received(t1);
   }
   return rc;
 }
