@@ -232,11 +232,13 @@ static void test_capabilities(void) {
   }
 }
 
-/* The kernel's width: 8 lanes for more than 4 states where the CPU has
- * AVX-512 (asked here of the CPU directly) and SSW_KERNEL_LANES is not 4,
- * else 4; 4 for at most 4 states. The ctest entry stepper_lanes4 runs
- * this test with SSW_KERNEL_LANES=4, so both widths are checked against
- * each other through the lane tests above on an AVX-512 machine. */
+/* The kernel's width: 8 lanes for more than 4 states unless
+ * SSW_KERNEL_LANES is 4, as one AVX-512 vector where the CPU has it (asked
+ * here of the CPU directly) and as two 4-lane vectors side by side
+ * otherwise; 4 for at most 4 states. The ctest entry stepper_lanes4 runs
+ * this test with SSW_KERNEL_LANES=4, so the 8-lane kernel (either kind)
+ * and the 4-lane one are checked against each other through the lane
+ * tests above. */
 static void test_kernel_width(void) {
   int wide = 0;
 #if defined(__x86_64__) && !defined(__SANITIZE_THREAD__)
@@ -246,13 +248,20 @@ static void test_kernel_width(void) {
          __builtin_cpu_supports("avx512vl");
 #endif
   const char *env = getenv("SSW_KERNEL_LANES");
-  if (env && atoi(env) == 4) wide = 0;
+  const int narrow = env && atoi(env) == 4;
+  if (narrow) wide = 0;
   for (int n = 1; n <= SSW_LANES; n++)
-    EXPECT(ssw_stepper_kernel_lanes(n) == (n > 4 && wide ? 8 : 4),
-           "%d states run on %d lanes (AVX-512 %s)", n,
-           ssw_stepper_kernel_lanes(n), wide ? "used" : "not used");
-  printf("kernel: %d lanes for a full batch of %d\n",
-         ssw_stepper_kernel_lanes(SSW_LANES), SSW_LANES);
+    EXPECT(ssw_stepper_kernel_lanes(n) == (n > 4 && !narrow ? 8 : 4),
+           "%d states run on %d lanes (SSW_KERNEL_LANES %s)", n,
+           ssw_stepper_kernel_lanes(n), env ? env : "unset");
+  EXPECT(ssw_stepper_kernel_avx512() == wide,
+         "8-lane kernel on AVX-512: %d, expected %d",
+         ssw_stepper_kernel_avx512(), wide);
+  printf("kernel: %d lanes for a full batch of %d (%s)\n",
+         ssw_stepper_kernel_lanes(SSW_LANES), SSW_LANES,
+         ssw_stepper_kernel_lanes(SSW_LANES) == 4 ? "one 4-lane vector"
+         : wide                                   ? "one AVX-512 vector"
+                : "two 4-lane vectors side by side");
 }
 
 /* The SIMD kernel's base step against the physics module's discrete
@@ -305,8 +314,58 @@ static void test_kernel_vs_model(void) {
          bodies, worst_w, worst_x);
 }
 
+/* Lanes never interact, also where their data-dependent loops differ: a
+ * batch of n states whose steps range over three decades (h from 1e-3 to
+ * 3, so some lanes need more Newton iterations and halvings of the
+ * half-turn than their neighbours, in either 4-lane vector of an 8-lane
+ * kernel) and whose velocities change sign, with and without drag, both
+ * reconstructions, hamel2 and hamel8, over 30 macro steps: every lane bit
+ * for bit the state stepped alone (the 4-lane kernel, one lane used). */
+static void test_lanes_mixed(void) {
+  const char *schemes[] = {"hamel2", "hamel8"};
+  for (int dr = 0; dr < 2; dr++) {
+    ssw_body bd = SEED_BODY;
+    if (dr) bd.drag_w = 0.3, bd.drag_v = 0.7, bd.drag_wv = 0.2;
+    ssw_params p = SEED_PARAMS(0.1);
+    ssw_tensor t;
+    int regime;
+    ssw_model_tensor(&bd, &p, &t);
+    ssw_model_classify(&t, SSW_ZERO_TOL_DEFAULT, &t, &regime);
+    for (int k = 0; k < 2; k++) {
+      const ssw_method *m = ssw_method_find(schemes[k]);
+      ssw_coeffs c;
+      EXPECT(ssw_stepper_bind(&t, m, &c) == 0, "bind %s", m->name);
+      for (int recon = 0; recon < SSW_RECON_COUNT; recon++)
+        for (int nl = 1; nl <= SSW_LANES; nl++) {
+          ssw_state b[SSW_LANES], one;
+          double hl[SSW_LANES], w0[SSW_LANES], v0[SSW_LANES];
+          for (int l = 0; l < SSW_LANES; l++) {
+            /* lanes 0..7: h 1e-3 .. 3 in a shuffled order, w of both
+             * signs and up to 40 (h w / 2 up to 60: many halvings). */
+            static const int order[SSW_LANES] = {5, 0, 7, 2, 4, 1, 6, 3};
+            hl[l] = 1e-3 * pow(3000.0, order[l] / 7.0);
+            w0[l] = (l % 2 ? -1.0 : 1.0) * (0.5 + 5.0 * order[l]);
+            v0[l] = 1.0 - 0.3 * l;
+            ssw_stepper_init(&c, w0[l], v0[l], &b[l]);
+          }
+          for (int step = 0; step < 30; step++)
+            ssw_stepper_advance_batch(&c, hl, recon, b, nl);
+          for (int l = 0; l < nl; l++) {
+            ssw_stepper_init(&c, w0[l], v0[l], &one);
+            for (int step = 0; step < 30; step++)
+              ssw_stepper_advance(&c, hl[l], recon, &one);
+            EXPECT(!memcmp(&one, &b[l], sizeof one),
+                   "%s, drag %d, recon %d: lane %d of %d differs alone",
+                   m->name, dr, recon, l, nl);
+          }
+        }
+    }
+  }
+}
+
 int main(void) {
   test_capabilities();
+  test_lanes_mixed();
   test_kernel_vs_model();
   test_orders();
   test_reversibility();

@@ -158,9 +158,14 @@ void ssw_stepper_advance_batch(const ssw_coeffs *c, const double h[SSW_LANES],
                                int recon, ssw_state s[SSW_LANES], int n);
 
 /** The lanes of the kernel that advances n states of a Hamel
- * composition: 8 where n > 4 and the CPU has AVX-512 (unless the
- * environment sets SSW_KERNEL_LANES=4), else 4. */
+ * composition: 8 where n > 4 (one AVX-512 vector where the CPU has it,
+ * else two 4-lane vectors side by side) unless the environment sets
+ * SSW_KERNEL_LANES=4, else 4. */
 int ssw_stepper_kernel_lanes(int n);
+
+/** Whether the 8-lane kernel is one AVX-512 vector (1) or two 4-lane
+ * vectors (0) on this CPU and build. */
+int ssw_stepper_kernel_avx512(void);
 
 /** One macro step of size h with a method (composition or RK4). */
 void ssw_stepper_advance(const ssw_coeffs *c, double h, int recon,

@@ -18,6 +18,21 @@ void ssw_batch_compose4(const ssw_coeffs *c, const double h[SSW_KW_NARROW],
   compose4(c, h, recon, s);
 }
 
+/* Eight states as two 4-lane vectors whose chains are stepped side by side,
+ * base step by base step (for CPUs without AVX-512): the same IEEE
+ * operations per lane as compose4 (batch_kernel.h, solve_cubic). */
+static SSW_SIMD_CLONES void compose4x2(const ssw_coeffs *c,
+                                       const double h[2 * SSW_KW], int recon,
+                                       ssw_state s[2 * SSW_KW]) {
+  compose_n(2, 1, c, h, recon, s);
+}
+
+void ssw_batch_compose4x2(const ssw_coeffs *c,
+                          const double h[2 * SSW_KW_NARROW], int recon,
+                          ssw_state s[2 * SSW_KW_NARROW]) {
+  compose4x2(c, h, recon, s);
+}
+
 void ssw_hamel_step(const ssw_coeffs *c, double h, int recon, ssw_state *s) {
   vstate v;
   ssw_state lanes[SSW_KW];
@@ -26,9 +41,9 @@ void ssw_hamel_step(const ssw_coeffs *c, double h, int recon, ssw_state *s) {
   load(lanes, &v);
   const vd hv = (vd){0} + h;
   if (c->e.drag)
-    base_step(&c->e, &hv, recon, 1, &v);
+    base_step(1, 1, &c->e, &hv, recon, 1, &v);
   else
-    base_step(&c->e, &hv, recon, 0, &v);
+    base_step(1, 1, &c->e, &hv, recon, 0, &v);
   store(&v, lanes);
   *s = lanes[0];
 }

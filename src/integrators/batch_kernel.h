@@ -76,38 +76,64 @@ newton(const vd *a_, const vd *a2_, const vd *b_, const vd *rhs_, const vd *p_,
 }
 
 /* Root of the cubic nearest the warm start, the previous step's p (a =
- * h^2/4, a2 = a kappa). For the step sizes in use b > 0 and a2^2 < 3 a b,
- * so the cubic is monotone with one real root and Newton converges from
- * any start. A lane stops once its error is below a quarter ulp, at any
- * step size; whether any lane goes on is first asked after the second
- * iteration (one is never enough but where p is zero or the step tiny). */
+ * h^2/4, a2 = a kappa), for NV vectors of lanes at once. For the step sizes
+ * in use b > 0 and a2^2 < 3 a b, so the cubic is monotone with one real
+ * root and Newton converges from any start. A lane stops once its error is
+ * below a quarter ulp, at any step size; whether any lane goes on is first
+ * asked after iteration ASK + 1 (one is never enough but where p is zero or
+ * the step tiny). A lane that has stopped is masked, never updated again,
+ * so neither ASK nor NV nor the other vectors change a lane's bits: ASK
+ * only moves the first data-dependent branch. With two vectors in flight
+ * (NV = 2) it is asked after the third iteration, which 71% of the vectors
+ * do not need but which keeps the branch predictable: a mispredicted exit
+ * would flush the other vector's chain, which is what NV = 2 overlaps. */
 static inline __attribute__((always_inline)) void
-solve_cubic(const vd *a, const vd *a2, const vd *b, const vd *rhs, vd *p_) {
-  vd p, pn;
-  vm active, more;
-  newton(a, a2, b, rhs, p_, &p, &active); /* every lane: no select */
+solve_cubic(const int nv, const int ask, const vd *a, const vd *a2, const vd *b,
+            const vd *rhs, vd *p_) {
+  vd p[2], pn[2];
+  vm active[2], more[2];
+  for (int j = 0; j < nv; j++) /* every lane: no select */
+    newton(&a[j], &a2[j], &b[j], &rhs[j], &p_[j], &p[j], &active[j]);
   for (int it = 1; it < 50; it++) {
-    newton(a, a2, b, rhs, &p, &pn, &more);
-    p = VSEL(active, pn, p);
-    active &= more;
-    if (!vany(&active)) break;
+    for (int j = 0; j < nv; j++) {
+      newton(&a[j], &a2[j], &b[j], &rhs[j], &p[j], &pn[j], &more[j]);
+      p[j] = VSEL(active[j], pn[j], p[j]);
+      active[j] &= more[j];
+    }
+    if (it >= ask) {
+      vm any = active[0];
+      for (int j = 1; j < nv; j++)
+        any |= active[j];
+      if (!vany(&any)) break;
+    }
   }
-  *p_ = p;
+  for (int j = 0; j < nv; j++)
+    p_[j] = p[j];
 }
 
 /* cos x, sin x and sinc x = sin x / x without libm and without division:
  * Taylor series in Horner form on |x| <= 0.75 (remainder < 4e-20), after
  * halving x (exactly, by powers of two) as often as the lane needs, then
- * doubling back: cos 2y = c^2 - s^2, sin 2y = 2 s c, sinc 2y = sinc y c. */
-static inline __attribute__((always_inline)) void half_turn(const vd *x, vd *c,
-                                                            vd *s, vd *sinc) {
-  vd y = *x;
-  vd halvings = y - y;
+ * doubling back: cos 2y = c^2 - s^2, sin 2y = 2 s c, sinc 2y = sinc y c.
+ * NV vectors at once; the loops run while any lane of any vector needs
+ * them, and a lane that does not is masked. */
+static inline __attribute__((always_inline)) void
+half_turn(const int nv, const vd *x, vd *c, vd *s, vd *sinc) {
+  vd y[2], halvings[2];
+  for (int j = 0; j < nv; j++)
+    y[j] = x[j], halvings[j] = y[j] - y[j];
   for (int k = 0; k < 60; k++) {
-    const vm big = (vm)(VABS(y) > 0.75);
-    if (!vany(&big)) break;
-    y = VSEL(big, 0.5 * y, y);
-    halvings = VSEL(big, halvings + 1.0, halvings);
+    vm big[2], any;
+    for (int j = 0; j < nv; j++)
+      big[j] = (vm)(VABS(y[j]) > 0.75);
+    any = big[0];
+    for (int j = 1; j < nv; j++)
+      any |= big[j];
+    if (!vany(&any)) break;
+    for (int j = 0; j < nv; j++) {
+      y[j] = VSEL(big[j], 0.5 * y[j], y[j]);
+      halvings[j] = VSEL(big[j], halvings[j] + 1.0, halvings[j]);
+    }
   }
   /* (-1)^k / (2k+1)! and (-1)^k / (2k)!, folded at compile time. */
   static const double S1 = -1.0 / 6, S2 = 1.0 / 120, S3 = -1.0 / 5040,
@@ -122,20 +148,34 @@ static inline __attribute__((always_inline)) void half_turn(const vd *x, vd *c,
   /* Estrin's order (pairs, then powers y^4, y^8): 8 operations deep where
    * Horner's takes 16-18, and the half-turn lies on the step's critical
    * path as much as Newton does. */
-  const vd y2 = y * y, y4 = y2 * y2, y8 = y4 * y4;
-  vd sc = 1.0 + y2 * (((S1 + S2 * y2) + (S3 + S4 * y2) * y4) +
-                      ((S5 + S6 * y2) + (S7 + S8 * y2) * y4) * y8);
-  vd cc = 1.0 + y2 * (((C1 + C2 * y2) + (C3 + C4 * y2) * y4) +
-                      ((C5 + C6 * y2) + ((C7 + C8 * y2) + C9 * y4) * y4) * y8);
-  vd ss = y * sc;
-  for (int k = 0; k < 60; k++) {
-    const vm more = (vm)(halvings > 0.0);
-    if (!vany(&more)) break;
-    const vd c2 = cc * cc - ss * ss, s2 = 2.0 * ss * cc, sc2 = sc * cc;
-    cc = VSEL(more, c2, cc), ss = VSEL(more, s2, ss), sc = VSEL(more, sc2, sc);
-    halvings = VSEL(more, halvings - 1.0, halvings);
+  vd sc[2], cc[2], ss[2];
+  for (int j = 0; j < nv; j++) {
+    const vd y2 = y[j] * y[j], y4 = y2 * y2, y8 = y4 * y4;
+    sc[j] = 1.0 + y2 * (((S1 + S2 * y2) + (S3 + S4 * y2) * y4) +
+                        ((S5 + S6 * y2) + (S7 + S8 * y2) * y4) * y8);
+    cc[j] =
+        1.0 + y2 * (((C1 + C2 * y2) + (C3 + C4 * y2) * y4) +
+                    ((C5 + C6 * y2) + ((C7 + C8 * y2) + C9 * y4) * y4) * y8);
+    ss[j] = y[j] * sc[j];
   }
-  *c = cc, *s = ss, *sinc = sc;
+  for (int k = 0; k < 60; k++) {
+    vm more[2], any;
+    for (int j = 0; j < nv; j++)
+      more[j] = (vm)(halvings[j] > 0.0);
+    any = more[0];
+    for (int j = 1; j < nv; j++)
+      any |= more[j];
+    if (!vany(&any)) break;
+    for (int j = 0; j < nv; j++) {
+      const vd c2 = cc[j] * cc[j] - ss[j] * ss[j], s2 = 2.0 * ss[j] * cc[j],
+               sc2 = sc[j] * cc[j];
+      cc[j] = VSEL(more[j], c2, cc[j]), ss[j] = VSEL(more[j], s2, ss[j]);
+      sc[j] = VSEL(more[j], sc2, sc[j]);
+      halvings[j] = VSEL(more[j], halvings[j] - 1.0, halvings[j]);
+    }
+  }
+  for (int j = 0; j < nv; j++)
+    c[j] = cc[j], s[j] = ss[j], sinc[j] = sc[j];
 }
 
 /* The lanes' states as vectors. */
@@ -168,67 +208,102 @@ typedef struct {
   double L1, Z, kappa;
 } vinertia;
 
-/* One base Hamel step of size h (per lane) on every lane: the physics
- * module's discrete equations (SSW_MODEL_HAMEL_*) on vectors. `drag` is a
- * constant at each call, so the drag-free step compiles as before. */
+/* One base Hamel step of size h (per lane) on every lane of NV vectors:
+ * the physics module's discrete equations (SSW_MODEL_HAMEL_*) on vectors.
+ * `drag` is a constant at each call, so the drag-free step compiles as
+ * before. */
 static inline __attribute__((always_inline)) void
-base_step(const ssw_reduced *e, const vd *h_, int recon, int drag, vstate *s) {
-  const vd h = *h_;
-  vd a, a2, b, rhs, w, v;
-  vd p = s->p;
+base_step(const int nv, const int ask, const ssw_reduced *e, const vd *h,
+          int recon, int drag, vstate *s) {
+  vd a[2], a2[2], b[2], rhs[2], w[2], v[2], p[2];
   if (drag) {
-    vinertia k;
-    SSW_MODEL_HAMEL_DRAG_INERTIA(e, h, &k);
-    SSW_MODEL_HAMEL_CUBIC(&k, h, s->W1, s->W2, a, a2, b, rhs);
-    solve_cubic(&a, &a2, &b, &rhs, &p);
-    SSW_MODEL_HAMEL_SOLVE(vd, &k, h, p, s->W1, s->W2, w, v);
-    SSW_MODEL_HAMEL_DRAG_KICK(e, h, w, v, s->W1, s->W2);
-    s->len += h * v;
-    s->diss += h * SSW_MODEL_DISSIPATION(e, w, v);
+    vinertia k[2];
+    for (int j = 0; j < nv; j++) {
+      SSW_MODEL_HAMEL_DRAG_INERTIA(e, h[j], &k[j]);
+      SSW_MODEL_HAMEL_CUBIC(&k[j], h[j], s[j].W1, s[j].W2, a[j], a2[j], b[j],
+                            rhs[j]);
+      p[j] = s[j].p;
+    }
+    solve_cubic(nv, ask, a, a2, b, rhs, p);
+    for (int j = 0; j < nv; j++) {
+      SSW_MODEL_HAMEL_SOLVE(vd, &k[j], h[j], p[j], s[j].W1, s[j].W2, w[j],
+                            v[j]);
+      SSW_MODEL_HAMEL_DRAG_KICK(e, h[j], w[j], v[j], s[j].W1, s[j].W2);
+      s[j].len += h[j] * v[j];
+      s[j].diss += h[j] * SSW_MODEL_DISSIPATION(e, w[j], v[j]);
+    }
   } else {
-    SSW_MODEL_HAMEL_CUBIC(e, h, s->W1, s->W2, a, a2, b, rhs);
-    solve_cubic(&a, &a2, &b, &rhs, &p);
-    SSW_MODEL_HAMEL_SOLVE(vd, e, h, p, s->W1, s->W2, w, v);
+    for (int j = 0; j < nv; j++) {
+      SSW_MODEL_HAMEL_CUBIC(e, h[j], s[j].W1, s[j].W2, a[j], a2[j], b[j],
+                            rhs[j]);
+      p[j] = s[j].p;
+    }
+    solve_cubic(nv, ask, a, a2, b, rhs, p);
+    for (int j = 0; j < nv; j++)
+      SSW_MODEL_HAMEL_SOLVE(vd, e, h[j], p[j], s[j].W1, s[j].W2, w[j], v[j]);
   }
-  s->p = p;
   /* Both reconstructions move along the chord direction phi + h w / 2; the
    * exponential one shortens it by sinc(h w / 2) to lie on the exact arc.
    * The heading's unit vector is turned by two half-turns, so no
    * trigonometry of phi itself is needed. */
-  vd ch, sh, sinc;
-  const vd half = 0.5 * h * w;
-  half_turn(&half, &ch, &sh, &sinc);
-  const vd dx = s->ux * ch - s->uy * sh, dy = s->ux * sh + s->uy * ch;
-  const vd len = recon == SSW_RECON_EXP ? h * v * sinc : h * v;
-  s->x += len * dx;
-  s->y += len * dy;
-  s->ux = dx * ch - dy * sh;
-  s->uy = dx * sh + dy * ch;
-  s->phi += h * w;
+  vd ch[2], sh[2], sinc[2], half[2];
+  for (int j = 0; j < nv; j++) {
+    s[j].p = p[j];
+    half[j] = 0.5 * h[j] * w[j];
+  }
+  half_turn(nv, half, ch, sh, sinc);
+  for (int j = 0; j < nv; j++) {
+    vstate *q = &s[j];
+    const vd dx = q->ux * ch[j] - q->uy * sh[j];
+    const vd dy = q->ux * sh[j] + q->uy * ch[j];
+    const vd len = recon == SSW_RECON_EXP ? h[j] * v[j] * sinc[j] : h[j] * v[j];
+    q->x += len * dx;
+    q->y += len * dy;
+    q->ux = dx * ch[j] - dy * sh[j];
+    q->uy = dx * sh[j] + dy * ch[j];
+    q->phi += h[j] * w[j];
+  }
+}
+
+/* One macro step of the composition on NV vectors of SSW_KW lanes (states
+ * s[0 .. NV SSW_KW), steps h[...]); ASK as in solve_cubic. */
+static inline __attribute__((always_inline)) void
+compose_n(const int nv, const int ask, const ssw_coeffs *c, const double *h,
+          int recon, ssw_state *s) {
+  const ssw_method *m = c->method;
+  vstate v[2];
+  vd hv[2];
+  for (int j = 0; j < nv; j++) {
+    load(s + j * SSW_KW, &v[j]);
+    hv[j] = (vd){0};
+    for (int l = 0; l < SSW_KW; l++)
+      hv[j][l] = h[j * SSW_KW + l];
+  }
+  if (c->e.drag)
+    for (int i = 0; i < m->stages; i++) {
+      vd hi[2];
+      for (int j = 0; j < nv; j++)
+        hi[j] = m->gamma[i] * hv[j];
+      base_step(nv, ask, &c->e, hi, recon, 1, v);
+    }
+  else
+    for (int i = 0; i < m->stages; i++) {
+      vd hi[2];
+      for (int j = 0; j < nv; j++)
+        hi[j] = m->gamma[i] * hv[j];
+      base_step(nv, ask, &c->e, hi, recon, 0, v);
+    }
+  /* Keep the heading vector on the unit circle (one Newton step for
+   * 1/sqrt: rotations only add round-off to its length). */
+  for (int j = 0; j < nv; j++) {
+    const vd r = 1.5 - 0.5 * (v[j].ux * v[j].ux + v[j].uy * v[j].uy);
+    v[j].ux *= r, v[j].uy *= r;
+    store(&v[j], s + j * SSW_KW);
+  }
 }
 
 SSW_KERNEL_TARGET void SSW_KERNEL_COMPOSE(const ssw_coeffs *c,
                                           const double h[SSW_KW], int recon,
                                           ssw_state s[SSW_KW]) {
-  const ssw_method *m = c->method;
-  vstate v;
-  vd hv = {0};
-  load(s, &v);
-  for (int l = 0; l < SSW_KW; l++)
-    hv[l] = h[l];
-  if (c->e.drag)
-    for (int i = 0; i < m->stages; i++) {
-      const vd hi = m->gamma[i] * hv;
-      base_step(&c->e, &hi, recon, 1, &v);
-    }
-  else
-    for (int i = 0; i < m->stages; i++) {
-      const vd hi = m->gamma[i] * hv;
-      base_step(&c->e, &hi, recon, 0, &v);
-    }
-  /* Keep the heading vector on the unit circle (one Newton step for
-   * 1/sqrt: rotations only add round-off to its length). */
-  const vd r = 1.5 - 0.5 * (v.ux * v.ux + v.uy * v.uy);
-  v.ux *= r, v.uy *= r;
-  store(&v, s);
+  compose_n(1, 1, c, h, recon, s);
 }

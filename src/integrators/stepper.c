@@ -150,9 +150,11 @@ void ssw_stepper_velocity(const ssw_coeffs *c, const ssw_state *s, double *w,
   ssw_model_velocity(&c->e, s->W1, s->W2, w, v);
 }
 
-/* The first n lanes in kernels of 8 lanes where the CPU has AVX-512 and
- * more than 4 lanes are asked for, of 4 otherwise; a kernel's lanes past
- * n carry copies of lane 0 (any state would do: no lane reads another). */
+/* The first n lanes in kernels of 8 lanes where more than 4 lanes are
+ * asked for (one AVX-512 vector where the CPU has it, else two 4-lane
+ * vectors whose latency chains overlap), of 4 otherwise; a kernel's lanes
+ * past n carry copies of lane 0 (any state would do: no lane reads
+ * another). */
 static void advance_hamel(const ssw_coeffs *c, const double h[SSW_LANES],
                           int recon, ssw_state s[SSW_LANES], int n) {
   const int kw = ssw_stepper_kernel_lanes(n);
@@ -162,8 +164,10 @@ static void advance_hamel(const ssw_coeffs *c, const double h[SSW_LANES],
     double lh[SSW_KW_WIDE];
     for (int l = 0; l < kw; l++)
       ls[l] = s[l0 + (l < m ? l : 0)], lh[l] = h[l0 + (l < m ? l : 0)];
-    if (kw == SSW_KW_WIDE)
+    if (kw == SSW_KW_WIDE && ssw_batch_wide_available())
       ssw_batch_compose8(c, lh, recon, ls);
+    else if (kw == SSW_KW_WIDE)
+      ssw_batch_compose4x2(c, lh, recon, ls);
     else
       ssw_batch_compose4(c, lh, recon, ls);
     for (int l = 0; l < m; l++)
@@ -172,7 +176,7 @@ static void advance_hamel(const ssw_coeffs *c, const double h[SSW_LANES],
 }
 
 int ssw_stepper_kernel_lanes(int n) {
-  return n > SSW_KW_NARROW && ssw_batch_wide_available() ? SSW_KW_WIDE
+  return n > SSW_KW_NARROW && !ssw_batch_narrow_forced() ? SSW_KW_WIDE
                                                          : SSW_KW_NARROW;
 }
 
@@ -314,3 +318,5 @@ void ssw_stepper_advance(const ssw_coeffs *c, double h, int recon,
   double hl[SSW_LANES] = {h};
   ssw_stepper_advance_batch(c, hl, recon, s, 1);
 }
+
+int ssw_stepper_kernel_avx512(void) { return ssw_batch_wide_available(); }

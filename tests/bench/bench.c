@@ -161,14 +161,19 @@ static void machine_info(sbuf *json) {
          u.release, host);
   printf("compiler: gcc %s, flags: %s\n", __VERSION__, SSW_BENCH_FLAGS);
   const int lanes = ssw_stepper_kernel_lanes(SSW_LANES);
-  printf("batch kernel: %d lanes for a full batch of %d\n", lanes, SSW_LANES);
+  const int avx512 = ssw_stepper_kernel_avx512();
+  printf("batch kernel: %d lanes for a full batch of %d (%s)\n", lanes,
+         SSW_LANES,
+         lanes == 4 ? "one 4-lane vector"
+         : avx512   ? "one AVX-512 vector"
+                    : "two 4-lane vectors side by side");
   sb_printf(json,
             "\"date\": \"%s\", \"engine_version\": \"%s\", \"git\": \"%s\", "
             "\"machine\": {\"cpu\": \"%s\", \"cores\": %ld, \"kernel\": "
             "\"%s\", \"compiler\": \"gcc %s\", \"flags\": \"%s\", "
-            "\"kernel_lanes\": %d}, ",
+            "\"kernel_lanes\": %d, \"kernel_avx512\": %d}, ",
             date, ssw_version_string(), ssw_version_git(), cpu, ncpu, u.release,
-            __VERSION__, SSW_BENCH_FLAGS, lanes);
+            __VERSION__, SSW_BENCH_FLAGS, lanes, avx512);
 }
 
 /* The mode's sizes (smoke or full), then --batch / --rounds / headline. */
