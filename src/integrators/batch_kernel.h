@@ -123,12 +123,11 @@ half_turn(const int nv, const vd *x, vd *c, vd *s, vd *sinc) {
   for (int j = 0; j < nv; j++)
     y[j] = x[j], halvings[j] = y[j] - y[j];
   for (int k = 0; k < 60; k++) {
-    vm big[2], any;
-    for (int j = 0; j < nv; j++)
+    vm big[2], any = {0};
+    for (int j = 0; j < nv; j++) {
       big[j] = (vm)(VABS(y[j]) > 0.75);
-    any = big[0];
-    for (int j = 1; j < nv; j++)
       any |= big[j];
+    }
     if (!vany(&any)) break;
     for (int j = 0; j < nv; j++) {
       y[j] = VSEL(big[j], 0.5 * y[j], y[j]);
@@ -159,12 +158,11 @@ half_turn(const int nv, const vd *x, vd *c, vd *s, vd *sinc) {
     ss[j] = y[j] * sc[j];
   }
   for (int k = 0; k < 60; k++) {
-    vm more[2], any;
-    for (int j = 0; j < nv; j++)
+    vm more[2], any = {0};
+    for (int j = 0; j < nv; j++) {
       more[j] = (vm)(halvings[j] > 0.0);
-    any = more[0];
-    for (int j = 1; j < nv; j++)
       any |= more[j];
+    }
     if (!vany(&any)) break;
     for (int j = 0; j < nv; j++) {
       const vd c2 = cc[j] * cc[j] - ss[j] * ss[j], s2 = 2.0 * ss[j] * cc[j],
