@@ -7,12 +7,12 @@
 # Tests labelled $SANITIZE_EXCLUDE_LABELS (a ctest -LE regex, default
 # "slurm|durability|timing") are left out: the SLURM tests either run no code of
 # ours (smoke, sbatch flow with a fake engine) or race a 1-minute job time
-# limit that the -O0 sanitized engine cannot meet (slurm_sweep); the
+# limit that the sanitized engine cannot meet (slurm_sweep); the
 # durability tests (test_resume, test_syskill: 5 and 10+ min sanitized)
 # repeat runs of the code that test_sweep, test_kill and the journal fuzz
 # replay take through the sanitizers (test_resume_meaning, labelled
 # durability too, resumes the same code); test_epochs (timing) measures the
-# scheduler's epoch intervals, serially, which the -O0 sanitized engine
+# scheduler's epoch intervals, serially, which the sanitized engine
 # only slows (70 s) without other code to check. Set it to "" to run
 # everything.
 set -eu
