@@ -24,7 +24,7 @@ void ssw_batch_compose4(const ssw_coeffs *c, const double h[SSW_KW_NARROW],
 static SSW_SIMD_CLONES void compose4x2(const ssw_coeffs *c,
                                        const double h[2 * SSW_KW], int recon,
                                        ssw_state s[2 * SSW_KW]) {
-  compose_n(2, 1, c, h, recon, s);
+  compose_n(2, c, h, recon, s);
 }
 
 void ssw_batch_compose4x2(const ssw_coeffs *c,
@@ -41,9 +41,9 @@ void ssw_hamel_step(const ssw_coeffs *c, double h, int recon, ssw_state *s) {
   load(lanes, &v);
   const vd hv = (vd){0} + h;
   if (c->e.drag)
-    base_step(1, 1, &c->e, &hv, recon, 1, &v);
+    base_step(1, &c->e, &hv, recon, 1, &v);
   else
-    base_step(1, 1, &c->e, &hv, recon, 0, &v);
+    base_step(1, &c->e, &hv, recon, 0, &v);
   store(&v, lanes);
   *s = lanes[0];
 }

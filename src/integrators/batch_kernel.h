@@ -79,33 +79,27 @@ newton(const vd *a_, const vd *a2_, const vd *b_, const vd *rhs_, const vd *p_,
  * h^2/4, a2 = a kappa), for NV vectors of lanes at once. For the step sizes
  * in use b > 0 and a2^2 < 3 a b, so the cubic is monotone with one real
  * root and Newton converges from any start. A lane stops once its error is
- * below a quarter ulp, at any step size; whether any lane goes on is first
- * asked after iteration ASK + 1 (one is never enough but where p is zero or
- * the step tiny). A lane that has stopped is masked, never updated again,
- * so neither ASK nor NV nor the other vectors change a lane's bits: ASK
- * only moves the first data-dependent branch. With two vectors in flight
- * (NV = 2) it is asked after the third iteration, which 71% of the vectors
- * do not need but which keeps the branch predictable: a mispredicted exit
- * would flush the other vector's chain, which is what NV = 2 overlaps. */
+ * below a quarter ulp, at any step size; whether any lane of any vector goes
+ * on is first tested after the second iteration (one is never enough but
+ * where p is zero or the step tiny). A lane that has stopped is masked,
+ * never updated again, so neither NV nor the other vector changes a lane's
+ * bits. */
 static inline __attribute__((always_inline)) void
-solve_cubic(const int nv, const int ask, const vd *a, const vd *a2, const vd *b,
-            const vd *rhs, vd *p_) {
+solve_cubic(const int nv, const vd *a, const vd *a2, const vd *b, const vd *rhs,
+            vd *p_) {
   vd p[2], pn[2];
   vm active[2], more[2];
   for (int j = 0; j < nv; j++) /* every lane: no select */
     newton(&a[j], &a2[j], &b[j], &rhs[j], &p_[j], &p[j], &active[j]);
   for (int it = 1; it < 50; it++) {
+    vm any = {0};
     for (int j = 0; j < nv; j++) {
       newton(&a[j], &a2[j], &b[j], &rhs[j], &p[j], &pn[j], &more[j]);
       p[j] = VSEL(active[j], pn[j], p[j]);
       active[j] &= more[j];
+      any |= active[j];
     }
-    if (it >= ask) {
-      vm any = active[0];
-      for (int j = 1; j < nv; j++)
-        any |= active[j];
-      if (!vany(&any)) break;
-    }
+    if (!vany(&any)) break;
   }
   for (int j = 0; j < nv; j++)
     p_[j] = p[j];
@@ -211,8 +205,8 @@ typedef struct {
  * `drag` is a constant at each call, so the drag-free step compiles as
  * before. */
 static inline __attribute__((always_inline)) void
-base_step(const int nv, const int ask, const ssw_reduced *e, const vd *h,
-          int recon, int drag, vstate *s) {
+base_step(const int nv, const ssw_reduced *e, const vd *h, int recon, int drag,
+          vstate *s) {
   vd a[2], a2[2], b[2], rhs[2], w[2], v[2], p[2];
   if (drag) {
     vinertia k[2];
@@ -222,7 +216,7 @@ base_step(const int nv, const int ask, const ssw_reduced *e, const vd *h,
                             rhs[j]);
       p[j] = s[j].p;
     }
-    solve_cubic(nv, ask, a, a2, b, rhs, p);
+    solve_cubic(nv, a, a2, b, rhs, p);
     for (int j = 0; j < nv; j++) {
       SSW_MODEL_HAMEL_SOLVE(vd, &k[j], h[j], p[j], s[j].W1, s[j].W2, w[j],
                             v[j]);
@@ -236,7 +230,7 @@ base_step(const int nv, const int ask, const ssw_reduced *e, const vd *h,
                             rhs[j]);
       p[j] = s[j].p;
     }
-    solve_cubic(nv, ask, a, a2, b, rhs, p);
+    solve_cubic(nv, a, a2, b, rhs, p);
     for (int j = 0; j < nv; j++)
       SSW_MODEL_HAMEL_SOLVE(vd, e, h[j], p[j], s[j].W1, s[j].W2, w[j], v[j]);
   }
@@ -264,10 +258,10 @@ base_step(const int nv, const int ask, const ssw_reduced *e, const vd *h,
 }
 
 /* One macro step of the composition on NV vectors of SSW_KW lanes (states
- * s[0 .. NV SSW_KW), steps h[...]); ASK as in solve_cubic. */
+ * s[0 .. NV SSW_KW), steps h[...]). */
 static inline __attribute__((always_inline)) void
-compose_n(const int nv, const int ask, const ssw_coeffs *c, const double *h,
-          int recon, ssw_state *s) {
+compose_n(const int nv, const ssw_coeffs *c, const double *h, int recon,
+          ssw_state *s) {
   const ssw_method *m = c->method;
   vstate v[2];
   vd hv[2];
@@ -282,14 +276,14 @@ compose_n(const int nv, const int ask, const ssw_coeffs *c, const double *h,
       vd hi[2];
       for (int j = 0; j < nv; j++)
         hi[j] = m->gamma[i] * hv[j];
-      base_step(nv, ask, &c->e, hi, recon, 1, v);
+      base_step(nv, &c->e, hi, recon, 1, v);
     }
   else
     for (int i = 0; i < m->stages; i++) {
       vd hi[2];
       for (int j = 0; j < nv; j++)
         hi[j] = m->gamma[i] * hv[j];
-      base_step(nv, ask, &c->e, hi, recon, 0, v);
+      base_step(nv, &c->e, hi, recon, 0, v);
     }
   /* Keep the heading vector on the unit circle (one Newton step for
    * 1/sqrt: rotations only add round-off to its length). */
@@ -303,5 +297,5 @@ compose_n(const int nv, const int ask, const ssw_coeffs *c, const double *h,
 SSW_KERNEL_TARGET void SSW_KERNEL_COMPOSE(const ssw_coeffs *c,
                                           const double h[SSW_KW], int recon,
                                           ssw_state s[SSW_KW]) {
-  compose_n(1, 1, c, h, recon, s);
+  compose_n(1, c, h, recon, s);
 }

@@ -21,8 +21,8 @@ ssw_add_test(NAME test_diskfull TIMEOUT 600
           ${MPIEXEC_EXECUTABLE})
 set_tests_properties(test_diskfull PROPERTIES SKIP_RETURN_CODE 77)
 # `sleighsweep status` on a running and on a killed 2-rank sweep. Under
-# scripts/sanitize.sh it takes about 180 s alone on 2 cores (20 s in the
-# Release build) and twice that beside another test: 600 s.
+# scripts/sanitize.sh it took 180 s alone on 2 cores at -O0 and 366 s
+# beside another test (200 s at -O1; 20 s in the Release build): 600 s.
 ssw_add_test(NAME test_status TIMEOUT 600
   COMMAND ${SSW_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/test_status.py
           $<TARGET_FILE:sleighsweep> ${MPIEXEC_EXECUTABLE})
