@@ -5,18 +5,20 @@
 #include "sleighsweep/model.h"
 #include "test_util.h"
 
-/* Model I written out independently from docs/theory/model.md sec. 1. */
+/* Model I written out independently from docs/theory/model.md sec. 1
+ * (A^2 - B^2 as (A - B)(A + B), as that section says it is computed). */
 static ssw_tensor model_one(const ssw_body *bd, const ssw_params *p) {
   const double A2 = p->A * p->A, B2 = p->B * p->B, th = p->theta;
+  const double AmB2 = (p->A - p->B) * (p->A + p->B);
   ssw_tensor t;
   t.J = bd->I0 + bd->m * (p->a * p->a + p->b * p->b) +
-        bd->k_rot * bd->rho * M_PI * (A2 - B2) * (A2 - B2);
+        bd->k_rot * bd->rho * M_PI * AmB2 * AmB2;
   const double c2 = cos(th) * cos(th), s2 = sin(th) * sin(th);
   t.M = bd->m + bd->rho * M_PI * (B2 * c2 + A2 * s2);
   t.N = bd->m + bd->rho * M_PI * (A2 * c2 + B2 * s2);
   t.L1 = bd->m * p->a;
   t.L2 = bd->m * p->b;
-  t.Z = bd->rho * M_PI * (A2 - B2) * 0.5 * sin(2 * th);
+  t.Z = bd->rho * M_PI * AmB2 * 0.5 * sin(2 * th);
   return t;
 }
 

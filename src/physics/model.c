@@ -93,13 +93,18 @@ int ssw_model_tensor(const ssw_body *body, const ssw_params *p,
   SSW_CALL(check_params(p));
   const double m = body->m, rho = body->rho;
   const double A2 = p->A * p->A, B2 = p->B * p->B;
+  /* A^2 - B^2 as (A - B)(A + B): A - B is exact for B/A in [1/2, 1]
+   * (Sterbenz), so a near-round ellipse keeps every digit of the
+   * difference; A*A - B*B cancels (at B/A = 1 - 1e-8 it lost 8 digits of
+   * Z, and with them the radius |L1 / Z|). */
+  const double AmB2 = (p->A - p->B) * (p->A + p->B);
   const double c = cos(p->theta), s = sin(p->theta);
   const double c2 = c * c, s2 = s * s;
   /* Fluid, Model I (ellipse centre at the contact point), 2010 paper (3.2). */
-  const double Irot = body->k_rot * rho * M_PI * (A2 - B2) * (A2 - B2);
+  const double Irot = body->k_rot * rho * M_PI * AmB2 * AmB2;
   const double MF = rho * M_PI * (B2 * c2 + A2 * s2);
   const double NF = rho * M_PI * (A2 * c2 + B2 * s2);
-  const double ZF = rho * M_PI * (A2 - B2) * 0.5 * sin(2.0 * p->theta);
+  const double ZF = rho * M_PI * AmB2 * 0.5 * sin(2.0 * p->theta);
   /* Model II: the centre C sits at body coordinates (r, s) from P; its
    * velocity is V + omega q with q = (-s, r), so the fluid energy in P's
    * velocities adds q^T M2 q to J and the coupling row q^T M2. */

@@ -97,6 +97,22 @@ typedef struct {
   double c, line, r, blade;
 } tail_part;
 
+/* The limit is an equilibrium, on the line g = kappa (g = L1 w + Z v):
+ * the extrapolated limit (w, v) misses it by res = g - kappa. Moving it
+ * onto the line along its energy level (L1 dw + Z dv = -res, zeta^T K
+ * dzeta = 0) changes |v / w| by |w dv - v dw| / w^2 to first order: what
+ * the radius carries of the residual. Near-round ellipses (Z -> 0)
+ * magnify it beyond the anchor's difference (test_round_ellipse). */
+static double line_shift(const ssw_reduced *e, double w, double v) {
+  const double res = SSW_MODEL_P2(e, w, v) - e->kappa;
+  const double k1 = e->J * w - e->L2 * v, k2 = e->M * v - e->L2 * w;
+  const double det = e->L1 * k2 - e->Z * k1;
+  if (res == 0.0 || w == 0.0) return 0.0;
+  if (det == 0.0) return INFINITY;
+  const double dw = -res * k2 / det, dv = res * k1 / det;
+  return fabs(w * dv - v * dw) / (w * w);
+}
+
 /* The remainder R(g) ~ C g^2 of the tail (C g without it) at the end,
  * from the limits of the tails added at the anchor (g1 >= 4 g2) and at the
  * end: they differ by R(g1) - R(g2) (plus the little the integration adds
@@ -119,7 +135,8 @@ static void tail_of(const ssw_coeffs *c, int tail, const leg *r, const limit *E,
   out->c = q * hypot(A.cx - E->cx, A.cy - E->cy);
   out->line =
       q * fabs((A.Phi + A.w * (t0 - A.t)) - (E->Phi + E->w * (t0 - E->t)));
-  out->r = q * fabs(fabs(A.v / A.w) - fabs(E->v / E->w));
+  out->r = fmax(q * fabs(fabs(A.v / A.w) - fabs(E->v / E->w)),
+                line_shift(&c->e, E->w, E->v));
   out->blade = q *
                fabs(fabs(ssw_model_blade_force(&c->e, A.w, A.v)) -
                     fabs(ssw_model_blade_force(&c->e, E->w, E->v))) /

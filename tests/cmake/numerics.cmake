@@ -1,5 +1,6 @@
 # Core numerics: model, closed form, stepper, extraction, CLI.
 ssw_add_test(NAME test_model SOURCES test_model.c)
+ssw_add_test(NAME test_round_ellipse SOURCES test_round_ellipse.c LABELS numerics)
 ssw_add_test(NAME test_stepper SOURCES test_stepper.c)
 # The same with the 4-lane kernel forced (SSW_KERNEL_LANES=4): the width
 # reported changes, every lane's bits do not.
