@@ -410,6 +410,23 @@ static const bad_case bad_cases[] = {
     {BODY GRID "drag_w = -0.1, 0.1\n", 10, "[grid] drag_w", "out of range"},
     {BODY GRID "drag_w = 0.01, 1\ndrag_v = 0.04, 1\ndrag_wv = -0.03, 0\n", 12,
      "[grid] drag_wv", "not positive semidefinite"},
+    /* a one-value [grid] drag_wv is blamed where it was set */
+    {BODY "drag_w = 0.1\ndrag_v = 0.1\n" GRID "drag_wv = 0.5\n", 12,
+     "[grid] drag_wv", "at most sqrt(drag_w drag_v) = 0.1,"},
+    {BODY "drag_w = 0.1\ndrag_v = 0.1\ndrag_wv = 0.5\n" GRID, 7,
+     "[body] drag_wv", "not positive semidefinite"},
+    /* [refine] classes: a strict comma list, each class once, every name
+     * in the message; [refine] trajectories at most the ensemble's */
+    {BODY GRID "[refine]\nclasses = regime, regime\n", 11,
+     "[refine] classes:", "twice"},
+    {BODY GRID "[refine]\nclasses = regime,\n", 11,
+     "[refine] classes:", "empty class"},
+    {BODY GRID "[refine]\nclasses = regime,, loops\n", 11,
+     "[refine] classes:", "empty class"},
+    {BODY GRID "[refine]\nclasses = regimes\n", 11,
+     "[refine] classes:", "critical or drift"},
+    {BODY GRID "[ensemble]\ntrajectories = 4\n[refine]\ntrajectories = 5\n", 13,
+     "[refine] trajectories:", "exceeds [ensemble] trajectories = 4"},
     {BODY "drag_w = 1\n" GRID "drag_w = 1, 2\n", 11, "[grid] drag_w",
      "[body] drag_w (line 5)"},
     {BODY GRID "energy = logspace(1, 0.1, 3)\n", 10, "[grid] energy",

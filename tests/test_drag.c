@@ -172,6 +172,29 @@ static void test_refusals(void) {
   EXPECT(ssw_model_check_drag(1, INFINITY, 0) == SSW_ERR_BODY, "inf");
   ssw_error_clear();
   EXPECT(ssw_model_check_drag(1, 4, 2) == SSW_SUCCESS, "singular PSD");
+  /* The bound is sqrt(drag_w drag_v) as a user computes it, to the bit
+   * (sqrt(0.3) sqrt(0.37) is an ulp below it and refused this value), and
+   * its message prints the entries in the shortest form that reads back. */
+  const double uw = 0.3, uv = 0.37, uwv = sqrt(uw * uv);
+  EXPECT(ssw_model_drag_wv_max(uw, uv) == uwv, "bound %.17g, user's %.17g",
+         ssw_model_drag_wv_max(uw, uv), uwv);
+  EXPECT(ssw_model_check_drag(uw, uv, uwv) == SSW_SUCCESS &&
+             ssw_model_check_drag(uw, uv, -uwv) == SSW_SUCCESS,
+         "sqrt(drag_w drag_v) itself refused: %s", ssw_error_user_message());
+  ssw_error_clear();
+  EXPECT(ssw_model_check_drag(uw, uv, nextafter(uwv, 1)) == SSW_ERR_BODY,
+         "an ulp above sqrt(drag_w drag_v) accepted");
+  EXPECT(strstr(ssw_error_user_message(), "0.33316662497915367") &&
+             strstr(ssw_error_user_message(), "= 0.3331666249791536,"),
+         "message does not tell the two sides apart: %s",
+         ssw_error_user_message());
+  ssw_error_clear();
+  /* Where the product overflows or underflows, the product-free form. */
+  EXPECT(fabs(ssw_model_drag_wv_max(1e300, 4e300) / 2e300 - 1) < 1e-15 &&
+             fabs(ssw_model_drag_wv_max(1e-200, 4e-200) / 2e-200 - 1) < 1e-15 &&
+             ssw_model_drag_wv_max(0, 5) == 0,
+         "bound at the ends: %g %g %g", ssw_model_drag_wv_max(1e300, 4e300),
+         ssw_model_drag_wv_max(1e-200, 4e-200), ssw_model_drag_wv_max(0, 5));
   /* The config names the key and its line. */
   const char *ini = "[body]\nm = 1\nI0 = 0.5\nrho = 1\ndrag_w = 1\n"
                     "drag_v = 1\ndrag_wv = 2\n[grid]\ntheta = 1\na = 0.2\n"

@@ -96,17 +96,18 @@ static void check_body(double A, double theta, int k, double zero_tol) {
   ssw_integrator_defaults(&o);
   const double w0 = 1.5, v0 = 1.0;
   ssw_traj r;
-  EXPECT(ssw_extract_batch(&snapped, regime, 1, &w0, &v0, &o, NULL, NULL,
-                           &r) == 0,
+  EXPECT(ssw_extract_batch(&snapped, regime, 1, &w0, &v0, &o, NULL, NULL, &r) ==
+             0,
          "A %g k %d: extraction failed", A, k);
-  EXPECT(r.converged && r.flags == 0, "A %g k %d: converged %d flags %d", A,
-         k, r.converged, r.flags);
+  EXPECT(r.converged && r.flags == 0, "A %g k %d: converged %d flags %d", A, k,
+         r.converged, r.flags);
   const long double len = fmaxl(radius, d);
-  const double er = (double)(fmaxl(fabsl(r.r_future - radius),
-                                   fabsl(r.r_past - radius)) /
-                             len);
+  const double er =
+      (double)(fmaxl(fabsl(r.r_future - radius), fabsl(r.r_past - radius)) /
+               len);
   const double ed = (double)(fabsl(r.d - d) / len);
-  printf("A %-3g theta %-4g k %2d zero_tol %-5g radius %.3Le  error r %.2e (est %.2e) "
+  printf("A %-3g theta %-4g k %2d zero_tol %-5g radius %.3Le  error r %.2e "
+         "(est %.2e) "
          "d %.2e (est %.2e)\n",
          A, theta, k, zero_tol, radius, er, (double)(r.err_r / len), ed,
          (double)(r.err_d / len));

@@ -85,6 +85,11 @@ int ssw_model_check_body(const ssw_body *body);
  * feeds energy in). Errors: SSW_ERR_BODY with the offending entries. */
 int ssw_model_check_drag(double cw, double cv, double cwv);
 
+/** The largest |drag_wv| that keeps [[cw, cwv], [cwv, cv]] positive
+ * semidefinite: sqrt(cw cv), computed as a user would (cw, cv >= 0). The
+ * one bound ssw_model_check_drag, the config and `point` apply. */
+double ssw_model_drag_wv_max(double cw, double cv);
+
 /** Builds the total tensor (2010 paper eq. 3.2; Model II by the rigid
  * change of reference point; (r, s) = (0, 0) is Model I exactly).
  * Accepts every body whose reduced dynamics are regular

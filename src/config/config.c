@@ -18,6 +18,7 @@
 
 #include "config_internal.h"
 #include "sleighsweep/error.h"
+#include "sleighsweep/fmt.h"
 #include "sleighsweep/hint.h"
 #include "sleighsweep/sample_points.h"
 
@@ -403,17 +404,22 @@ static int drag_psd(parse_state *st) {
   if (ssw_model_check_drag(cw, cv, cwv) == SSW_SUCCESS) return SSW_SUCCESS;
   ssw_error_clear();
   const int swept = wv->n > 1 || w->n > 1 || v->n > 1;
-  const int k = ssw_cfg_find_key(swept ? "grid" : "body", "drag_wv");
-  int line = st->set_line[k];
-  if (swept && !line) /* a scalar drag_wv against swept drag_w or drag_v */
-    line = st->set_line[ssw_cfg_find_key("body", "drag_wv")];
-  return fail(st, line, swept ? "grid" : "body", "drag_wv",
+  /* Blame drag_wv where the file set it: [grid] (even with one value) or
+   * [body]. */
+  const int kg = ssw_cfg_find_key("grid", "drag_wv");
+  const int in_grid = st->set_line[kg] != 0;
+  const int line = in_grid ? st->set_line[kg]
+                           : st->set_line[ssw_cfg_find_key("body", "drag_wv")];
+  char w_[SSW_FMT_SHORTEST], v_[SSW_FMT_SHORTEST], wv_[SSW_FMT_SHORTEST],
+      b_[SSW_FMT_SHORTEST];
+  return fail(st, line, in_grid ? "grid" : "body", "drag_wv",
               "the drag matrix [[drag_w, drag_wv], [drag_wv, drag_v]] = "
-              "[[%g, %g], [%g, %g]]%s is not positive semidefinite: "
-              "|drag_wv| must be at most sqrt(drag_w drag_v) = %g, or some "
+              "[[%s, %s], [%s, %s]]%s is not positive semidefinite: "
+              "|drag_wv| must be at most sqrt(drag_w drag_v) = %s, or some "
               "motion would gain energy from the drag",
-              cw, cwv, cwv, cv, swept ? " (at a grid point)" : "",
-              sqrt(cw) * sqrt(cv));
+              ssw_fmt_shortest(cw, w_), ssw_fmt_shortest(cwv, wv_), wv_,
+              ssw_fmt_shortest(cv, v_), swept ? " (at a grid point)" : "",
+              ssw_fmt_shortest(ssw_model_drag_wv_max(cw, cv), b_));
 }
 
 /* Checks that need the whole file: syntax, required keys, cross-key. */
@@ -440,6 +446,14 @@ static int finish(parse_state *st, int rc) {
                 "samples = %d exceeds [ensemble] trajectories = %d; the "
                 "samples are taken from the ensemble",
                 (int)c->samples, (int)c->trajectories);
+  }
+  if (c->refine_trajectories > c->trajectories) {
+    const int k = ssw_cfg_find_key("refine", "trajectories");
+    return fail(st, st->set_line[k], "refine", "trajectories",
+                "trajectories = %d exceeds [ensemble] trajectories = %d; a "
+                "refinement evaluation runs the first of the ensemble's "
+                "trajectories",
+                (int)c->refine_trajectories, (int)c->trajectories);
   }
   SSW_CALL(sample_points(st));
   if (!c->file) SSW_CALL(default_output(st));

@@ -165,14 +165,33 @@ void ssw_cfg_classes_text(int32_t bits, char *buf, size_t n) {
   if (!used) snprintf(buf, n, "none");
 }
 
-/* [refine] classes = none | a comma list of class names. */
+/* The class names as "a, b or c", from the table. */
+static void class_list(char *buf, size_t n) {
+  size_t used = 0;
+  buf[0] = '\0';
+  for (int i = 0; i < NCLASS_NAMES && used < n; i++)
+    used += (size_t)snprintf(buf + used, n - used, "%s%s",
+                             i ? (i + 1 < NCLASS_NAMES ? ", " : " or ") : "",
+                             class_names[i].name);
+}
+
+/* [refine] classes = none | a comma list of class names, each once. */
 static int parse_classes(int32_t *bits, const char *v, char *why, size_t n) {
   *bits = 0;
   if (strcmp(v, "none") == 0) return 0;
-  for (const char *p = v; *p;) {
-    p += strspn(p, " \t,");
-    const size_t len = strcspn(p, " \t,");
-    if (!len) break;
+  char names[256];
+  class_list(names, sizeof names);
+  for (const char *p = v;; p++) {
+    p += strspn(p, " \t");
+    size_t len = strcspn(p, ",");
+    while (len && (p[len - 1] == ' ' || p[len - 1] == '\t'))
+      len--;
+    if (!len)
+      return snprintf(why, n,
+                      "an empty class in '%s' (a doubled or trailing comma?); "
+                      "expected none or a comma list of %s",
+                      v, names),
+             -1;
     int i = 0;
     while (i < NCLASS_NAMES && (strlen(class_names[i].name) != len ||
                                 strncmp(p, class_names[i].name, len) != 0))
@@ -180,13 +199,17 @@ static int parse_classes(int32_t *bits, const char *v, char *why, size_t n) {
     if (i == NCLASS_NAMES)
       return snprintf(why, n,
                       "'%.*s' is not a class; expected none or a comma list "
-                      "of regime, loops, sense, critical",
-                      (int)(len > 40 ? 40 : len), p),
+                      "of %s",
+                      (int)(len > 40 ? 40 : len), p, names),
+             -1;
+    if (*bits & class_names[i].bit)
+      return snprintf(why, n, "class '%s' is listed twice",
+                      class_names[i].name),
              -1;
     *bits |= class_names[i].bit;
-    p += len;
+    p = strchr(p, ',');
+    if (!p) return 0;
   }
-  return 0;
 }
 
 /* Stores a value into its field of ssw_config, found by the key table's

@@ -1,9 +1,11 @@
 /* Total inertia tensor (body + Model I/II fluid), validity and regimes. */
 #include "sleighsweep/model.h"
 
+#include <float.h>
 #include <math.h>
 
 #include "sleighsweep/error.h"
+#include "sleighsweep/fmt.h"
 
 static const char *const regime_names[] = {SSW_REGIMES(SSW_NAME_STRING)};
 _Static_assert(sizeof regime_names / sizeof regime_names[0] == SSW_REGIME_COUNT,
@@ -39,13 +41,26 @@ int ssw_model_check_drag(double cw, double cv, double cwv) {
             "drag coefficients drag_w = %g and drag_v = %g must be >= 0 (a "
             "negative one feeds energy into the motion)",
             cw, cv);
-  /* cw cv >= cwv^2 as |cwv| <= sqrt(cw) sqrt(cv): no product overflows. */
-  SSW_CHECK(fabs(cwv) <= sqrt(cw) * sqrt(cv), SSW_ERR_BODY,
-            "drag matrix [[drag_w, drag_wv], [drag_wv, drag_v]] = [[%g, %g], "
-            "[%g, %g]] is not positive semidefinite: |drag_wv| must be at "
-            "most sqrt(drag_w drag_v) = %g, or some motion gains energy",
-            cw, cwv, cwv, cv, sqrt(cw) * sqrt(cv));
-  return SSW_SUCCESS;
+  const double bound = ssw_model_drag_wv_max(cw, cv);
+  if (fabs(cwv) <= bound) return SSW_SUCCESS;
+  char w[SSW_FMT_SHORTEST], v[SSW_FMT_SHORTEST], wv[SSW_FMT_SHORTEST],
+      b[SSW_FMT_SHORTEST];
+  return SSW_RAISE(SSW_ERR_BODY,
+                   "drag matrix [[drag_w, drag_wv], [drag_wv, drag_v]] = "
+                   "[[%s, %s], [%s, %s]] is not positive semidefinite: "
+                   "|drag_wv| must be at most sqrt(drag_w drag_v) = %s, or "
+                   "some motion gains energy",
+                   ssw_fmt_shortest(cw, w), ssw_fmt_shortest(cwv, wv), wv,
+                   ssw_fmt_shortest(cv, v), ssw_fmt_shortest(bound, b));
+}
+
+double ssw_model_drag_wv_max(double cw, double cv) {
+  /* sqrt(cw cv), as a user computes it (sqrt(cw) sqrt(cv) can be an ulp
+   * smaller and refused a value sqrt(cw cv) gives); the product-free form
+   * only where the product overflows or underflows. */
+  const double p = cw * cv;
+  if (isfinite(p) && (p >= DBL_MIN || cw == 0.0 || cv == 0.0)) return sqrt(p);
+  return sqrt(cw) * sqrt(cv);
 }
 
 int ssw_model_positive_definite(const ssw_tensor *t) {

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "sleighsweep/error.h"
+#include "sleighsweep/fmt.h"
 #include "sleighsweep/point.h"
 
 /* Points checked per OpenMP work item in ssw_grid_validate. */
@@ -117,22 +118,13 @@ static int check_size(const ssw_config *cfg) {
                    ssw_axis_names[longest]);
 }
 
-/* The shortest decimal text that reads back as x: 0.6 as the user wrote
- * it, not 0.59999999999999998. */
-static void shortest(double x, char buf[32]) {
-  for (int digits = 1; digits <= 17; digits++) {
-    snprintf(buf, 32, "%.*g", digits, x);
-    if (strtod(buf, NULL) == x) return;
-  }
-}
-
 /* B > 0 and A > B at every point: values increase, so compare the ends. */
 static int check_semi_axes(const ssw_config *cfg) {
   const ssw_axis *A = &cfg->axes[5], *B = &cfg->axes[6];
   char b0[32], a0[32], b1[32];
-  shortest(B->values[0], b0);
-  shortest(A->values[0], a0);
-  shortest(B->values[B->n - 1], b1);
+  ssw_fmt_shortest(B->values[0], b0);
+  ssw_fmt_shortest(A->values[0], a0);
+  ssw_fmt_shortest(B->values[B->n - 1], b1);
   SSW_CHECK(B->values[0] > 0, SSW_ERR_CONFIG,
             "%s:%d: [grid] B: the minor semi-axis must be > 0 everywhere, "
             "but the smallest B is %s",
