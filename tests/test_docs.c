@@ -3,9 +3,12 @@
  * under its section, with the table's default and its range's finite bounds;
  * every doc row is a key; the choices of the scheme, reconstruction and
  * initial-condition keys list every name of the engine's tables; and the
- * fuzz dictionary holds every scheme name. A key, a default, a bound or a
- * scheme added to the code without its documentation fails here. */
+ * fuzz dictionary holds every scheme name; every example config in
+ * jobs/examples/ has a row in docs/config.md's table of examples. A key, a
+ * default, a bound, a scheme or an example added without its documentation
+ * fails here. */
 #include <ctype.h>
+#include <dirent.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -189,8 +192,32 @@ static void test_fuzz_dict(void) {
   free(text);
 }
 
+/* Every .ini file of jobs/examples has a row `| \`NAME\` |` in the examples
+ * section of docs/config.md. */
+static void test_examples_listed(void) {
+  char *text = slurp(SSW_SOURCE_DIR "/docs/config.md");
+  if (!text) return;
+  const char *sec = strstr(text, "## Examples in `jobs/examples/`");
+  EXPECT(sec != NULL, "docs/config.md has no examples section");
+  DIR *d = opendir(SSW_SOURCE_DIR "/jobs/examples");
+  EXPECT(d != NULL, "cannot list jobs/examples");
+  int n = 0;
+  for (struct dirent *e; sec && d && (e = readdir(d));) {
+    const size_t len = strlen(e->d_name);
+    if (len < 5 || strcmp(e->d_name + len - 4, ".ini") != 0) continue;
+    char cell[300];
+    snprintf(cell, sizeof cell, "| `%s` |", e->d_name);
+    EXPECT(strstr(sec, cell), "docs/config.md's examples lack %s", e->d_name);
+    n++;
+  }
+  if (d) closedir(d);
+  EXPECT(n >= 7, "only %d example configs found", n);
+  free(text);
+}
+
 int main(void) {
   test_config_md();
+  test_examples_listed();
   test_fuzz_dict();
   return TEST_RESULT();
 }
