@@ -54,7 +54,9 @@ def huge_grid(tmp):
                        env=ENV, text=True, capture_output=True, timeout=300)
     took = time.time() - t0
     print(f"dry run of 2^31 points: {took:.1f} s")
-    check(p.returncode == 0 and took < 20 and "grid check:          " in
+    # Its time is printed, not asserted (no test asserts a timing: a loaded
+    # machine must not fail the suite); about 5 s alone on the test VM.
+    check(p.returncode == 0 and "grid check:          " in
           p.stdout and "of 2147483648 points valid" in p.stdout,
           f"2^31-point dry run: {p.returncode} in {took:.1f} s: "
           f"{p.stdout[-600:]} {p.stderr[-300:]}")

@@ -35,8 +35,8 @@ mkconfig() {
 }
 mkconfig normal 6 0.8
 mkconfig ref_normal 6 0.8
-mkconfig timelimit 250 0.01
-mkconfig ref_timelimit 250 0.01
+mkconfig timelimit 60 0.01
+mkconfig ref_timelimit 60 0.01
 
 # compare A B: every dataset byte-identical (but /segments, the run's own
 # history: times differ between runs); closed form at circle points.
