@@ -1,20 +1,32 @@
 #!/bin/sh
 # Builds sleighsweep with AddressSanitizer + UBSan into build-asan (or
-# $BUILD_DIR) and runs the whole CTest suite under the sanitizers.
+# $BUILD_DIR) and runs the CTest suite under the sanitizers (LeakSanitizer
+# included): every test program of our own C (label unit) on every run,
+# and one shard of the other tests (the engine run by Python and mpirun),
+# so that CI stays under 20 minutes on 2 cores while consecutive runs
+# cover every test (docs/reliability-fuzzing.md, "Which tests, which run").
 # Usage: scripts/sanitize.sh [ctest options, e.g. -R config]
+#   (with ctest options: those tests only, no shards)
+# SANITIZE_SHARDS=K      split the other tests into K shards (default 3;
+#                        1 runs them all)
+# SANITIZE_SHARD=S       the shard to run, 0 .. K-1 (default: the number of
+#                        commits of HEAD mod K, so K consecutive commits
+#                        cover every shard)
+# SANITIZE_EXCLUDE_LABELS  a ctest -LE regex of tests never run here
+#                        (default "slurm|durability|scheduling|analysis|gallery";
+#                        "" runs everything): the SLURM tests either run no
+#                        code of ours (smoke, sbatch flow with a fake engine)
+#                        or race a 1-minute job time limit that the sanitized
+#                        engine cannot meet (slurm_sweep); the durability
+#                        tests (test_resume, test_syskill: 5 and 10+ min
+#                        sanitized) repeat runs of the code that test_sweep,
+#                        test_kill and the journal fuzz replay take through
+#                        the sanitizers; test_epochs (scheduling) repeats
+#                        test_sweep's scheduling at 70 s; the analysis tests
+#                        spend their time in Python and matplotlib, on
+#                        sweeps the other tests make.
 # Leak reports from Open MPI's runtime are suppressed by library
 # (tests/fuzz/lsan.supp); see docs/reliability-fuzzing.md.
-# Tests labelled $SANITIZE_EXCLUDE_LABELS (a ctest -LE regex, default
-# "slurm|durability|timing") are left out: the SLURM tests either run no code of
-# ours (smoke, sbatch flow with a fake engine) or race a 1-minute job time
-# limit that the sanitized engine cannot meet (slurm_sweep); the
-# durability tests (test_resume, test_syskill: 5 and 10+ min sanitized)
-# repeat runs of the code that test_sweep, test_kill and the journal fuzz
-# replay take through the sanitizers (test_resume_meaning, labelled
-# durability too, resumes the same code); test_epochs (timing) measures the
-# scheduler's epoch intervals, serially, which the sanitized engine
-# only slows (70 s) without other code to check. Set it to "" to run
-# everything.
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD_DIR=${BUILD_DIR:-$ROOT/build-asan}
@@ -41,8 +53,33 @@ export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 
 cd "$BUILD_DIR"
 status=0
-EXCLUDE=${SANITIZE_EXCLUDE_LABELS-slurm|durability|timing}
-ctest --output-on-failure -j 2 ${EXCLUDE:+-LE "$EXCLUDE"} "$@" || status=$?
+EXCLUDE=${SANITIZE_EXCLUDE_LABELS-slurm|durability|scheduling|analysis|gallery}
+if [ $# -gt 0 ]; then
+  ctest --output-on-failure -j 2 ${EXCLUDE:+-LE "$EXCLUDE"} "$@" || status=$?
+else
+  K=${SANITIZE_SHARDS:-3}
+  if [ -n "${SANITIZE_SHARD:-}" ]; then S=$SANITIZE_SHARD
+  else S=$(( $(git -C "$ROOT" rev-list --count HEAD 2>/dev/null || echo 0) % K ))
+  fi
+  # The other tests in ctest's order and the shard's share of them: every
+  # K-th from S, of the heavy ones (label heavy) and of the rest apart, so
+  # that the slowest spread over the shards.
+  shard() {
+    ctest -N "$@" | sed -n 's/^ *Test *#[0-9]*: \(.*\)$/\1/p' |
+      awk -v k="$K" -v s="$S" '(NR - 1) % k == s { printf "%s^%s$", \
+        (n++ ? "|" : ""), $0 }'
+  }
+  heavy=$(shard -L heavy ${EXCLUDE:+-LE "$EXCLUDE"})
+  rest=$(shard -LE "unit|heavy${EXCLUDE:+|$EXCLUDE}")
+  others=$heavy${heavy:+${rest:+|}}$rest
+  echo "sanitize: every unit test and shard $S of $K of the others:" \
+    "${others:-none}" >&2
+  ctest --output-on-failure -j 2 -L unit ${EXCLUDE:+-LE "$EXCLUDE"} ||
+    status=$?
+  if [ -n "$others" ]; then
+    ctest --output-on-failure -j 2 -R "$others" || status=$?
+  fi
+fi
 end=$(date +%s)
 echo "sanitize: build $((built - start)) s, tests $((end - built)) s," \
   "status $status" >&2

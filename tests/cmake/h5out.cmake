@@ -2,7 +2,7 @@
 # file as xarray/h5netcdf sees it (named dims, coordinates, units, masking).
 ssw_add_test(NAME test_h5out_np1 SOURCES test_h5out.c RANKS 1 LABELS h5out)
 ssw_add_test(NAME test_h5out_np3 COMMAND $<TARGET_FILE:test_h5out_np1>
-             RANKS 3 LABELS h5out)
+             RANKS 3 LABELS h5out unit)
 # Two ranks write the file, then the Python check reads it.
 string(JOIN " " SSW_H5OUT_MPIEXEC ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG}
        2 ${SSW_MPIEXEC_EXTRA})

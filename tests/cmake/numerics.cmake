@@ -5,7 +5,7 @@ ssw_add_test(NAME test_stepper SOURCES test_stepper.c)
 # The same with the 4-lane kernel forced (SSW_KERNEL_LANES=4): the width
 # reported changes, every lane's bits do not.
 ssw_add_test(NAME stepper_lanes4 COMMAND $<TARGET_FILE:test_stepper>
-             ENV SSW_KERNEL_LANES=4)
+             ENV SSW_KERNEL_LANES=4 LABELS unit)
 ssw_add_test(NAME test_extract SOURCES test_extract.c)
 ssw_add_test(NAME test_accuracy SOURCES test_accuracy.c)
 ssw_add_test(NAME test_honest SOURCES test_honest.c)
