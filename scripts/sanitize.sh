@@ -3,15 +3,14 @@
 # $BUILD_DIR) and runs the CTest suite under the sanitizers (LeakSanitizer
 # included): every test program of our own C (label unit) on every run,
 # and one shard of the other tests (the engine run by Python and mpirun),
-# so that CI stays under 20 minutes on 2 cores while consecutive runs
+# so that CI stays under 20 minutes on 2 cores while successive commits
 # cover every test (docs/reliability-fuzzing.md, "Which tests, which run").
 # Usage: scripts/sanitize.sh [ctest options, e.g. -R config]
 #   (with ctest options: those tests only, no shards)
 # SANITIZE_SHARDS=K      split the other tests into K shards (default 3;
 #                        1 runs them all)
-# SANITIZE_SHARD=S       the shard to run, 0 .. K-1 (default: the number of
-#                        commits of HEAD mod K, so K consecutive commits
-#                        cover every shard)
+# SANITIZE_SHARD=S       the shard to run, 0 .. K-1 (default: HEAD's commit
+#                        id mod K, so that commits spread over the shards)
 # SANITIZE_EXCLUDE_LABELS  a ctest -LE regex of tests never run here
 #                        (default "slurm|durability|scheduling|analysis|gallery";
 #                        "" runs everything): the SLURM tests either run no
@@ -59,7 +58,10 @@ if [ $# -gt 0 ]; then
 else
   K=${SANITIZE_SHARDS:-3}
   if [ -n "${SANITIZE_SHARD:-}" ]; then S=$SANITIZE_SHARD
-  else S=$(( $(git -C "$ROOT" rev-list --count HEAD 2>/dev/null || echo 0) % K ))
+  else
+    # The commit's id picks it (a shallow clone has one commit to count).
+    id=$(git -C "$ROOT" rev-parse --short=7 HEAD 2>/dev/null || echo 0)
+    S=$(( 0x$id % K ))
   fi
   # The other tests in ctest's order and the shard's share of them: every
   # K-th from S, of the heavy ones (label heavy) and of the rest apart, so
