@@ -49,3 +49,7 @@ ssw_add_test(NAME test_damped SOURCES test_damped.c LABELS numerics)
 # time-dependent force against its discrete energy balance and an exact
 # solution.
 ssw_add_test(NAME test_forcing SOURCES test_forcing.c)
+# The effect table and the scaler: every field of the tensor and of a
+# trajectory's result declared with its dimension, both surviving a scale
+# round trip, a model's capabilities from its effects.
+ssw_add_test(NAME test_effects SOURCES test_effects.c)
