@@ -7,7 +7,13 @@
  *   bit, and each field is scaled by exactly its dimension's power of two;
  * - a model's capabilities follow from its effects (the ideal fluid has
  *   them all, circulation's torque takes the closed form and reversibility,
- *   drag takes everything but autonomy and gives rest). */
+ *   drag takes everything but autonomy and gives rest), and each model is
+ *   served by the extractor whose needs it meets;
+ * - a test-only effect no extractor serves (it takes conservation and the
+ *   line of equilibria, and gives no rest) is refused by ssw_point_setup,
+ *   what `point`, `run` (the grid's validation, ssw_point_check) and the
+ *   dry run all call, for every scheme: SSW_ERR_BODY (exit status 2), the
+ *   message naming the effect and the capabilities missing. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +21,9 @@
 
 #include "../src/point/scale.h"
 #include "sleighsweep/effect.h"
+#include "sleighsweep/error.h"
+#include "sleighsweep/point.h"
+#include "sleighsweep/stepper.h"
 #include "test_util.h"
 
 typedef struct {
@@ -146,14 +155,74 @@ static void check_caps(void) {
          "lift without torque");
   t.kappa = 0.2;
   EXPECT(ssw_model_caps(&t) == (SSW_MCAP_AUTONOMOUS | SSW_MCAP_CONSERVATIVE |
-                                SSW_MCAP_EQUILIBRIA_LINE | SSW_MCAP_EXACT_PATH),
+                                SSW_MCAP_EQUILIBRIA_LINE | SSW_MCAP_EXACT_PATH |
+                                SSW_MCAP_CIRC_CLOSED_FORM),
          "circulation");
   const ssw_effect *why = ssw_effect_lacking(&t, SSW_MCAP_CLOSED_FORM_2010);
   EXPECT(why && strcmp(why->name, "circulation") == 0, "who takes it");
   t.cv = 0.1;
   ssw_model_caps_text(ssw_model_caps(&t), buf, sizeof buf);
-  EXPECT(ssw_model_caps(&t) == (SSW_MCAP_AUTONOMOUS | SSW_MCAP_COMES_TO_REST),
+  /* Drag keeps circulation's closed-form twins computed (as before the
+   * table); the rest extractor fills the results. */
+  EXPECT(ssw_model_caps(&t) == (SSW_MCAP_AUTONOMOUS | SSW_MCAP_COMES_TO_REST |
+                                SSW_MCAP_CIRC_CLOSED_FORM),
          "circulation and drag: %s", buf);
+}
+
+static void check_extractors(void) {
+  ssw_tensor t = {.J = 1, .M = 2, .N = 1, .L1 = 0.3, .L2 = 0.1, .Z = 0.2};
+  const ssw_extractor *x = ssw_extractor_for(&t);
+  EXPECT(x && strcmp(x->name, "limit_circles") == 0, "ideal fluid: %s",
+         x ? x->name : "none");
+  t.kappa = 0.2, t.lift = 1.0;
+  x = ssw_extractor_for(&t);
+  EXPECT(x && strcmp(x->name, "limit_circles") == 0, "circulation");
+  t.cw = 0.1;
+  x = ssw_extractor_for(&t);
+  EXPECT(x && strcmp(x->name, "rest") == 0, "drag: %s", x ? x->name : "none");
+  int n;
+  const ssw_extractor *tab = ssw_extractor_table(&n);
+  for (int i = 0; i < n; i++)
+    EXPECT(tab[i].needs & SSW_MCAP_AUTONOMOUS,
+           "%s: every extractor here assumes an autonomous model", tab[i].name);
+}
+
+static int always_on(const ssw_tensor *t) {
+  (void)t;
+  return 1;
+}
+static unsigned takes_circles(const ssw_tensor *t) {
+  (void)t;
+  return SSW_MCAP_CONSERVATIVE | SSW_MCAP_EQUILIBRIA_LINE |
+         SSW_MCAP_CLOSED_FORM_2010 | SSW_MCAP_BLADE_CLOSED_FORM |
+         SSW_MCAP_EXACT_PATH;
+}
+
+static void check_unserved(void) {
+  const ssw_effect unserved = {.name = "test_unserved",
+                               .description = "test-only: no extractor",
+                               .theory = "effects.md",
+                               .keys = {NULL},
+                               .n_fields = 0,
+                               .on = always_on,
+                               .loses = takes_circles};
+  EXPECT(ssw_effect_register(&unserved) == 0, "register");
+  int n;
+  const ssw_method *m = ssw_method_table(&n);
+  for (int i = 0; i < n; i++) {
+    ssw_point pt;
+    const int rc =
+        ssw_point_setup(&SEED_BODY, &SEED_PARAMS(0.0), 1e-12, &m[i], &pt);
+    const char *msg = ssw_error_user_message();
+    EXPECT(rc == SSW_ERR_BODY && ssw_error_exit_status(rc) == 2,
+           "%s: rc %d, exit %d", m[i].name, rc, ssw_error_exit_status(rc));
+    EXPECT(strstr(msg, "test_unserved") && strstr(msg, "conservative") &&
+               strstr(msg, "line-of-equilibria") &&
+               strstr(msg, "comes-to-rest"),
+           "%s: the message names the effect and what is missing: %s",
+           m[i].name, msg);
+    ssw_error_clear();
+  }
 }
 
 int main(void) {
@@ -162,5 +231,7 @@ int main(void) {
   check_tensor_round_trip();
   check_traj_round_trip();
   check_caps();
+  check_extractors();
+  check_unserved(); /* last: the registered effect stays on */
   return TEST_RESULT();
 }

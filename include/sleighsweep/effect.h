@@ -30,7 +30,10 @@ extern "C" {
  * - EXACT_PATH: the path has a closed form by one quadrature (the 2010
  *   one, or circulation's, which may be out of reach near H_c).
  * - TIME_REVERSIBLE: reversing time maps motions onto motions.
- * - COMES_TO_REST: the energy falls and rest is the only limit. */
+ * - COMES_TO_REST: the energy falls and rest is the only limit.
+ * - CIRC_CLOSED_FORM: circulation's closed form applies (circulation.md:
+ *   the critical energy, the periodic motion below it, the two
+ *   transitions above it, its path by one quadrature). */
 #define SSW_MODEL_CAPS(X)                                                      \
   X(AUTONOMOUS, 1u, "autonomous", "no explicit time dependence")               \
   X(CONSERVATIVE, 2u, "conservative", "the energy is conserved")               \
@@ -42,9 +45,11 @@ extern "C" {
   X(EXACT_PATH, 32u, "exact-path", "the path by one quadrature applies")       \
   X(TIME_REVERSIBLE, 64u, "time-reversible",                                   \
     "reversing time maps motions onto motions")                                \
-  X(COMES_TO_REST, 128u, "comes-to-rest", "the energy falls to rest")
+  X(COMES_TO_REST, 128u, "comes-to-rest", "the energy falls to rest")          \
+  X(CIRC_CLOSED_FORM, 256u, "circulation-closed-form",                         \
+    "circulation's closed form (H_c, periodic motion, two transitions)")
 #define SSW_MCAP_ENUM_(id, bit, ...) SSW_MCAP_##id = bit,
-enum { SSW_MODEL_CAPS(SSW_MCAP_ENUM_) SSW_MCAP_ALL_ = 255u };
+enum { SSW_MODEL_CAPS(SSW_MCAP_ENUM_) };
 
 /** The names of the capabilities in `caps`, space-separated, into buf. */
 void ssw_model_caps_text(unsigned caps, char *buf, size_t size);
@@ -89,8 +94,16 @@ typedef struct {
   int (*time_unit)(const ssw_tensor *t, int m, int l);
 } ssw_effect;
 
+/** Most effects the table holds (built-in and registered). */
+#define SSW_EFFECT_MAX 8
+
 /** The effect table; `count` receives its length. */
 const ssw_effect *ssw_effect_table(int *count);
+
+/** Appends an effect to the table (tests: an effect no extractor serves),
+ * before anything runs; not thread-safe. Returns 0, or -1 when the table
+ * is full. */
+int ssw_effect_register(const ssw_effect *e);
 
 /** The capabilities of the model of a tensor: those an effect that is on
  * gains and none that is on loses. */

@@ -39,7 +39,7 @@ static unsigned circ_loses(const ssw_tensor *t) {
   return t->kappa != 0.0
              ? SSW_MCAP_CLOSED_FORM_2010 | SSW_MCAP_BLADE_CLOSED_FORM |
                    SSW_MCAP_TIME_REVERSIBLE
-             : SSW_MCAP_BLADE_CLOSED_FORM;
+             : SSW_MCAP_BLADE_CLOSED_FORM | SSW_MCAP_CIRC_CLOSED_FORM;
 }
 /* kappa: mass length / time (near kappa / (M sqrt(J / M)) in speed);
  * else the lift's own scale, mass / time. */
@@ -63,7 +63,8 @@ static int drag_time(const ssw_tensor *t, int m, int l) {
   return ilogb(t->cw / t->J + t->cv / t->M);
 }
 
-static const ssw_effect effects[] = {
+/* The built-in effects, then any registered (ssw_effect_register). */
+static ssw_effect effects[SSW_EFFECT_MAX] = {
     {"ideal_fluid",
      "the body's and the ideal fluid's inertia (2010 paper eq. 3.2)",
      "model.md",
@@ -83,7 +84,7 @@ static const ssw_effect effects[] = {
      {FIELD(kappa, 1, 1, -1), FIELD(lift, 1, 0, -1), FIELD(lift_s, 1, 1, -1)},
      circ_on,
      circ_loses,
-     0u,
+     SSW_MCAP_CIRC_CLOSED_FORM,
      circ_time},
     {"drag",
      "linear drag -C zeta in the blade's allowed directions",
@@ -97,14 +98,35 @@ static const ssw_effect effects[] = {
      drag_time},
 };
 
+/* The rows in use: the built-in ones (up to the first empty row), then
+ * the registered ones. */
+static int n_effects_ = -1;
+static int effects_in_use(void) {
+  if (n_effects_ < 0) {
+    int n = 0;
+    while (n < SSW_EFFECT_MAX && effects[n].name)
+      n++;
+    n_effects_ = n;
+  }
+  return n_effects_;
+}
+#define n_effects effects_in_use()
+
 const ssw_effect *ssw_effect_table(int *count) {
-  *count = (int)(sizeof effects / sizeof effects[0]);
+  *count = n_effects;
   return effects;
+}
+
+int ssw_effect_register(const ssw_effect *e) {
+  if (n_effects >= SSW_EFFECT_MAX) return -1;
+  n_effects_++;
+  effects[n_effects_ - 1] = *e;
+  return 0;
 }
 
 unsigned ssw_model_caps(const ssw_tensor *t) {
   unsigned gains = 0u, loses = 0u;
-  for (size_t i = 0; i < sizeof effects / sizeof effects[0]; i++)
+  for (int i = 0; i < n_effects; i++)
     if (effects[i].on(t)) {
       gains |= effects[i].gains;
       loses |= effects[i].loses(t);
@@ -113,13 +135,13 @@ unsigned ssw_model_caps(const ssw_tensor *t) {
 }
 
 const ssw_effect *ssw_effect_lacking(const ssw_tensor *t, unsigned needed) {
-  for (size_t i = 0; i < sizeof effects / sizeof effects[0]; i++)
+  for (int i = 0; i < n_effects; i++)
     if (effects[i].on(t) && (effects[i].loses(t) & needed)) return &effects[i];
   return NULL;
 }
 
 int ssw_effect_time_unit(const ssw_tensor *t, int m, int l, int *k) {
-  for (size_t i = 0; i < sizeof effects / sizeof effects[0]; i++)
+  for (int i = 0; i < n_effects; i++)
     if (effects[i].time_unit && effects[i].on(t)) {
       *k = effects[i].time_unit(t, m, l);
       return 1;
