@@ -4,6 +4,7 @@
 #include "batch.h"
 
 #include "sleighsweep/dopri5.h"
+#include "sleighsweep/effect.h"
 #include "sleighsweep/error.h"
 #include "sleighsweep/ode.h"
 #include "sleighsweep/rattle.h"
@@ -311,7 +312,14 @@ _Static_assert(sizeof(ssw_rattle) <= sizeof(((ssw_coeffs *)0)->own),
                "ssw_coeffs.own holds a scheme's constants");
 
 static int bind_rattle(const ssw_tensor *t, ssw_coeffs *c) {
-  SSW_CHECK(t->cw == 0.0 && t->cv == 0.0 && t->cwv == 0.0, SSW_ERR_ARG,
+  /* The model's capabilities (effect.h): a lab-frame Hamiltonian is
+   * autonomous and conservative. */
+  const unsigned caps = ssw_model_caps(t);
+  SSW_CHECK(caps & SSW_MCAP_AUTONOMOUS, SSW_ERR_ARG,
+            "scheme rattle integrates an autonomous lab-frame Hamiltonian, "
+            "which has no time-dependent force; use a hamel scheme, rk4 or "
+            "dopri5");
+  SSW_CHECK(caps & SSW_MCAP_CONSERVATIVE, SSW_ERR_ARG,
             "scheme rattle integrates a conservative lab-frame Hamiltonian, "
             "which has no drag; with drag_w, drag_v or drag_wv != 0 use a "
             "hamel scheme, rk4 or dopri5");

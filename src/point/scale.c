@@ -4,14 +4,28 @@
 
 #include <math.h>
 #include <stddef.h>
+#include <string.h>
 
 #include "sleighsweep/effect.h"
+
+/* The double at byte `offset` of a struct, rescaled in place (memcpy: no
+ * pointer cast between the struct's bytes and a double). */
+static void rescale_at(void *base, const ssw_field_dim *f, int m, int l, int k,
+                       int dir);
 
 /* x in units 2^m, 2^l, 2^-k of mass, length and time back in the caller's
  * (dir = 1) or the caller's in those units (dir = -1): exact. */
 static double rescale(double x, const ssw_field_dim *f, int m, int l, int k,
                       int dir) {
   return ldexp(x, dir * (f->mass * m + f->length * l - f->time * k));
+}
+
+static void rescale_at(void *base, const ssw_field_dim *f, int m, int l, int k,
+                       int dir) {
+  double x;
+  memcpy(&x, (char *)base + f->offset, sizeof x);
+  x = rescale(x, f, m, l, k, dir);
+  memcpy((char *)base + f->offset, &x, sizeof x);
 }
 
 void ssw_units_body(const ssw_tensor *t, ssw_units *u, ssw_tensor *s) {
@@ -33,8 +47,7 @@ void ssw_units_body(const ssw_tensor *t, ssw_units *u, ssw_tensor *s) {
   const ssw_effect *e = ssw_effect_table(&n);
   for (int i = 0; i < n; i++)
     for (int j = 0; j < e[i].n_fields; j++) {
-      double *x = (double *)((char *)s + e[i].fields[j].offset);
-      *x = rescale(*x, &e[i].fields[j], u->mass, u->len, u->speed, -1);
+      rescale_at(s, &e[i].fields[j], u->mass, u->len, u->speed, -1);
     }
 }
 
@@ -143,8 +156,7 @@ void ssw_units_result(const ssw_units *u, ssw_traj *r) {
   for (size_t i = 0; i < sizeof traj_fields / sizeof traj_fields[0]; i++) {
     const ssw_traj_field *f = &traj_fields[i];
     if (!f->is_double) continue;
-    double *x = (double *)((char *)r + f->dim.offset);
-    *x = rescale(*x, &f->dim, u->mass, u->len, u->speed, 1);
+    rescale_at(r, &f->dim, u->mass, u->len, u->speed, 1);
   }
 }
 
