@@ -187,6 +187,10 @@ static void check_extractors(void) {
            "%s: every extractor here assumes an autonomous model", tab[i].name);
 }
 
+static unsigned loses_none(const ssw_tensor *t) {
+  (void)t;
+  return 0u;
+}
 static int always_on(const ssw_tensor *t) {
   (void)t;
   return 1;
@@ -196,6 +200,50 @@ static unsigned takes_circles(const ssw_tensor *t) {
   return SSW_MCAP_CONSERVATIVE | SSW_MCAP_EQUILIBRIA_LINE |
          SSW_MCAP_CLOSED_FORM_2010 | SSW_MCAP_BLADE_CLOSED_FORM |
          SSW_MCAP_EXACT_PATH;
+}
+
+/* A test-only effect that declares a rate of its own (as a forcing's
+ * frequency would) and takes nothing: the step control resolves it, so a
+ * trajectory takes many more steps with it on than off. */
+static int rate_on_flag = 0;
+static int rate_on(const ssw_tensor *t) {
+  (void)t;
+  return rate_on_flag;
+}
+static double rate_fast(const ssw_tensor *t) {
+  (void)t;
+  return 64.0;
+}
+
+static void check_rate(void) {
+  const ssw_effect fast = {.name = "test_rate",
+                           .description = "test-only: a fast time scale",
+                           .theory = "effects.md",
+                           .keys = {NULL},
+                           .on = rate_on,
+                           .loses = loses_none,
+                           .rate = rate_fast};
+  EXPECT(ssw_effect_register(&fast) == 0, "register");
+  ssw_tensor t;
+  EXPECT(ssw_model_tensor(&SEED_BODY, &SEED_PARAMS(0.0), &t) == 0, "tensor");
+  ssw_integrator o;
+  ssw_integrator_defaults(&o);
+  o.rtol = 1e-8, o.estimate = 0;
+  const double w0 = 1.5, v0 = 1.0;
+  ssw_traj slow, quick;
+  EXPECT(ssw_extract_batch(&t, SSW_REGIME_CIRCLE_TO_CIRCLE, 1, &w0, &v0, &o,
+                           NULL, NULL, &slow) == 0,
+         "extract");
+  rate_on_flag = 1;
+  EXPECT(ssw_effect_rate(&t) == 64.0, "rate %g", ssw_effect_rate(&t));
+  EXPECT(ssw_extract_batch(&t, SSW_REGIME_CIRCLE_TO_CIRCLE, 1, &w0, &v0, &o,
+                           NULL, NULL, &quick) == 0,
+         "extract");
+  rate_on_flag = 0;
+  EXPECT(quick.steps > 10 * slow.steps && quick.converged,
+         "steps %lld with the effect's rate, %lld without",
+         (long long)quick.steps, (long long)slow.steps);
+  EXPECT_REL(quick.d, slow.d, 1e-6, "the same motion");
 }
 
 static void check_unserved(void) {
@@ -232,6 +280,7 @@ int main(void) {
   check_traj_round_trip();
   check_caps();
   check_extractors();
+  check_rate();
   check_unserved(); /* last: the registered effect stays on */
   return TEST_RESULT();
 }

@@ -92,6 +92,11 @@ typedef struct {
    * is 2^m and length 2^l. NULL: it fixes no unit. Asked in table
    * order; the first effect that is on and fixes one wins. */
   int (*time_unit)(const ssw_tensor *t, int m, int l);
+  /** The fastest angular frequency of the effect's own (a forcing's
+   * Omega), in the tensor's time unit, which the step control must
+   * resolve whatever the motion does: the step density's floor
+   * (step-control.md). NULL: none. */
+  double (*rate)(const ssw_tensor *t);
 } ssw_effect;
 
 /** Most effects the table holds (built-in and registered). */
@@ -112,6 +117,10 @@ unsigned ssw_model_caps(const ssw_tensor *t);
 /** The first effect that is on and lacks one of the capabilities
  * `needed` (NULL when none: the model has them all). */
 const ssw_effect *ssw_effect_lacking(const ssw_tensor *t, unsigned needed);
+
+/** The largest rate (ssw_effect.rate) of the effects that are on, 0 when
+ * none declares one. */
+double ssw_effect_rate(const ssw_tensor *t);
 
 /** The time-unit exponent the effects fix for a tensor in units 2^m,
  * 2^l: 1 and `*k` set when one does, 0 otherwise. */

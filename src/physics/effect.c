@@ -75,6 +75,7 @@ static ssw_effect effects[SSW_EFFECT_MAX] = {
      always,
      loses_nothing,
      IDEAL_CAPS,
+     NULL,
      NULL},
     {"circulation",
      "circulation about the ellipse: the lift rho Gamma Jccw V_C",
@@ -85,7 +86,8 @@ static ssw_effect effects[SSW_EFFECT_MAX] = {
      circ_on,
      circ_loses,
      SSW_MCAP_CIRC_CLOSED_FORM,
-     circ_time},
+     circ_time,
+     NULL},
     {"drag",
      "linear drag -C zeta in the blade's allowed directions",
      "drag.md",
@@ -95,7 +97,8 @@ static ssw_effect effects[SSW_EFFECT_MAX] = {
      drag_on,
      drag_loses,
      SSW_MCAP_COMES_TO_REST,
-     drag_time},
+     drag_time,
+     NULL},
 };
 
 /* The rows in use: the built-in ones (up to the first empty row), then
@@ -138,6 +141,13 @@ const ssw_effect *ssw_effect_lacking(const ssw_tensor *t, unsigned needed) {
   for (int i = 0; i < n_effects; i++)
     if (effects[i].on(t) && (effects[i].loses(t) & needed)) return &effects[i];
   return NULL;
+}
+
+double ssw_effect_rate(const ssw_tensor *t) {
+  double nu = 0.0;
+  for (int i = 0; i < n_effects; i++)
+    if (effects[i].rate && effects[i].on(t)) nu = fmax(nu, effects[i].rate(t));
+  return nu;
 }
 
 int ssw_effect_time_unit(const ssw_tensor *t, int m, int l, int *k) {
