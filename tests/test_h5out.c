@@ -137,8 +137,12 @@ static char *copy(const char *s) {
 }
 
 static ssw_config *make_config(const char *text) {
-  static const ssw_method method = {"hamel6",      "test", 6,    0,   NULL, 1.0,
-                                    SSW_CAP_BATCH, "test", NULL, NULL};
+  static const ssw_method method = {.name = "hamel6",
+                                    .description = "test",
+                                    .order = 6,
+                                    .eps_scale = 1.0,
+                                    .caps = SSW_CAP_BATCH,
+                                    .reference = "test"};
   ssw_config *c = calloc(1, sizeof *c);
   c->body =
       (ssw_body){.m = 1.0, .I0 = 0.5, .rho = 1.0, .k_rot = SSW_KROT_PAPERS};

@@ -15,8 +15,7 @@ static int rhs(double t, const double y[], double f[], void *p) {
   const ssw_tensor *T = p;
   ssw_reduced e;
   ssw_model_reduce(T, &e);
-  ssw_model_rhs(&e, y, f);
-  (void)t;
+  ssw_model_rhs(&e, t, y, f);
   return GSL_SUCCESS;
 }
 

@@ -29,6 +29,11 @@ typedef struct {
   int rejected;  /**< the previous attempt was rejected */
 } ssw_dopri5_ctl;
 
+/** The tableau's nodes c_i (stage i evaluates the right-hand side at
+ * t + c_i h; stage 7 is f(y1), first same as last). */
+#define SSW_DOPRI5_NODES 7
+extern const double ssw_dopri5_nodes[SSW_DOPRI5_NODES];
+
 /** DOPRI5's defaults with atol = rtol = 1e-10: safe 0.9, fac1 0.2,
  * fac2 10, beta 0.04, no hmax. */
 void ssw_dopri5_defaults(ssw_dopri5_opts *o);

@@ -148,6 +148,16 @@ void ssw_model_classify(const ssw_tensor *t, double tol, ssw_tensor *snapped,
  * constants, and as a term of the macros below; docs/contributing.md has
  * the recipe. */
 
+/** Parameters a time-dependent generalised force keeps (ssw_force_fn). */
+#define SSW_FORCE_PARS 4
+
+/** A time-dependent generalised force Q(t) = (Q1, Q2) acting on
+ * zeta = (w, v): Q1 a torque about the contact point, Q2 a force along
+ * the blade (the allowed directions; a lateral force the blade takes).
+ * `par` holds the effect's constants. */
+typedef void (*ssw_force_fn)(const double par[SSW_FORCE_PARS], double t,
+                             double *Q1, double *Q2);
+
 /** The constants of the reduced equations of one body. */
 typedef struct {
   double J, M, L1, L2, Z; /**< the tensor entries that enter (N does not) */
@@ -159,6 +169,12 @@ typedef struct {
   int drag;               /**< 1 when C != 0: the drag terms are added
                                (without, the formulas are bit for bit the
                                drag-free ones) */
+  /** A time-dependent generalised force Q(t) (NULL: none, the equations
+   * are autonomous and every formula is bit for bit the unforced one):
+   * K zeta' gains Q(t), the Hamel step a kick at its midpoint node
+   * (SSW_MODEL_HAMEL_FORCE_KICK). */
+  ssw_force_fn force;
+  double force_par[SSW_FORCE_PARS]; /**< the force's constants */
 } ssw_reduced;
 
 /** Number of integrated components (w, v, phi, x, y). */
@@ -263,6 +279,22 @@ typedef struct {
     (W2) = (W2) - (h)*SSW_MODEL_F2(e, w, v);                                   \
   } while (0)
 
+/* A time-dependent generalised force in the discrete step
+ * (docs/theory/forcing.md): with Q = Q(t_k + h/2), the force at the
+ * step's midpoint node,
+ *   K zeta_k + (h/2) g(zeta_k) R zeta_k = W_k + (h/2) Q,
+ *   W_{k+1} = K zeta_k - (h/2) g(zeta_k) R zeta_k + (h/2) Q:
+ * the kick (h/2) Q is added to W_k before the implicit half and again
+ * to its result. The node energy W^T K^-1 W / 2 then changes by exactly
+ * h Q^T zeta_k, the work of the midpoint force over the step's
+ * velocity; exchanging the nodes with h -> -h maps the step onto itself
+ * (the midpoint node stays where it is). */
+#define SSW_MODEL_HAMEL_FORCE_KICK(h, Q1, Q2, W1, W2)                          \
+  do {                                                                         \
+    (W1) = (W1) + 0.5 * (h) * (Q1);                                            \
+    (W2) = (W2) + 0.5 * (h) * (Q2);                                            \
+  } while (0)
+
 /** The reduced equations of a tensor. */
 void ssw_model_reduce(const ssw_tensor *t, ssw_reduced *e);
 
@@ -288,12 +320,26 @@ static inline void ssw_model_zeta_rate(const ssw_reduced *e, double w, double v,
   *dv = g * SSW_MODEL_A2(e, w, v) / e->D;
 }
 
-/** Right-hand side of the reduced and reconstruction equations at
- * y = (w, v, phi, x, y). */
-static inline void ssw_model_rhs(const ssw_reduced *e,
+/** Velocity zeta = K^-1 W of momenta. */
+static inline void ssw_model_velocity(const ssw_reduced *e, double W1,
+                                      double W2, double *w, double *v) {
+  *w = (e->M * W1 + e->L2 * W2) / e->D;
+  *v = (e->L2 * W1 + e->J * W2) / e->D;
+}
+
+/** Right-hand side of the reduced and reconstruction equations at time t
+ * and y = (w, v, phi, x, y): the autonomous rate (ssw_model_zeta_rate)
+ * plus K^-1 Q(t) where the model has a time-dependent force. */
+static inline void ssw_model_rhs(const ssw_reduced *e, double t,
                                  const double y[SSW_ODE_DIM],
                                  double f[SSW_ODE_DIM]) {
   ssw_model_zeta_rate(e, y[0], y[1], &f[0], &f[1]);
+  if (e->force) {
+    double Q1, Q2, dw, dv;
+    e->force(e->force_par, t, &Q1, &Q2);
+    ssw_model_velocity(e, Q1, Q2, &dw, &dv);
+    f[0] += dw, f[1] += dv;
+  }
   f[2] = y[0];
   f[3] = y[1] * cos(y[2]);
   f[4] = y[1] * sin(y[2]);
@@ -304,13 +350,6 @@ static inline void ssw_model_momenta(const ssw_reduced *e, double w, double v,
                                      double *W1, double *W2) {
   *W1 = SSW_MODEL_W1(e, w, v);
   *W2 = SSW_MODEL_W2(e, w, v);
-}
-
-/** Velocity zeta = K^-1 W of momenta. */
-static inline void ssw_model_velocity(const ssw_reduced *e, double W1,
-                                      double W2, double *w, double *v) {
-  *w = (e->M * W1 + e->L2 * W2) / e->D;
-  *v = (e->L2 * W1 + e->J * W2) / e->D;
 }
 
 /** Energy H = zeta^T K zeta / 2 of the reduced state (w, v). */

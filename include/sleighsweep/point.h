@@ -28,12 +28,38 @@ typedef struct {
  * so a lighter body is the same problem with m, I0 and rho scaled up. */
 #define SSW_POINT_INERTIA_MIN 0x1p-960
 
-/** Builds the tensor of a body at parameters `p` and checks that the
- * scheme `m` (NULL: any) can integrate it, without classifying: the grid's
+/** An extractor: what measures a model's motions, the capabilities
+ * (SSW_MCAP_*, effect.h) it needs of the model, the quantities it fills
+ * and how it runs n trajectories of a point (ssw_point_trajectories). */
+typedef struct {
+  const char *name;        /**< "limit_circles", "periodic", "rest" */
+  const char *description; /**< one line */
+  unsigned needs;          /**< SSW_MCAP_* the model must have */
+  const char *fills;       /**< the ssw_traj quantities it fills */
+  int (*run)(const ssw_point *pt, int n, const double *w0, const double *v0,
+             const ssw_integrator *o, ssw_sample_fn sample, void *const *ctx,
+             ssw_traj *out);
+} ssw_extractor;
+
+/** The extractor table; `count` receives its length. */
+const ssw_extractor *ssw_extractor_table(int *count);
+
+/** The first extractor whose needs the tensor's model meets; NULL when
+ * none serves it. */
+const ssw_extractor *ssw_extractor_for(const ssw_tensor *t);
+
+/** Refuses a model that no extractor serves. Errors: SSW_ERR_BODY naming,
+ * for each extractor, the capabilities it misses and the effect that takes
+ * them away. */
+int ssw_point_served(const ssw_tensor *t);
+
+/** Builds the tensor of a body at parameters `p` and checks that an
+ * extractor serves its model (ssw_point_served) and that the scheme `m`
+ * (NULL: any) can integrate it, without classifying: the grid's
  * validation of every point before a sweep. Errors: SSW_ERR_BODY for an
- * invalid body (ssw_model_tensor) or one whose J or M is below
- * SSW_POINT_INERTIA_MIN, SSW_ERR_ARG when the scheme cannot integrate it
- * (ssw_stepper_bind); the message says why. */
+ * invalid body (ssw_model_tensor), one whose J or M is below
+ * SSW_POINT_INERTIA_MIN or one no extractor serves, SSW_ERR_ARG when the
+ * scheme cannot integrate it (ssw_stepper_bind); the message says why. */
 int ssw_point_check(const ssw_body *body, const ssw_params *p,
                     const ssw_method *m, ssw_tensor *t);
 
@@ -44,8 +70,9 @@ int ssw_point_check(const ssw_body *body, const ssw_params *p,
 int ssw_point_setup(const ssw_body *body, const ssw_params *p, double zero_tol,
                     const ssw_method *m, ssw_point *pt);
 
-/** 1 when the point's motion is the one the 2010 closed form (and the
- * exact path) describe: no circulation torque (kappa = 0). Otherwise
+/** 1 when the point's motion is the one the 2010 closed form (and its
+ * exact path) describe: its model has SSW_MCAP_CLOSED_FORM_2010 (no
+ * circulation torque, no drag). The one place that decides it; otherwise
  * ssw_point_setup leaves the closed form's predictions NaN. */
 int ssw_point_closed_form(const ssw_point *pt);
 

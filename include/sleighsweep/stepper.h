@@ -48,6 +48,7 @@ typedef struct {
 
 /** Integrator state at a node: time, configuration and node momenta. */
 typedef struct {
+  double t;         /**< time of the node (ssw_stepper_init: 0) */
   double phi, x, y; /**< heading (rad) and contact point */
   double ux, uy;    /**< (cos phi, sin phi), carried by rotations */
   double W1, W2;    /**< projected momenta W = K (w, v) at the node */
@@ -92,21 +93,29 @@ void ssw_method_caps_text(unsigned caps, char *buf, size_t size);
 typedef int (*ssw_method_bind_fn)(const ssw_tensor *t, ssw_coeffs *c);
 
 /** One macro step of size h[l] for each of the first n (1 to SSW_LANES)
- * states of the bound body. A failed step leaves NaN in the state (the
- * extraction flags it). */
+ * states of the bound body, from each state's time s[l].t to
+ * s[l].t + h[l]. A failed step leaves NaN in the state (the extraction
+ * flags it). */
 typedef void (*ssw_method_advance_fn)(const ssw_coeffs *c,
                                       const double h[SSW_LANES], int recon,
                                       ssw_state s[SSW_LANES], int n);
 
 /** A method: a symmetric composition of the base Hamel step with the given
  * sub-step weights (summing to 1), or a comparison scheme (stages = 0),
- * with its capabilities and operations. */
+ * with its capabilities and operations. Its nodes are the times, in units
+ * of the macro step from its start, at which it evaluates a
+ * time-dependent force: a composition's are its sub-steps' midpoints
+ * (c_i = gamma_1 + ... + gamma_{i-1} + gamma_i / 2, where the base step
+ * kicks), rk4's and dopri5's their tableaux' c_i, rattle's its step's two
+ * ends. */
 struct ssw_method {
   const char *name;        /**< "hamel2", "hamel4", ..., "rk4" */
   const char *description; /**< one line with the reference */
   int order;               /**< classical order of the macro step */
   int stages;              /**< number of base steps per macro step */
   const double *gamma;     /**< sub-step weights, `stages` of them */
+  int n_nodes;             /**< number of nodes */
+  const double *nodes;     /**< the nodes c_i, `n_nodes` of them */
   double eps_scale;        /**< adaptive: fictive step eps = eps_scale
                                 rtol^(1/order) (calibrated, see the
                                 benchmark) */
@@ -143,9 +152,11 @@ void ssw_stepper_init(const ssw_coeffs *c, double w0, double v0, ssw_state *s);
 void ssw_stepper_velocity(const ssw_coeffs *c, const ssw_state *s, double *w,
                           double *v);
 
-/** One base Hamel step of size h (negative h integrates backward: the scheme
- * is symmetric). The implicit half is the scalar depressed cubic in p,
- * solved by Newton from the previous p to full double precision. */
+/** One base Hamel step of size h from time s->t (negative h integrates
+ * backward: the scheme is symmetric), a time-dependent force kicking at
+ * its midpoint node s->t + h/2. The implicit half is the scalar depressed
+ * cubic in p, solved by Newton from the previous p to full double
+ * precision. */
 void ssw_hamel_step(const ssw_coeffs *c, double h, int recon, ssw_state *s);
 
 /** One macro step of the bound method for the first n (1 to SSW_LANES)

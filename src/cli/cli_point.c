@@ -13,6 +13,7 @@
 #include "sleighsweep/config.h"
 #include "sleighsweep/damped.h"
 #include "sleighsweep/drag.h"
+#include "sleighsweep/effect.h"
 #include "sleighsweep/error.h"
 #include "sleighsweep/extract.h"
 #include "sleighsweep/fmt.h"
@@ -352,7 +353,9 @@ static int exact_path(const ssw_path *s, const ssw_tensor *t, int regime,
                       path_cmp *cmp) {
   const int rc =
       ssw_path_exact(s, t, regime, o->w0, o->v0, exact, &cmp->pos, &cmp->head);
-  if (rc == SSW_SUCCESS || t->kappa == 0.0) return rc;
+  /* The 2010 quadrature is always in reach; circulation's may not be. */
+  if (rc == SSW_SUCCESS || (ssw_model_caps(t) & SSW_MCAP_CLOSED_FORM_2010))
+    return rc;
   ssw_error_clear();
   cmp->pos = cmp->head = NAN;
   for (size_t i = 0; i < s->n; i++)
@@ -379,7 +382,7 @@ static twins twins_of(const ssw_point *pt, const ssw_traj *r, int sigma) {
              NAN,
              NAN,
              NAN};
-  if (pt->tensor.kappa == 0.0) return w;
+  if (!(ssw_model_caps(&pt->tensor) & SSW_MCAP_CIRC_CLOSED_FORM)) return w;
   ssw_point_circ c;
   ssw_point_circulation(pt, r->H0, &c);
   const int up = r->arc > 0;
@@ -648,7 +651,8 @@ static int run_point(const point_opts *o) {
     SSW_CHECK(csv, SSW_ERR_USAGE, "--trajectory: cannot write '%s': %s",
               o->trajectory, strerror(errno));
   }
-  if (ssw_drag_on(t)) return run_damped(o, &pt, csv);
+  if (ssw_model_caps(t) & SSW_MCAP_COMES_TO_REST)
+    return run_damped(o, &pt, csv);
   /* The path is always recorded: the JSON compares it with the exact one
    * (path_error_max, heading_error_max). */
   ssw_path s = {0};
@@ -679,7 +683,7 @@ static int run_point(const point_opts *o) {
   if (rc != SSW_SUCCESS) return rc;
   ssw_point_set_energy(&pt, r.H0);
   const twins w = twins_of(&pt, &r, ssw_analytic_sigma(t, o->w0, o->v0));
-  if (pt.tensor.kappa != 0.0) /* the trajectory's arc */
+  if (ssw_model_caps(&pt.tensor) & SSW_MCAP_CIRC_CLOSED_FORM) /* its arc */
     pt.analytic.loops =
         isfinite(w.dphi) ? (int)floor(fabs(w.dphi) / (2.0 * M_PI)) : -1;
   print_json(stdout, o, &pt, &r, &w, &cmp);

@@ -40,10 +40,16 @@ void ssw_hamel_step(const ssw_coeffs *c, double h, int recon, ssw_state *s) {
     lanes[l] = *s;
   load(lanes, &v);
   const vd hv = (vd){0} + h;
-  if (c->e.drag)
-    base_step(1, &c->e, &hv, recon, 1, &v);
+  const vd tm = v.t + 0.5 * hv; /* the base step's node */
+  if (c->e.force && c->e.drag)
+    base_step(1, &c->e, &hv, &tm, recon, 1, 1, &v);
+  else if (c->e.force)
+    base_step(1, &c->e, &hv, &tm, recon, 0, 1, &v);
+  else if (c->e.drag)
+    base_step(1, &c->e, &hv, &tm, recon, 1, 0, &v);
   else
-    base_step(1, &c->e, &hv, recon, 0, &v);
+    base_step(1, &c->e, &hv, &tm, recon, 0, 0, &v);
+  v.t += hv;
   store(&v, lanes);
   *s = lanes[0];
 }

@@ -172,11 +172,12 @@ half_turn(const int nv, const vd *x, vd *c, vd *s, vd *sinc) {
 
 /* The lanes' states as vectors. */
 typedef struct {
-  vd phi, x, y, ux, uy, W1, W2, p, len, diss;
+  vd t, phi, x, y, ux, uy, W1, W2, p, len, diss;
 } vstate;
 
 static void load(const ssw_state s[SSW_KW], vstate *v) {
   for (int l = 0; l < SSW_KW; l++) {
+    v->t[l] = s[l].t;
     v->phi[l] = s[l].phi, v->x[l] = s[l].x, v->y[l] = s[l].y;
     v->ux[l] = s[l].ux, v->uy[l] = s[l].uy;
     v->W1[l] = s[l].W1, v->W2[l] = s[l].W2, v->p[l] = s[l].p;
@@ -186,6 +187,7 @@ static void load(const ssw_state s[SSW_KW], vstate *v) {
 
 static void store(const vstate *v, ssw_state s[SSW_KW]) {
   for (int l = 0; l < SSW_KW; l++) {
+    s[l].t = v->t[l];
     s[l].phi = v->phi[l], s[l].x = v->x[l], s[l].y = v->y[l];
     s[l].ux = v->ux[l], s[l].uy = v->uy[l];
     s[l].W1 = v->W1[l], s[l].W2 = v->W2[l], s[l].p = v->p[l];
@@ -200,14 +202,32 @@ typedef struct {
   double L1, Z, kappa;
 } vinertia;
 
+/* The time-dependent force Q(tm) of each lane (the model's force, lane by
+ * lane: each lane's scalar call, so its bits do not depend on the lane). */
+static inline __attribute__((always_inline)) void
+lane_force(const ssw_reduced *e, const vd *tm, vd *Q1, vd *Q2) {
+  for (int l = 0; l < SSW_KW; l++) {
+    double q1, q2;
+    e->force(e->force_par, (*tm)[l], &q1, &q2);
+    (*Q1)[l] = q1, (*Q2)[l] = q2;
+  }
+}
+
 /* One base Hamel step of size h (per lane) on every lane of NV vectors:
  * the physics module's discrete equations (SSW_MODEL_HAMEL_*) on vectors.
- * `drag` is a constant at each call, so the drag-free step compiles as
- * before. */
+ * `drag` and `forced` are constants at each call, so the drag-free and
+ * autonomous steps compile as before; with `forced`, the model's force at
+ * the midpoint times tm kicks W before the implicit half and after it
+ * (SSW_MODEL_HAMEL_FORCE_KICK). */
 static inline __attribute__((always_inline)) void
-base_step(const int nv, const ssw_reduced *e, const vd *h, int recon, int drag,
-          vstate *s) {
-  vd a[2], a2[2], b[2], rhs[2], w[2], v[2], p[2];
+base_step(const int nv, const ssw_reduced *e, const vd *h, const vd *tm,
+          int recon, int drag, int forced, vstate *s) {
+  vd a[2], a2[2], b[2], rhs[2], w[2], v[2], p[2], Q1[2], Q2[2];
+  if (forced)
+    for (int j = 0; j < nv; j++) {
+      lane_force(e, &tm[j], &Q1[j], &Q2[j]);
+      SSW_MODEL_HAMEL_FORCE_KICK(h[j], Q1[j], Q2[j], s[j].W1, s[j].W2);
+    }
   if (drag) {
     vinertia k[2];
     for (int j = 0; j < nv; j++) {
@@ -234,6 +254,9 @@ base_step(const int nv, const ssw_reduced *e, const vd *h, int recon, int drag,
     for (int j = 0; j < nv; j++)
       SSW_MODEL_HAMEL_SOLVE(vd, e, h[j], p[j], s[j].W1, s[j].W2, w[j], v[j]);
   }
+  if (forced)
+    for (int j = 0; j < nv; j++)
+      SSW_MODEL_HAMEL_FORCE_KICK(h[j], Q1[j], Q2[j], s[j].W1, s[j].W2);
   /* Both reconstructions move along the chord direction phi + h w / 2; the
    * exponential one shortens it by sinc(h w / 2) to lie on the exact arc.
    * The heading's unit vector is turned by two half-turns, so no
@@ -271,25 +294,37 @@ compose_n(const int nv, const ssw_coeffs *c, const double *h, int recon,
     for (int l = 0; l < SSW_KW; l++)
       hv[j][l] = h[j * SSW_KW + l];
   }
-  if (c->e.drag)
+  if (c->e.force)
+    /* Each sub-step kicks at its midpoint, the method's node c_i. */
+    for (int i = 0; i < m->stages; i++) {
+      vd hi[2], tm[2];
+      for (int j = 0; j < nv; j++)
+        hi[j] = m->gamma[i] * hv[j], tm[j] = v[j].t + m->nodes[i] * hv[j];
+      if (c->e.drag)
+        base_step(nv, &c->e, hi, tm, recon, 1, 1, v);
+      else
+        base_step(nv, &c->e, hi, tm, recon, 0, 1, v);
+    }
+  else if (c->e.drag)
     for (int i = 0; i < m->stages; i++) {
       vd hi[2];
       for (int j = 0; j < nv; j++)
         hi[j] = m->gamma[i] * hv[j];
-      base_step(nv, &c->e, hi, recon, 1, v);
+      base_step(nv, &c->e, hi, hv, recon, 1, 0, v);
     }
   else
     for (int i = 0; i < m->stages; i++) {
       vd hi[2];
       for (int j = 0; j < nv; j++)
         hi[j] = m->gamma[i] * hv[j];
-      base_step(nv, &c->e, hi, recon, 0, v);
+      base_step(nv, &c->e, hi, hv, recon, 0, 0, v);
     }
   /* Keep the heading vector on the unit circle (one Newton step for
    * 1/sqrt: rotations only add round-off to its length). */
   for (int j = 0; j < nv; j++) {
     const vd r = 1.5 - 0.5 * (v[j].ux * v[j].ux + v[j].uy * v[j].uy);
     v[j].ux *= r, v[j].uy *= r;
+    v[j].t += hv[j]; /* the macro node: t + h, whatever the sub-steps */
     store(&v[j], s + j * SSW_KW);
   }
 }

@@ -8,7 +8,9 @@
 /* Coefficients of Dormand & Prince, J. Comput. Appl. Math. 6 (1980) 19;
  * the same table as Hairer, Norsett & Wanner, Solving Ordinary
  * Differential Equations I, Table II.5.2, and their code DOPRI5. */
-/* The nodes c_i are not needed: the equations are autonomous. */
+const double ssw_dopri5_nodes[SSW_DOPRI5_NODES] = {
+    0.0, 1.0 / 5, 3.0 / 10, 4.0 / 5, 8.0 / 9, 1.0, 1.0};
+#define C_(i) ssw_dopri5_nodes[(i)-1]
 static const double A21 = 1.0 / 5;
 static const double A31 = 3.0 / 40, A32 = 9.0 / 40;
 static const double A41 = 44.0 / 45, A42 = -56.0 / 15, A43 = 32.0 / 9;
@@ -78,29 +80,29 @@ void ssw_dopri5_step(const ssw_reduced *e, const ssw_dopri5_opts *o,
     for (int i = 0; i < 5; i++)
       k1[i] = f0[i];
   } else {
-    ssw_model_rhs(e, y0, k1);
+    ssw_model_rhs(e, s->t, y0, k1);
   }
   for (int i = 0; i < 5; i++)
     y[i] = y0[i] + h * A21 * k1[i];
-  ssw_model_rhs(e, y, k2);
+  ssw_model_rhs(e, s->t + C_(2) * h, y, k2);
   for (int i = 0; i < 5; i++)
     y[i] = y0[i] + h * (A31 * k1[i] + A32 * k2[i]);
-  ssw_model_rhs(e, y, k3);
+  ssw_model_rhs(e, s->t + C_(3) * h, y, k3);
   for (int i = 0; i < 5; i++)
     y[i] = y0[i] + h * (A41 * k1[i] + A42 * k2[i] + A43 * k3[i]);
-  ssw_model_rhs(e, y, k4);
+  ssw_model_rhs(e, s->t + C_(4) * h, y, k4);
   for (int i = 0; i < 5; i++)
     y[i] = y0[i] + h * (A51 * k1[i] + A52 * k2[i] + A53 * k3[i] + A54 * k4[i]);
-  ssw_model_rhs(e, y, k5);
+  ssw_model_rhs(e, s->t + C_(5) * h, y, k5);
   for (int i = 0; i < 5; i++)
     y[i] = y0[i] + h * (A61 * k1[i] + A62 * k2[i] + A63 * k3[i] + A64 * k4[i] +
                         A65 * k5[i]);
-  ssw_model_rhs(e, y, k6);
+  ssw_model_rhs(e, s->t + C_(6) * h, y, k6);
   double y1[5];
   for (int i = 0; i < 5; i++)
     y1[i] = y0[i] + h * (B1 * k1[i] + B3 * k3[i] + B4 * k4[i] + B5 * k5[i] +
                          B6 * k6[i]);
-  ssw_model_rhs(e, y1, k7);
+  ssw_model_rhs(e, s->t + C_(7) * h, y1, k7);
   double er[5];
   for (int i = 0; i < 5; i++)
     er[i] = h * (E1 * k1[i] + E3 * k3[i] + E4 * k4[i] + E5 * k5[i] +
@@ -146,13 +148,13 @@ double ssw_dopri5_initial_step(const ssw_reduced *e, const ssw_dopri5_opts *o,
                                const ssw_ode_state *s, int dir) {
   double y0[5], f0[5], y1[5], f1[5], zero[5] = {0, 0, 0, 0, 0};
   pack(s, y0);
-  ssw_model_rhs(e, y0, f0);
+  ssw_model_rhs(e, s->t, y0, f0);
   const double d0 = norm(o, y0, y0, zero), d1 = norm(o, f0, y0, zero);
   double h0 = (d0 < 1e-10 || d1 < 1e-10) ? 1e-6 : 0.01 * d0 / d1;
   if (o->hmax > 0) h0 = fmin(h0, o->hmax);
   for (int i = 0; i < 5; i++)
     y1[i] = y0[i] + dir * h0 * f0[i];
-  ssw_model_rhs(e, y1, f1);
+  ssw_model_rhs(e, s->t + dir * h0, y1, f1);
   double df[5];
   for (int i = 0; i < 5; i++)
     df[i] = f1[i] - f0[i];

@@ -4,6 +4,7 @@
 #include "batch.h"
 
 #include "sleighsweep/dopri5.h"
+#include "sleighsweep/effect.h"
 #include "sleighsweep/error.h"
 #include "sleighsweep/ode.h"
 #include "sleighsweep/rattle.h"
@@ -37,6 +38,38 @@ static const double w_kl8[] = {
     -0.39590389413323757734, 0.15884190655515560090,  -0.38947496264484728641,
     0.56116298177510838456,  0.13020248308889008088};
 
+/* Their nodes, the sub-steps' midpoints c_i = gamma_1 + ... + gamma_{i-1}
+ * + gamma_i / 2 (computed to 40 digits from the weights above; the
+ * schemes' test checks them against the weights), where the base step
+ * kicks with a time-dependent force (model.h). */
+static const double c_base[] = {0.5};
+static const double c_tj[] = {0.67560359597982877489, 0.5,
+                              0.3243964040201711696};
+static const double c_suzuki[] = {
+    0.20724538589718785597, 0.62173615769156365118, 0.5, 0.37826384230843640433,
+    0.79275461410281211627};
+static const double c_kl6[] = {0.19608072200365705973,
+                               0.55846101240199386151,
+                               0.37163749451785388356,
+                               0.059621206385809616402,
+                               0.5,
+                               0.94037879361419041135,
+                               0.62836250548214611644,
+                               0.44153898759800613849,
+                               0.80391927799634288476};
+static const double c_kl8[] = {
+    0.065101241544445034859, 0.41078397397644428324, 0.4966279835415748356,
+    0.38131145549672895712,  0.26278046170768798451, 0.15709833513022705698,
+    0.37855534946254593143,  0.65524840511036208657, 0.5,
+    0.34475159488963791343,  0.62144465053745401306, 0.84290166486977291527,
+    0.73721953829231201549,  0.61868854450327104288, 0.50337201645842521991,
+    0.58921602602355571676,  0.93489875845555492351};
+/* rk4's nodes (Kutta 1901); dopri5's are its tableau's (dopri5.h); rattle
+ * evaluates at its step's two ends. */
+static const double c_rk4[] = {0.0, 0.5, 0.5, 1.0};
+static const double c_rattle[] = {0.0, 1.0};
+#define NODES(c) (int)(sizeof c / sizeof c[0]), c
+
 static int bind_rattle(const ssw_tensor *t, ssw_coeffs *c);
 static void advance_hamel(const ssw_coeffs *c, const double h[SSW_LANES],
                           int recon, ssw_state s[SSW_LANES], int n);
@@ -52,29 +85,32 @@ static void advance_rattle(const ssw_coeffs *c, const double h[SSW_LANES],
 #define HAMEL (SSW_CAP_BATCH | SSW_CAP_EXACT_EQUILIBRIA | SSW_CAP_EXACT_ENERGY)
 
 static const ssw_method methods[] = {
-    {"hamel2", "base discrete Hamel step, order 2", 2, 1, w_base, 1.0, HAMEL,
-     "Xia & Zhang 2025", NULL, advance_hamel},
-    {"hamel4", "triple-jump composition, order 4", 4, 3, w_tj, 1.0, HAMEL,
-     "Yoshida, Phys. Lett. A 150 (1990) 262", NULL, advance_hamel},
-    {"hamel4s", "5-stage composition, order 4", 4, 5, w_suzuki, 1.0, HAMEL,
-     "Suzuki, Phys. Lett. A 146 (1990) 319", NULL, advance_hamel},
-    {"hamel6", "9-stage composition s9odr6a, order 6", 6, 9, w_kl6, 3.0, HAMEL,
-     "Kahan & Li, Math. Comp. 66 (1997) 1089", NULL, advance_hamel},
-    {"hamel8", "17-stage composition s17odr8a, order 8", 8, 17, w_kl8, 4.0,
-     HAMEL, "Kahan & Li, Math. Comp. 66 (1997) 1089", NULL, advance_hamel},
+    {"hamel2", "base discrete Hamel step, order 2", 2, 1, w_base, NODES(c_base),
+     1.0, HAMEL, "Xia & Zhang 2025", NULL, advance_hamel},
+    {"hamel4", "triple-jump composition, order 4", 4, 3, w_tj, NODES(c_tj), 1.0,
+     HAMEL, "Yoshida, Phys. Lett. A 150 (1990) 262", NULL, advance_hamel},
+    {"hamel4s", "5-stage composition, order 4", 4, 5, w_suzuki, NODES(c_suzuki),
+     1.0, HAMEL, "Suzuki, Phys. Lett. A 146 (1990) 319", NULL, advance_hamel},
+    {"hamel6", "9-stage composition s9odr6a, order 6", 6, 9, w_kl6,
+     NODES(c_kl6), 3.0, HAMEL, "Kahan & Li, Math. Comp. 66 (1997) 1089", NULL,
+     advance_hamel},
+    {"hamel8", "17-stage composition s17odr8a, order 8", 8, 17, w_kl8,
+     NODES(c_kl8), 4.0, HAMEL, "Kahan & Li, Math. Comp. 66 (1997) 1089", NULL,
+     advance_hamel},
     {"rk4", "classical explicit Runge-Kutta, order 4 (comparison)", 4, 0, NULL,
-     1.0, 0, "Kutta 1901", NULL, advance_rk4},
+     NODES(c_rk4), 1.0, 0, "Kutta 1901", NULL, advance_rk4},
     {"dopri5",
      "Dormand-Prince 5(4) with DOPRI5 step control, the 2025 paper's RK45 "
      "(comparison)",
-     5, 0, NULL, 1.0, SSW_CAP_OWN_STEP_CONTROL,
+     5, 0, NULL, SSW_DOPRI5_NODES, ssw_dopri5_nodes, 1.0,
+     SSW_CAP_OWN_STEP_CONTROL,
      "Dormand & Prince, J. Comput. Appl. Math. 6 (1980) 19; Hairer, Norsett "
      "& Wanner, Solving ODEs I, II.4-5",
      NULL, advance_dopri5},
     {"rattle",
      "nonholonomic RATTLE in lab coordinates with the blade multiplier, "
      "order 2 (comparison)",
-     2, 0, NULL, 1.0, SSW_CAP_FULL_TENSOR,
+     2, 0, NULL, NODES(c_rattle), 1.0, SSW_CAP_FULL_TENSOR,
      "McLachlan & Perlmutter, J. Nonlinear Sci. 16 (2006) 283", bind_rattle,
      advance_rattle},
 };
@@ -138,7 +174,7 @@ int ssw_stepper_bind(const ssw_tensor *t, const ssw_method *m, ssw_coeffs *c) {
 }
 
 void ssw_stepper_init(const ssw_coeffs *c, double w0, double v0, ssw_state *s) {
-  s->phi = s->x = s->y = 0.0;
+  s->t = s->phi = s->x = s->y = 0.0;
   s->ux = 1.0, s->uy = 0.0;
   ssw_model_momenta(&c->e, w0, v0, &s->W1, &s->W2);
   s->p = ssw_model_g(&c->e, w0, v0);
@@ -185,13 +221,13 @@ int ssw_stepper_kernel_lanes(int n) {
 static void to_plain(const ssw_coeffs *c, const ssw_state *s,
                      ssw_ode_state *a) {
   ssw_stepper_velocity(c, s, &a->w, &a->v);
-  a->phi = s->phi, a->x = s->x, a->y = s->y, a->t = 0.0;
+  a->phi = s->phi, a->x = s->x, a->y = s->y, a->t = s->t;
 }
 
 static void from_plain(const ssw_coeffs *c, const ssw_ode_state *b,
                        ssw_state *s) {
   ssw_model_momenta(&c->e, b->w, b->v, &s->W1, &s->W2);
-  s->phi = b->phi, s->x = b->x, s->y = b->y;
+  s->t = b->t, s->phi = b->phi, s->x = b->x, s->y = b->y;
   s->ux = cos(b->phi), s->uy = sin(b->phi);
   s->p = ssw_model_g(&c->e, b->w, b->v);
 }
@@ -200,16 +236,17 @@ static void rk4_step(const ssw_coeffs *c, double h, ssw_state *s) {
   double y[5], k[4][5], stage[4][5];
   ssw_stepper_velocity(c, s, &y[0], &y[1]);
   y[2] = s->phi, y[3] = s->x, y[4] = s->y;
-  ssw_model_rhs(&c->e, y, k[0]);
+  const double t = s->t;
+  ssw_model_rhs(&c->e, t + c_rk4[0] * h, y, k[0]);
   for (int i = 0; i < 5; i++)
     stage[1][i] = y[i] + 0.5 * h * k[0][i];
-  ssw_model_rhs(&c->e, stage[1], k[1]);
+  ssw_model_rhs(&c->e, t + c_rk4[1] * h, stage[1], k[1]);
   for (int i = 0; i < 5; i++)
     stage[2][i] = y[i] + 0.5 * h * k[1][i];
-  ssw_model_rhs(&c->e, stage[2], k[2]);
+  ssw_model_rhs(&c->e, t + c_rk4[2] * h, stage[2], k[2]);
   for (int i = 0; i < 5; i++)
     stage[3][i] = y[i] + h * k[2][i];
-  ssw_model_rhs(&c->e, stage[3], k[3]);
+  ssw_model_rhs(&c->e, t + c_rk4[3] * h, stage[3], k[3]);
   double q[4][2] = {{0}};
   if (c->e.drag) /* v and zeta^T C zeta at the stages, for len and diss */
     for (int j = 0; j < 4; j++) {
@@ -218,7 +255,7 @@ static void rk4_step(const ssw_coeffs *c, double h, ssw_state *s) {
     }
   for (int i = 0; i < 5; i++)
     y[i] += h / 6.0 * (k[0][i] + 2.0 * k[1][i] + 2.0 * k[2][i] + k[3][i]);
-  const ssw_ode_state b = {y[0], y[1], y[2], y[3], y[4], 0.0};
+  const ssw_ode_state b = {y[0], y[1], y[2], y[3], y[4], t + h};
   from_plain(c, &b, s);
   if (c->e.drag) {
     s->len += h / 6.0 * (q[0][0] + 2.0 * q[1][0] + 2.0 * q[2][0] + q[3][0]);
@@ -239,9 +276,12 @@ static void advance_rk4(const ssw_coeffs *c, const double h[SSW_LANES],
 static void hermite_len_diss(const ssw_coeffs *c, const ssw_ode_state *a,
                              const ssw_ode_state *b, double h, ssw_state *s) {
   const ssw_reduced *e = &c->e;
-  double wa, va, wb, vb;
-  ssw_model_zeta_rate(e, a->w, a->v, &wa, &va);
-  ssw_model_zeta_rate(e, b->w, b->v, &wb, &vb);
+  const double ya[SSW_ODE_DIM] = {a->w, a->v, a->phi, a->x, a->y};
+  const double yb[SSW_ODE_DIM] = {b->w, b->v, b->phi, b->x, b->y};
+  double fa[SSW_ODE_DIM], fb[SSW_ODE_DIM];
+  ssw_model_rhs(e, a->t, ya, fa); /* the rates with any force */
+  ssw_model_rhs(e, b->t, yb, fb);
+  const double wa = fa[0], va = fa[1], wb = fb[0], vb = fb[1];
   const double qa = SSW_MODEL_DISSIPATION(e, a->w, a->v);
   const double qb = SSW_MODEL_DISSIPATION(e, b->w, b->v);
   const double dqa = 2.0 * (wa * SSW_MODEL_F1(e, a->w, a->v) +
@@ -272,7 +312,14 @@ _Static_assert(sizeof(ssw_rattle) <= sizeof(((ssw_coeffs *)0)->own),
                "ssw_coeffs.own holds a scheme's constants");
 
 static int bind_rattle(const ssw_tensor *t, ssw_coeffs *c) {
-  SSW_CHECK(t->cw == 0.0 && t->cv == 0.0 && t->cwv == 0.0, SSW_ERR_ARG,
+  /* The model's capabilities (effect.h): a lab-frame Hamiltonian is
+   * autonomous and conservative. */
+  const unsigned caps = ssw_model_caps(t);
+  SSW_CHECK(caps & SSW_MCAP_AUTONOMOUS, SSW_ERR_ARG,
+            "scheme rattle integrates an autonomous lab-frame Hamiltonian, "
+            "which has no time-dependent force; use a hamel scheme, rk4 or "
+            "dopri5");
+  SSW_CHECK(caps & SSW_MCAP_CONSERVATIVE, SSW_ERR_ARG,
             "scheme rattle integrates a conservative lab-frame Hamiltonian, "
             "which has no drag; with drag_w, drag_v or drag_wv != 0 use a "
             "hamel scheme, rk4 or dopri5");

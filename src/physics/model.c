@@ -203,6 +203,9 @@ void ssw_model_reduce(const ssw_tensor *t, ssw_reduced *e) {
   e->cv = t->cv;
   e->cwv = t->cwv;
   e->drag = t->cw != 0.0 || t->cv != 0.0 || t->cwv != 0.0;
+  e->force = NULL;
+  for (int i = 0; i < SSW_FORCE_PARS; i++)
+    e->force_par[i] = 0.0;
 }
 
 void ssw_model_blade_rate(const ssw_reduced *e, double w, double v, double *f,

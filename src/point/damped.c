@@ -8,6 +8,7 @@
 
 #include "scale.h"
 #include "sleighsweep/drag.h"
+#include "sleighsweep/effect.h"
 #include "sleighsweep/error.h"
 #include "sleighsweep/stepper.h"
 
@@ -485,7 +486,7 @@ int ssw_damped_batch(const ssw_tensor *t, int n, const double *w0,
                      ssw_sample_fn sample, void *const *ctx, ssw_damped *out) {
   SSW_CALL(ssw_integrator_check(o));
   SSW_CALL(ssw_extract_check_initial(n, w0, v0));
-  SSW_CHECK(ssw_drag_on(t), SSW_ERR_ARG,
+  SSW_CHECK(ssw_model_caps(t) & SSW_MCAP_COMES_TO_REST, SSW_ERR_ARG,
             "the damped extraction needs drag (drag_w, drag_v or drag_wv)");
   /* Scaled units (scale.h); with drag the time unit is the drag's, the
    * same for every state of the body. */

@@ -9,6 +9,7 @@
 
 #include "sleighsweep/damped.h"
 #include "sleighsweep/drag.h"
+#include "sleighsweep/effect.h"
 #include "sleighsweep/error.h"
 #include "sleighsweep/names.h"
 #include "sleighsweep/path.h"
@@ -122,7 +123,7 @@ void ssw_ensemble_destroy(ssw_ensemble **e) {
 static void damped_twins(const ssw_point *pt, double w0, double v0,
                          traj_summary *s) {
   s->x_heading = s->x_rest = s->x_path = NAN;
-  if (!ssw_drag_on(&pt->tensor)) return;
+  if (!(ssw_model_caps(&pt->tensor) & SSW_MCAP_COMES_TO_REST)) return;
   double phi, x, y, len;
   if (ssw_drag_exact(&pt->tensor, pt->regime, w0, v0, INFINITY, &phi, &x, &y,
                      &len) != SSW_SUCCESS) {
@@ -368,7 +369,9 @@ static void finish(const reduction *a, int64_t n, ssw_point_result *res) {
 static void drag_twins(const ssw_tensor *t, ssw_point_result *res) {
   ssw_drag_rest rest;
   res->analytic_decay_rate = res->analytic_decay_frequency = NAN;
-  if (!ssw_drag_on(t) || ssw_drag_rest_eigen(t, &rest) != SSW_SUCCESS) return;
+  if (!(ssw_model_caps(t) & SSW_MCAP_COMES_TO_REST) ||
+      ssw_drag_rest_eigen(t, &rest) != SSW_SUCCESS)
+    return;
   res->analytic_decay_rate = rest.decay;
   res->analytic_decay_frequency = rest.im[0];
 }
@@ -408,13 +411,14 @@ static int path_error(ssw_ensemble *e, ssw_point_result *res, int regime) {
   double w0, v0, head;
   ssw_ensemble_initial(&e->sp, &res->tensor, e->key, 0, &w0, &v0);
   SSW_CALL(ssw_path_sort(p));
-  if (ssw_drag_on(&res->tensor)) { /* no exact damped path in general */
+  const unsigned caps = ssw_model_caps(&res->tensor);
+  if (!(caps & SSW_MCAP_EXACT_PATH)) { /* no exact damped path in general */
     res->path_error_max = NAN;
     return SSW_SUCCESS;
   }
   const int rc = ssw_path_exact(p, &res->tensor, regime, w0, v0, NULL,
                                 &res->path_error_max, &head);
-  if (rc == SSW_SUCCESS || res->tensor.kappa == 0.0) return rc;
+  if (rc == SSW_SUCCESS || (caps & SSW_MCAP_CLOSED_FORM_2010)) return rc;
   ssw_error_clear();
   res->path_error_max = NAN;
   return SSW_SUCCESS;
@@ -426,7 +430,8 @@ static void circulation_twins(const ssw_point *pt, double H,
                               ssw_point_result *res) {
   ssw_point_circ c;
   ssw_point_circulation(pt, H, &c);
-  const int circ = pt->tensor.kappa != 0.0;
+  const int circ =
+      (ssw_model_caps(&pt->tensor) & SSW_MCAP_CIRC_CLOSED_FORM) != 0;
   res->analytic_radius_past = circ ? c.r_past : pt->analytic.radius;
   res->analytic_radius_future = circ ? c.r_future : pt->analytic.radius;
   res->analytic_period = c.period;
@@ -480,7 +485,8 @@ int ssw_ensemble_run(ssw_ensemble *e, uint64_t index, const ssw_grid_values *v,
   acc.err_period = acc.err_hpp = NAN;
   acc.err_heading = acc.err_rest = acc.err_path = acc.err_decay = NAN;
   /* With circulation's torque the arcs g > 0 and g < 0 are reduced apart. */
-  reduction *lower = pt.tensor.kappa != 0.0 ? &low : NULL;
+  reduction *lower =
+      (ssw_model_caps(&pt.tensor) & SSW_MCAP_CIRC_CLOSED_FORM) ? &low : NULL;
   acc.loops = malloc((size_t)n * sizeof *acc.loops);
   low.loops = lower ? malloc((size_t)n * sizeof *low.loops) : NULL;
   if (!acc.loops || (lower && !low.loops)) {

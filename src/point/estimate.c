@@ -5,6 +5,7 @@
 
 #include <math.h>
 
+#include "sleighsweep/effect.h"
 #include "sleighsweep/model.h"
 
 /* ---- Error estimate ----------------------------------------------------
@@ -65,7 +66,7 @@ static void estimate_periodic(const ssw_traj *fine, const ssw_traj *coarse,
  * circulation the legs last ~16 / Arate and the round-off floor of est_of
  * covers this.) */
 static double heading_floor(const ssw_coeffs *c, const ssw_traj *r, double n) {
-  if (c->e.kappa == 0.0) return 0.0;
+  if (!(ssw_model_caps(&c->t) & SSW_MCAP_CIRC_CLOSED_FORM)) return 0.0;
   const double turned = fabs(r->w_future * (r->t_future - r->t0)) +
                         fabs(r->w_past * (r->t_past - r->t0));
   return 8.0 * 0x1p-52 * turned * sqrt(n);

@@ -332,9 +332,10 @@ static int setup(const ssw_coeffs *c, const ssw_tensor *t, int regime,
    * is periodic, and its nominal rate is that of its section. */
   *gmax = out->rate * sqrt(c->e.D);
   const double g0 = ssw_model_g(&c->e, w0, v0), kappa = c->e.kappa;
+  const int circ = (ssw_model_caps(&c->t) & SSW_MCAP_CIRC_CLOSED_FORM) != 0;
   out->arc = g0 > 0 ? 1 : (g0 < 0 ? -1 : 0);
-  out->periodic = kappa != 0.0 && fabs(kappa) >= *gmax;
-  if (kappa != 0.0 && fabs(fabs(kappa) / *gmax - 1.0) < SSW_CRITICAL_MARGIN)
+  out->periodic = circ && fabs(kappa) >= *gmax;
+  if (circ && fabs(fabs(kappa) / *gmax - 1.0) < SSW_CRITICAL_MARGIN)
     out->flags |= SSW_TRAJ_NEAR_CRITICAL;
   if (out->periodic)
     out->rate = sqrt((fabs(kappa) - *gmax) * (fabs(kappa) + *gmax) / c->e.D);
@@ -433,6 +434,11 @@ static void make_jobs(const leg_run *R, const ssw_traj *base, int m,
     const ssw_traj *r = &base[k];
     const double factor = coarse ? coarse_ratio(R, r) : 1.0;
     const ssw_reduced *e = &R->c->e;
+    const int circ =
+        (ssw_model_caps(&R->c->t) & SSW_MCAP_CIRC_CLOSED_FORM) != 0;
+    /* The fastest time scale an effect declares (a forcing's frequency),
+     * which the step density must resolve: 0 for none. */
+    const double nu_effect = ssw_effect_rate(&R->c->t);
     const double G = r->rate * sqrt(e->D);
     for (int d = 0; d < 2; d++) {
       leg_job *j = &jobs[2 * k + d];
@@ -441,7 +447,7 @@ static void make_jobs(const leg_run *R, const ssw_traj *base, int m,
                      .dir = d ? -1 : 1,
                      .H0 = r->H0,
                      .gstop = r->tol * G,
-                     .stop_ht = e->kappa != 0.0 ? r->tol / sqrt(e->D) : 0.0,
+                     .stop_ht = circ ? r->tol / sqrt(e->D) : 0.0,
                      .periodic = r->periodic,
                      .skip = r->periodic && d == 1,
                      .check_peak = !coarse,
@@ -454,7 +460,7 @@ static void make_jobs(const leg_run *R, const ssw_traj *base, int m,
        * largest |p2|, sqrt(ht^2 + D p2^2) / sqrt(D). */
       const double g0 = ssw_model_g(e, w0[k], v0[k]),
                    h0 = ssw_model_ht(e, w0[k], v0[k]);
-      if (e->kappa == 0.0) {
+      if (!circ) {
         j->clock.nu2 = (h0 * h0 + e->D * g0 * g0) / (e->D * e->D);
       } else {
         const double p2 = SSW_MODEL_P2(e, w0[k], v0[k]);
@@ -464,6 +470,8 @@ static void make_jobs(const leg_run *R, const ssw_traj *base, int m,
       }
       j->clock.G2 = e->D * j->clock.nu2;
       j->clock.delta2 = SSW_GROWTH_DELTA2;
+      if (nu_effect > 0.0) /* the density's floor: s^2 >= nu_effect^2 */
+        j->clock.nu2 = fmax(j->clock.nu2, nu_effect * nu_effect);
     }
   }
 }

@@ -9,6 +9,7 @@
 #include "sleighsweep/analytic.h"
 #include "sleighsweep/circulation.h"
 #include "sleighsweep/dopri5.h"
+#include "sleighsweep/effect.h"
 #include "sleighsweep/error.h"
 #include "sleighsweep/ode.h"
 
@@ -109,7 +110,10 @@ int ssw_path_exact(const ssw_path *p, const ssw_tensor *t, int regime,
                    double *pos_err, double *head_err) {
   static exact_motion zero;
   exact_motion m = zero;
-  m.circ = t->kappa != 0.0;
+  SSW_CHECK(ssw_model_caps(t) & SSW_MCAP_EXACT_PATH, SSW_ERR_ARG,
+            "this model's path has no closed form (an effect such as drag "
+            "takes it): no exact path to compare with");
+  m.circ = (ssw_model_caps(t) & SSW_MCAP_CLOSED_FORM_2010) == 0;
   if (m.circ)
     SSW_CALL(ssw_circ_orbit_init(t, t->kappa, w0, v0, &m.c));
   else

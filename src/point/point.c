@@ -3,10 +3,12 @@
 
 #include <float.h>
 #include <math.h>
+#include <stdio.h>
 
 #include "sleighsweep/circulation.h"
 #include "sleighsweep/damped.h"
 #include "sleighsweep/drag.h"
+#include "sleighsweep/effect.h"
 #include "sleighsweep/error.h"
 #include "sleighsweep/stepper.h"
 
@@ -24,6 +26,7 @@ int ssw_point_check(const ssw_body *body, const ssw_params *p,
             "depend on the mass scale: multiply m, I0 and rho by a common "
             "factor (e.g. 1e100)",
             t->J, t->M, SSW_POINT_INERTIA_MIN);
+  SSW_CALL(ssw_point_served(t));
   if (!m) return SSW_SUCCESS;
   ssw_coeffs c;
   return ssw_stepper_bind(t, m, &c);
@@ -58,7 +61,8 @@ void ssw_point_set_energy(ssw_point *pt, double H) {
   const double kappa = pt->tensor.kappa;
   const double gm =
       sqrt(2.0 * H * ssw_model_E(&pt->tensor) / ssw_model_D(&pt->tensor));
-  if (kappa != 0.0 && fabs(kappa) >= gm)
+  if ((ssw_model_caps(&pt->tensor) & SSW_MCAP_CIRC_CLOSED_FORM) &&
+      fabs(kappa) >= gm)
     pt->analytic.regime = SSW_REGIME_PERIODIC;
 }
 
@@ -80,7 +84,7 @@ void ssw_point_circulation(const ssw_point *pt, double H, ssw_point_circ *out) {
   out->orbit_radius = out->dphi_up = out->dphi_down = NAN;
   out->d_up = out->d_down = out->r_past = out->r_future = NAN;
   ssw_circ_level lv;
-  if (t->kappa == 0.0 ||
+  if (!(ssw_model_caps(t) & SSW_MCAP_CIRC_CLOSED_FORM) ||
       ssw_circ_level_compute(t, t->kappa, H, 1, &lv) != SSW_SUCCESS) {
     ssw_error_clear();
     return;
@@ -102,8 +106,9 @@ void ssw_point_circulation(const ssw_point *pt, double H, ssw_point_circ *out) {
 }
 
 int ssw_point_closed_form(const ssw_point *pt) {
-  /* Drag leaves no limit circle: its twins are drag.h's. */
-  return pt->tensor.kappa == 0.0 && !ssw_drag_on(&pt->tensor);
+  /* Drag leaves no limit circle (its twins are drag.h's), circulation's
+   * torque moves the line of equilibria (its twins are circulation.h's). */
+  return (ssw_model_caps(&pt->tensor) & SSW_MCAP_CLOSED_FORM_2010) != 0;
 }
 
 /* A damped trajectory as an ssw_traj: it has no limits at t -> +-inf,
@@ -165,13 +170,19 @@ static void damped_traj(const ssw_damped *d, int regime, ssw_traj *r) {
   r->err_path = d->err_path, r->err_decay = d->err_decay;
 }
 
-int ssw_point_trajectories(const ssw_point *pt, int n, const double *w0,
-                           const double *v0, const ssw_integrator *o,
-                           ssw_sample_fn sample, void *const *ctx,
-                           ssw_traj *out) {
-  if (!ssw_drag_on(&pt->tensor))
-    return ssw_extract_batch(&pt->tensor, pt->regime, n, w0, v0, o, sample, ctx,
-                             out);
+/* The limit circles' and the periodic motion's pipeline (extract.c):
+ * each trajectory's energy against H_c decides which it is. */
+static int run_extract(const ssw_point *pt, int n, const double *w0,
+                       const double *v0, const ssw_integrator *o,
+                       ssw_sample_fn sample, void *const *ctx, ssw_traj *out) {
+  return ssw_extract_batch(&pt->tensor, pt->regime, n, w0, v0, o, sample, ctx,
+                           out);
+}
+
+/* Forward only, to rest (damped.c). */
+static int run_rest(const ssw_point *pt, int n, const double *w0,
+                    const double *v0, const ssw_integrator *o,
+                    ssw_sample_fn sample, void *const *ctx, ssw_traj *out) {
   ssw_damped d[16];
   for (int start = 0; start < n; start += 16) {
     const int m = n - start < 16 ? n - start : 16;
@@ -183,11 +194,74 @@ int ssw_point_trajectories(const ssw_point *pt, int n, const double *w0,
   return SSW_SUCCESS;
 }
 
+#define CIRCLING                                                               \
+  (SSW_MCAP_AUTONOMOUS | SSW_MCAP_CONSERVATIVE | SSW_MCAP_EQUILIBRIA_LINE)
+static const ssw_extractor extractors[] = {
+    {"limit_circles",
+     "both ends of the motion on limit circles (or lines) of the line of "
+     "equilibria",
+     CIRCLING,
+     "regime r_past r_future center_past center_future d dphi loops "
+     "sense_past sense_future t0 rate blade_force_max arc",
+     run_extract},
+    {"periodic",
+     "the reduced motion periodic about the line of equilibria below H_c "
+     "(the same pipeline: each trajectory's energy decides)",
+     CIRCLING,
+     "period heading_per_period drift_per_period orbit_radius resonance",
+     run_extract},
+    {"rest", "forward only, to rest: the energy falls to zero",
+     SSW_MCAP_AUTONOMOUS | SSW_MCAP_COMES_TO_REST,
+     "heading_total rest_x rest_y rest_distance path_length decay_rate "
+     "decay_freq settle_time approach",
+     run_rest},
+};
+
+const ssw_extractor *ssw_extractor_table(int *count) {
+  *count = (int)(sizeof extractors / sizeof extractors[0]);
+  return extractors;
+}
+
+const ssw_extractor *ssw_extractor_for(const ssw_tensor *t) {
+  const unsigned caps = ssw_model_caps(t);
+  for (size_t i = 0; i < sizeof extractors / sizeof extractors[0]; i++)
+    if ((extractors[i].needs & ~caps) == 0) return &extractors[i];
+  return NULL;
+}
+
+int ssw_point_served(const ssw_tensor *t) {
+  if (ssw_extractor_for(t)) return SSW_SUCCESS;
+  const unsigned caps = ssw_model_caps(t);
+  char why[768], missing[256];
+  size_t used = 0;
+  why[0] = '\0';
+  for (size_t i = 0; i < sizeof extractors / sizeof extractors[0]; i++) {
+    const unsigned lack = extractors[i].needs & ~caps;
+    const ssw_effect *by = ssw_effect_lacking(t, lack);
+    ssw_model_caps_text(lack, missing, sizeof missing);
+    if (used < sizeof why)
+      used += (size_t)snprintf(
+          why + used, sizeof why - used, "%s%s needs %s (%s%s)",
+          used ? "; " : "", extractors[i].name, missing,
+          by ? "taken by the effect " : "given by no effect",
+          by ? by->name : " that is on");
+  }
+  return SSW_RAISE(SSW_ERR_BODY,
+                   "no extractor can measure this model's motions: %s", why);
+}
+
+int ssw_point_trajectories(const ssw_point *pt, int n, const double *w0,
+                           const double *v0, const ssw_integrator *o,
+                           ssw_sample_fn sample, void *const *ctx,
+                           ssw_traj *out) {
+  const ssw_extractor *x = ssw_extractor_for(&pt->tensor);
+  SSW_CHECK(x != NULL, SSW_ERR_BODY, "no extractor serves this point");
+  return x->run(pt, n, w0, v0, o, sample, ctx, out);
+}
+
 double ssw_point_blade_bound(const ssw_point *pt) {
   double fa = NAN;
-  if (pt->tensor.kappa != 0.0 || pt->tensor.lift != 0.0 ||
-      ssw_drag_on(&pt->tensor))
-    return NAN;
+  if (!(ssw_model_caps(&pt->tensor) & SSW_MCAP_BLADE_CLOSED_FORM)) return NAN;
   if (ssw_analytic_blade_force_max(&pt->tensor, pt->regime, 1, &fa) != 0)
     ssw_error_clear(), fa = NAN;
   return fa;

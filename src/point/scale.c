@@ -3,6 +3,30 @@
 #include "scale.h"
 
 #include <math.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "sleighsweep/effect.h"
+
+/* The double at byte `offset` of a struct, rescaled in place (memcpy: no
+ * pointer cast between the struct's bytes and a double). */
+static void rescale_at(void *base, const ssw_field_dim *f, int m, int l, int k,
+                       int dir);
+
+/* x in units 2^m, 2^l, 2^-k of mass, length and time back in the caller's
+ * (dir = 1) or the caller's in those units (dir = -1): exact. */
+static double rescale(double x, const ssw_field_dim *f, int m, int l, int k,
+                      int dir) {
+  return ldexp(x, dir * (f->mass * m + f->length * l - f->time * k));
+}
+
+static void rescale_at(void *base, const ssw_field_dim *f, int m, int l, int k,
+                       int dir) {
+  double x;
+  memcpy(&x, (char *)base + f->offset, sizeof x);
+  x = rescale(x, f, m, l, k, dir);
+  memcpy((char *)base + f->offset, &x, sizeof x);
+}
 
 void ssw_units_body(const ssw_tensor *t, ssw_units *u, ssw_tensor *s) {
   /* An even mass exponent keeps the square roots of the energy ellipse
@@ -11,31 +35,20 @@ void ssw_units_body(const ssw_tensor *t, ssw_units *u, ssw_tensor *s) {
   u->mass = ilogb(t->M);
   u->mass -= u->mass & 1;
   u->len = (ilogb(t->J) - u->mass) / 2;
-  u->speed = 0;
-  const int m = u->mass, l = u->len;
-  s->J = ldexp(t->J, -m - 2 * l);
-  s->M = ldexp(t->M, -m);
-  s->N = ldexp(t->N, -m);
-  s->Z = ldexp(t->Z, -m);
-  s->L1 = ldexp(t->L1, -m - l);
-  s->L2 = ldexp(t->L2, -m - l);
-  /* kappa v is a torque (kappa: mass length / time), lift v and lift_s w
-   * are forces (mass / time and mass length / time). */
-  /* Drag has a time scale of its own as well (C / K: 1 / time). */
-  const int drag = t->cw != 0.0 || t->cv != 0.0 || t->cwv != 0.0;
-  u->fixed = t->kappa != 0.0 || t->lift != 0.0 || drag;
-  const int k = t->kappa != 0.0  ? ilogb(t->kappa) - m - l
-                : t->lift != 0.0 ? ilogb(t->lift) - m
-                : drag           ? ilogb(t->cw / t->J + t->cv / t->M)
-                                 : 0;
+  /* An effect whose constants carry a time (circulation's lift, drag's
+   * rate) fixes the time unit: every trajectory of the body shares the
+   * scaled tensor, which then depends on the energy. */
+  int k = 0;
+  u->fixed = ssw_effect_time_unit(t, u->mass, u->len, &k);
   u->speed = u->fixed ? k : 0;
-  s->kappa = ldexp(t->kappa, -m - l - u->speed);
-  s->lift = ldexp(t->lift, -m - u->speed);
-  s->lift_s = ldexp(t->lift_s, -m - l - u->speed);
-  /* cw: mass length^2 / time, cv: mass / time, cwv: mass length / time. */
-  s->cw = ldexp(t->cw, -m - 2 * l - u->speed);
-  s->cv = ldexp(t->cv, -m - u->speed);
-  s->cwv = ldexp(t->cwv, -m - l - u->speed);
+  /* The whole tensor, then every field an effect declares in the units. */
+  *s = *t;
+  int n;
+  const ssw_effect *e = ssw_effect_table(&n);
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < e[i].n_fields; j++) {
+      rescale_at(s, &e[i].fields[j], u->mass, u->len, u->speed, -1);
+    }
 }
 
 void ssw_units_state(ssw_units *u, const ssw_tensor *s, double w, double v,
@@ -57,48 +70,94 @@ void ssw_units_state(ssw_units *u, const ssw_tensor *s, double w, double v,
   u->speed = speed;
 }
 
-/* Error parts: lengths, angles, times, forces per energy. */
-static void parts(ssw_err_parts *p, int l, int k) {
-  p->d = ldexp(p->d, l), p->r = ldexp(p->r, l);
-  p->center = ldexp(p->center, l);
-  p->t0 = ldexp(p->t0, -k);
-  p->blade = ldexp(p->blade, -l);
+/* Every field of a trajectory's result: its dimension (the doubles) or
+ * that it is an integer count or code (size 4 or 8, never scaled). The
+ * scale test checks that these cover ssw_traj whole. */
+#define TD(f, mass, len, time)                                                 \
+  { {#f, offsetof(ssw_traj, f), mass, len, time}, sizeof(double), 1 }
+#define TI(f)                                                                  \
+  { {#f, offsetof(ssw_traj, f), 0, 0, 0}, sizeof(((ssw_traj *)0)->f), 0 }
+#define PARTS(p)                                                               \
+  TD(p.d, 0, 1, 0), TD(p.dphi, 0, 0, 0), TD(p.r, 0, 1, 0), TD(p.t0, 0, 0, 1),  \
+      TD(p.center, 0, 1, 0), TD(p.blade, 0, -1, 0)
+static const ssw_traj_field traj_fields[] = {TI(regime),
+                                             TD(H0, 1, 2, -2),
+                                             TD(rate, 0, 0, -1),
+                                             TD(h, 0, 0, 1),
+                                             TD(eps, 0, 0, 0),
+                                             TD(rtol, 0, 0, 0),
+                                             TD(t0, 0, 0, 1),
+                                             TD(w_past, 0, 0, -1),
+                                             TD(v_past, 0, 1, -1),
+                                             TD(w_future, 0, 0, -1),
+                                             TD(v_future, 0, 1, -1),
+                                             TD(r_past, 0, 1, 0),
+                                             TD(r_future, 0, 1, 0),
+                                             TD(center_past[0], 0, 1, 0),
+                                             TD(center_past[1], 0, 1, 0),
+                                             TD(center_future[0], 0, 1, 0),
+                                             TD(center_future[1], 0, 1, 0),
+                                             TD(d, 0, 1, 0),
+                                             TI(sense_past),
+                                             TI(sense_future),
+                                             TD(dphi, 0, 0, 0),
+                                             TI(loops),
+                                             TD(energy_error, 0, 0, 0),
+                                             TD(blade_force_max, 0, -1, 0),
+                                             TI(steps),
+                                             TD(t_past, 0, 0, 1),
+                                             TD(t_future, 0, 0, 1),
+                                             TI(converged),
+                                             TI(flags),
+                                             TD(err_d, 0, 1, 0),
+                                             TD(err_dphi, 0, 0, 0),
+                                             TD(err_r, 0, 1, 0),
+                                             TD(err_t0, 0, 0, 1),
+                                             TD(err_center, 0, 1, 0),
+                                             TD(err_blade, 0, -1, 0),
+                                             PARTS(tail),
+                                             PARTS(roundoff),
+                                             TD(blade_terms, 0, -1, 0),
+                                             TD(t0_step, 0, 0, 1),
+                                             TD(t0_dphi, 0, 0, 0),
+                                             TD(tol, 0, 0, 0),
+                                             TI(refinements),
+                                             TI(arc),
+                                             TI(periodic),
+                                             TI(resonance),
+                                             TD(period, 0, 0, 1),
+                                             TD(heading_per_period, 0, 0, 0),
+                                             TD(drift_per_period, 0, 1, 0),
+                                             TD(orbit_radius, 0, 1, 0),
+                                             TD(err_period, 0, 0, 1),
+                                             TD(err_heading_period, 0, 0, 0),
+                                             TD(err_drift, 0, 1, 0),
+                                             TD(err_orbit, 0, 1, 0),
+                                             TD(heading_total, 0, 0, 0),
+                                             TD(rest_x, 0, 1, 0),
+                                             TD(rest_y, 0, 1, 0),
+                                             TD(rest_distance, 0, 1, 0),
+                                             TD(path_length, 0, 1, 0),
+                                             TD(decay_rate, 0, 0, -1),
+                                             TD(decay_freq, 0, 0, -1),
+                                             TD(settle_time, 0, 0, 1),
+                                             TI(approach),
+                                             TD(err_heading_total, 0, 0, 0),
+                                             TD(err_rest, 0, 1, 0),
+                                             TD(err_path, 0, 1, 0),
+                                             TD(err_decay, 0, 0, -1)};
+
+const ssw_traj_field *ssw_units_traj_fields(int *count) {
+  *count = (int)(sizeof traj_fields / sizeof traj_fields[0]);
+  return traj_fields;
 }
 
 void ssw_units_result(const ssw_units *u, ssw_traj *r) {
-  const int l = u->len, k = u->speed;
-  r->H0 = ldexp(r->H0, u->mass + 2 * l + 2 * k);
-  r->rate = ldexp(r->rate, k);
-  r->h = ldexp(r->h, -k);
-  r->t0 = ldexp(r->t0, -k);
-  r->t_past = ldexp(r->t_past, -k), r->t_future = ldexp(r->t_future, -k);
-  r->err_t0 = ldexp(r->err_t0, -k);
-  r->t0_step = ldexp(r->t0_step, -k);
-  r->period = ldexp(r->period, -k);
-  r->err_period = ldexp(r->err_period, -k);
-  r->w_past = ldexp(r->w_past, k), r->w_future = ldexp(r->w_future, k);
-  r->v_past = ldexp(r->v_past, l + k), r->v_future = ldexp(r->v_future, l + k);
-  double *len[] = {&r->r_past,
-                   &r->r_future,
-                   &r->center_past[0],
-                   &r->center_past[1],
-                   &r->center_future[0],
-                   &r->center_future[1],
-                   &r->d,
-                   &r->err_d,
-                   &r->err_r,
-                   &r->err_center,
-                   &r->drift_per_period,
-                   &r->orbit_radius,
-                   &r->err_drift,
-                   &r->err_orbit};
-  for (size_t i = 0; i < sizeof len / sizeof len[0]; i++)
-    *len[i] = ldexp(*len[i], l);
-  r->blade_force_max = ldexp(r->blade_force_max, -l);
-  r->err_blade = ldexp(r->err_blade, -l);
-  r->blade_terms = ldexp(r->blade_terms, -l);
-  parts(&r->tail, l, k);
-  parts(&r->roundoff, l, k);
+  for (size_t i = 0; i < sizeof traj_fields / sizeof traj_fields[0]; i++) {
+    const ssw_traj_field *f = &traj_fields[i];
+    if (!f->is_double) continue;
+    rescale_at(r, &f->dim, u->mass, u->len, u->speed, 1);
+  }
 }
 
 void ssw_units_sample_fn(void *ctx, int dir, double t, double phi, double x,

@@ -9,6 +9,7 @@
 #ifndef SLEIGHSWEEP_SCALE_H
 #define SLEIGHSWEEP_SCALE_H
 
+#include "sleighsweep/effect.h"
 #include "sleighsweep/extract.h"
 #include "sleighsweep/model.h"
 
@@ -35,7 +36,18 @@ void ssw_units_body(const ssw_tensor *t, ssw_units *u, ssw_tensor *s);
 void ssw_units_state(ssw_units *u, const ssw_tensor *s, double w, double v,
                      double *ws, double *vs);
 
-/* A result computed in units u, back in the caller's units. */
+/* A field of ssw_traj: a double with its dimension, or an integer. */
+typedef struct {
+  ssw_field_dim dim; /* name, offset and (doubles) dimension */
+  size_t size;       /* bytes */
+  int is_double;     /* 1: rescaled by its dimension; 0: an integer */
+} ssw_traj_field;
+
+/* Every field of ssw_traj (`count` receives their number). */
+const ssw_traj_field *ssw_units_traj_fields(int *count);
+
+/* A result computed in units u, back in the caller's units: every double
+ * field by its dimension (ssw_units_traj_fields). */
 void ssw_units_result(const ssw_units *u, ssw_traj *r);
 
 /* A sample callback of the caller behind one in scaled units. */

@@ -49,8 +49,7 @@ typedef struct {
 static int rhs(double t, const double y[], double f[], void *params) {
   rhs_ctx *r = params;
   r->nfev++;
-  ssw_model_rhs(&r->c->e, y, f);
-  (void)t;
+  ssw_model_rhs(&r->c->e, t, y, f);
   return GSL_SUCCESS;
 }
 

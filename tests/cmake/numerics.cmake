@@ -46,3 +46,11 @@ ssw_add_test(NAME test_scales TIMEOUT 300
 # oracle, the rest eigenvalues and the small-drag limit (test_damped).
 ssw_add_test(NAME test_drag SOURCES test_drag.c LABELS numerics)
 ssw_add_test(NAME test_damped SOURCES test_damped.c LABELS numerics)
+# Time in the schemes: nodes, the time each lane carries, a test-only
+# time-dependent force against its discrete energy balance and an exact
+# solution.
+ssw_add_test(NAME test_forcing SOURCES test_forcing.c)
+# The effect table and the scaler: every field of the tensor and of a
+# trajectory's result declared with its dimension, both surviving a scale
+# round trip, a model's capabilities from its effects.
+ssw_add_test(NAME test_effects SOURCES test_effects.c)
