@@ -270,13 +270,16 @@ static int parse(int argc, char **argv, point_opts *o, int *help) {
             o->cfg.body.Gamma);
   const double wv_max =
       ssw_model_drag_wv_max(o->cfg.body.drag_w, o->cfg.body.drag_v);
-  char wv[SSW_FMT_SHORTEST], bound[SSW_FMT_SHORTEST];
-  SSW_CHECK(fabs(o->cfg.body.drag_wv) <= wv_max, SSW_ERR_USAGE,
-            "--drag-wv %s: the drag matrix [[drag_w, drag_wv], [drag_wv, "
-            "drag_v]] must be positive semidefinite, |drag_wv| <= "
-            "sqrt(drag_w drag_v) = %s, or some motion would gain energy",
-            ssw_fmt_shortest(o->cfg.body.drag_wv, wv),
-            ssw_fmt_shortest(wv_max, bound));
+  if (!(fabs(o->cfg.body.drag_wv) <= wv_max)) {
+    char wv[SSW_FMT_SHORTEST], bound[SSW_FMT_SHORTEST];
+    return SSW_RAISE(SSW_ERR_USAGE,
+                     "--drag-wv %s: the drag matrix [[drag_w, drag_wv], "
+                     "[drag_wv, drag_v]] must be positive semidefinite, "
+                     "|drag_wv| <= sqrt(drag_w drag_v) = %s, or some motion "
+                     "would gain energy",
+                     ssw_fmt_shortest(o->cfg.body.drag_wv, wv),
+                     ssw_fmt_shortest(wv_max, bound));
+  }
   SSW_CHECK(fabs(o->p.theta) <= SSW_THETA_MAX, SSW_ERR_USAGE,
             "--theta: %.17g rad (%.10g deg) is outside [-720deg, 720deg]; the "
             "ellipse repeats every 180deg: give the angle modulo 180deg",

@@ -104,7 +104,7 @@ typedef struct {
  * the radius carries of the residual. Near-round ellipses (Z -> 0)
  * magnify it beyond the anchor's difference (test_round_ellipse). */
 static double line_shift(const ssw_reduced *e, double w, double v) {
-  const double res = SSW_MODEL_P2(e, w, v) - e->kappa;
+  const double res = ssw_model_g(e, w, v);
   const double k1 = e->J * w - e->L2 * v, k2 = e->M * v - e->L2 * w;
   const double det = e->L1 * k2 - e->Z * k1;
   if (res == 0.0 || w == 0.0) return 0.0;
