@@ -45,7 +45,7 @@ static const char status_usage[] =
 typedef struct {
   const char *path;
   char status[32], start_time[64], end_time[64], host[256];
-  char malformed[200]; /* why the file is not as the engine wrote it */
+  char malformed[480]; /* why the file is not as the engine wrote it */
   char *config, *history;
   uint64_t total, in_file, in_journals, done;
   uint64_t forged; /* marked done in the file but holding no results */
@@ -147,6 +147,42 @@ static int count_points(hid_t f, report *r) {
   return SSW_SUCCESS;
 }
 
+/* Whether the stored config asks for a refinement (then a complete file
+ * holds /boundaries). */
+static int wants_boundaries(const report *r) {
+  ssw_config *cfg = NULL;
+  const int want =
+      ssw_config_parse(r->config, "the file's config", &cfg) == SSW_SUCCESS &&
+      cfg->refine_classes != 0;
+  ssw_config_destroy(&cfg);
+  ssw_error_clear();
+  return want;
+}
+
+/* A file its last run closed (complete or interrupted) is read back whole
+ * as a rerun reads it (h5peek.h: ssw_h5peek_verify); damage is said with
+ * what a rerun does about it. A running or killed run's file is not: it is
+ * being written, and a rerun rebuilds it from its journals anyway. */
+static void verify(hid_t f, report *r) {
+  const int complete = !strcmp(r->status, SSW_STATUS_COMPLETE);
+  if (r->malformed[0] ||
+      (!complete && strcmp(r->status, SSW_STATUS_INTERRUPTED) != 0))
+    return;
+  ssw_h5peek_verdict v;
+  if (ssw_h5peek_verify(f, complete && wants_boundaries(r), &v) == SSW_SUCCESS)
+    return;
+  ssw_error_clear();
+  const char *what =
+      r->journals > 0 ? "a rerun of the same command rebuilds it from its "
+                        "journals"
+      : v.grid_ok     ? "the grid reads whole: a rerun of the same command "
+                        "refines it again"
+                  : "no journals hold its points: they are lost unless a copy "
+                    "of the file exists; remove it or pass --overwrite to "
+                    "compute them again";
+  snprintf(r->malformed, sizeof r->malformed, "damaged: %s; %s", v.why, what);
+}
+
 /* The root attributes and the points done. Without file locking: a
  * running sweep holds the file open, and its flushed epochs are safe to
  * read (only `done` points are trusted). */
@@ -171,6 +207,7 @@ static int read_file(report *r) {
     goto done;
   }
   status = count_points(f, r);
+  if (status == SSW_SUCCESS) verify(f, r);
 done:
   ssw_h5peek_close(&f);
   return status;
@@ -293,7 +330,7 @@ static void print_segments_json(const report *r) {
 /* One line of the state, for people. */
 static const char *verdict(const report *r) {
   if (r->malformed[0]) {
-    static char why[320];
+    static char why[520];
     snprintf(why, sizeof why, "malformed: %s", r->malformed);
     return why;
   }

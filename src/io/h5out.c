@@ -312,6 +312,12 @@ int ssw_h5out_finish(ssw_h5out *h, const ssw_h5out_segment *seg) {
   TRY(ssw_h5_attr_str(h->file, "/", SSW_ATTR_END_TIME, end));
   TRY(ssw_h5_attr_f64(h->file, "/", SSW_ATTR_WALL_TIME, total));
   TRY(ssw_h5_attr_u64(h->file, "/", SSW_ATTR_POINTS_DONE, points_done));
+  /* Every other object on disk first: HDF5 writes its cached metadata in
+   * no order of ours, so one flush that also carried the status could put
+   * "complete" on disk before /boundaries (a crash then left a complete
+   * file that did not read). H5Fflush ends in MPI_File_sync (fsync on every
+   * rank), a collective call no rank leaves before all have synced. */
+  TRY(ssw_h5out_flush(h));
   TRY(ssw_h5_attr_str(h->file, "/", SSW_ATTR_STATUS, st));
   TRY(ssw_h5out_flush(h));
 done:

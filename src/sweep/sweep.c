@@ -201,7 +201,9 @@ static int open_output(sweep *s) {
   if (mode == SSW_PLAN_CREATE || mode == SSW_PLAN_OVERWRITE)
     return create_output(s);
   if (mode == SSW_PLAN_REBUILD) return rebuild_output(s, s->plan.why);
-  if (s->rank == 0 && !s->o->quiet)
+  if (s->rank == 0 && s->plan.why[0]) /* a damage repaired: always said */
+    fprintf(stderr, "sleighsweep: %s: %s\n", s->cfg->file, s->plan.why);
+  else if (s->rank == 0 && !s->o->quiet)
     fprintf(stderr, "sleighsweep: resuming %s\n", s->cfg->file);
   const int rc = ssw_h5out_open(s->comm, s->cfg->file, s->cfg, &s->out);
   if (rc == SSW_SUCCESS || rc == SSW_ERR_CONFIG) return rc;
