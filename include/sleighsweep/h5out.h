@@ -40,6 +40,17 @@ typedef struct {
  * per dataset and a fixed part, measured). */
 double ssw_h5out_estimate_bytes(const ssw_config *cfg);
 
+/** Bytes the output's directory holds at most during a run of `cfg`: the
+ * file (ssw_h5out_estimate_bytes) and the journals, every point once
+ * (their records and samples). */
+double ssw_h5out_space_needed(const ssw_config *cfg);
+
+/** When the disk holding `path` has less free space than 1 MiB or than
+ * `need` bytes: writes into buf a note naming the directory, the space free
+ * and `need` ("the disk holding 'dir' is full: 0.01 MB free, the run needs
+ * about 3.2 MB there"); else an empty string. */
+void ssw_h5out_disk_note(const char *path, double need, char *buf, size_t n);
+
 /** Name under which a new output is built ("<path>.creating") before it
  * is renamed to `path`: a kill during creation leaves no half-made file at
  * `path`, so the same command can start again. */
@@ -53,7 +64,11 @@ void ssw_h5out_creating_path(const char *path, char *buf, size_t n);
  * SSW_ERR_IO if the file exists, SSW_ERR_ARG for a malformed cfg,
  * SSW_ERR_HDF5 (e.g. a missing directory) / SSW_ERR_MPI naming the failed
  * call. On error *out is NULL and nothing stays open (a partial file may
- * remain under the creating name). */
+ * remain under the creating name). A collective HDF5 step that fails on
+ * one rank (a disk that fills while the fill values are written) cannot be
+ * unwound by the others, which wait inside it: that rank prints its
+ * message (with ssw_h5out_disk_note's) and ends the job (MPI_Abort, exit
+ * status 1) at once. */
 int ssw_h5out_create(MPI_Comm comm, const char *path, const ssw_config *cfg,
                      const ssw_h5out_meta *meta, ssw_h5out **out);
 

@@ -269,10 +269,14 @@ static int read_done_set(sweep *s) {
  * waiting in a collective HDF5 or MPI call: print it and abort the whole
  * job. What is durable (journals, earlier epochs) stays; rerun to resume. */
 static void abort_job(const sweep *s, int rc) {
+  char note[600] = "";
+  if (s->cfg)
+    ssw_h5out_disk_note(s->cfg->file, ssw_h5out_space_needed(s->cfg), note,
+                        sizeof note);
   fprintf(stderr,
-          "sleighsweep run (rank %d): %s; aborting the job (finished work is "
-          "kept in the journals: fix the cause and rerun to resume)\n",
-          s->rank, ssw_error_user_message());
+          "sleighsweep run (rank %d): %s%s%s; aborting the job (finished work "
+          "is kept in the journals: fix the cause and rerun to resume)\n",
+          s->rank, ssw_error_user_message(), note[0] ? "; " : "", note);
   fflush(stderr);
   MPI_Abort(s->comm, ssw_error_exit_status(rc));
 }
