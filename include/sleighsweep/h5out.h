@@ -120,6 +120,14 @@ typedef struct {
   double wall_time_s;       /**< wall time of this segment (s) */
 } ssw_h5out_segment;
 
+/** Appends a row to /segments and a line to `history` for work earlier
+ * runs did but never recorded (they ended without saving: killed, or their
+ * final save failed) and whose points this run recovered from their
+ * journals: `omp_threads` 0 and `wall_time_s` 0 mark such a row (its
+ * start unknown, its end the journals' last write). Collective; rank 0's
+ * values are stored. Errors: SSW_ERR_HDF5, SSW_ERR_MPI, SSW_ERR_MEM. */
+int ssw_h5out_record_recovered(ssw_h5out *h, const ssw_h5out_segment *seg);
+
 /** Records the end of a run segment: appends one row to the /segments
  * table (created here if the file has none: files made before it) and one
  * line to the CF `history` root attribute, then sets the root attributes

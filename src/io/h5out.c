@@ -349,6 +349,12 @@ done:
   return status;
 }
 
+int ssw_h5out_record_recovered(ssw_h5out *h, const ssw_h5out_segment *seg) {
+  SSW_CHECK(h && seg, SSW_ERR_ARG, "NULL output handle or segment");
+  double total = 0.0;
+  return ssw_h5_record_segment(h, seg, &total);
+}
+
 int ssw_h5out_finish(ssw_h5out *h, const ssw_h5out_segment *seg) {
   SSW_CHECK(h && seg, SSW_ERR_ARG, "NULL output handle or segment");
   int status = SSW_SUCCESS;

@@ -38,6 +38,10 @@ typedef struct {
   ssw_plan plan;            /* what the run does with the output: rank 0 */
   ssw_runlock lock;         /* the output's run lock: rank 0 */
   int signal;               /* the stop signal that ended the refinement */
+  uint64_t recovered;       /* points taken from journals the file lacked */
+  size_t journals_files;    /* how many journals held them */
+  uint64_t done_before;     /* ... and the points done with them: rank 0 */
+  char recovered_end[32];   /* the journals' last write (ISO 8601 UTC) */
   char start[32];           /* when this run started (ISO 8601 UTC) */
   double t0;                /* ... in MPI_Wtime seconds */
 } sweep;
@@ -215,6 +219,23 @@ static int open_output(sweep *s) {
 
 /* ---- the done set (rank 0) ---------------------------------------- */
 
+/* When the journals were last written: the end of the run that wrote
+ * them (rank 0). */
+static void journals_end(sweep *s) {
+  time_t newest = 0;
+  struct stat st;
+  char path[4200];
+  for (int r = 0; r < 65536; r++) {
+    ssw_journal_path(s->cfg->file, r, path, sizeof path);
+    if (stat(path, &st) != 0) break;
+    if (st.st_mtime > newest) newest = st.st_mtime;
+  }
+  struct tm tm;
+  gmtime_r(&newest, &tm);
+  strftime(s->recovered_end, sizeof s->recovered_end, "%Y-%m-%dT%H:%M:%SZ",
+           &tm);
+}
+
 /* Rank 0 keeps the journal records not yet in the file and marks them
  * done; they are written in the schedule's first epoch. */
 static void merge_journals(sweep *s) {
@@ -238,6 +259,11 @@ static void merge_journals(sweep *s) {
             "record(s) skipped\n",
             set->files, b->n, m, set->torn);
   b->n = m;
+  s->recovered = m;
+  s->journals_files = set->files;
+  for (uint64_t i = 0; i < ssw_grid_size(s->cfg); i++)
+    s->done_before += s->done[i];
+  journals_end(s);
 }
 
 /* The done set: the file's mask, read by rank 0, with the journals'
@@ -287,8 +313,27 @@ static int needs_abort(int rc) {
   return rc != SSW_SUCCESS && rc != SSW_ERR_CONFIG && rc != SSW_ERR_USAGE;
 }
 
+/* Points the journals gave back were computed by runs that never recorded
+ * them (killed, or their final save failed): one row says so, before this
+ * run's, so that every point is in some row. Collective. */
+static int record_recovered(sweep *s) {
+  uint64_t n = s->recovered;
+  SSW_MPI_CALL(MPI_Bcast(&n, 1, MPI_UINT64_T, 0, s->comm));
+  if (n == 0) return SSW_SUCCESS;
+  const ssw_h5out_segment seg = {"",
+                                 s->recovered_end,
+                                 SSW_STATUS_INTERRUPTED,
+                                 (int)s->journals_files,
+                                 0,
+                                 n,
+                                 s->done_before,
+                                 0.0};
+  return ssw_h5out_record_recovered(s->out, &seg);
+}
+
 /* Records this run's segment in the file and reports it (rank 0). */
 static int finish(sweep *s, const ssw_schedule_stats *st, int complete) {
+  SSW_CALL(record_recovered(s));
   char end[32];
   iso_time(end, sizeof end);
   const ssw_h5out_segment seg = {s->start,

@@ -112,3 +112,9 @@ if(SSW_LONG_TESTS)
   set_tests_properties(test_finalkill_long PROPERTIES SKIP_RETURN_CODE 77
                        LABELS "durability;long")
 endif()
+# `status` and a rerun on files left by runs that ended badly: a
+# points_total that is no count, a killed run's rate (no ETA), a killed
+# run's recovered points in a /segments row. About 10 s.
+ssw_add_test(NAME test_status_cases TIMEOUT 300
+  COMMAND ${SSW_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/test_status_cases.py
+          $<TARGET_FILE:sleighsweep> ${MPIEXEC_EXECUTABLE})
