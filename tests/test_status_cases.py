@@ -9,7 +9,9 @@ well, each built here to exact values:
 - a run killed mid-grid (SIGKILL to its ranks once their journals hold
   points) and rerun: every point is in some /segments row (the killed
   run's recovered points in a row with omp_threads 0, "ended without
-  saving" in history), points_computed summing to the grid's 48.
+  saving" in history), points_computed summing to the grid's 48;
+- a run stopped by SIGTERM to a rank prints the lines the README quotes
+  and exits 3.
 
 Usage: test_status_cases.py SLEIGHSWEEP MPIEXEC
 """
@@ -130,6 +132,29 @@ def lost_segment(tmp):
           "journal(s) by the next run" in hist, f"history: {hist!r}")
 
 
+def stopped(tmp):
+    """SIGTERM to a rank: the lines the README quotes, exit 3."""
+    out = os.path.join(tmp, "stop.h5")
+    cfg = os.path.join(tmp, "stop.ini")
+    with open(cfg, "w") as f:
+        f.write(CONFIG.format(out=out, traj=400))
+    p = subprocess.Popen([MPIEXEC, "--oversubscribe", "-np", "2", EXE, "run",
+                          cfg], env=ENV, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.PIPE, text=True)
+    while p.poll() is None and records(out) < 3:
+        time.sleep(0.005)
+    pids = ranks_of(cfg)
+    if pids:
+        os.kill(pids[-1], signal.SIGTERM)
+    _, err = p.communicate(timeout=120)
+    check(p.returncode == 3 and re.search(
+        r"signal 15 received by rank \d: no new work, saving what is "
+        r"finished", err) and re.search(
+        r"interrupted: \d+ of 48 points in .*; saved: run the same command "
+        r"again to resume", err) and "sleighsweep run: stopped by signal 15;"
+        in err, f"SIGTERM to a rank: exit {p.returncode}: {err[-800:]}")
+
+
 with tempfile.TemporaryDirectory() as tmp:
     ref = os.path.join(tmp, "ref.h5")
     cfg = os.path.join(tmp, "ref.ini")
@@ -142,4 +167,5 @@ with tempfile.TemporaryDirectory() as tmp:
     nan_total(ref, tmp)
     killed_rate(ref, tmp)
     lost_segment(tmp)
+    stopped(tmp)
 sys.exit(exit_status())

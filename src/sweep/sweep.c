@@ -352,12 +352,15 @@ static int finish(sweep *s, const ssw_schedule_stats *st, int complete) {
           "sleighsweep: %s: %llu of %llu points in %s (%llu computed now "
           "in %.3g s on %d rank(s) x %d thread(s); HDF5 writes and "
           "journal syncs %.3g s = %.2f%% of wall time, %d flush "
-          "epoch(s))\n",
+          "epoch(s))%s\n",
           seg.status, (unsigned long long)st->points_done,
           (unsigned long long)ssw_grid_size(cfg), cfg->file,
           (unsigned long long)st->points_run, st->wall_s, s->size,
           omp_get_max_threads(), st->io_s,
-          st->wall_s > 0 ? 100.0 * st->io_s / st->wall_s : 0.0, st->epochs);
+          st->wall_s > 0 ? 100.0 * st->io_s / st->wall_s : 0.0, st->epochs,
+          /* Said here too: under mpirun the SIGKILL that follows its
+           * SIGTERM often ends the ranks before cli_run.c's last line. */
+          complete ? "" : "; saved: run the same command again to resume");
   printf("%s\n", cfg->file);
   return SSW_SUCCESS;
 }
