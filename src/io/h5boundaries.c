@@ -101,6 +101,10 @@ static const bfield fields[] = {
      "the indicator's class at point_hi"},
     {"evaluations", B_I32, OFF(evaluations), "1",
      "evaluations of the grid-point pipeline this crossing made"},
+    {"skipped_levels", B_I32, OFF(skipped), "1",
+     "crossings of this indicator on the edge beyond the net change of its "
+     "ends (levels passed and recrossed between evaluations: not located), "
+     "as the evaluations saw them (a lower bound)"},
 };
 #undef OFF
 #define NFIELDS (sizeof fields / sizeof fields[0])
