@@ -148,14 +148,6 @@ int ssw_h5out_finish(ssw_h5out *h, const ssw_h5out_segment *seg);
  * SSW_ERR_ARG for a NULL array on rank 0, SSW_ERR_HDF5. */
 int ssw_h5out_read_done(ssw_h5out *h, uint8_t *done, uint64_t *forged);
 
-/** 1 when the sleighsweep file at `path` was left by a run that did not
- * finish (its status attribute still says "running": killed, possibly
- * mid-write, so its internal structures may be inconsistent even if it
- * opens) or its status cannot be read; 0 for "complete" or "interrupted",
- * and for a file that does not open or is not a sleighsweep output (the
- * resume's own checks decide those). Serial, any rank. */
-int ssw_h5out_was_running(const char *path);
-
 /** Closes every handle and the file. Collective; NULL-safe; sets *h to
  * NULL. Returns the first error met but always releases everything. */
 int ssw_h5out_close(ssw_h5out **h);

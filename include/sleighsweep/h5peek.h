@@ -40,11 +40,6 @@ int ssw_h5peek_open(const char *path, hid_t *f);
 /** Closes a file of ssw_h5peek_open (NULL-safe on an invalid id). */
 void ssw_h5peek_close(hid_t *f);
 
-/** 1 when the file at `path` opens read-only, its `status` attribute is
- * "complete" and its `config` attribute equals `config_text` byte for byte
- * (the resume's check); 0 otherwise. Writes nothing, not even metadata. */
-int ssw_h5peek_complete(const char *path, const char *config_text);
-
 /** One row of the /segments table as read back (docs/output.md): strings
  * NUL-terminated at their stored sizes. */
 typedef struct {

@@ -14,7 +14,6 @@
 
 #include "h5out_internal.h"
 #include "sleighsweep/error.h"
-#include "sleighsweep/grid.h"
 #include "sleighsweep/sample_points.h"
 
 /* ---- creation -------------------------------------------------------- */
@@ -88,8 +87,10 @@ double ssw_h5out_space_needed(const ssw_config *cfg) {
   const double samples = (double)cfg->sample_sel.n * cfg->samples *
                          (cfg->samples > 0 ? cfg->sample_nodes : 0) *
                          SSW_SAMPLE_NQ * 8.0;
-  return ssw_h5out_estimate_bytes(cfg) + (double)ssw_grid_size(cfg) * record +
-         samples;
+  double points = 1; /* the grid's size, without the sweep tier's grid.h */
+  for (int a = 0; a < SSW_NAXES; a++)
+    points *= (double)cfg->axes[a].n;
+  return ssw_h5out_estimate_bytes(cfg) + points * record + samples;
 }
 
 void ssw_h5out_disk_note(const char *path, double need, char *buf, size_t n) {
