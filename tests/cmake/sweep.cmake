@@ -98,7 +98,7 @@ ssw_add_test(NAME test_drag_sweep TIMEOUT 300
 # Complete means readable: SIGKILL at the pwrite64/fsync calls of a [refine]
 # sweep's final phase (rank 0 and the worker; strace), then status and the
 # same command; a complete file with /boundaries removed or damaged, and
-# one with a damaged grid and no journals. About 30 kills (2-3 min); every
+# one with a damaged grid and no journals. About 25 kills (1.5-3 min); every
 # call of the phase (about 150) with SSW_LONG_TESTS.
 ssw_add_test(NAME test_finalkill TIMEOUT 900
   COMMAND ${SSW_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/test_finalkill.py
