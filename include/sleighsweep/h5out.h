@@ -40,6 +40,17 @@ typedef struct {
  * per dataset and a fixed part, measured). */
 double ssw_h5out_estimate_bytes(const ssw_config *cfg);
 
+/** Bytes the output's directory holds at most during a run of `cfg`: the
+ * file (ssw_h5out_estimate_bytes) and the journals, every point once
+ * (their records and samples). */
+double ssw_h5out_space_needed(const ssw_config *cfg);
+
+/** When the disk holding `path` has less free space than 1 MiB or than
+ * `need` bytes: writes into buf a note naming the directory, the space free
+ * and `need` ("the disk holding 'dir' is full: 0.01 MB free, the run needs
+ * about 3.2 MB there"); else an empty string. */
+void ssw_h5out_disk_note(const char *path, double need, char *buf, size_t n);
+
 /** Name under which a new output is built ("<path>.creating") before it
  * is renamed to `path`: a kill during creation leaves no half-made file at
  * `path`, so the same command can start again. */
@@ -53,7 +64,11 @@ void ssw_h5out_creating_path(const char *path, char *buf, size_t n);
  * SSW_ERR_IO if the file exists, SSW_ERR_ARG for a malformed cfg,
  * SSW_ERR_HDF5 (e.g. a missing directory) / SSW_ERR_MPI naming the failed
  * call. On error *out is NULL and nothing stays open (a partial file may
- * remain under the creating name). */
+ * remain under the creating name). A collective HDF5 step that fails on
+ * one rank (a disk that fills while the fill values are written) cannot be
+ * unwound by the others, which wait inside it: that rank prints its
+ * message (with ssw_h5out_disk_note's) and ends the job (MPI_Abort, exit
+ * status 1) at once. */
 int ssw_h5out_create(MPI_Comm comm, const char *path, const ssw_config *cfg,
                      const ssw_h5out_meta *meta, ssw_h5out **out);
 
@@ -105,6 +120,14 @@ typedef struct {
   double wall_time_s;       /**< wall time of this segment (s) */
 } ssw_h5out_segment;
 
+/** Appends a row to /segments and a line to `history` for work earlier
+ * runs did but never recorded (they ended without saving: killed, or their
+ * final save failed) and whose points this run recovered from their
+ * journals: `omp_threads` 0 and `wall_time_s` 0 mark such a row (its
+ * start unknown, its end the journals' last write). Collective; rank 0's
+ * values are stored. Errors: SSW_ERR_HDF5, SSW_ERR_MPI, SSW_ERR_MEM. */
+int ssw_h5out_record_recovered(ssw_h5out *h, const ssw_h5out_segment *seg);
+
 /** Records the end of a run segment: appends one row to the /segments
  * table (created here if the file has none: files made before it) and one
  * line to the CF `history` root attribute, then sets the root attributes
@@ -124,14 +147,6 @@ int ssw_h5out_finish(ssw_h5out *h, const ssw_h5out_segment *seg);
  * they pass is left untouched. Errors (on every rank when rank 0 fails):
  * SSW_ERR_ARG for a NULL array on rank 0, SSW_ERR_HDF5. */
 int ssw_h5out_read_done(ssw_h5out *h, uint8_t *done, uint64_t *forged);
-
-/** 1 when the sleighsweep file at `path` was left by a run that did not
- * finish (its status attribute still says "running": killed, possibly
- * mid-write, so its internal structures may be inconsistent even if it
- * opens) or its status cannot be read; 0 for "complete" or "interrupted",
- * and for a file that does not open or is not a sleighsweep output (the
- * resume's own checks decide those). Serial, any rank. */
-int ssw_h5out_was_running(const char *path);
 
 /** Closes every handle and the file. Collective; NULL-safe; sets *h to
  * NULL. Returns the first error met but always releases everything. */

@@ -40,11 +40,6 @@ int ssw_h5peek_open(const char *path, hid_t *f);
 /** Closes a file of ssw_h5peek_open (NULL-safe on an invalid id). */
 void ssw_h5peek_close(hid_t *f);
 
-/** 1 when the file at `path` opens read-only, its `status` attribute is
- * "complete" and its `config` attribute equals `config_text` byte for byte
- * (the resume's check); 0 otherwise. Writes nothing, not even metadata. */
-int ssw_h5peek_complete(const char *path, const char *config_text);
-
 /** One row of the /segments table as read back (docs/output.md): strings
  * NUL-terminated at their stored sizes. */
 typedef struct {
@@ -85,6 +80,27 @@ int ssw_h5peek_read_done(hid_t done, hid_t regime, uint64_t total,
  * c->in_file + c->in_journals. */
 int ssw_h5peek_count_done(hid_t f, uint64_t total, const ssw_result_buf *jour,
                           ssw_h5peek_done *c);
+
+/** Where a damaged /boundaries that does not delete is moved when the
+ * refinement is done again (ssw_h5peek_verify skips it). */
+#define SSW_H5_DAMAGED_GROUP "boundaries_damaged"
+
+/** What ssw_h5peek_verify found. */
+typedef struct {
+  int grid_ok;       /**< every object but /boundaries reads */
+  int boundaries_ok; /**< /boundaries reads (and is there when wanted) */
+  char why[320];     /**< the first damage ("/boundaries is missing"), the
+                          grid's before /boundaries'; "" when none */
+} ssw_h5peek_verdict;
+
+/** Reads an output back the way its users will: the root's attributes and
+ * every group, dataset and attribute open (HDF5 checks its metadata
+ * checksums), datasets up to 1 MiB read whole (every /boundaries and
+ * /segments dataset of a real sweep), larger chunked ones have their chunk
+ * index walked; /done, /regime and /segments exist, and /boundaries when
+ * `want_boundaries`. Raw values are not checksummed (docs/output.md,
+ * "Verification"). Serial, read-only. Errors: SSW_ERR_IO with v->why. */
+int ssw_h5peek_verify(hid_t f, int want_boundaries, ssw_h5peek_verdict *v);
 
 #ifdef __cplusplus
 }

@@ -35,7 +35,9 @@ typedef struct {
 /** The decision. */
 typedef struct {
   ssw_plan_kind kind;
-  char why[600];        /**< SSW_PLAN_REBUILD: why the file is unusable */
+  /** REBUILD: why the file is unusable; RESUME of a complete file: what
+   * of it is damaged (its refinement is done again); else "" */
+  char why[600];
   uint64_t total;       /**< grid points */
   uint64_t in_file;     /**< counted (opts.count): done in the file */
   uint64_t in_journals; /**< points the journals add (always counted) */

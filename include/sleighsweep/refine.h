@@ -170,6 +170,13 @@ typedef struct {
   int32_t class_lo;      /**< the indicator's class at grid point lo */
   int32_t class_hi;      /**< ... at grid point hi */
   int32_t evaluations;   /**< point evaluations this crossing made */
+  /** Levels (a count) or crossings (a sign or class) of this indicator
+   * that the edge's evaluations show beyond the net change its ends give:
+   * the indicator went past a level and back between them, and those
+   * crossings are not located. A lower bound (only what the evaluations
+   * saw); 0 when none was seen. Fits the struct's former padding: the
+   * journal's records keep their size. */
+  int32_t skipped;
 } ssw_refine_crossing;
 
 /** Evaluates the point pipeline at values `v` on behalf of the edge from

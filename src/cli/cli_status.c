@@ -45,7 +45,7 @@ static const char status_usage[] =
 typedef struct {
   const char *path;
   char status[32], start_time[64], end_time[64], host[256];
-  char malformed[200]; /* why the file is not as the engine wrote it */
+  char malformed[480]; /* why the file is not as the engine wrote it */
   char *config, *history;
   uint64_t total, in_file, in_journals, done;
   uint64_t forged; /* marked done in the file but holding no results */
@@ -94,6 +94,18 @@ static void read_status(hid_t f, report *r) {
   free(s);
 }
 
+static void probe_lock(report *r);
+
+/* A file that did not read while a run holds its lock may just be in the
+ * middle of a write (status reads without HDF5's locking): say so. */
+static const char *being_written(report *r) {
+  probe_lock(r);
+  return r->lock_held == 1 ? "; a run holds its lock and is writing it "
+                             "(HDF5 does not let a reader see a file "
+                             "between two writes): try again"
+                           : "";
+}
+
 /* The journals' records (the journal reader needs the run's config, which
  * the file stores); a note says why when they cannot be read. */
 static void read_journals(report *r, ssw_journal_set *set) {
@@ -127,8 +139,8 @@ static int count_points(hid_t f, report *r) {
                                        r->journals_read ? &set.recs : NULL, &c);
   ssw_journal_set_free(&set);
   SSW_CHECK(rc == SSW_SUCCESS, SSW_ERR_IO,
-            "'%s' is not a sleighsweep output (%s)", r->path,
-            ssw_error_user_message());
+            "'%s' is not a sleighsweep output (%s)%s", r->path,
+            ssw_error_user_message(), being_written(r));
   r->in_file = c.in_file;
   r->in_journals = c.in_journals;
   r->forged = c.forged;
@@ -147,6 +159,42 @@ static int count_points(hid_t f, report *r) {
   return SSW_SUCCESS;
 }
 
+/* Whether the stored config asks for a refinement (then a complete file
+ * holds /boundaries). */
+static int wants_boundaries(const report *r) {
+  ssw_config *cfg = NULL;
+  const int want =
+      ssw_config_parse(r->config, "the file's config", &cfg) == SSW_SUCCESS &&
+      cfg->refine_classes != 0;
+  ssw_config_destroy(&cfg);
+  ssw_error_clear();
+  return want;
+}
+
+/* A file its last run closed (complete or interrupted) is read back whole
+ * as a rerun reads it (h5peek.h: ssw_h5peek_verify); damage is said with
+ * what a rerun does about it. A running or killed run's file is not: it is
+ * being written, and a rerun rebuilds it from its journals anyway. */
+static void verify(hid_t f, report *r) {
+  const int complete = !strcmp(r->status, SSW_STATUS_COMPLETE);
+  if (r->malformed[0] ||
+      (!complete && strcmp(r->status, SSW_STATUS_INTERRUPTED) != 0))
+    return;
+  ssw_h5peek_verdict v;
+  if (ssw_h5peek_verify(f, complete && wants_boundaries(r), &v) == SSW_SUCCESS)
+    return;
+  ssw_error_clear();
+  const char *what =
+      r->journals > 0 ? "a rerun of the same command rebuilds it from its "
+                        "journals"
+      : v.grid_ok     ? "the grid reads whole: a rerun of the same command "
+                        "refines it again"
+                  : "no journals hold its points: they are lost unless a copy "
+                    "of the file exists; remove it or pass --overwrite to "
+                    "compute them again";
+  snprintf(r->malformed, sizeof r->malformed, "damaged: %s; %s", v.why, what);
+}
+
 /* The root attributes and the points done. Without file locking: a
  * running sweep holds the file open, and its flushed epochs are safe to
  * read (only `done` points are trusted). */
@@ -161,16 +209,24 @@ static int read_file(report *r) {
   r->config = ssw_h5peek_root_str(f, SSW_ATTR_CONFIG);
   r->history = ssw_h5peek_root_str(f, SSW_ATTR_HISTORY);
   r->prev_done = ssw_h5peek_root_num(f, SSW_ATTR_POINTS_DONE);
-  r->total = (uint64_t)ssw_h5peek_root_num(f, "points_total");
+  /* Checked as a double: a NaN (an attribute that did not read) cast to
+   * an integer printed as 9223372036854775808. */
+  const double total = ssw_h5peek_root_num(f, "points_total");
+  r->total = total >= 1 && total < 1.8e19 && total == floor(total)
+                 ? (uint64_t)total
+                 : 0;
   r->segments = ssw_h5peek_segments(f, &r->seg_rows);
   if (!r->config || r->total == 0) {
-    status = SSW_RAISE(SSW_ERR_IO,
-                       "'%s' is not a sleighsweep output (no config or "
-                       "points_total)",
-                       r->path);
+    status = SSW_RAISE(SSW_ERR_IO, "'%s' is not a sleighsweep output (%s)%s",
+                       r->path,
+                       !r->config ? "no config attribute"
+                                  : "its points_total attribute is missing "
+                                    "or not a count",
+                       being_written(r));
     goto done;
   }
   status = count_points(f, r);
+  if (status == SSW_SUCCESS) verify(f, r);
 done:
   ssw_h5peek_close(&f);
   return status;
@@ -210,20 +266,22 @@ static double idle_seconds(const char *path) {
 /* Rate and ETA of a running segment: points since its start over its
  * time. Known for a first segment (start_time, no end_time yet) or when an
  * earlier segment recorded points_done and end_time (then the rate counts
- * from that end, a lower bound). */
+ * from that end, a lower bound). A run that holds no lock is not running:
+ * its time ends at its last write (file or journals), and it has no ETA. */
 static void rate_eta(report *r) {
   r->elapsed = r->rate = r->eta = NAN;
-  const double now = (double)time(NULL);
+  const int dead = r->lock_held == 0;
+  const double now = (double)time(NULL) - (dead ? r->idle : 0);
   const int resumed = r->end_time[0] != '\0';
   const double t0 = parse_iso(resumed ? r->end_time : r->start_time);
-  if (isnan(t0)) return;
+  if (isnan(t0) || isnan(now)) return;
   r->elapsed = now - t0;
   if (strcmp(r->status, SSW_STATUS_RUNNING) != 0 || r->elapsed <= 0) return;
   const double before = resumed && !isnan(r->prev_done) ? r->prev_done : 0;
   const double since = (double)r->done - before;
   if (since <= 0) return;
   r->rate = since / r->elapsed;
-  r->eta = (double)(r->total - r->done) / r->rate;
+  if (!dead) r->eta = (double)(r->total - r->done) / r->rate;
 }
 
 /* ---- printing ------------------------------------------------------- */
@@ -293,7 +351,7 @@ static void print_segments_json(const report *r) {
 /* One line of the state, for people. */
 static const char *verdict(const report *r) {
   if (r->malformed[0]) {
-    static char why[320];
+    static char why[520];
     snprintf(why, sizeof why, "malformed: %s", r->malformed);
     return why;
   }
@@ -363,8 +421,12 @@ static void print_text(const report *r) {
   printf("  started   %s on %s\n", r->start_time, r->host);
   if (r->end_time[0])
     printf("  ended     %s (last finished segment)\n", r->end_time);
-  if (isfinite(r->rate))
+  if (isfinite(r->rate) && isfinite(r->eta))
     printf("  rate      %.3g points/s over %s, ETA %s\n", r->rate, el, eta);
+  else if (isfinite(r->rate))
+    printf("  rate      %.3g points/s over %s, until its last write (not "
+           "running: no ETA)\n",
+           r->rate, el);
   printf("  last write %s ago (file or journals)\n", idle);
   if (r->lock_held == 1 && r->lock_holder[0])
     printf("  lock      held (%s) on %s\n", r->lock_holder, r->lock_path);
@@ -425,8 +487,8 @@ int ssw_cli_status(int argc, char **argv) {
   int status = read_file(&r);
   if (status == SSW_SUCCESS) {
     probe_lock(&r);
-    rate_eta(&r);
     r.idle = idle_seconds(path);
+    rate_eta(&r);
     json ? print_json(&r) : print_text(&r);
     if (r.malformed[0])
       status = SSW_RAISE(SSW_ERR_IO,

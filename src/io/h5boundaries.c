@@ -10,6 +10,7 @@
 
 #include "h5out_internal.h"
 #include "sleighsweep/error.h"
+#include "sleighsweep/h5peek.h"
 
 #define GROUP "boundaries"
 #define DIM "crossing"
@@ -100,6 +101,10 @@ static const bfield fields[] = {
      "the indicator's class at point_hi"},
     {"evaluations", B_I32, OFF(evaluations), "1",
      "evaluations of the grid-point pipeline this crossing made"},
+    {"skipped_levels", B_I32, OFF(skipped), "1",
+     "crossings of this indicator on the edge beyond the net change of its "
+     "ends (levels passed and recrossed between evaluations: not located), "
+     "as the evaluations saw them (a lower bound)"},
 };
 #undef OFF
 #define NFIELDS (sizeof fields / sizeof fields[0])
@@ -320,13 +325,44 @@ done:
   return status;
 }
 
+/* An earlier /boundaries (a refinement done again) goes. A damaged one
+ * (ssw_h5peek_verify) may not delete, as HDF5 reads every member's header
+ * to free it: its link then moves to /boundaries_damaged (its group header
+ * alone is read), which verification skips and h5repack drops. */
+static herr_t member_opens(hid_t g, const char *name, const H5L_info_t *info,
+                           void *op) {
+  (void)info, (void)op;
+  const hid_t o = H5Oopen(g, name, H5P_DEFAULT);
+  return o >= 0 && H5Oclose(o) >= 0 ? 0 : -1;
+}
+
+static int remove_old(ssw_h5out *h) {
+  int status = SSW_SUCCESS;
+  if (H5Lexists(h->file, GROUP, H5P_DEFAULT) <= 0) return SSW_SUCCESS;
+  /* Every rank reads the same headers, and decides alike. A failed delete
+   * would leave the root's link index half changed: look first. */
+  if (H5Lvisit_by_name(h->file, GROUP, H5_INDEX_NAME, H5_ITER_INC, member_opens,
+                       NULL, H5P_DEFAULT) >= 0) {
+    H5TRY(H5Ldelete(h->file, GROUP, H5P_DEFAULT), "/%s in '%s'", GROUP,
+          h->path);
+    return SSW_SUCCESS;
+  }
+  H5Eclear2(H5E_DEFAULT);
+  if (H5Lexists(h->file, SSW_H5_DAMAGED_GROUP, H5P_DEFAULT) > 0)
+    H5TRY(H5Ldelete(h->file, SSW_H5_DAMAGED_GROUP, H5P_DEFAULT), "/%s in '%s'",
+          SSW_H5_DAMAGED_GROUP, h->path);
+  H5TRY(H5Lmove(h->file, GROUP, h->file, SSW_H5_DAMAGED_GROUP, H5P_DEFAULT,
+                H5P_DEFAULT),
+        "/%s in '%s' (damaged, and it does not delete)", GROUP, h->path);
+done:
+  return status;
+}
+
 int ssw_h5out_write_boundaries(ssw_h5out *h, const ssw_refine_crossing *c,
                                size_t n, const ssw_h5_boundaries_info *info) {
   int status = SSW_SUCCESS;
   hid_t group = H5I_INVALID_HID;
-  if (H5Lexists(h->file, GROUP, H5P_DEFAULT) > 0)
-    H5TRY(H5Ldelete(h->file, GROUP, H5P_DEFAULT), "/%s in '%s'", GROUP,
-          h->path);
+  TRY(remove_old(h));
   H5TRY(group =
             H5Gcreate2(h->file, GROUP, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
         "group /%s in '%s'", GROUP, h->path);

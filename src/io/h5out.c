@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "h5out_internal.h"
@@ -81,6 +82,56 @@ done:
   return status;
 }
 
+double ssw_h5out_space_needed(const ssw_config *cfg) {
+  const double record = (double)sizeof(ssw_point_result) + 24.0;
+  const double samples = (double)cfg->sample_sel.n * cfg->samples *
+                         (cfg->samples > 0 ? cfg->sample_nodes : 0) *
+                         SSW_SAMPLE_NQ * 8.0;
+  double points = 1; /* the grid's size, without the sweep tier's grid.h */
+  for (int a = 0; a < SSW_NAXES; a++)
+    points *= (double)cfg->axes[a].n;
+  return ssw_h5out_estimate_bytes(cfg) + points * record + samples;
+}
+
+void ssw_h5out_disk_note(const char *path, double need, char *buf, size_t n) {
+  char dir[4096];
+  snprintf(dir, sizeof dir, "%s", path);
+  char *slash = strrchr(dir, '/');
+  if (slash) slash[slash == dir] = '\0';
+  struct statvfs fs;
+  buf[0] = '\0';
+  if (statvfs(slash ? dir : ".", &fs) != 0) return;
+  const double avail = (double)fs.f_bavail * (double)fs.f_frsize;
+  if (avail >= 1048576.0 && avail >= need) return;
+  snprintf(buf, n,
+           "the disk holding '%s' is full: %.3g MB free, the run needs about "
+           "%.3g MB there (file and journals); free space or choose another "
+           "[output] file, then run the same command again",
+           slash ? dir : ".", avail / 1e6, need / 1e6);
+}
+
+/* A collective step of the creation that failed here: the other ranks may
+ * wait inside the HDF5 call forever (its MPI_Barrier), so an agreement
+ * would hang. This rank says why and ends the job. */
+static void fail_alone(const ssw_h5out *h, int rc) {
+  char note[600];
+  ssw_h5out_disk_note(h->path, h->need, note, sizeof note);
+  fprintf(stderr,
+          "sleighsweep run (rank %d): cannot create '%s': %s%s%s; aborting "
+          "the job (finished work is kept in the journals)\n",
+          h->rank, h->path, ssw_error_user_message(), note[0] ? "; " : "",
+          note);
+  fflush(stderr);
+  MPI_Abort(h->comm, ssw_error_exit_status(rc));
+}
+
+/* A collective creation step: a failure here ends the job (fail_alone). */
+#define STEP(expr)                                                             \
+  do {                                                                         \
+    status = (expr);                                                           \
+    if (status != SSW_SUCCESS) fail_alone(h, status);                          \
+  } while (0)
+
 int ssw_h5out_create(MPI_Comm comm, const char *path, const ssw_config *cfg,
                      const ssw_h5out_meta *meta, ssw_h5out **out) {
   if (out) *out = NULL;
@@ -91,16 +142,16 @@ int ssw_h5out_create(MPI_Comm comm, const char *path, const ssw_config *cfg,
   H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
   char tmp[4096];
   ssw_h5out_creating_path(path, tmp, sizeof tmp);
+  h->need = ssw_h5out_space_needed(cfg);
   TRY(check_absent(h));
   TRY(ssw_h5_agree(h->comm, create_file(h, tmp)));
-  TRY(ssw_h5_agree(h->comm, ssw_h5_make_dxpl(h)));
-  TRY(ssw_h5_agree(h->comm, ssw_h5_create_grid(h, cfg)));
-  if (ssw_h5_has_samples(h))
-    TRY(ssw_h5_agree(h->comm, ssw_h5_create_samples(h, cfg)));
-  TRY(ssw_h5_agree(h->comm, ssw_h5_create_segments(h)));
-  TRY(ssw_h5_agree(h->comm, ssw_h5_write_config_attrs(h, cfg)));
-  TRY(ssw_h5_agree(h->comm, ssw_h5_write_meta_attrs(h, meta)));
-  H5TRY(H5Fflush(h->file, H5F_SCOPE_GLOBAL), "'%s'", tmp);
+  STEP(ssw_h5_make_dxpl(h));
+  STEP(ssw_h5_create_grid(h, cfg));
+  if (ssw_h5_has_samples(h)) STEP(ssw_h5_create_samples(h, cfg));
+  STEP(ssw_h5_create_segments(h));
+  STEP(ssw_h5_write_config_attrs(h, cfg));
+  STEP(ssw_h5_write_meta_attrs(h, meta));
+  STEP(ssw_h5out_flush(h));
   TRY(ssw_h5_agree(h->comm, publish(h, tmp)));
 done:
   if (status != SSW_SUCCESS) {
@@ -299,6 +350,12 @@ done:
   return status;
 }
 
+int ssw_h5out_record_recovered(ssw_h5out *h, const ssw_h5out_segment *seg) {
+  SSW_CHECK(h && seg, SSW_ERR_ARG, "NULL output handle or segment");
+  double total = 0.0;
+  return ssw_h5_record_segment(h, seg, &total);
+}
+
 int ssw_h5out_finish(ssw_h5out *h, const ssw_h5out_segment *seg) {
   SSW_CHECK(h && seg, SSW_ERR_ARG, "NULL output handle or segment");
   int status = SSW_SUCCESS;
@@ -312,6 +369,12 @@ int ssw_h5out_finish(ssw_h5out *h, const ssw_h5out_segment *seg) {
   TRY(ssw_h5_attr_str(h->file, "/", SSW_ATTR_END_TIME, end));
   TRY(ssw_h5_attr_f64(h->file, "/", SSW_ATTR_WALL_TIME, total));
   TRY(ssw_h5_attr_u64(h->file, "/", SSW_ATTR_POINTS_DONE, points_done));
+  /* Every other object on disk first: HDF5 writes its cached metadata in
+   * no order of ours, so one flush that also carried the status could put
+   * "complete" on disk before /boundaries (a crash then left a complete
+   * file that did not read). H5Fflush ends in MPI_File_sync (fsync on every
+   * rank), a collective call no rank leaves before all have synced. */
+  TRY(ssw_h5out_flush(h));
   TRY(ssw_h5_attr_str(h->file, "/", SSW_ATTR_STATUS, st));
   TRY(ssw_h5out_flush(h));
 done:

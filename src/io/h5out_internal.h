@@ -164,6 +164,7 @@ struct ssw_h5out {
   hid_t dset[SSW_H5_NCOL];
   hid_t sgroup, sdim[3], scoord[SSW_NAXES], sdset[SSW_SAMPLE_NQ];
   char length_unit[32], mass_unit[32]; /* [body] units, "" when not given */
+  double need; /* bytes the run needs in the output's directory */
 };
 
 /* Whether the file has a /samples group: sample trajectories wanted and

@@ -78,29 +78,6 @@ char *ssw_h5peek_root_str(hid_t f, const char *name) {
   return out;
 }
 
-int ssw_h5peek_complete(const char *path, const char *config_text) {
-  hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
-  H5E_auto2_t func;
-  void *data;
-  H5Eget_auto2(H5E_DEFAULT, &func, &data);
-  H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-  if (fapl >= 0) H5Pset_file_locking(fapl, 0, 1);
-  const hid_t f = H5Fopen(path, H5F_ACC_RDONLY, fapl);
-  int complete = 0;
-  if (f >= 0) {
-    char *status = ssw_h5peek_root_str(f, SSW_ATTR_STATUS);
-    char *config = ssw_h5peek_root_str(f, SSW_ATTR_CONFIG);
-    complete = status && config && strcmp(status, SSW_STATUS_COMPLETE) == 0 &&
-               strcmp(config, config_text) == 0;
-    free(status);
-    free(config);
-    H5Fclose(f);
-  }
-  if (fapl >= 0) H5Pclose(fapl);
-  H5Eset_auto2(H5E_DEFAULT, func, data);
-  return complete;
-}
-
 /* ---- the done mask, in blocks ---------------------------------------- */
 
 /* Largest block of the done mask read at once (points): a 2^31-point

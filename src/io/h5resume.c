@@ -218,27 +218,6 @@ done:
   return status;
 }
 
-int ssw_h5out_was_running(const char *path) {
-  int running = 0;
-  char *program = NULL, *status = NULL;
-  H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-  const hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
-  /* Only our own files: one that does not open, or is not ours, is left to
-   * the resume's usual checks (rebuilt, or refused and never deleted). */
-  if (f >= 0 &&
-      ssw_h5_attr_read_str(f, path, SSW_ATTR_PROGRAM, &program) ==
-          SSW_SUCCESS &&
-      strcmp(program, "sleighsweep") == 0)
-    running = ssw_h5_attr_read_str(f, path, SSW_ATTR_STATUS, &status) !=
-                  SSW_SUCCESS ||
-              strcmp(status, SSW_STATUS_RUNNING) == 0;
-  ssw_error_clear();
-  free(program);
-  free(status);
-  if (f >= 0) H5Fclose(f);
-  return running;
-}
-
 int ssw_h5out_read_done(ssw_h5out *h, uint8_t *done_mask, uint64_t *forged) {
   SSW_CHECK(h, SSW_ERR_ARG, "NULL output handle");
   int status = SSW_SUCCESS;

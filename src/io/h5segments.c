@@ -353,11 +353,19 @@ static int append_history(ssw_h5out *h, const segment_row *row) {
   if (has > 0)
     TRY(ssw_h5_attr_read_str(h->file, h->path, SSW_ATTR_HISTORY, &old));
   char line[256];
-  snprintf(line, sizeof line,
-           "%s sleighsweep run: %s, %llu points on %d rank(s) x %d "
-           "thread(s) in %.6g s",
-           row->end_time, row->status, (unsigned long long)row->points_computed,
-           row->mpi_ranks, row->omp_threads, row->wall_time_s);
+  if (row->omp_threads == 0) /* ssw_h5out_record_recovered's row */
+    snprintf(line, sizeof line,
+             "%s sleighsweep run: ended without saving, %llu points "
+             "recovered from %d journal(s) by the next run",
+             row->end_time, (unsigned long long)row->points_computed,
+             row->mpi_ranks);
+  else
+    snprintf(line, sizeof line,
+             "%s sleighsweep run: %s, %llu points on %d rank(s) x %d "
+             "thread(s) in %.6g s",
+             row->end_time, row->status,
+             (unsigned long long)row->points_computed, row->mpi_ranks,
+             row->omp_threads, row->wall_time_s);
   const size_t len = (old ? strlen(old) : 0) + strlen(line) + 2;
   text = malloc(len);
   SSW_CHECK(text, SSW_ERR_MEM, "out of memory for the history");

@@ -182,6 +182,29 @@ static int is_complete(hid_t f, uint64_t total) {
   return complete;
 }
 
+/* A file its last run closed (status complete or interrupted) is read
+ * back whole before it is trusted (h5peek.h: ssw_h5peek_verify); a file a
+ * run left "running" is rebuilt from its journals anyway. */
+static void verify(const ssw_config *cfg, hid_t f, ssw_h5peek_verdict *v) {
+  char *status = ssw_h5peek_root_str(f, SSW_ATTR_STATUS);
+  const int complete = status && strcmp(status, SSW_STATUS_COMPLETE) == 0;
+  *v = (ssw_h5peek_verdict){1, 1, ""};
+  if (complete || (status && strcmp(status, SSW_STATUS_INTERRUPTED) == 0))
+    (void)ssw_h5peek_verify(f, complete && cfg->refine_classes, v);
+  free(status);
+  ssw_error_clear();
+}
+
+/* A damaged file no journal can rebuild: what is lost, what to do. */
+static int lost(const char *file, const char *why, uint64_t total) {
+  return SSW_RAISE(SSW_ERR_CONFIG,
+                   "[output] file '%s' is damaged (%s) and no journals hold "
+                   "its points: the %llu points it held are lost unless a "
+                   "copy of the file exists (restore it and rerun); remove "
+                   "it or pass --overwrite to compute them again",
+                   file, why, (unsigned long long)total);
+}
+
 /* An existing regular file at the output. */
 static int plan_existing(const ssw_config *cfg, const ssw_plan_opts *o,
                          ssw_plan *p, ssw_journal_set *set) {
@@ -196,10 +219,19 @@ static int plan_existing(const ssw_config *cfg, const ssw_plan_opts *o,
   if (rc == SSW_ERR_CONFIG) return rc; /* another config: the message */
   snprintf(why, sizeof why, "%s",
            hdf5 ? ssw_error_user_message() : "not an HDF5 file");
-  if (rc == SSW_SUCCESS && is_complete(f, p->total)) {
+  ssw_h5peek_verdict v = {1, 1, ""};
+  if (rc == SSW_SUCCESS) verify(cfg, f, &v);
+  if (rc == SSW_SUCCESS && v.boundaries_ok && v.grid_ok &&
+      is_complete(f, p->total)) {
     p->kind = SSW_PLAN_COMPLETE;
     H5Fclose(f);
     return SSW_SUCCESS;
+  }
+  if (!v.grid_ok) { /* read like a file that does not open */
+    H5Fclose(f);
+    f = H5I_INVALID_HID;
+    rc = SSW_ERR_HDF5;
+    snprintf(why, sizeof why, "damaged: %s", v.why);
   }
   const int jrc = ssw_journal_read_all(file, cfg, set);
   if (jrc != SSW_SUCCESS) {
@@ -212,9 +244,14 @@ static int plan_existing(const ssw_config *cfg, const ssw_plan_opts *o,
     rc = plan_ours(cfg, o, p, set, f);
     H5Fclose(f);
     SSW_CALL(rc);
+    if (p->kind == SSW_PLAN_RESUME && !v.boundaries_ok)
+      snprintf(p->why, sizeof p->why,
+               "%s; the grid reads whole: its refinement is done again", v.why);
   } else if (rc == SSW_ERR_HDF5 && journals) {
     p->kind = SSW_PLAN_REBUILD; /* does not open: the journals refill it */
     snprintf(p->why, sizeof p->why, "%s", why);
+  } else if (!v.grid_ok) {
+    return lost(file, v.why, p->total);
   } else {
     return unusable(file, why, journals);
   }

@@ -450,8 +450,8 @@ static int solve_indicator(line *ln, int ind, ssw_refine_crossing *out,
   for (int k = 0; k < count; k++) {
     target t = {ind, isnan(first) ? NAN : first + k, c0};
     ssw_refine_crossing *c = &out[*n];
-    *c = (ssw_refine_crossing){e->lo, e->hi, e->axis, ind, t.level,
-                               NAN,   NAN,   c0,      c1,  0};
+    *c = (ssw_refine_crossing){e->lo, e->hi, e->axis, ind, t.level, NAN,
+                               NAN,   c0,    c1,      0,   0};
     int found;
     SSW_CALL(search(ln, &t, c, &found));
     if (!found) { /* the indicator misses the level: by class */
@@ -462,6 +462,28 @@ static int solve_indicator(line *ln, int ind, ssw_refine_crossing *out,
     if (found) (*n)++;
   }
   return SSW_SUCCESS;
+}
+
+/* The crossings of `ind` the evaluated nodes show beyond the net change
+ * of the edge's ends: for a count every level between two neighbouring
+ * nodes' classes, for a sign or class each change; nodes without a class
+ * are passed over. Every node is evaluated once all indicators are
+ * solved, so the count does not depend on which rank solved the edge. */
+static int32_t skipped(const line *ln, int ind) {
+  int64_t seen = 0, prev = SSW_REFINE_NO_CLASS;
+  for (size_t k = 0; k < ln->n; k++) {
+    const int32_t c = ssw_refine_class(ind, &ln->nodes[k].s);
+    if (c == SSW_REFINE_NO_CLASS) continue;
+    if (prev != SSW_REFINE_NO_CLASS)
+      seen += counting(ind) ? llabs((int64_t)c - prev) : c != prev;
+    prev = c;
+  }
+  const int32_t c0 = ssw_refine_class(ind, &ln->e->s_lo);
+  const int32_t c1 = ssw_refine_class(ind, &ln->e->s_hi);
+  const int64_t net = c0 == SSW_REFINE_NO_CLASS || c1 == SSW_REFINE_NO_CLASS ? 0
+                      : counting(ind) ? llabs((int64_t)c1 - c0)
+                                      : c1 != c0;
+  return seen > net ? (int32_t)(seen - net) : 0;
 }
 
 int ssw_refine_edge_solve(const ssw_config *cfg, const ssw_refine_spec *sp,
@@ -477,6 +499,8 @@ int ssw_refine_edge_solve(const ssw_config *cfg, const ssw_refine_spec *sp,
   int rc = SSW_SUCCESS;
   for (int i = 0; i < SSW_REFINE_NIND && rc == SSW_SUCCESS; i++)
     if (e->indicators & (1 << i)) rc = solve_indicator(&ln, i, out, n);
+  for (size_t k = 0; rc == SSW_SUCCESS && k < *n; k++)
+    out[k].skipped = skipped(&ln, out[k].indicator);
   free(ln.nodes);
   return rc;
 }

@@ -38,6 +38,10 @@ typedef struct {
   ssw_plan plan;            /* what the run does with the output: rank 0 */
   ssw_runlock lock;         /* the output's run lock: rank 0 */
   int signal;               /* the stop signal that ended the refinement */
+  uint64_t recovered;       /* points taken from journals the file lacked */
+  size_t journals_files;    /* how many journals held them */
+  uint64_t done_before;     /* ... and the points done with them: rank 0 */
+  char recovered_end[32];   /* the journals' last write (ISO 8601 UTC) */
   char start[32];           /* when this run started (ISO 8601 UTC) */
   double t0;                /* ... in MPI_Wtime seconds */
 } sweep;
@@ -201,7 +205,9 @@ static int open_output(sweep *s) {
   if (mode == SSW_PLAN_CREATE || mode == SSW_PLAN_OVERWRITE)
     return create_output(s);
   if (mode == SSW_PLAN_REBUILD) return rebuild_output(s, s->plan.why);
-  if (s->rank == 0 && !s->o->quiet)
+  if (s->rank == 0 && s->plan.why[0]) /* a damage repaired: always said */
+    fprintf(stderr, "sleighsweep: %s: %s\n", s->cfg->file, s->plan.why);
+  else if (s->rank == 0 && !s->o->quiet)
     fprintf(stderr, "sleighsweep: resuming %s\n", s->cfg->file);
   const int rc = ssw_h5out_open(s->comm, s->cfg->file, s->cfg, &s->out);
   if (rc == SSW_SUCCESS || rc == SSW_ERR_CONFIG) return rc;
@@ -212,6 +218,23 @@ static int open_output(sweep *s) {
 }
 
 /* ---- the done set (rank 0) ---------------------------------------- */
+
+/* When the journals were last written: the end of the run that wrote
+ * them (rank 0). */
+static void journals_end(sweep *s) {
+  time_t newest = 0;
+  struct stat st;
+  char path[4200];
+  for (int r = 0; r < 65536; r++) {
+    ssw_journal_path(s->cfg->file, r, path, sizeof path);
+    if (stat(path, &st) != 0) break;
+    if (st.st_mtime > newest) newest = st.st_mtime;
+  }
+  struct tm tm;
+  gmtime_r(&newest, &tm);
+  strftime(s->recovered_end, sizeof s->recovered_end, "%Y-%m-%dT%H:%M:%SZ",
+           &tm);
+}
 
 /* Rank 0 keeps the journal records not yet in the file and marks them
  * done; they are written in the schedule's first epoch. */
@@ -236,6 +259,11 @@ static void merge_journals(sweep *s) {
             "record(s) skipped\n",
             set->files, b->n, m, set->torn);
   b->n = m;
+  s->recovered = m;
+  s->journals_files = set->files;
+  for (uint64_t i = 0; i < ssw_grid_size(s->cfg); i++)
+    s->done_before += s->done[i];
+  journals_end(s);
 }
 
 /* The done set: the file's mask, read by rank 0, with the journals'
@@ -267,10 +295,14 @@ static int read_done_set(sweep *s) {
  * waiting in a collective HDF5 or MPI call: print it and abort the whole
  * job. What is durable (journals, earlier epochs) stays; rerun to resume. */
 static void abort_job(const sweep *s, int rc) {
+  char note[600] = "";
+  if (s->cfg)
+    ssw_h5out_disk_note(s->cfg->file, ssw_h5out_space_needed(s->cfg), note,
+                        sizeof note);
   fprintf(stderr,
-          "sleighsweep run (rank %d): %s; aborting the job (finished work is "
-          "kept in the journals: fix the cause and rerun to resume)\n",
-          s->rank, ssw_error_user_message());
+          "sleighsweep run (rank %d): %s%s%s; aborting the job (finished work "
+          "is kept in the journals: fix the cause and rerun to resume)\n",
+          s->rank, ssw_error_user_message(), note[0] ? "; " : "", note);
   fflush(stderr);
   MPI_Abort(s->comm, ssw_error_exit_status(rc));
 }
@@ -281,8 +313,27 @@ static int needs_abort(int rc) {
   return rc != SSW_SUCCESS && rc != SSW_ERR_CONFIG && rc != SSW_ERR_USAGE;
 }
 
+/* Points the journals gave back were computed by runs that never recorded
+ * them (killed, or their final save failed): one row says so, before this
+ * run's, so that every point is in some row. Collective. */
+static int record_recovered(sweep *s) {
+  uint64_t n = s->recovered;
+  SSW_MPI_CALL(MPI_Bcast(&n, 1, MPI_UINT64_T, 0, s->comm));
+  if (n == 0) return SSW_SUCCESS;
+  const ssw_h5out_segment seg = {"",
+                                 s->recovered_end,
+                                 SSW_STATUS_INTERRUPTED,
+                                 (int)s->journals_files,
+                                 0,
+                                 n,
+                                 s->done_before,
+                                 0.0};
+  return ssw_h5out_record_recovered(s->out, &seg);
+}
+
 /* Records this run's segment in the file and reports it (rank 0). */
 static int finish(sweep *s, const ssw_schedule_stats *st, int complete) {
+  SSW_CALL(record_recovered(s));
   char end[32];
   iso_time(end, sizeof end);
   const ssw_h5out_segment seg = {s->start,
@@ -301,12 +352,15 @@ static int finish(sweep *s, const ssw_schedule_stats *st, int complete) {
           "sleighsweep: %s: %llu of %llu points in %s (%llu computed now "
           "in %.3g s on %d rank(s) x %d thread(s); HDF5 writes and "
           "journal syncs %.3g s = %.2f%% of wall time, %d flush "
-          "epoch(s))\n",
+          "epoch(s))%s\n",
           seg.status, (unsigned long long)st->points_done,
           (unsigned long long)ssw_grid_size(cfg), cfg->file,
           (unsigned long long)st->points_run, st->wall_s, s->size,
           omp_get_max_threads(), st->io_s,
-          st->wall_s > 0 ? 100.0 * st->io_s / st->wall_s : 0.0, st->epochs);
+          st->wall_s > 0 ? 100.0 * st->io_s / st->wall_s : 0.0, st->epochs,
+          /* Said here too: under mpirun the SIGKILL that follows its
+           * SIGTERM often ends the ranks before cli_run.c's last line. */
+          complete ? "" : "; saved: run the same command again to resume");
   printf("%s\n", cfg->file);
   return SSW_SUCCESS;
 }

@@ -1,6 +1,9 @@
 # Boundary refinement: the core against the closed form on two slices.
 ssw_add_test(NAME test_refine SOURCES test_refine.c TIMEOUT 600)
 ssw_add_test(NAME test_refine_drift SOURCES test_refine_drift.c TIMEOUT 600)
+# The levels an edge skips (passed and recrossed between evaluations):
+# counted on its crossings (a synthetic tent of the loop count).
+ssw_add_test(NAME test_refine_skipped SOURCES test_refine_skipped.c)
 # In a sweep: /boundaries bit for bit for 1-3 ranks x 1-2 threads, a
 # resume of a run killed while refining, the file without [refine].
 ssw_add_test(NAME test_refine_sweep TIMEOUT 600

@@ -95,3 +95,26 @@ ssw_add_test(NAME test_run_axes TIMEOUT 600
 ssw_add_test(NAME test_drag_sweep TIMEOUT 300
   COMMAND ${SSW_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/test_drag_sweep.py
           $<TARGET_FILE:sleighsweep> ${MPIEXEC_EXECUTABLE} LABELS numerics)
+# Complete means readable: SIGKILL at the pwrite64/fsync calls of a [refine]
+# sweep's final phase (rank 0 and the worker; strace), then status and the
+# same command; a complete file with /boundaries removed or damaged, and
+# one with a damaged grid and no journals. About 25 kills (1.5-3 min); every
+# call of the phase (about 150) with SSW_LONG_TESTS.
+ssw_add_test(NAME test_finalkill TIMEOUT 900
+  COMMAND ${SSW_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/test_finalkill.py
+          $<TARGET_FILE:sleighsweep> ${MPIEXEC_EXECUTABLE} short)
+set_tests_properties(test_finalkill PROPERTIES SKIP_RETURN_CODE 77
+                     LABELS durability)
+if(SSW_LONG_TESTS)
+  ssw_add_test(NAME test_finalkill_long TIMEOUT 3600
+    COMMAND ${SSW_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/test_finalkill.py
+            $<TARGET_FILE:sleighsweep> ${MPIEXEC_EXECUTABLE} long)
+  set_tests_properties(test_finalkill_long PROPERTIES SKIP_RETURN_CODE 77
+                       LABELS "durability;long")
+endif()
+# `status` and a rerun on files left by runs that ended badly: a
+# points_total that is no count, a killed run's rate (no ETA), a killed
+# run's recovered points in a /segments row. About 10 s.
+ssw_add_test(NAME test_status_cases TIMEOUT 300
+  COMMAND ${SSW_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/test_status_cases.py
+          $<TARGET_FILE:sleighsweep> ${MPIEXEC_EXECUTABLE})
