@@ -20,10 +20,10 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from sswtest import ENV, check, exit_status  # noqa: E402
 
 EXE, ROOT = sys.argv[1], sys.argv[2]
-sys.path.insert(0, os.path.join(ROOT, "analysis"))
-import phase_diagram  # noqa: E402
-import sswfile  # noqa: E402
-import validate  # noqa: E402
+sys.path.insert(0, os.path.join(ROOT, "python"))
+from sleighsweep import phase_diagram  # noqa: E402
+from sleighsweep import sweep as sswfile  # noqa: E402
+from sleighsweep import validate  # noqa: E402
 
 CONFIG = """[body]
 m = 1

@@ -19,14 +19,14 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ANALYSIS = os.path.join(HERE, "..", "..", "analysis")
-sys.path.insert(0, ANALYSIS)
+sys.path.insert(0, os.path.join(ANALYSIS, "..", "python"))
 
 import h5py  # noqa: E402
 import numpy as np  # noqa: E402
 
-import phase_diagram  # noqa: E402
-import trajectory  # noqa: E402
-import validate  # noqa: E402
+from sleighsweep import phase_diagram  # noqa: E402
+from sleighsweep import trajectory  # noqa: E402
+from sleighsweep import validate  # noqa: E402
 
 EXE = sys.argv[1]
 MPIEXEC = sys.argv[2] if len(sys.argv) > 2 else "mpirun"

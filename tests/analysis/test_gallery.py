@@ -28,14 +28,14 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, "..", "..")
-sys.path.insert(0, os.path.join(ROOT, "analysis"))
+sys.path.insert(0, os.path.join(ROOT, "python"))
 
 import h5py  # noqa: E402
 import numpy as np  # noqa: E402
 
-import gallery  # noqa: E402
-import trajectory  # noqa: E402
-from sswfile import read_csv, read_point_json  # noqa: E402
+from sleighsweep import gallery  # noqa: E402
+from sleighsweep import trajectory  # noqa: E402
+from sleighsweep.sweep import read_csv, read_point_json  # noqa: E402
 from figcheck import covered  # noqa: E402
 
 EXE = sys.argv[1]

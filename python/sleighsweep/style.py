@@ -11,7 +11,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.ticker import (Formatter, FuncFormatter,  # noqa: E402
                                MaxNLocator, MultipleLocator)
 
-from sswfile import UsageError, pi_label  # noqa: E402
+from .sweep import UsageError, pi_label  # noqa: E402
 
 SINGLE = 3.4  # in, one journal column
 DOUBLE = 7.0  # in, full page width
@@ -135,7 +135,7 @@ def unit_text(units):
 def axis_label(axis, angles="pi", short=False, units=None):
     """'centre of mass $a$ (m)': the axis name, its symbol and the file's
     units of the coordinate ('length' when the run gave none)."""
-    from sswfile import AXIS_SYMBOLS, LABEL_NAMES
+    from .sweep import AXIS_SYMBOLS, LABEL_NAMES
     sym = f"${AXIS_SYMBOLS[axis]}$"
     if axis == "theta":
         # the ticks carry the unit (π/4 or 45°)
@@ -306,3 +306,161 @@ def fit_titles(fig, texts):
             t.set_text(wrap_at(t.get_text()))
             n += 1
     return n
+
+
+# ---- layouts that cannot collapse ----------------------------------------
+
+MIN_SHARE = 1.0 / 3.0  # of the figure's width and height, per data axes
+GROWTH = 1.2  # a figure grows by this factor per try (at most GROW_TRIES)
+GROW_TRIES = 6
+
+
+def shares(fig, axes):
+    """(smallest width share, smallest height share) of the data `axes`
+    in the laid-out figure."""
+    fig.draw_without_rendering()
+    pos = [a.get_position() for a in axes]
+    return (min(p.width for p in pos), min(p.height for p in pos))
+
+
+def fit_legend(legend, fig, axes, most=4):
+    """A legend in a row below or beside the panels, made to fit: the most
+    columns (up to `most`) whose width stays within the figure, then a
+    smaller font (6, 5 pt) while still too wide. Returns the columns."""
+    if legend is None:
+        return 0
+    renderer = fig.canvas.get_renderer()
+    limit = 0.96 * fig.bbox.width
+    n = max(1, min(most, len(legend.get_texts())))
+    while True:
+        legend.set_ncols(n)
+        if legend.get_window_extent(renderer).width <= limit or n == 1:
+            break
+        n -= 1
+    for size in (6, 5):
+        if legend.get_window_extent(renderer).width <= limit:
+            break
+        for t in legend.get_texts():
+            t.set_fontsize(size)
+    return n
+
+
+def keep_share(fig, axes, share=MIN_SHARE):
+    """Grows the figure's height, then its width (GROWTH per try), while a
+    data axes has less than `share` of either: what a long legend, a
+    colour bar or a two-line title takes is added to the figure instead of
+    being taken from the data. Returns the final (width, height) in."""
+    for _ in range(GROW_TRIES):
+        w, h = shares(fig, axes)
+        if w >= share and h >= share:
+            break
+        fw, fh = fig.get_size_inches()
+        fig.set_size_inches(fw * (GROWTH if w < share else 1.0),
+                            fh * (GROWTH if h < share else 1.0))
+    return tuple(fig.get_size_inches())
+
+
+def _legend_texts(leg):
+    if leg is None or not leg.get_visible():
+        return []
+    return list(leg.get_texts()) + [leg.get_title()]
+
+
+def text_artists(fig):
+    """Every Text the figure draws: titles, axis labels, the tick labels
+    within the view, offsets, annotations, legend entries and titles,
+    the figure's own texts and suptitle (empty and hidden ones left out)."""
+    out = list(fig.texts) + ([fig._suptitle] if fig._suptitle else [])
+    for leg in fig.legends:
+        out += _legend_texts(leg)
+    for ax in fig.axes:
+        if not ax.get_visible() or not ax.axison and not ax.texts and \
+                ax.get_legend() is None:
+            continue
+        out += [ax.title, ax._left_title, ax._right_title] + list(ax.texts)
+        out += _legend_texts(ax.get_legend())
+        if not ax.axison:
+            continue
+        for axis in (ax.xaxis, ax.yaxis):
+            out += [axis.label, axis.get_offset_text()]
+            for tick in axis._update_ticks():
+                out += [tick.label1, tick.label2]
+    return [t for t in out if t is not None and t.get_visible() and
+            t.get_text().strip()]
+
+
+def overlapping_texts(fig, pad=0.0):
+    """Pairs of texts whose window extents overlap by more than `pad`
+    pixels each way on the drawn figure (for tests and checks): [(text,
+    text)]. Texts inside one legend or one axis label stack are laid out
+    by matplotlib and compared like any other."""
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    boxes = []
+    for t in text_artists(fig):
+        bb = t.get_window_extent(renderer)
+        if bb.width > 0 and bb.height > 0 and \
+                fig.bbox.overlaps(bb):
+            boxes.append((bb, t.get_text()))
+    out = []
+    for i, (a, ta) in enumerate(boxes):
+        for b, tb in boxes[i + 1:]:
+            if (min(a.x1, b.x1) - max(a.x0, b.x0) > pad and
+                    min(a.y1, b.y1) - max(a.y0, b.y0) > pad):
+                out.append((ta, tb))
+    return out
+
+
+def outside_texts(fig, pad=1.0):
+    """Texts that reach beyond the figure's edges by more than `pad`
+    pixels (cut off when saved)."""
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    out = []
+    for t in text_artists(fig):
+        bb = t.get_window_extent(renderer)
+        if bb.width > 0 and (bb.x0 < -pad or bb.y0 < -pad or
+                             bb.x1 > fig.bbox.width + pad or
+                             bb.y1 > fig.bbox.height + pad):
+            out.append(t.get_text())
+    return out
+
+
+def wrap_middle(text):
+    """The text on two lines at the space nearest its middle outside
+    $...$ (mathtext); the text itself when it has none."""
+    best, inside = None, False
+    for k, ch in enumerate(text):
+        if ch == "$":
+            inside = not inside
+        elif ch == " " and not inside:
+            if best is None or abs(k - len(text) / 2) < abs(best -
+                                                            len(text) / 2):
+                best = k
+    return text if best is None else text[:best] + "\n" + text[best + 1:]
+
+
+def fit_axis_labels(fig, axes):
+    """An axis label longer than its axes goes on two lines, then down to
+    6 and 5 pt: a label never runs past the panel (and off the figure)."""
+    fig.draw_without_rendering()
+    renderer = fig.canvas.get_renderer()
+    for ax in axes:
+        box = ax.get_window_extent(renderer)
+        for lab, length in ((ax.xaxis.label, box.width),
+                            (ax.yaxis.label, box.height)):
+            text = lab.get_text()
+            if not text or "\n" in text:
+                continue
+            vertical = lab is ax.yaxis.label
+
+            def size():
+                bb = lab.get_window_extent(renderer)
+                return bb.height if vertical else bb.width
+            if size() <= length:
+                continue
+            lab.set_text(wrap_middle(text))
+            for pt in (6, 5):
+                if size() <= length:
+                    break
+                lab.set_fontsize(pt)
