@@ -237,6 +237,7 @@ class PhaseDiagram:
     handles: list = None  # the legend's entries
     # per panel, the drawn refined crossings: {(indicator, level): Line2D}
     refined_artists: list = None
+    legend: object = None  # the Legend (in the row below the panels)
 
 
 # ---- reading ------------------------------------------------------------
@@ -1332,7 +1333,7 @@ def draw(sweeps, panels, quantity, kind, out, angles, scale, vmin, vmax,
     handles += [bhandles[k] for k in BOUNDARY_ORDER if k in bhandles]
     handles += list(rhandles.values())
     result.handles = handles
-    place_legend(handles, layout, text, axes, legend_ax, n)
+    result.legend = place_legend(handles, layout, text, axes, legend_ax, n)
     if result.colorbar is not None:
         result.label = fit_colour_label(result.colorbar, label, shorter)
     fit_ticks(axes, panels, angles)

@@ -3,6 +3,7 @@
 multiples of pi, output format chosen by the file suffix."""
 import math
 import os
+import warnings
 
 import matplotlib
 
@@ -49,6 +50,10 @@ STYLE = {
 
 def setup():
     plt.rcParams.update(STYLE)
+    # a layout that does not fit is grown (keep_share), which detects the
+    # collapse itself: the warning of the tries on the way is not news
+    warnings.filterwarnings("ignore", message="constrained_layout not "
+                            "applied because axes sizes collapsed")
 
 
 def check_out(path):
@@ -317,8 +322,13 @@ GROW_TRIES = 6
 
 def shares(fig, axes):
     """(smallest width share, smallest height share) of the data `axes`
-    in the laid-out figure."""
-    fig.draw_without_rendering()
+    in the laid-out figure; (0, 0) when constrained layout gave up (its
+    "collapsed" warning: the positions are then not laid out at all)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        fig.draw_without_rendering()
+    if any("collapsed" in str(w.message) for w in caught):
+        return 0.0, 0.0
     pos = [a.get_position() for a in axes]
     return (min(p.width for p in pos), min(p.height for p in pos))
 
@@ -355,7 +365,8 @@ def keep_share(fig, axes, share=MIN_SHARE):
         if w >= share and h >= share:
             break
         fw, fh = fig.get_size_inches()
-        fig.set_size_inches(fw * (GROWTH if w < share else 1.0),
+        # collapsed: the legend or the titles want more height first
+        fig.set_size_inches(fw * (GROWTH if 0 < w < share else 1.0),
                             fh * (GROWTH if h < share else 1.0))
     return tuple(fig.get_size_inches())
 
@@ -385,8 +396,13 @@ def text_artists(fig):
             out += [axis.label, axis.get_offset_text()]
             for tick in axis._update_ticks():
                 out += [tick.label1, tick.label2]
-    return [t for t in out if t is not None and t.get_visible() and
-            t.get_text().strip()]
+    seen, keep = set(), []
+    for t in out:  # the suptitle is also one of fig.texts
+        if t is not None and id(t) not in seen and t.get_visible() and \
+                t.get_text().strip():
+            seen.add(id(t))
+            keep.append(t)
+    return keep
 
 
 def overlapping_texts(fig, pad=0.0):
@@ -440,27 +456,36 @@ def wrap_middle(text):
     return text if best is None else text[:best] + "\n" + text[best + 1:]
 
 
+LABEL_TRIES = 3  # the figure grows by 10% at most this often for a label
+
+
 def fit_axis_labels(fig, axes):
-    """An axis label longer than its axes goes on two lines, then down to
-    6 and 5 pt: a label never runs past the panel (and off the figure)."""
+    """An axis label that runs off the figure (longer than its panel and
+    the margin beside it) goes on two lines, the figure grows (up to
+    LABEL_GROWTH), then the label goes down to 6 and 5 pt."""
     fig.draw_without_rendering()
     renderer = fig.canvas.get_renderer()
-    for ax in axes:
-        box = ax.get_window_extent(renderer)
-        for lab, length in ((ax.xaxis.label, box.width),
-                            (ax.yaxis.label, box.height)):
-            text = lab.get_text()
-            if not text or "\n" in text:
-                continue
-            vertical = lab is ax.yaxis.label
 
-            def size():
-                bb = lab.get_window_extent(renderer)
-                return bb.height if vertical else bb.width
-            if size() <= length:
+    def off(lab):
+        fig.draw_without_rendering()
+        whole = fig.bbox
+        bb = lab.get_window_extent(renderer)
+        return bb.x0 < whole.x0 - 0.5 or bb.x1 > whole.x1 + 0.5 or \
+            bb.y0 < whole.y0 - 0.5 or bb.y1 > whole.y1 + 0.5
+    for ax in axes:
+        for lab in (ax.xaxis.label, ax.yaxis.label):
+            text = lab.get_text()
+            if not text or "\n" in text or not off(lab):
                 continue
             lab.set_text(wrap_middle(text))
+            vertical = lab is ax.yaxis.label
+            for _ in range(LABEL_TRIES):
+                if not off(lab):
+                    break
+                fw, fh = fig.get_size_inches()
+                fig.set_size_inches(fw * (1.0 if vertical else 1.1),
+                                    fh * (1.1 if vertical else 1.0))
             for pt in (6, 5):
-                if size() <= length:
+                if not off(lab):
                     break
                 lab.set_fontsize(pt)

@@ -99,7 +99,9 @@ REGIME_CIRCLES = next(k for k, v in REGIMES.items()
 ARC_QUANTITIES = {"center_spacing": True, "transition_angle": True,
                   "center_spacing_lower": False,
                   "transition_angle_lower": False}
-REQUIRED = ("J", "M", "converged_fraction", "flags")
+# every file has these (NaN where the closed form does not apply)
+REQUIRED = tuple(sorted({p[0] for p in PAIRS} | {p[1] for p in PAIRS} |
+                        {"converged_fraction", "flags", "J", "M"}))
 # A closed form below this fraction of its scale (the body length, pi, the
 # period itself) is a zero computed in round-off: compared as a zero.
 ZERO_CLOSED = 1e-9
@@ -231,7 +233,7 @@ def validate(path, tol=1e-6, allow_nonconverged=False, plot=None,
         raise UsageError(f"--tol {tol}: expected a positive number")
     if plot is not None:
         from . import style as sswplot
-        sswplot.check_out(plot)
+        sswplot.check_out(plot or None)
     with Sweep(path, required=REQUIRED) as s:
         done = s.done(())
         J = np.asarray(s.f["J"].values, dtype=float)
@@ -317,9 +319,9 @@ def validate(path, tol=1e-6, allow_nonconverged=False, plot=None,
         allow_nonconverged or not noncon)
     if not quiet:
         print_report(rep, coords)
-    if plot is not None:
+    if plot is not None:  # "": drawn, not saved (sleighsweep.plot)
         rep.fig = plot_report(rep, plot)
-        if not quiet:
+        if not quiet and plot:
             say(f"wrote {plot}")
     return rep
 
@@ -460,7 +462,8 @@ def plot_report(rep, out):
                  f"points done; skipped: no closed form (NaN or inf); "
                  f"errors of 0 drawn at {ZERO_FLOOR:g}",
                  fontsize=7)
-    sswplot.save(fig, out)
+    if out:
+        sswplot.save(fig, out)
     return fig
 
 

@@ -176,7 +176,7 @@ def check_columns_visible(res, p):
     exactly 0 (the line-to-line column at theta = 90 deg) frames those
     cells instead of covering them: the middle of each of them shows its
     category's colour (a black line through the middle hid it)."""
-    leg = res.axes[-1].get_legend()
+    leg = res.legend  # in the legend row below the panels
     handles = getattr(leg, "legend_handles", None) or leg.legendHandles
     colours = {t.get_text(): np.asarray(h.get_facecolor()[:3]) for t, h in
                zip(leg.get_texts(), handles) if hasattr(h, "get_facecolor")}

@@ -288,7 +288,7 @@ def test_one_regime(tmp):
     if not check(p.returncode == 0, f"one-regime sweep: {p.stderr}"):
         return
     res = quiet(phase_diagram.plot_phase_diagram, out, quantity="regime")
-    leg = res.axes[-1].get_legend()
+    leg = res.legend  # the row below the panel
     names = [t.get_text() for t in leg.get_texts()] if leg else []
     check(res.panels[0].categories == [(3, "circle to circle")] and
           names == ["circle to circle"],
