@@ -107,6 +107,7 @@ REQUIRED = tuple(sorted({p[0] for p in PAIRS} | {p[1] for p in PAIRS} |
 ZERO_CLOSED = 1e-9
 ZERO_FLOOR = 1e-17  # where a zero error sits on the log axis
 PLOT_COLUMNS = 4  # panels per row of the --plot figure
+PANEL_HEIGHT = 1.9  # in, per row of panels
 LISTED = 20  # points listed by name at most (flagged, non-converged)
 
 
@@ -399,13 +400,13 @@ def print_report(rep, coords):
 def plot_report(rep, out):
     from . import style as sswplot
     groups = {}
-    for c in rep.comparisons:
-        if c.where or c.measured_name in [p[0] for p in PAIRS]:
+    for c in rep.comparisons:  # the quantities compared somewhere
+        if c.where:
             groups.setdefault(c.label, []).append(c)
     ncols = max(1, min(PLOT_COLUMNS, len(groups)))
     nrows = 2 * max(1, math.ceil(len(groups) / ncols))
-    fig, axes = sswplot.figure(sswplot.DOUBLE, 2.0 * nrows, ncols=ncols,
-                               nrows=nrows)
+    fig, axes = sswplot.figure(sswplot.DOUBLE, PANEL_HEIGHT * nrows,
+                               ncols=ncols, nrows=nrows)
     markers = {"radius_future": ("o", "future"), "radius_past": ("x", "past")}
     for k, (label, comps) in enumerate(groups.items()):
         top = axes[2 * (k // ncols)][k % ncols]
@@ -414,8 +415,11 @@ def plot_report(rep, out):
                 if comps[0].kind == "length" else
                 sswplot.unit_text(comps[0].units) or "1")
         lo, hi = np.inf, -np.inf
+        named = set()
         for c in comps:
             mk, lab = markers.get(c.measured_name, ("o", None))
+            lab = None if lab in named else lab  # future/past once
+            named.add(lab)
             good = c.rel_err <= rep.tol
             kw = dict(s=9, lw=0.6, marker=mk)
             style = dict(facecolors="none", edgecolors="#1f5fa8") \

@@ -54,3 +54,18 @@ ssw_add_test(NAME test_drag_figures TIMEOUT 300
 ssw_add_test(NAME test_refined_figures TIMEOUT 300
   COMMAND ${SSW_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/analysis/test_refined_figures.py
           $<TARGET_FILE:sleighsweep> ${MPIEXEC_EXECUTABLE})
+
+# The sleighsweep package (issue 35): open -> xarray against the stored
+# values, categories, squeeze, groups, export read by CDO (cdo sinfo) and
+# NCO, validate's compared list and its failure on a file with nothing to
+# compare, no h5py reader in the package or the scripts. About 30 s.
+ssw_add_test(NAME test_package TIMEOUT 600
+  COMMAND ${SSW_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/analysis/test_package.py
+          $<TARGET_FILE:sleighsweep> ${MPIEXEC_EXECUTABLE})
+
+# Layouts that cannot collapse: every figure type at its default size on
+# small sweeps made here keeps its data over a third of the figure, no two
+# texts overlap, refined joins stay on one branch. About 60 s.
+ssw_add_test(NAME test_layouts TIMEOUT 900
+  COMMAND ${SSW_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/analysis/test_layouts.py
+          $<TARGET_FILE:sleighsweep> ${MPIEXEC_EXECUTABLE})
