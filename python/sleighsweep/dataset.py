@@ -59,7 +59,11 @@ def decode_categories(ds, keep=KEEP_CODES):
         labels = np.full(raw.shape, NOT_DONE, dtype=object)
         for code, meaning in table:
             labels[raw == code] = meaning
-        out[name] = var.copy(data=labels.astype(str))
+        new = var.copy(data=labels.astype(str))
+        # strings now: the stored int8 and its fill value no longer apply
+        # (to_netcdf writes the meanings; categories=False keeps codes)
+        new.encoding = {}
+        out[name] = new
     return out
 
 

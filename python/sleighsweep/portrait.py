@@ -118,7 +118,10 @@ def plot_portrait(trajs, ax=None, out=None, arrows=True, ellipses=True,
     if ellipses:
         handles.append(Line2D([], [], color="0.82", lw=0.6,
                               label="energy level $H$"))
-    ax.legend(handles=handles, loc="lower left", fontsize=6)
+    # below the axes, outside: a path may pass anywhere in the plane
+    leg = ax.legend(handles=handles, loc="upper center", fontsize=6,
+                    bbox_to_anchor=(0.5, -0.16), borderaxespad=0, ncol=2)
+    sswplot.fit_legend(leg, fig, [ax], most=2)
     if title:
         ax.set_title(title, fontsize=7, loc="left")
     if out:

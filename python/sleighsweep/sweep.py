@@ -280,10 +280,11 @@ class FileView(Group):
 
     def group(self, name):
         if name not in self._groups:
-            self._groups[name] = (dataset.open(self.path, group=name,
-                                               categories=False, mask=False)
-                                  if dataset.has_group(self.path, name)
-                                  else None)
+            try:
+                self._groups[name] = dataset.open(
+                    self.path, group=name, categories=False, mask=False)
+            except dataset.FileError:  # the file has no such group
+                self._groups[name] = None
         return self._groups[name]
 
     def get(self, name, default=None):

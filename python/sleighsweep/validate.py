@@ -107,7 +107,7 @@ REQUIRED = tuple(sorted({p[0] for p in PAIRS} | {p[1] for p in PAIRS} |
 ZERO_CLOSED = 1e-9
 ZERO_FLOOR = 1e-17  # where a zero error sits on the log axis
 PLOT_COLUMNS = 4  # panels per row of the --plot figure
-PANEL_HEIGHT = 1.9  # in, per row of panels
+PANEL_HEIGHT = 2.0  # in, per row of panels (one quantity row: 7 x 4 in)
 LISTED = 20  # points listed by name at most (flagged, non-converged)
 
 

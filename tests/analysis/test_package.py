@@ -18,6 +18,7 @@ with critical and drift refinement.
 - validate.py: on the drag map it compares the decay rate with its
   closed form at every done point and says so (exit 0); on a copy whose
   closed forms are all NaN it compares nothing and FAILS (exit 1).
+- The Python examples of README.md and docs/output.md run as written.
 - No second reader: no `import h5py` in python/sleighsweep or analysis/;
   the scripts run with the package found by analysis/_bootstrap.py
   (PYTHONPATH unset).
@@ -52,7 +53,6 @@ drag_w = 0.1
 [grid]
 theta = linspace(10deg, 170deg, 5)
 a = 0.2
-r = 0.3
 A = 0.5
 B = 0.3
 drag_v = 0.01, 0.1, 1
@@ -221,6 +221,27 @@ def check_validate(tmp, path):
           f"validate with no closed form: {p.returncode} {p.stdout[-300:]}")
 
 
+def check_docs(tmp, path):
+    """The Python examples of README.md and docs/output.md that use the
+    package run as written (with this test's drag file for theirs)."""
+    blocks = []
+    for doc in ("README.md", os.path.join("docs", "output.md")):
+        text = open(os.path.join(ROOT, doc)).read()
+        blocks += [(doc, b) for b in re.findall(r"```python\n(.*?)```",
+                                                text, re.S)
+                   if "sleighsweep" in b]
+    check(len(blocks) >= 3, f"{len(blocks)} package examples in the docs")
+    for doc, code in blocks:
+        for name in ("sweep.h5", "drag.h5", "run.h5"):
+            code = code.replace(f'"{name}"', repr(path))
+        p = subprocess.run([sys.executable, "-c", code], cwd=tmp,
+                           capture_output=True, text=True,
+                           env=dict(os.environ, PYTHONPATH=PYDIR,
+                                    MPLBACKEND="Agg"))
+        check(p.returncode == 0, f"{doc} example failed: {code[:80]!r}: "
+              f"{p.stderr[-400:]}")
+
+
 def check_one_reader():
     for d in (os.path.join(PYDIR, "sleighsweep"),
               os.path.join(ROOT, "analysis")):
@@ -242,5 +263,6 @@ with tempfile.TemporaryDirectory() as tmp:
           "drag_v" not in fixed, f"ssw.fixed() {fixed}")
     check_errors(tmp, drag)
     check_validate(tmp, drag)
+    check_docs(tmp, drag)
     check_one_reader()
 sys.exit(exit_status())
