@@ -71,6 +71,7 @@ RANGES = {"upper_fraction": (0.0, 1.0)}
 # times more of a log colour bar than of a linear one
 LOG_GAIN = 1.5
 LOG_PERCENTILES = (10.0, 90.0)
+COLOURBAR_ROOM = 0.7  # of the width, for the legend beside a colour bar
 SHORT_LABEL = 36  # longest long_name used as a colour-bar label as it is
 
 # Colour-bar / legend labels: (text, display scale, unit text override).
@@ -1333,7 +1334,10 @@ def draw(sweeps, panels, quantity, kind, out, angles, scale, vmin, vmax,
     handles += [bhandles[k] for k in BOUNDARY_ORDER if k in bhandles]
     handles += list(rhandles.values())
     result.handles = handles
-    result.legend = place_legend(handles, layout, text, axes, legend_ax, n)
+    # a colour bar's margin is taken from the legend's row as well
+    result.legend = place_legend(handles, layout, text, axes, legend_ax, n,
+                                 COLOURBAR_ROOM if result.colorbar
+                                 is not None else 0.96)
     if result.colorbar is not None:
         result.label = fit_colour_label(result.colorbar, label, shorter)
     fit_ticks(axes, panels, angles)
@@ -1421,25 +1425,23 @@ def report(p, quantity, quiet, shade=None):
         say(f"{p.path}: no H = H_c curve: {why}")
 
 
-def place_legend(handles, kind, text, axes, legend_ax, n):
+def place_legend(handles, kind, text, axes, legend_ax, n, room=0.96):
     """The legend in the row below the panels (legend_ax), as many
-    columns as fit the figure's width (sswplot.fit_legend), titled with
+    columns as fit the figure's width (sswplot.fitted_legend), titled with
     the categorical quantity's name when it is short; in the caller's
     axes (no legend row) below the last panel."""
     if not handles:
         return None
     title_txt = text if kind == "categorical" and len(text) < 28 else None
     if legend_ax is not None:
-        leg = legend_ax.legend(handles=handles, loc="upper center",
-                               bbox_to_anchor=(0.5, 1.0), borderaxespad=0,
-                               columnspacing=1.0, title=title_txt,
-                               title_fontsize=7)
-    else:  # the caller's axes: below the last one
-        leg = axes[-1].legend(handles=handles, loc="upper center",
-                              bbox_to_anchor=(0.5, -0.22), borderaxespad=0,
-                              columnspacing=1.0)
-    sswplot.fit_legend(leg, axes[0].figure, axes)
-    return leg
+        return sswplot.fitted_legend(
+            legend_ax, handles, room=room, loc="upper center",
+            bbox_to_anchor=(0.5, 1.0), borderaxespad=0, columnspacing=1.0,
+            title=title_txt, title_fontsize=7)
+    # the caller's axes: below the last one
+    return sswplot.fitted_legend(
+        axes[-1], handles, loc="upper center", bbox_to_anchor=(0.5, -0.22),
+        borderaxespad=0, columnspacing=1.0)
 
 
 # ---- command line -------------------------------------------------------

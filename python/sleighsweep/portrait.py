@@ -119,9 +119,9 @@ def plot_portrait(trajs, ax=None, out=None, arrows=True, ellipses=True,
         handles.append(Line2D([], [], color="0.82", lw=0.6,
                               label="energy level $H$"))
     # below the axes, outside: a path may pass anywhere in the plane
-    leg = ax.legend(handles=handles, loc="upper center", fontsize=6,
-                    bbox_to_anchor=(0.5, -0.16), borderaxespad=0, ncol=2)
-    sswplot.fit_legend(leg, fig, [ax], most=2)
+    sswplot.fitted_legend(ax, handles, most=2, loc="upper center",
+                          fontsize=6, bbox_to_anchor=(0.5, -0.16),
+                          borderaxespad=0)
     if title:
         ax.set_title(title, fontsize=7, loc="left")
     if out:

@@ -276,10 +276,10 @@ def legend_below(legend_ax, handles, ncol):
     centred, `ncol` columns."""
     if not handles:
         return None
-    return legend_ax.legend(handles=handles, loc="upper center",
-                            bbox_to_anchor=(0.5, 1.0), borderaxespad=0,
-                            ncol=max(1, min(ncol, len(handles))),
-                            columnspacing=1.2, handlelength=1.4)
+    return fitted_legend(legend_ax, handles, most=max(1, ncol),
+                         loc="upper center", bbox_to_anchor=(0.5, 1.0),
+                         borderaxespad=0, columnspacing=1.2,
+                         handlelength=1.4)
 
 
 def wrap_at(text):
@@ -333,26 +333,30 @@ def shares(fig, axes):
     return (min(p.width for p in pos), min(p.height for p in pos))
 
 
-def fit_legend(legend, fig, axes, most=4):
-    """A legend in a row below or beside the panels, made to fit: the most
-    columns (up to `most`) whose width stays within the figure, then a
-    smaller font (6, 5 pt) while still too wide. Returns the columns."""
-    if legend is None:
-        return 0
+def fitted_legend(parent, handles, most=4, room=0.96, **kw):
+    """parent.legend(handles=handles, **kw) with the most columns (up to
+    `most`) whose width stays within `room` of the figure's width, then a
+    smaller font (6, 5 pt) while one column is still too wide: a legend
+    in a row below the panels never widens the figure past its size (a
+    colour bar beside the panels takes its margin from that row too:
+    pass less room). Returns the Legend."""
+    fig = parent.figure if hasattr(parent, "figure") and \
+        parent.figure is not None else parent
     renderer = fig.canvas.get_renderer()
-    limit = 0.96 * fig.bbox.width
-    n = max(1, min(most, len(legend.get_texts())))
-    while True:
-        legend.set_ncols(n)
-        if legend.get_window_extent(renderer).width <= limit or n == 1:
+    limit = room * fig.bbox.width
+    leg = None
+    for n in range(max(1, min(most, len(handles))), 0, -1):
+        if leg is not None:
+            leg.remove()
+        leg = parent.legend(handles=handles, ncol=n, **kw)
+        if leg.get_window_extent(renderer).width <= limit:
             break
-        n -= 1
     for size in (6, 5):
-        if legend.get_window_extent(renderer).width <= limit:
+        if leg.get_window_extent(renderer).width <= limit:
             break
-        for t in legend.get_texts():
+        for t in leg.get_texts():
             t.set_fontsize(size)
-    return n
+    return leg
 
 
 def keep_share(fig, axes, share=MIN_SHARE):
@@ -470,14 +474,19 @@ def fit_axis_labels(fig, axes):
         fig.draw_without_rendering()
         whole = fig.bbox
         bb = lab.get_window_extent(renderer)
+        sup = fig._suptitle
+        if sup is not None and sup.get_text() and \
+                bb.overlaps(sup.get_window_extent(renderer)):
+            return True  # into the title above the panels
         return bb.x0 < whole.x0 - 0.5 or bb.x1 > whole.x1 + 0.5 or \
             bb.y0 < whole.y0 - 0.5 or bb.y1 > whole.y1 + 0.5
     for ax in axes:
         for lab in (ax.xaxis.label, ax.yaxis.label):
             text = lab.get_text()
-            if not text or "\n" in text or not off(lab):
+            if not text or not off(lab):
                 continue
-            lab.set_text(wrap_middle(text))
+            if "\n" not in text:
+                lab.set_text(wrap_middle(text))
             vertical = lab is ax.yaxis.label
             for _ in range(LABEL_TRIES):
                 if not off(lab):

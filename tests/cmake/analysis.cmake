@@ -1,7 +1,7 @@
 # Analysis scripts (analysis/*.py): phase diagrams, trajectories and
 # validation on a small sweep made by the test (mpirun -np 2), partial and
 # broken files, bad arguments. About 20-40 s.
-ssw_add_test(NAME test_analysis TIMEOUT 300
+ssw_add_test(NAME test_analysis TIMEOUT 600
   COMMAND ${SSW_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/analysis/test_analysis.py
           $<TARGET_FILE:sleighsweep> ${MPIEXEC_EXECUTABLE})
 
