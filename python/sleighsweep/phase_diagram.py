@@ -1340,13 +1340,12 @@ def draw(sweeps, panels, quantity, kind, out, angles, scale, vmin, vmax,
                                  is not None else 0.96)
     if result.colorbar is not None:
         result.label = fit_colour_label(result.colorbar, label, shorter)
-    fit_ticks(axes, panels, angles)
     if title and ax is None:  # in the caller's axes the layout is theirs
         fit_titles(fig, axes, drawn_titles)
-    if ax is None:
+    if ax is None:  # the data keeps its share; then the ticks for it
         sswplot.keep_share(fig, axes)
         sswplot.fit_axis_labels(fig, axes)
-        fit_ticks(axes, panels, angles)
+    fit_ticks(axes, panels, angles)
     if out:
         sswplot.save(fig, out)
         if not quiet:

@@ -470,8 +470,9 @@ def fit_axis_labels(fig, axes):
     fig.draw_without_rendering()
     renderer = fig.canvas.get_renderer()
 
-    def off(lab):
-        fig.draw_without_rendering()
+    def off(lab, redraw=True):
+        if redraw:
+            fig.draw_without_rendering()
         whole = fig.bbox
         bb = lab.get_window_extent(renderer)
         sup = fig._suptitle
@@ -483,7 +484,7 @@ def fit_axis_labels(fig, axes):
     for ax in axes:
         for lab in (ax.xaxis.label, ax.yaxis.label):
             text = lab.get_text()
-            if not text or not off(lab):
+            if not text or not off(lab, redraw=False):
                 continue
             if "\n" not in text:
                 lab.set_text(wrap_middle(text))

@@ -428,7 +428,9 @@ class Sweep:
             grid = self.coords[axis]
             if axis in fix:
                 want = fix[axis]
-                i = int(np.argmin(np.abs(grid - want)))
+                # xarray's own nearest selection (.sel(method="nearest"))
+                i = int(self.f.root.get_index(axis).get_indexer(
+                    [want], method="nearest")[0])
                 if not quiet:
                     exact = abs(grid[i] - want) <= 1e-12 * max(1, abs(want))
                     how = ("exact grid value" if exact else
