@@ -428,9 +428,13 @@ class Sweep:
             grid = self.coords[axis]
             if axis in fix:
                 want = fix[axis]
-                # xarray's own nearest selection (.sel(method="nearest"))
-                i = int(self.f.root.get_index(axis).get_indexer(
-                    [want], method="nearest")[0])
+                # xarray's own nearest selection (.sel(method="nearest"));
+                # a grid listed out of order has no monotonic index
+                idx = self.f.root.get_index(axis)
+                i = (int(idx.get_indexer([want], method="nearest")[0])
+                     if idx.is_monotonic_increasing or
+                     idx.is_monotonic_decreasing else
+                     int(np.argmin(np.abs(grid - want))))
                 if not quiet:
                     exact = abs(grid[i] - want) <= 1e-12 * max(1, abs(want))
                     how = ("exact grid value" if exact else
