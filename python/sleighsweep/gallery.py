@@ -860,18 +860,12 @@ def fig_validate(g):
     buf = io.StringIO()
     with contextlib.redirect_stdout(buf):
         rep = validate.validate(s1, tol=1e-6, quiet=False)
-        validate.plot_report(rep, os.path.join(g.out, "validate_rho1." +
-                                               g.formats[0]))
-    for ext in g.formats[1:]:
-        sswplot.save(rep.fig if rep.fig else plt.gcf(),
-                     os.path.join(g.out, f"validate_rho1.{ext}"))
-    plt.close("all")
+    rep.fig = validate.plot_report(rep, None)  # drawn; saved by g.save
     text = buf.getvalue().replace(g.data + os.sep, "")
-    g.entries.append((
-        "validate_rho1", "Validation of the rho = 1 sweep",
-        "Measured vs closed-form radius, spacing and transition angle over "
-        "the rho = 1 sweep (validate.py, tolerance 1e-6):\n\n```\n" + text +
-        "```"))
+    g.save(rep.fig, "validate_rho1", "Validation of the rho = 1 sweep",
+           "Measured vs closed form for every quantity of the rho = 1 "
+           "sweep that has one (radius, spacing, transition angle, blade "
+           "force; validate.py, tolerance 1e-6):\n\n```\n" + text + "```")
     return rep
 
 

@@ -282,6 +282,9 @@ def legend_below(legend_ax, handles, ncol):
                          handlelength=1.4)
 
 
+TITLE_LINES = 4  # a title is wrapped to at most this many lines
+
+
 def wrap_at(text):
     """The text on two lines: broken at its first '; ' (between the body
     constants and the fixed axes of a title), else at the ', ' nearest its
@@ -297,19 +300,33 @@ def wrap_at(text):
 
 def fit_titles(fig, texts):
     """Titles (Text artists) wider than the figure, measured on the laid-out
-    figure, go on two lines (wrap_at). Returns how many were wrapped."""
-    texts = [t for t in texts if t is not None and t.get_text() and
-             "\n" not in t.get_text()]
+    figure, go on two lines (wrap_at), and a line still too wide is split
+    again at its middle ', ' (at most TITLE_LINES lines). Returns how many
+    were wrapped."""
+    texts = [t for t in texts if t is not None and t.get_text()]
     if not texts:
         return 0
     fig.draw_without_rendering()
     renderer = fig.canvas.get_renderer()
     n = 0
-    for t in texts:
+
+    def too_wide(t):
         bb = t.get_window_extent(renderer)
-        if bb.x0 < -0.5 or bb.x1 > fig.bbox.width + 0.5:
+        return bb.x0 < -0.5 or bb.x1 > fig.bbox.width + 0.5
+    for t in texts:
+        if not too_wide(t):
+            continue
+        n += 1
+        if "\n" not in t.get_text():
             t.set_text(wrap_at(t.get_text()))
-            n += 1
+        while too_wide(t) and t.get_text().count("\n") + 1 < TITLE_LINES:
+            lines = t.get_text().split("\n")
+            k = max(range(len(lines)), key=lambda m: len(lines[m]))
+            cut = wrap_at(lines[k].replace("; ", ", "))
+            if "\n" not in cut:
+                break
+            lines[k] = cut
+            t.set_text("\n".join(lines))
     return n
 
 
