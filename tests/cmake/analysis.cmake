@@ -14,7 +14,7 @@ ssw_add_test(NAME test_gallery TIMEOUT 600 LABELS gallery
 
 # Paper figures: panels by an axis, ax=, panel geometry, log
 # scale, units and labels, trajectory panels, uniform motion. About 10 s.
-ssw_add_test(NAME test_figures TIMEOUT 300
+ssw_add_test(NAME test_figures TIMEOUT 600
   COMMAND ${SSW_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/analysis/test_figures.py
           $<TARGET_FILE:sleighsweep> ${MPIEXEC_EXECUTABLE})
 
