@@ -8,7 +8,7 @@ ssw_add_test(NAME test_analysis TIMEOUT 600
 # The figure gallery (analysis/figures.sh) end to end: engine runs, every
 # figure, captions, data against the files. About 30-60 s on 2 cores;
 # `ctest -LE gallery` skips it.
-ssw_add_test(NAME test_gallery TIMEOUT 600 LABELS gallery
+ssw_add_test(NAME test_gallery TIMEOUT 1200 LABELS gallery
   COMMAND ${SSW_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/analysis/test_gallery.py
           $<TARGET_FILE:sleighsweep> ${MPIEXEC_EXECUTABLE})
 
