@@ -79,7 +79,8 @@ ETA=0.3
 H_PAPER=0.001
 eta_for() {
   "$EXE" point "$@" --eta 0.5 --no-error-estimate >"$DATA/probe.json"
-  "$PYTHON" -c 'import sys; sys.path.insert(0, sys.argv[1]); import gallery
+  "$PYTHON" -c 'import sys; sys.path.insert(0, sys.argv[1]); import _bootstrap
+from sleighsweep import gallery
 print(repr(gallery.eta_for_step(sys.argv[2], float(sys.argv[3]))))' \
     "$ROOT/analysis" "$DATA/probe.json" "$H_PAPER"
 }
@@ -141,7 +142,8 @@ point xzp_coarse --scheme hamel2 --eta 1.5 --no-error-estimate
 # two arcs, from opposite initial states.
 CIRC="--b 0.1 --r 0.3 --s -0.2 --Gamma 2"
 gallery_py() {  # prints gallery.FUNCTION(JSON, X): "omega0 v0"
-  "$PYTHON" -c 'import sys; sys.path.insert(0, sys.argv[1]); import gallery
+  "$PYTHON" -c 'import sys; sys.path.insert(0, sys.argv[1]); import _bootstrap
+from sleighsweep import gallery
 print(*getattr(gallery, sys.argv[2])(sys.argv[3], float(sys.argv[4])))' \
     "$ROOT/analysis" "$@"
 }

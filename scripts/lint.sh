@@ -42,7 +42,7 @@ else
   echo "lint: tracker references: none"
 fi
 
-if flake8 analysis tests scripts/size-check.py >"$out" 2>&1; then
+if flake8 analysis python tests scripts/size-check.py >"$out" 2>&1; then
   echo "lint: flake8 analysis/ tests/: 0 findings"
 else
   cat "$out" >&2

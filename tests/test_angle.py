@@ -10,9 +10,9 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "analysis"))
+sys.path.insert(0, os.path.join(HERE, "..", "python"))
 sys.path.insert(0, HERE)
-import sswfile  # noqa: E402
+from sleighsweep import sweep as sswfile  # noqa: E402
 from sswtest import ENV, check, exit_status  # noqa: E402
 
 # (input, expected radians or None for a refusal)

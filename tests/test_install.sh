@@ -24,7 +24,8 @@ for f in bin/sleighsweep share/sleighsweep/jobs/sweep.sbatch \
   [ -x "$P/$f" ] || fail "$P/$f missing or not executable"
 done
 for f in "$SHARE/jobs/examples/tiny.ini" "$SHARE/jobs/README.md" \
-  "$SHARE/analysis/sswfile.py" "$SHARE/analysis/sswplot.py" \
+  "$SHARE/analysis/_bootstrap.py" \
+  "$P/lib/python3/dist-packages/sleighsweep/__init__.py" \
   "$DOC/README.md" "$DOC/LICENSE" "$DOC/docs/theory/model.md" \
   "$DOC/docs/config.md"; do
   [ -s "$f" ] || fail "$f missing or empty"

@@ -2,11 +2,12 @@
 names (flag_values / flag_masks with flag_meanings, the coordinate and
 /samples datasets in order, their units; all from
 include/sleighsweep/names.h), and this test checks that docs/output.md's
-tables and the names analysis/ keeps (sswfile.py, phase_diagram.py's
-category styles, validate.py's benign flags) are exactly those. The grid
-axes: sswfile's body and run axes are names.h's SSW_BODY_AXES and
-SSW_RUN_AXES in storage order, and a file sweeping Gamma and energy has
-the twelve dimensions in that order (sswfile.Sweep.axes reads them).
+tables and the names the sleighsweep package keeps (sleighsweep.sweep,
+phase_diagram's category styles, validate's benign flags) are exactly
+those. The grid axes: the package's body and run axes (AXIS_TABLE's kind
+column) are names.h's SSW_BODY_AXES and SSW_RUN_AXES in storage order,
+and a file sweeping Gamma and energy has the twelve dimensions in that
+order (Sweep.axes reads them from the file's `done` dimensions).
 Usage: test_names.py SLEIGHSWEEP REPO_ROOT"""
 import os
 import re
@@ -20,10 +21,10 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from sswtest import ENV, check, exit_status  # noqa: E402
 
 EXE, ROOT = sys.argv[1], sys.argv[2]
-sys.path.insert(0, os.path.join(ROOT, "analysis"))
-import phase_diagram  # noqa: E402
-import sswfile  # noqa: E402
-import validate  # noqa: E402
+sys.path.insert(0, os.path.join(ROOT, "python"))
+from sleighsweep import phase_diagram  # noqa: E402
+from sleighsweep import sweep as sswfile  # noqa: E402
+from sleighsweep import validate  # noqa: E402
 
 CONFIG = """[body]
 m = 1

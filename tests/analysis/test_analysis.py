@@ -19,14 +19,14 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ANALYSIS = os.path.join(HERE, "..", "..", "analysis")
-sys.path.insert(0, ANALYSIS)
+sys.path.insert(0, os.path.join(ANALYSIS, "..", "python"))
 
 import h5py  # noqa: E402
 import numpy as np  # noqa: E402
 
-import phase_diagram  # noqa: E402
-import trajectory  # noqa: E402
-import validate  # noqa: E402
+from sleighsweep import phase_diagram  # noqa: E402
+from sleighsweep import trajectory  # noqa: E402
+from sleighsweep import validate  # noqa: E402
 
 EXE = sys.argv[1]
 MPIEXEC = sys.argv[2] if len(sys.argv) > 2 else "mpirun"
@@ -176,7 +176,7 @@ def check_columns_visible(res, p):
     exactly 0 (the line-to-line column at theta = 90 deg) frames those
     cells instead of covering them: the middle of each of them shows its
     category's colour (a black line through the middle hid it)."""
-    leg = res.axes[-1].get_legend()
+    leg = res.legend  # in the legend row below the panels
     handles = getattr(leg, "legend_handles", None) or leg.legendHandles
     colours = {t.get_text(): np.asarray(h.get_facecolor()[:3]) for t, h in
                zip(leg.get_texts(), handles) if hasattr(h, "get_facecolor")}

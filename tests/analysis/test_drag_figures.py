@@ -14,13 +14,13 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "..", "analysis"))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "python"))
 sys.path.insert(0, os.path.join(HERE, ".."))
 
 import numpy as np  # noqa: E402
 from matplotlib.patches import Circle  # noqa: E402
 
-import trajectory  # noqa: E402
+from sleighsweep import trajectory  # noqa: E402
 from sswtest import ENV, check, exit_status  # noqa: E402
 
 EXE = sys.argv[1]

@@ -25,14 +25,14 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ANALYSIS = os.path.join(HERE, "..", "..", "analysis")
-sys.path.insert(0, ANALYSIS)
+sys.path.insert(0, os.path.join(ANALYSIS, "..", "python"))
 sys.path.insert(0, os.path.join(HERE, ".."))
 
 import numpy as np  # noqa: E402
 
-import phase_diagram  # noqa: E402
-import sswplot  # noqa: E402
-import trajectory  # noqa: E402
+from sleighsweep import phase_diagram  # noqa: E402
+from sleighsweep import style as sswplot  # noqa: E402
+from sleighsweep import trajectory  # noqa: E402
 from figcheck import covered  # noqa: E402
 from sswtest import ENV, check, exit_status  # noqa: E402
 
@@ -288,7 +288,7 @@ def test_one_regime(tmp):
     if not check(p.returncode == 0, f"one-regime sweep: {p.stderr}"):
         return
     res = quiet(phase_diagram.plot_phase_diagram, out, quantity="regime")
-    leg = res.axes[-1].get_legend()
+    leg = res.legend  # the row below the panel
     names = [t.get_text() for t in leg.get_texts()] if leg else []
     check(res.panels[0].categories == [(3, "circle to circle")] and
           names == ["circle to circle"],
@@ -396,7 +396,7 @@ with tempfile.TemporaryDirectory() as tmp:
     test_one_regime(tmp)
     test_trajectory(out, tmp)
     # validate's plot labels lengths with the file's units too
-    import validate  # noqa: E402
+    from sleighsweep import validate  # noqa: E402
     rep = quiet(validate.validate, out, plot=os.path.join(tmp, "v.png"),
                 allow_nonconverged=True)
     labels = [a.get_xlabel() for a in rep.fig.axes]

@@ -7,7 +7,10 @@ PNG at 300 dpi), index.md has a caption for each, the 2025 paper's
 integrator comparisons (Figs. 2-4) hold the measured errors against the
 closed form within stated bounds and at the paper's step, the exact-path
 and blade-force figures equal the files they were drawn from, and
-trajectory.py --exact draws the exact path. The trajectory
+trajectory.py --exact draws the exact path. Every figure's layout
+(figcheck.layout_problems, as it is saved): its data panels over a third
+of the figure's width and height (a panel of a grid of k columns over a
+third / k), no two texts overlapping, none beyond the figure. The trajectory
 figures' legends and spacing labels cover no path, Fig. 2 draws Hamel's
 round-off as its upper envelope (no spikes to the floor), the captions
 state the body scale. The circulation figures: the regime maps are the
@@ -28,15 +31,15 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, "..", "..")
-sys.path.insert(0, os.path.join(ROOT, "analysis"))
+sys.path.insert(0, os.path.join(ROOT, "python"))
 
 import h5py  # noqa: E402
 import numpy as np  # noqa: E402
 
-import gallery  # noqa: E402
-import trajectory  # noqa: E402
-from sswfile import read_csv, read_point_json  # noqa: E402
-from figcheck import covered  # noqa: E402
+from sleighsweep import gallery  # noqa: E402
+from sleighsweep import trajectory  # noqa: E402
+from sleighsweep.sweep import read_csv, read_point_json  # noqa: E402
+from figcheck import covered, layout_problems  # noqa: E402
 
 EXE = sys.argv[1]
 MPIEXEC = sys.argv[2] if len(sys.argv) > 2 else "mpirun"
@@ -354,9 +357,23 @@ with tempfile.TemporaryDirectory() as tmp:
         sys.exit(1)
     data = os.path.join(out, "data")
     t0 = time.time()
+    # every figure's layout, checked as it is saved (figcheck: data over a
+    # third of the figure, no two texts overlapping, none off the figure)
+    layouts = {}
+    save = gallery.Gallery.save
+
+    def checked_save(self, fig, name, *args):
+        layouts[name] = layout_problems(fig)
+        return save(self, fig, name, *args)
+    gallery.Gallery.save = checked_save
     with contextlib.redirect_stdout(io.StringIO()):
         results, entries = gallery.build(data, out, ("pdf", "png"))
+    gallery.Gallery.save = save
     print(f"gallery.build: {time.time() - t0:.1f} s, {len(entries)} figures")
+    check(len(layouts) == len(entries), f"layouts of {len(layouts)} of "
+          f"{len(entries)} figures checked")
+    for name, problems in layouts.items():
+        check(not problems, f"{name}: layout: {problems}")
     index = open(os.path.join(out, "index.md")).read()
     check_files(out, index)
     check_energy(data, results["fig_energy"])

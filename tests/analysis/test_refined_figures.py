@@ -24,13 +24,13 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ANALYSIS = os.path.join(HERE, "..", "..", "analysis")
-sys.path.insert(0, ANALYSIS)
+sys.path.insert(0, os.path.join(ANALYSIS, "..", "python"))
 sys.path.insert(0, os.path.join(HERE, ".."))
 
 import h5py  # noqa: E402
 import numpy as np  # noqa: E402
 
-import phase_diagram  # noqa: E402
+from sleighsweep import phase_diagram  # noqa: E402
 from sswtest import ENV, check, exit_status  # noqa: E402
 
 EXE = sys.argv[1]

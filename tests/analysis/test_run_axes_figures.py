@@ -25,17 +25,17 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ANALYSIS = os.path.join(HERE, "..", "..", "analysis")
-sys.path.insert(0, ANALYSIS)
+sys.path.insert(0, os.path.join(ANALYSIS, "..", "python"))
 sys.path.insert(0, os.path.join(HERE, ".."))
 
 import h5py  # noqa: E402
 import numpy as np  # noqa: E402
 from matplotlib.collections import LineCollection  # noqa: E402
 
-import gallery  # noqa: E402
-import phase_diagram  # noqa: E402
-import sswfile  # noqa: E402
-import trajectory  # noqa: E402
+from sleighsweep import gallery  # noqa: E402
+from sleighsweep import phase_diagram  # noqa: E402
+from sleighsweep import sweep as sswfile  # noqa: E402
+from sleighsweep import trajectory  # noqa: E402
 from sswtest import ENV, check, exit_status  # noqa: E402
 
 EXE = sys.argv[1]

@@ -1,20 +1,20 @@
 # Analysis scripts (analysis/*.py): phase diagrams, trajectories and
 # validation on a small sweep made by the test (mpirun -np 2), partial and
 # broken files, bad arguments. About 20-40 s.
-ssw_add_test(NAME test_analysis TIMEOUT 300
+ssw_add_test(NAME test_analysis TIMEOUT 600
   COMMAND ${SSW_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/analysis/test_analysis.py
           $<TARGET_FILE:sleighsweep> ${MPIEXEC_EXECUTABLE})
 
 # The figure gallery (analysis/figures.sh) end to end: engine runs, every
 # figure, captions, data against the files. About 30-60 s on 2 cores;
 # `ctest -LE gallery` skips it.
-ssw_add_test(NAME test_gallery TIMEOUT 600 LABELS gallery
+ssw_add_test(NAME test_gallery TIMEOUT 1200 LABELS gallery
   COMMAND ${SSW_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/analysis/test_gallery.py
           $<TARGET_FILE:sleighsweep> ${MPIEXEC_EXECUTABLE})
 
 # Paper figures: panels by an axis, ax=, panel geometry, log
 # scale, units and labels, trajectory panels, uniform motion. About 10 s.
-ssw_add_test(NAME test_figures TIMEOUT 300
+ssw_add_test(NAME test_figures TIMEOUT 600
   COMMAND ${SSW_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/analysis/test_figures.py
           $<TARGET_FILE:sleighsweep> ${MPIEXEC_EXECUTABLE})
 
@@ -53,4 +53,19 @@ ssw_add_test(NAME test_drag_figures TIMEOUT 300
 # tensor's closed form found by bisection; --no-refined. About 5 s.
 ssw_add_test(NAME test_refined_figures TIMEOUT 300
   COMMAND ${SSW_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/analysis/test_refined_figures.py
+          $<TARGET_FILE:sleighsweep> ${MPIEXEC_EXECUTABLE})
+
+# The sleighsweep package (issue 35): open -> xarray against the stored
+# values, categories, squeeze, groups, export read by CDO (cdo sinfo) and
+# NCO, validate's compared list and its failure on a file with nothing to
+# compare, no h5py reader in the package or the scripts. About 30 s.
+ssw_add_test(NAME test_package TIMEOUT 600
+  COMMAND ${SSW_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/analysis/test_package.py
+          $<TARGET_FILE:sleighsweep> ${MPIEXEC_EXECUTABLE})
+
+# Layouts that cannot collapse: every figure type at its default size on
+# small sweeps made here keeps its data over a third of the figure, no two
+# texts overlap, refined joins stay on one branch. About 60 s.
+ssw_add_test(NAME test_layouts TIMEOUT 900
+  COMMAND ${SSW_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/analysis/test_layouts.py
           $<TARGET_FILE:sleighsweep> ${MPIEXEC_EXECUTABLE})

@@ -19,13 +19,9 @@ import os
 import re
 import sys
 
-# A sweep still running holds the file open; HDF5's advisory lock would
-# refuse a reader. Reading a flushed file without the lock is safe (only
-# `done` points are trusted).
-os.environ.setdefault("HDF5_USE_FILE_LOCKING", "FALSE")
+import numpy as np
 
-import h5py  # noqa: E402
-import numpy as np  # noqa: E402
+from . import dataset
 
 # The engine's names (include/sleighsweep/names.h). A file carries its own
 # (flag_values / flag_masks and flag_meanings: Sweep.categories), which the
@@ -41,30 +37,36 @@ TRAJ_FLAGS = {1: "forward_step_cap", 2: "backward_step_cap", 4: "nonfinite",
               64: "near_critical"}
 # The grid axes in storage order (names.h SSW_BODY_AXES, then
 # SSW_RUN_AXES): (name, TeX symbol, plain symbol for titles, description,
-# axis label words). Every axis list and table below derives from this one.
+# axis label words, kind). kind "body": always a dimension of a file;
+# "run": a dimension (after the body's) only when the config sweeps it,
+# else the root attribute of its name (docs/output.md). A file's own axes
+# are the dimensions of its `done` mask (Sweep.axes); this table gives
+# their symbols and words, and tests/test_names.py checks it against
+# names.h and a file the engine wrote.
 AXIS_TABLE = (
-    ("theta", r"\theta", "θ", "blade angle", "blade angle"),
-    ("a", "a", "a", "centre of mass along blade", "centre of mass"),
+    ("theta", r"\theta", "θ", "blade angle", "blade angle", "body"),
+    ("a", "a", "a", "centre of mass along blade", "centre of mass", "body"),
     ("b", "b", "b", "centre of mass across blade",
-     "centre of mass, across"),
-    ("r", "r", "r", "ellipse centre along blade", "ellipse centre"),
-    ("s", "s", "s", "ellipse centre across blade", "ellipse centre, across"),
-    ("A", "A", "A", "major semi-axis", "major semi-axis"),
-    ("B", "B", "B", "minor semi-axis", "minor semi-axis"),
-    ("Gamma", r"\Gamma", "Γ", "circulation", "circulation"),
-    ("energy", "H", "H", "energy of every trajectory", "energy"),
-    ("drag_w", r"c_\omega", "c_ω", "rotational drag", "rotational drag"),
-    ("drag_v", "c_v", "c_v", "drag along the blade", "drag along blade"),
-    ("drag_wv", r"c_{\omega v}", "c_ωv", "drag coupling", "drag coupling"),
+     "centre of mass, across", "body"),
+    ("r", "r", "r", "ellipse centre along blade", "ellipse centre", "body"),
+    ("s", "s", "s", "ellipse centre across blade", "ellipse centre, across",
+     "body"),
+    ("A", "A", "A", "major semi-axis", "major semi-axis", "body"),
+    ("B", "B", "B", "minor semi-axis", "minor semi-axis", "body"),
+    ("Gamma", r"\Gamma", "Γ", "circulation", "circulation", "run"),
+    ("energy", "H", "H", "energy of every trajectory", "energy", "run"),
+    ("drag_w", r"c_\omega", "c_ω", "rotational drag", "rotational drag",
+     "run"),
+    ("drag_v", "c_v", "c_v", "drag along the blade", "drag along blade",
+     "run"),
+    ("drag_wv", r"c_{\omega v}", "c_ωv", "drag coupling", "drag coupling",
+     "run"),
 )
-N_BODY_AXES = 7
-# The body's seven: always dimensions of a file, in this order.
-BODY_AXES = tuple(row[0] for row in AXIS_TABLE[:N_BODY_AXES])
-# The run axes: a dimension (after B) only when the config sweeps it,
-# else the root attribute of its name (docs/output.md).
-RUN_AXES = tuple(row[0] for row in AXIS_TABLE[N_BODY_AXES:])
+BODY_AXES = tuple(row[0] for row in AXIS_TABLE if row[5] == "body")
+RUN_AXES = tuple(row[0] for row in AXIS_TABLE if row[5] == "run")
 ALL_AXES = BODY_AXES + RUN_AXES  # storage order of a file's dimensions
-AXES = BODY_AXES  # the seven every file has (tests/test_names.py)
+AXES = BODY_AXES  # the dimensions every file has (tests/test_names.py)
+DRAG_AXES = tuple(a for a in RUN_AXES if a.startswith("drag_"))
 AXIS_SYMBOLS = {row[0]: row[1] for row in AXIS_TABLE}
 TITLE_SYMBOLS = {row[0]: row[2] for row in AXIS_TABLE}
 AXIS_NAMES = {row[0]: row[3] for row in AXIS_TABLE}
@@ -226,45 +228,137 @@ def pi_label(v, tex=False):
 
 # ---- the sweep file ------------------------------------------------------
 
+class Var:
+    """One variable of a FileView: h5py's reading idiom over an xarray
+    DataArray (`v[()]`, `v[i, :, 0]` give numpy arrays; shape, ndim,
+    dtype, attrs, dims)."""
+
+    def __init__(self, da):
+        self.da = da
+        self.attrs = da.attrs
+        self.dims = da.dims
+        self.shape, self.ndim, self.dtype = da.shape, da.ndim, da.dtype
+
+    @property
+    def values(self):
+        return self.da.values
+
+    def __len__(self):
+        return self.shape[0]
+
+    def __getitem__(self, key):
+        return self.da.values if key == () else np.asarray(self.da[key])
+
+
+class Group:
+    """A Dataset (the grid or a group) addressed by variable name."""
+
+    def __init__(self, ds):
+        self.ds = ds
+        self.attrs = ds.attrs
+
+    def get(self, name, default=None):
+        return Var(self.ds[name]) if name in self.ds.variables else default
+
+    def __contains__(self, name):
+        return name in self.ds.variables
+
+    def __getitem__(self, name):
+        return Var(self.ds[name])
+
+
+class FileView(Group):
+    """A sweep file as xarray reads it (sleighsweep.open: stored codes, no
+    masking), addressed by name: `view["J"]`, `view["samples/x"]`,
+    `"boundaries" in view`, `view.attrs`. The groups open on first use."""
+
+    def __init__(self, path):
+        self.path = path
+        super().__init__(dataset.open(path, categories=False, mask=False))
+        self.root = self.ds
+        self._groups = {}
+
+    def group(self, name):
+        if name not in self._groups:
+            try:
+                self._groups[name] = dataset.open(
+                    self.path, group=name, categories=False, mask=False)
+            except dataset.FileError:  # the file has no such group
+                self._groups[name] = None
+        return self._groups[name]
+
+    def get(self, name, default=None):
+        head, _, tail = name.partition("/")
+        if head in dataset.GROUPS:
+            g = self.group(head)
+            if g is None:
+                return default
+            return Group(g) if not tail else (Var(g[tail]) if tail in
+                                              g.variables else default)
+        return super().get(name, default)
+
+    def __contains__(self, name):
+        return self.get(name) is not None
+
+    def __getitem__(self, name):
+        v = self.get(name)
+        if v is None:
+            raise KeyError(name)
+        return v
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def close(self):
+        for g in self._groups.values():
+            if g is not None:
+                g.close()
+        self.root.close()
+
+
 class Sweep:
-    """An open sleighsweep output file (read only)."""
+    """An open sleighsweep output file (read only), read through
+    sleighsweep.open (FileView): selection of a slice by nearest grid
+    values with what was chosen said, titles, units, samples."""
 
     def __init__(self, path, required=(), need_samples=False):
         self.path = path
         if not os.path.exists(path):
             raise UsageError(f"{path}: no such file")
         try:
-            self.f = h5py.File(path, "r")
-        except OSError as e:
-            raise UsageError(f"{path}: cannot open as HDF5 ({e})") from None
-        program = self.attr("program")
-        if program is not None and program != "sleighsweep":
-            raise UsageError(f"{path}: not a sleighsweep output file "
-                             f"(program = {program!r})")
-        want = list(BODY_AXES) + ["done"] + [r for r in required if r]
-        missing = [n for n in want if n not in self.f]
-        if missing:
+            self.f = FileView(path)
+        except dataset.FileError as e:
+            raise UsageError(str(e)) from None
+        if "done" not in self.f:
+            self.close()
+            raise UsageError(f"{path}: required dataset(s) missing: done "
+                             "(not a complete sleighsweep output file)")
+        # the file's axes: the dimensions of its `done` mask, in storage
+        # order (the body's and the swept run axes; a run axis of one
+        # value is a root attribute)
+        self.axes = tuple(self.f["done"].dims)
+        want = [a for a in BODY_AXES if a not in self.axes] + \
+            [r for r in required if r and r not in self.f]
+        if want:
             self.close()
             raise UsageError(
-                f"{path}: required dataset(s) missing: {', '.join(missing)} "
+                f"{path}: required dataset(s) missing: {', '.join(want)} "
                 "(not a complete sleighsweep output file)")
-        # the file's axes: the body's seven and the swept run axes (a 1-D
-        # coordinate dataset of that name; one value is a root attribute)
-        self.axes = BODY_AXES + tuple(
-            a for a in RUN_AXES if isinstance(self.f.get(a), h5py.Dataset)
-            and self.f[a].ndim == 1)
-        self.coords = {a: np.asarray(self.f[a][()], dtype=float)
+        self.coords = {a: np.asarray(self.f[a].values, dtype=float)
                        for a in self.axes}
         self.shape = tuple(len(self.coords[a]) for a in self.axes)
-        for n in want[len(BODY_AXES):]:
+        for n in [r for r in required if r]:
             if self.f[n].shape != self.shape:
                 raise UsageError(f"{path}: dataset {n} has shape "
                                  f"{self.f[n].shape}, the grid is "
                                  f"{self.shape}")
         if need_samples:
-            g = self.f.get("samples")
-            miss = ([q for q in SAMPLE_QUANTITIES if q not in g]
-                    if isinstance(g, h5py.Group) else ["samples"])
+            g = self.f.group("samples")
+            miss = ([q for q in SAMPLE_QUANTITIES if q not in g.variables]
+                    if g is not None else ["samples"])
             if miss:
                 raise UsageError(
                     f"{path}: no sample trajectories (missing "
@@ -291,9 +385,8 @@ class Sweep:
 
     def quantities(self):
         """Names of the per-point datasets (the plottable quantities)."""
-        return sorted(k for k, v in self.f.items()
-                      if isinstance(v, h5py.Dataset) and v.shape == self.shape
-                      and k != "done")
+        return sorted(k for k, v in self.f.root.data_vars.items()
+                      if v.shape == self.shape and k != "done")
 
     def dataset_attr(self, name, key, default=None):
         v = self.f[name].attrs.get(key, default)
@@ -335,7 +428,13 @@ class Sweep:
             grid = self.coords[axis]
             if axis in fix:
                 want = fix[axis]
-                i = int(np.argmin(np.abs(grid - want)))
+                # xarray's own nearest selection (.sel(method="nearest"));
+                # a grid listed out of order has no monotonic index
+                idx = self.f.root.get_index(axis)
+                i = (int(idx.get_indexer([want], method="nearest")[0])
+                     if idx.is_monotonic_increasing or
+                     idx.is_monotonic_decreasing else
+                     int(np.argmin(np.abs(grid - want))))
                 if not quiet:
                     exact = abs(grid[i] - want) <= 1e-12 * max(1, abs(want))
                     how = ("exact grid value" if exact else
@@ -436,6 +535,11 @@ class Sweep:
         if (self.attr("Gamma") or "Gamma" in self.axes) and \
                 self.attr("energy") is not None:
             out["energy"] = self.attr("energy")
+        # drag: every entry of the matrix, the unswept ones as their root
+        # attributes (a title names them all when any entry is on)
+        for a in DRAG_AXES:
+            if a not in self.axes and self.attr(a) is not None:
+                out[a] = float(self.attr(a))
         swept = tuple(a for a in RUN_AXES if a in self.axes)
         if swept:
             out["swept"] = swept
@@ -478,6 +582,12 @@ def title_parts(chosen, attrs=None, angles="deg", skip=()):
         if run.get("energy") is not None and "energy" not in skip:
             body.append((TITLE_SYMBOLS["energy"],
                          fmt_value("energy", run["energy"])))
+    # drag on anywhere in the slice (a nonzero entry, or one plotted):
+    # every fixed entry of the matrix is named, zeros included
+    drag = [a for a in DRAG_AXES if a in run]
+    if any(run[a] is None or run[a] != 0 for a in drag):
+        body += [(TITLE_SYMBOLS[a], fmt_value(a, run[a])) for a in drag
+                 if run[a] is not None and a not in skip]
     axes = [(TITLE_SYMBOLS[a], fmt_value(a, chosen[a][0], angles))
             for a in BODY_AXES if a in chosen and a not in skip]
     return body, axes

@@ -3,6 +3,7 @@
 multiples of pi, output format chosen by the file suffix."""
 import math
 import os
+import warnings
 
 import matplotlib
 
@@ -11,7 +12,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.ticker import (Formatter, FuncFormatter,  # noqa: E402
                                MaxNLocator, MultipleLocator)
 
-from sswfile import UsageError, pi_label  # noqa: E402
+from .sweep import UsageError, pi_label  # noqa: E402
 
 SINGLE = 3.4  # in, one journal column
 DOUBLE = 7.0  # in, full page width
@@ -49,6 +50,10 @@ STYLE = {
 
 def setup():
     plt.rcParams.update(STYLE)
+    # a layout that does not fit is grown (keep_share), which detects the
+    # collapse itself: the warning of the tries on the way is not news
+    warnings.filterwarnings("ignore", message="constrained_layout not "
+                            "applied because axes sizes collapsed")
 
 
 def check_out(path):
@@ -135,7 +140,7 @@ def unit_text(units):
 def axis_label(axis, angles="pi", short=False, units=None):
     """'centre of mass $a$ (m)': the axis name, its symbol and the file's
     units of the coordinate ('length' when the run gave none)."""
-    from sswfile import AXIS_SYMBOLS, LABEL_NAMES
+    from .sweep import AXIS_SYMBOLS, LABEL_NAMES
     sym = f"${AXIS_SYMBOLS[axis]}$"
     if axis == "theta":
         # the ticks carry the unit (π/4 or 45°)
@@ -271,10 +276,13 @@ def legend_below(legend_ax, handles, ncol):
     centred, `ncol` columns."""
     if not handles:
         return None
-    return legend_ax.legend(handles=handles, loc="upper center",
-                            bbox_to_anchor=(0.5, 1.0), borderaxespad=0,
-                            ncol=max(1, min(ncol, len(handles))),
-                            columnspacing=1.2, handlelength=1.4)
+    return fitted_legend(legend_ax, handles, most=max(1, ncol),
+                         loc="upper center", bbox_to_anchor=(0.5, 1.0),
+                         borderaxespad=0, columnspacing=1.2,
+                         handlelength=1.4)
+
+
+TITLE_LINES = 4  # a title is wrapped to at most this many lines
 
 
 def wrap_at(text):
@@ -292,17 +300,219 @@ def wrap_at(text):
 
 def fit_titles(fig, texts):
     """Titles (Text artists) wider than the figure, measured on the laid-out
-    figure, go on two lines (wrap_at). Returns how many were wrapped."""
-    texts = [t for t in texts if t is not None and t.get_text() and
-             "\n" not in t.get_text()]
+    figure, go on two lines (wrap_at), and a line still too wide is split
+    again at its middle ', ' (at most TITLE_LINES lines). Returns how many
+    were wrapped."""
+    texts = [t for t in texts if t is not None and t.get_text()]
     if not texts:
         return 0
     fig.draw_without_rendering()
     renderer = fig.canvas.get_renderer()
     n = 0
-    for t in texts:
+
+    def too_wide(t):
         bb = t.get_window_extent(renderer)
-        if bb.x0 < -0.5 or bb.x1 > fig.bbox.width + 0.5:
+        return bb.x0 < -0.5 or bb.x1 > fig.bbox.width + 0.5
+    for t in texts:
+        if not too_wide(t):
+            continue
+        n += 1
+        if "\n" not in t.get_text():
             t.set_text(wrap_at(t.get_text()))
-            n += 1
+        while too_wide(t) and t.get_text().count("\n") + 1 < TITLE_LINES:
+            lines = t.get_text().split("\n")
+            k = max(range(len(lines)), key=lambda m: len(lines[m]))
+            cut = wrap_at(lines[k].replace("; ", ", "))
+            if "\n" not in cut:
+                break
+            lines[k] = cut
+            t.set_text("\n".join(lines))
     return n
+
+
+# ---- layouts that cannot collapse ----------------------------------------
+
+MIN_SHARE = 1.0 / 3.0  # of the figure's width and height, per data axes
+GROWTH = 1.2  # a figure grows by this factor per try (at most GROW_TRIES)
+GROW_TRIES = 6
+
+
+def shares(fig, axes):
+    """(smallest width share, smallest height share) of the data `axes`
+    in the laid-out figure; (0, 0) when constrained layout gave up (its
+    "collapsed" warning: the positions are then not laid out at all)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        fig.draw_without_rendering()
+    if any("collapsed" in str(w.message) for w in caught):
+        return 0.0, 0.0
+    pos = [a.get_position() for a in axes]
+    return (min(p.width for p in pos), min(p.height for p in pos))
+
+
+def fitted_legend(parent, handles, most=4, room=0.96, **kw):
+    """parent.legend(handles=handles, **kw) with the most columns (up to
+    `most`) whose width stays within `room` of the figure's width, then a
+    smaller font (6, 5 pt) while one column is still too wide: a legend
+    in a row below the panels never widens the figure past its size (a
+    colour bar beside the panels takes its margin from that row too:
+    pass less room). Returns the Legend."""
+    fig = parent.figure if hasattr(parent, "figure") and \
+        parent.figure is not None else parent
+    renderer = fig.canvas.get_renderer()
+    limit = room * fig.bbox.width
+    leg = None
+    for n in range(max(1, min(most, len(handles))), 0, -1):
+        if leg is not None:
+            leg.remove()
+        leg = parent.legend(handles=handles, ncol=n, **kw)
+        if leg.get_window_extent(renderer).width <= limit:
+            break
+    for size in (6, 5):
+        if leg.get_window_extent(renderer).width <= limit:
+            break
+        for t in leg.get_texts():
+            t.set_fontsize(size)
+    return leg
+
+
+def keep_share(fig, axes, share=MIN_SHARE):
+    """Grows the figure's height, then its width (GROWTH per try), while a
+    data axes has less than `share` of either: what a long legend, a
+    colour bar or a two-line title takes is added to the figure instead of
+    being taken from the data. Returns the final (width, height) in."""
+    for _ in range(GROW_TRIES):
+        w, h = shares(fig, axes)
+        if w >= share and h >= share:
+            break
+        fw, fh = fig.get_size_inches()
+        # collapsed: the legend or the titles want more height first
+        fig.set_size_inches(fw * (GROWTH if 0 < w < share else 1.0),
+                            fh * (GROWTH if h < share else 1.0))
+    return tuple(fig.get_size_inches())
+
+
+def _legend_texts(leg):
+    if leg is None or not leg.get_visible():
+        return []
+    return list(leg.get_texts()) + [leg.get_title()]
+
+
+def text_artists(fig):
+    """Every Text the figure draws: titles, axis labels, the tick labels
+    within the view, offsets, annotations, legend entries and titles,
+    the figure's own texts and suptitle (empty and hidden ones left out)."""
+    out = list(fig.texts) + ([fig._suptitle] if fig._suptitle else [])
+    for leg in fig.legends:
+        out += _legend_texts(leg)
+    for ax in fig.axes:
+        if not ax.get_visible() or not ax.axison and not ax.texts and \
+                ax.get_legend() is None:
+            continue
+        out += [ax.title, ax._left_title, ax._right_title] + list(ax.texts)
+        out += _legend_texts(ax.get_legend())
+        if not ax.axison:
+            continue
+        for axis in (ax.xaxis, ax.yaxis):
+            out += [axis.label, axis.get_offset_text()]
+            for tick in axis._update_ticks():
+                out += [tick.label1, tick.label2]
+    seen, keep = set(), []
+    for t in out:  # the suptitle is also one of fig.texts
+        if t is not None and id(t) not in seen and t.get_visible() and \
+                t.get_text().strip():
+            seen.add(id(t))
+            keep.append(t)
+    return keep
+
+
+def overlapping_texts(fig, pad=0.0):
+    """Pairs of texts whose window extents overlap by more than `pad`
+    pixels each way on the drawn figure (for tests and checks): [(text,
+    text)]. Texts inside one legend or one axis label stack are laid out
+    by matplotlib and compared like any other."""
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    boxes = []
+    for t in text_artists(fig):
+        bb = t.get_window_extent(renderer)
+        if bb.width > 0 and bb.height > 0 and \
+                fig.bbox.overlaps(bb):
+            boxes.append((bb, t.get_text()))
+    out = []
+    for i, (a, ta) in enumerate(boxes):
+        for b, tb in boxes[i + 1:]:
+            if (min(a.x1, b.x1) - max(a.x0, b.x0) > pad and
+                    min(a.y1, b.y1) - max(a.y0, b.y0) > pad):
+                out.append((ta, tb))
+    return out
+
+
+def outside_texts(fig, pad=1.0):
+    """Texts that reach beyond the figure's edges by more than `pad`
+    pixels (cut off when saved)."""
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    out = []
+    for t in text_artists(fig):
+        bb = t.get_window_extent(renderer)
+        if bb.width > 0 and (bb.x0 < -pad or bb.y0 < -pad or
+                             bb.x1 > fig.bbox.width + pad or
+                             bb.y1 > fig.bbox.height + pad):
+            out.append(t.get_text())
+    return out
+
+
+def wrap_middle(text):
+    """The text on two lines at the space nearest its middle outside
+    $...$ (mathtext); the text itself when it has none."""
+    best, inside = None, False
+    for k, ch in enumerate(text):
+        if ch == "$":
+            inside = not inside
+        elif ch == " " and not inside:
+            if best is None or abs(k - len(text) / 2) < abs(best -
+                                                            len(text) / 2):
+                best = k
+    return text if best is None else text[:best] + "\n" + text[best + 1:]
+
+
+LABEL_TRIES = 3  # the figure grows by 10% at most this often for a label
+
+
+def fit_axis_labels(fig, axes):
+    """An axis label that runs off the figure (longer than its panel and
+    the margin beside it) goes on two lines, the figure grows (up to
+    LABEL_GROWTH), then the label goes down to 6 and 5 pt."""
+    fig.draw_without_rendering()
+    renderer = fig.canvas.get_renderer()
+
+    def off(lab, redraw=True):
+        if redraw:
+            fig.draw_without_rendering()
+        whole = fig.bbox
+        bb = lab.get_window_extent(renderer)
+        sup = fig._suptitle
+        if sup is not None and sup.get_text() and \
+                bb.overlaps(sup.get_window_extent(renderer)):
+            return True  # into the title above the panels
+        return bb.x0 < whole.x0 - 0.5 or bb.x1 > whole.x1 + 0.5 or \
+            bb.y0 < whole.y0 - 0.5 or bb.y1 > whole.y1 + 0.5
+    for ax in axes:
+        for lab in (ax.xaxis.label, ax.yaxis.label):
+            text = lab.get_text()
+            if not text or not off(lab, redraw=False):
+                continue
+            if "\n" not in text:
+                lab.set_text(wrap_middle(text))
+            vertical = lab is ax.yaxis.label
+            for _ in range(LABEL_TRIES):
+                if not off(lab):
+                    break
+                fw, fh = fig.get_size_inches()
+                fig.set_size_inches(fw * (1.0 if vertical else 1.1),
+                                    fh * (1.1 if vertical else 1.0))
+            for pt in (6, 5):
+                if not off(lab):
+                    break
+                lab.set_fontsize(pt)
