@@ -24,7 +24,7 @@ def covered(fig, bbox_of, points):
     return n
 
 
-MIN_SHARE = 1.0 / 3.0  # of the figure, for the data axes (issue 35)
+MIN_SHARE = 1.0 / 3.0  # of the figure, for the data axes
 
 
 def data_axes(fig):

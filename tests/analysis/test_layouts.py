@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Layouts that cannot collapse (issue 35): every figure type of
+"""Layouts that cannot collapse: every figure type of
 sleighsweep.plot and of the command lines, drawn at its default size on
 small sweeps made here (mpirun -np 2) -- a (Gamma, energy) map with
 critical and drift refinement, the same without its refined crossings,

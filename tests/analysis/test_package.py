@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""The sleighsweep package (issue 35) on sweeps made here (mpirun -np 2):
+"""The sleighsweep package on sweeps made here (mpirun -np 2):
 a drag map over (drag_v, theta) with samples and a (Gamma, energy) map
 with critical and drift refinement.
 

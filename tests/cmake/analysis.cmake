@@ -55,7 +55,7 @@ ssw_add_test(NAME test_refined_figures TIMEOUT 300
   COMMAND ${SSW_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/analysis/test_refined_figures.py
           $<TARGET_FILE:sleighsweep> ${MPIEXEC_EXECUTABLE})
 
-# The sleighsweep package (issue 35): open -> xarray against the stored
+# The sleighsweep package: open -> xarray against the stored
 # values, categories, squeeze, groups, export read by CDO (cdo sinfo) and
 # NCO, validate's compared list and its failure on a file with nothing to
 # compare, no h5py reader in the package or the scripts. About 30 s.
