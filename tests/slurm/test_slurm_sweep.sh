@@ -35,8 +35,11 @@ mkconfig() {
 }
 mkconfig normal 6 0.8
 mkconfig ref_normal 6 0.8
-mkconfig timelimit 60 0.01
-mkconfig ref_timelimit 60 0.01
+# The time-limit sweep must outlast the signal: SLURM sends it on its own
+# timer, seen 20-30 s into the job; a 60-trajectory sweep (18 s) once
+# finished before it came. This one takes about 66 s on 2 idle cores.
+mkconfig timelimit 250 0.01
+mkconfig ref_timelimit 250 0.01
 
 # compare A B: every dataset byte-identical (but /segments, the run's own
 # history: times differ between runs); closed form at circle points.
