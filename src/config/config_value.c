@@ -11,6 +11,7 @@
 
 #include "config_internal.h"
 #include "sleighsweep/config.h"
+#include "sleighsweep/fmt.h"
 #include "sleighsweep/refine.h"
 
 char *ssw_cfg_trim(char *s) {
@@ -149,20 +150,12 @@ static int parse_word(const char *v, const char *const *words, int nwords,
 
 /* The refinement's classes, names from refine.h. */
 #define CLASS_NAME_(id, bit, name, ...) {bit, name},
-static const struct {
-  int32_t bit;
-  const char *name;
-} class_names[] = {SSW_REFINE_CLASSES(CLASS_NAME_)};
+static const ssw_fmt_flag class_names[] = {SSW_REFINE_CLASSES(CLASS_NAME_)};
 #define NCLASS_NAMES ((int)(sizeof class_names / sizeof class_names[0]))
 
 void ssw_cfg_classes_text(int32_t bits, char *buf, size_t n) {
-  size_t used = 0;
-  buf[0] = '\0';
-  for (int i = 0; i < NCLASS_NAMES && used < n; i++)
-    if (bits & class_names[i].bit)
-      used += (size_t)snprintf(buf + used, n - used, "%s%s", used ? ", " : "",
-                               class_names[i].name);
-  if (!used) snprintf(buf, n, "none");
+  ssw_fmt_flags((unsigned)bits, class_names, NCLASS_NAMES, ", ", buf, n);
+  if (!buf[0]) snprintf(buf, n, "none");
 }
 
 /* The class names as "a, b or c", from the table. */
@@ -202,11 +195,11 @@ static int parse_classes(int32_t *bits, const char *v, char *why, size_t n) {
                       "of %s",
                       (int)(len > 40 ? 40 : len), p, names),
              -1;
-    if (*bits & class_names[i].bit)
+    if ((unsigned)*bits & class_names[i].bit)
       return snprintf(why, n, "class '%s' is listed twice",
                       class_names[i].name),
              -1;
-    *bits |= class_names[i].bit;
+    *bits |= (int32_t)class_names[i].bit;
     p = strchr(p, ',');
     if (!p) return 0;
   }

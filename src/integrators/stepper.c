@@ -6,6 +6,7 @@
 #include "sleighsweep/dopri5.h"
 #include "sleighsweep/effect.h"
 #include "sleighsweep/error.h"
+#include "sleighsweep/fmt.h"
 #include "sleighsweep/ode.h"
 #include "sleighsweep/rattle.h"
 
@@ -150,20 +151,12 @@ void ssw_method_names(char *buf, size_t size) {
 }
 
 void ssw_method_caps_text(unsigned caps, char *buf, size_t size) {
-  static const struct {
-    unsigned bit;
-    const char *name;
-  } tab[] = {
+  static const ssw_fmt_flag tab[] = {
 #define CAP_ROW_(id, bit, name, ...) {bit, name},
       SSW_CAPS(CAP_ROW_)
 #undef CAP_ROW_
   };
-  size_t used = 0;
-  buf[0] = '\0';
-  for (size_t i = 0; i < sizeof tab / sizeof tab[0] && used < size; i++)
-    if (caps & tab[i].bit)
-      used += (size_t)snprintf(buf + used, size - used, "%s%s", used ? " " : "",
-                               tab[i].name);
+  ssw_fmt_flags(caps, tab, sizeof tab / sizeof tab[0], " ", buf, size);
 }
 
 int ssw_stepper_bind(const ssw_tensor *t, const ssw_method *m, ssw_coeffs *c) {

@@ -8,6 +8,8 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "sleighsweep/fmt.h"
+
 #define FIELD(f, mass, len, time)                                              \
   { #f, offsetof(ssw_tensor, f), mass, len, time }
 
@@ -160,18 +162,10 @@ int ssw_effect_time_unit(const ssw_tensor *t, int m, int l, int *k) {
 }
 
 void ssw_model_caps_text(unsigned caps, char *buf, size_t size) {
-  static const struct {
-    unsigned bit;
-    const char *name;
-  } tab[] = {
+  static const ssw_fmt_flag tab[] = {
 #define MCAP_ROW_(id, bit, name, ...) {bit, name},
       SSW_MODEL_CAPS(MCAP_ROW_)
 #undef MCAP_ROW_
   };
-  size_t used = 0;
-  buf[0] = '\0';
-  for (size_t i = 0; i < sizeof tab / sizeof tab[0] && used < size; i++)
-    if (caps & tab[i].bit)
-      used += (size_t)snprintf(buf + used, size - used, "%s%s", used ? " " : "",
-                               tab[i].name);
+  ssw_fmt_flags(caps, tab, sizeof tab / sizeof tab[0], " ", buf, size);
 }
