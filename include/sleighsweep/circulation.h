@@ -107,10 +107,6 @@ int ssw_circ_orbit_init(const ssw_tensor *t, double kappa, double w0, double v0,
 int ssw_circ_orbit_level(const ssw_tensor *t, double kappa, double H, int arc,
                          ssw_circ_orbit *o);
 
-/** Angle psi(t) on the energy ellipse, zeta = cos psi zeta* + sin psi
- * zeta_perp (continuous in t; circulation.md sec. 2). */
-double ssw_circ_orbit_psi(const ssw_circ_orbit *o, double t);
-
 /** Exact reduced state (w, v) at time t. */
 void ssw_circ_orbit_state(const ssw_circ_orbit *o, double t, double *w,
                           double *v);
@@ -141,11 +137,6 @@ int ssw_circ_orbit_period(const ssw_circ_orbit *o, double *zx, double *zy,
  * equilibria; as ssw_circ_orbit_advance. */
 int ssw_circ_orbit_centres(const ssw_circ_orbit *o, double past[2],
                            double future[2], double *d);
-
-/** Exact heading and contact point at `time` of the motion through
- * (w0, v0). Errors: as ssw_circ_orbit_init and ssw_circ_orbit_advance. */
-int ssw_circ_path(const ssw_tensor *t, double kappa, double w0, double v0,
-                  double time, double *phi, double *x, double *y);
 
 #ifdef __cplusplus
 }

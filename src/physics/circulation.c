@@ -254,12 +254,6 @@ int ssw_circ_orbit_level(const ssw_tensor *t, double kappa, double H, int arc,
   return orbit_setup(t, kappa, k * lv.c1, k * lv.c2, o);
 }
 
-double ssw_circ_orbit_psi(const ssw_circ_orbit *o, double t) {
-  if (o->side == 0) return o->chi0;
-  const circ_pt p = circ_eval(o, o->theta0 + o->dtheta_dt * t);
-  return o->side > 0 ? p.chi : p.chi + M_PI;
-}
-
 void ssw_circ_orbit_state(const ssw_circ_orbit *o, double t, double *w,
                           double *v) {
   if (o->side == 0) {
@@ -364,13 +358,4 @@ int ssw_circ_orbit_centres(const ssw_circ_orbit *o, double past[2],
   /* The difference without the common z(t0). */
   *d = hypot(-(yf - yp) * sp + fx + px, (yf - yp) * cp + fy + py);
   return SSW_SUCCESS;
-}
-
-int ssw_circ_path(const ssw_tensor *t, double kappa, double w0, double v0,
-                  double time, double *phi, double *x, double *y) {
-  ssw_circ_orbit o;
-  SSW_CALL(ssw_circ_orbit_init(t, kappa, w0, v0, &o));
-  SSW_CHECK(isfinite(time), SSW_ERR_ARG, "time %g is not finite", time);
-  *phi = ssw_circ_orbit_heading(&o, time);
-  return ssw_circ_orbit_advance(&o, 0.0, time, x, y);
 }
