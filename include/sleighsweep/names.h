@@ -81,6 +81,16 @@
   XM(RANDOM, 0, "random", "uniform angle on the energy ellipse, keyed RNG")    \
   XM(LATTICE, 1, "lattice", "evenly spaced angles on the energy ellipse")
 
+/** Classes a sweep can refine (refine.h SSW_REFINE_*; config key [refine]
+ * classes, the /boundaries attributes), as bits. X(ID, bit, name,
+ * description). */
+#define SSW_REFINE_CLASSES(XM)                                                 \
+  XM(REGIME, 1, "regime", "signs of Z and L1, whose zeros part the regimes")   \
+  XM(LOOPS, 2, "loops", "loop count floor(|dphi| / 2 pi)")                     \
+  XM(SENSE, 4, "sense", "rotation sense on the future circle")                 \
+  XM(CRITICAL, 8, "critical", "circulation: below or above H_c")               \
+  XM(DRIFT, 16, "drift", "circulation: floor(|Delta_phi| / 2 pi) below H_c")
+
 /** Grid axes in storage order (config.h SSW_NAXES and ssw_axis_names,
  * generated from this list; the coordinate datasets): the body's seven
  * (SSW_BODY_AXES, always dimensions of the output) and the run's five

@@ -11,20 +11,15 @@
 
 #include "sleighsweep/config.h"
 #include "sleighsweep/ensemble.h"
+#include "sleighsweep/names.h"
 #include "sleighsweep/result.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/** Classes a sweep can refine ([refine] classes), as bits. X(ID, bit,
- * name, description). */
-#define SSW_REFINE_CLASSES(XM)                                                 \
-  XM(REGIME, 1, "regime", "signs of Z and L1, whose zeros part the regimes")   \
-  XM(LOOPS, 2, "loops", "loop count floor(|dphi| / 2 pi)")                     \
-  XM(SENSE, 4, "sense", "rotation sense on the future circle")                 \
-  XM(CRITICAL, 8, "critical", "circulation: below or above H_c")               \
-  XM(DRIFT, 16, "drift", "circulation: floor(|Delta_phi| / 2 pi) below H_c")
+/* The classes a sweep can refine ([refine] classes): SSW_REFINE_CLASSES in
+ * names.h. */
 /** The classes whose indicators are measured by integration (the others
  * are closed forms of the tensor). */
 #define SSW_REFINE_INTEGRATED                                                  \

@@ -55,7 +55,8 @@ int ssw_cfg_is_section(const char *section);
 /* Comma-separated list of the keys of a section into buf. */
 void ssw_cfg_section_keys(const char *section, char *buf, size_t size);
 
-/* Value lexing (config_value.c). Each returns 0, or -1 with `why` set. */
+/* Value lexing (config_lex.c, which calls no other config file). Each
+ * returns 0, or -1 with `why` set. */
 char *ssw_cfg_trim(char *s);
 int ssw_cfg_parse_real(const char *tok, double *v, char *why, size_t n);
 int ssw_cfg_parse_integer(const char *tok, int is_unsigned, long long *sv,
