@@ -35,11 +35,11 @@ static inline int refine_slice_open(refine_slice *r, const char *name,
   EXPECT(ssw_refine_point_ctx_init(r->cfg, &all, &r->grid) == SSW_SUCCESS &&
              ssw_refine_point_ctx_init(r->cfg, &r->sp, &r->ctx) == SSW_SUCCESS,
          "%s: evaluators", name);
-  const uint64_t n = ssw_grid_size(r->cfg);
+  const uint64_t n = ssw_grid_size(r->cfg->axes);
   r->s = calloc(n, sizeof *r->s);
   for (uint64_t i = 0; r->s && i < n; i++) {
     ssw_grid_values v;
-    ssw_grid_values_at(r->cfg, i, &v);
+    ssw_grid_values_at(r->cfg->axes, i, &v);
     EXPECT(ssw_refine_point_eval(&r->grid, i, -1, &v, &r->s[i]) == SSW_SUCCESS,
            "%s: grid point %llu", name, (unsigned long long)i);
   }

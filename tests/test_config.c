@@ -84,8 +84,8 @@ static void check_issue_example(const ssw_config *c) {
   EXPECT(c->file && c->file[0] == '/' && len > 9 &&
              strcmp(c->file + len - 9, "/sweep.h5") == 0,
          "file %s", c->file);
-  EXPECT(ssw_grid_size(c) == 74, "size %llu",
-         (unsigned long long)ssw_grid_size(c));
+  EXPECT(ssw_grid_size(c->axes) == 74, "size %llu",
+         (unsigned long long)ssw_grid_size(c->axes));
 }
 
 static void test_issue_example(void) {
@@ -500,7 +500,7 @@ static void test_examples(void) {
     if (!c) continue;
     rc = ssw_grid_validate(c);
     EXPECT(rc == SSW_SUCCESS, "%s: %s", ex[i].name, ssw_error_message());
-    const uint64_t size = ssw_grid_size(c);
+    const uint64_t size = ssw_grid_size(c->axes);
     EXPECT(size >= ex[i].min && size <= ex[i].max, "%s: %llu points",
            ex[i].name, (unsigned long long)size);
     EXPECT(!ex[i].trajectories || c->trajectories == ex[i].trajectories,
@@ -731,15 +731,15 @@ static void test_run_axes(void) {
                                      "energy = 0.25, 4\n",
                            "run_axes.ini");
   if (!c) return;
-  EXPECT(ssw_grid_size(c) == 10, "grid size %llu",
-         (unsigned long long)ssw_grid_size(c));
+  EXPECT(ssw_grid_size(c->axes) == 10, "grid size %llu",
+         (unsigned long long)ssw_grid_size(c->axes));
   int axis[SSW_NAXES];
   EXPECT(ssw_config_file_axes(c, axis) == 9 && axis[7] == SSW_AXIS_GAMMA &&
              axis[8] == SSW_AXIS_ENERGY,
          "file axes");
   for (uint64_t i = 0; i < 10; i++) {
     ssw_grid_values v;
-    ssw_grid_values_at(c, i, &v);
+    ssw_grid_values_at(c->axes, i, &v);
     /* Row-major, energy fastest: index = 2 * Gamma index + energy index. */
     EXPECT(v.Gamma == -2.0 + (double)(i / 2) && v.energy == (i % 2 ? 4 : 0.25),
            "point %llu: Gamma %g energy %g", (unsigned long long)i, v.Gamma,

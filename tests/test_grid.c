@@ -25,33 +25,33 @@ static void test_indexing(void) {
                              "r = 0, 0.01, 0.02, 0.03\nA = 1, 2, 3, 4, 5\n"
                              "B = 0.1, 0.2\n");
   if (!c) return;
-  const uint64_t size = ssw_grid_size(c);
+  const uint64_t size = ssw_grid_size(c->axes);
   EXPECT(size == 240, "size %llu", (unsigned long long)size);
   int idx[SSW_NAXES];
   for (uint64_t i = 0; i < size; i++) {
-    ssw_grid_unravel(c, i, idx);
+    ssw_grid_unravel(c->axes, i, idx);
     for (int a = 0; a < SSW_NAXES; a++)
       EXPECT(idx[a] >= 0 && idx[a] < c->axes[a].n, "index %llu axis %d: %d",
              (unsigned long long)i, a, idx[a]);
-    EXPECT(ssw_grid_ravel(c, idx) == i, "round trip of %llu gives %llu",
-           (unsigned long long)i, (unsigned long long)ssw_grid_ravel(c, idx));
+    EXPECT(ssw_grid_ravel(c->axes, idx) == i, "round trip of %llu gives %llu",
+           (unsigned long long)i, (unsigned long long)ssw_grid_ravel(c->axes, idx));
   }
   /* B fastest, then A, ..., theta slowest. */
-  ssw_grid_unravel(c, 1, idx);
+  ssw_grid_unravel(c->axes, 1, idx);
   EXPECT(idx[6] == 1 && idx[5] == 0, "index 1: A %d B %d", idx[5], idx[6]);
-  ssw_grid_unravel(c, 2, idx);
+  ssw_grid_unravel(c->axes, 2, idx);
   EXPECT(idx[6] == 0 && idx[5] == 1, "index 2: A %d B %d", idx[5], idx[6]);
-  ssw_grid_unravel(c, 80, idx);
+  ssw_grid_unravel(c->axes, 80, idx);
   EXPECT(idx[0] == 1 && idx[1] == 0 && idx[3] == 0 && idx[6] == 0,
          "index 80: theta %d", idx[0]);
   /* 107 = 1*80 + 0*40 + 2*10 + 3*2 + 1. */
   ssw_params p;
-  ssw_grid_params(c, 107, &p);
+  ssw_grid_params(c->axes, 107, &p);
   EXPECT(p.theta == 1 && p.a == 0.1 && p.b == 0 && p.r == 0.02 && p.s == 0 &&
              p.A == 4 && p.B == 0.2,
          "params(107) = %g %g %g %g %g %g %g", p.theta, p.a, p.b, p.r, p.s, p.A,
          p.B);
-  ssw_grid_params(c, 239, &p);
+  ssw_grid_params(c->axes, 239, &p);
   EXPECT(p.theta == 2 && p.a == 0.2 && p.r == 0.03 && p.A == 5 && p.B == 0.2,
          "params(239)");
   EXPECT(ssw_grid_validate(c) == SSW_SUCCESS, "validate: %s",
@@ -77,8 +77,8 @@ static void test_sizes(void) {
                          "\nr = 0, 0.1, 0.2\nA = 0.5\nB = 0.3\n";
   ssw_config *c = parse(big);
   if (c)
-    EXPECT(ssw_grid_size(c) == 3000000000ull, "size %llu",
-           (unsigned long long)ssw_grid_size(c));
+    EXPECT(ssw_grid_size(c->axes) == 3000000000ull, "size %llu",
+           (unsigned long long)ssw_grid_size(c->axes));
   ssw_config_destroy(&c);
   expect_invalid(big, "grid.ini:6: [grid] theta:", "3000000000", "3e9");
   /* 1000^7 = 1e21 overflows 64 bits: saturated, still refused. */
@@ -89,8 +89,8 @@ static void test_sizes(void) {
            "B = linspace(0.5, 1, 1000)\n";
   c = parse(huge);
   if (c)
-    EXPECT(ssw_grid_size(c) == UINT64_MAX, "saturated size %llu",
-           (unsigned long long)ssw_grid_size(c));
+    EXPECT(ssw_grid_size(c->axes) == UINT64_MAX, "saturated size %llu",
+           (unsigned long long)ssw_grid_size(c->axes));
   ssw_config_destroy(&c);
   expect_invalid(huge, "1e+21", "theta(1000) x a(1000)", "1e21");
   /* Exactly 2^31 passes the size check (then A <= B is reported). */
@@ -169,7 +169,7 @@ static void test_timing(void) {
   const double t1 = now();
   EXPECT(rc == SSW_SUCCESS, "validate: %s", ssw_error_message());
   printf("ssw_grid_validate: %llu points in %.3f s\n",
-         (unsigned long long)ssw_grid_size(c), t1 - t0);
+         (unsigned long long)ssw_grid_size(c->axes), t1 - t0);
   ssw_config_destroy(&c);
 }
 

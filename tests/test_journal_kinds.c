@@ -122,7 +122,7 @@ int main(void) {
   EXPECT(ssw_config_parse(text, "kinds.ini", &cfg) == SSW_SUCCESS, "%s",
          ssw_error_message());
   if (!cfg) return TEST_RESULT();
-  const uint64_t n = ssw_grid_size(cfg);
+  const uint64_t n = ssw_grid_size(cfg->axes);
   const size_t sd = ssw_result_sample_doubles(cfg->samples, cfg->sample_nodes);
   double *buf = malloc(sd * sizeof *buf);
   ssw_journal *j = NULL;

@@ -116,7 +116,7 @@ static double oracle_hc_per_gamma2(double theta, double a, double r, double A,
 static void check_critical(const ssw_config *cfg, const ssw_refine_spec *sp,
                            const ssw_refine_crossing *c, tally *t) {
   ssw_grid_values v;
-  ssw_grid_values_at(cfg, c->lo, &v);
+  ssw_grid_values_at(cfg->axes, c->lo, &v);
   const double C = oracle_hc_per_gamma2(v.body.theta, v.body.a, v.body.r,
                                         v.body.A, v.body.B);
   double exact = C * v.Gamma * v.Gamma;
@@ -136,7 +136,7 @@ static void check_critical(const ssw_config *cfg, const ssw_refine_spec *sp,
 
 static body4 body_at(const ssw_config *cfg, uint64_t i) {
   ssw_params q;
-  ssw_grid_params(cfg, i, &q);
+  ssw_grid_params(cfg->axes, i, &q);
   return (body4){q.theta, q.a, q.A, q.B};
 }
 
@@ -159,8 +159,8 @@ static void check_edge(const ssw_config *cfg, const ssw_refine_spec *sp,
                        const ssw_refine_edge *e, const ssw_refine_crossing *c,
                        size_t nc, tally *t) {
   const body4 p = body_at(cfg, e->lo);
-  const double x0 = ssw_grid_value(cfg, e->lo, e->axis);
-  const double x1 = ssw_grid_value(cfg, e->hi, e->axis);
+  const double x0 = ssw_grid_value(cfg->axes, e->lo, e->axis);
+  const double x1 = ssw_grid_value(cfg->axes, e->hi, e->axis);
   int crit = 0;
   for (size_t k = 0; k < nc; k++)
     if (c[k].indicator == SSW_REFINE_IND_MU2)
@@ -207,8 +207,8 @@ static void check_edge(const ssw_config *cfg, const ssw_refine_spec *sp,
 static void count_unseen(const ssw_config *cfg, uint64_t lo, uint64_t hi,
                          int axis, tally *t) {
   const body4 p = body_at(cfg, lo);
-  const double x0 = ssw_grid_value(cfg, lo, axis);
-  const double x1 = ssw_grid_value(cfg, hi, axis);
+  const double x0 = ssw_grid_value(cfg->axes, lo, axis);
+  const double x1 = ssw_grid_value(cfg->axes, hi, axis);
   double roots[MAX_ROOTS];
   for (int k = 1; k < 40; k++) {
     const int nr =
@@ -227,10 +227,10 @@ static void check_near(const ssw_config *cfg, const ssw_refine_spec *sp,
   ssw_refine_near *nm = NULL;
   size_t nn = 0, k = 0;
   EXPECT(ssw_refine_near_misses(cfg, sp, s, &nm, &nn) == SSW_SUCCESS, "near");
-  const uint64_t n = ssw_grid_size(cfg);
+  const uint64_t n = ssw_grid_size(cfg->axes);
   for (uint64_t i = 0; i < n; i++) {
     int idx[SSW_NAXES];
-    ssw_grid_unravel(cfg, i, idx);
+    ssw_grid_unravel(cfg->axes, i, idx);
     uint64_t stride[SSW_NAXES], st = 1;
     for (int a = SSW_NAXES - 1; a >= 0; st *= (uint64_t)cfg->axes[a].n, a--)
       stride[a] = st;
@@ -271,7 +271,7 @@ static void run_slice(const char *name, const char *text, tally *t) {
   const ssw_config *cfg = r.cfg;
   const ssw_refine_spec *sp = &r.sp;
   const int integrate = sp->classes & SSW_REFINE_INTEGRATED;
-  const uint64_t n = ssw_grid_size(cfg);
+  const uint64_t n = ssw_grid_size(cfg->axes);
   *t = (tally){.edges = r.ne, .coarse = n};
   for (size_t k = 0; k < r.ne; k++) {
     ssw_refine_crossing c[128];
@@ -288,7 +288,7 @@ static void run_slice(const char *name, const char *text, tally *t) {
   if (integrate) check_near(cfg, sp, r.s, t);
   for (uint64_t i = 0; i < n; i++) {
     int idx[SSW_NAXES];
-    ssw_grid_unravel(cfg, i, idx);
+    ssw_grid_unravel(cfg->axes, i, idx);
     uint64_t stride = 1;
     for (int a = SSW_NAXES - 1; a >= 0; a--) {
       if (integrate && idx[a] + 1 < cfg->axes[a].n)

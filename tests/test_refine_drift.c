@@ -66,7 +66,7 @@ typedef struct {
 static void check_crossing(const ssw_config *cfg, const ssw_refine_spec *sp,
                            const ssw_refine_crossing *c, tally *t) {
   ssw_grid_values v;
-  ssw_grid_values_at(cfg, c->lo, &v);
+  ssw_grid_values_at(cfg->axes, c->lo, &v);
   double C, c1;
   oracle(&v.body, &C, &c1);
   const double f = drift_ratio(c1, (int)c->level);
@@ -91,7 +91,7 @@ static void check_edge(const ssw_config *cfg, const ssw_refine_spec *sp,
   int32_t cls[2];
   for (int k = 0; k < 2; k++) {
     ssw_grid_values v;
-    ssw_grid_values_at(cfg, at[k], &v);
+    ssw_grid_values_at(cfg->axes, at[k], &v);
     double C, c1;
     oracle(&v.body, &C, &c1);
     const double x = drift_turns(c1, C * v.Gamma * v.Gamma, v.energy);
@@ -124,10 +124,10 @@ static void check_unresolved(const ssw_config *cfg, const ssw_refine_spec *sp,
   size_t nu = 0, expected = 0;
   EXPECT(ssw_refine_unresolved_edges(cfg, sp, s, &u, &nu) == SSW_SUCCESS,
          "unresolved");
-  const uint64_t size = ssw_grid_size(cfg);
+  const uint64_t size = ssw_grid_size(cfg->axes);
   for (uint64_t i = 0; i < size; i++) {
     int idx[SSW_NAXES];
-    ssw_grid_unravel(cfg, i, idx);
+    ssw_grid_unravel(cfg->axes, i, idx);
     uint64_t stride = 1;
     for (int a = SSW_NAXES - 1; a >= 0;
          stride *= (uint64_t)cfg->axes[a].n, a--) {
@@ -135,7 +135,7 @@ static void check_unresolved(const ssw_config *cfg, const ssw_refine_spec *sp,
       int above = 0;
       for (uint64_t j = i; j <= i + stride; j += stride) {
         ssw_grid_values v;
-        ssw_grid_values_at(cfg, j, &v);
+        ssw_grid_values_at(cfg->axes, j, &v);
         double C, c1;
         oracle(&v.body, &C, &c1);
         above += v.energy > C * v.Gamma * v.Gamma;
@@ -145,8 +145,8 @@ static void check_unresolved(const ssw_config *cfg, const ssw_refine_spec *sp,
   }
   for (size_t k = 0; k < nu; k++) {
     ssw_grid_values lo, hi;
-    ssw_grid_values_at(cfg, u[k].lo, &lo);
-    ssw_grid_values_at(cfg, u[k].hi, &hi);
+    ssw_grid_values_at(cfg->axes, u[k].lo, &lo);
+    ssw_grid_values_at(cfg->axes, u[k].hi, &hi);
     double C, c1;
     oracle(&lo.body, &C, &c1);
     const int above_lo = lo.energy > C * lo.Gamma * lo.Gamma;
@@ -186,7 +186,7 @@ static void run_slice(const char *text, tally *t) {
          "|Delta_phi| = 2 pi n, %zu evaluations (%.2f per crossing), cost "
          "%.3f of the grid's, largest |position - exact| %.3g (tol %g), %zu "
          "unresolved edges (across H_c)\n",
-         (unsigned long long)ssw_grid_size(r.cfg), r.ne, t->crossings, t->evals,
+         (unsigned long long)ssw_grid_size(r.cfg->axes), r.ne, t->crossings, t->evals,
          t->crossings ? (double)t->evals / (double)t->crossings : 0.0, t->cost,
          t->max_err, r.sp.tol, t->unresolved);
   refine_slice_close(&r);

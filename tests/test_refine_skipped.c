@@ -74,8 +74,8 @@ static void solve(const ssw_config *cfg, int tent) {
   ssw_refine_spec sp;
   ssw_refine_spec_of(cfg, &sp);
   field *f = calloc(1, sizeof *f);
-  f->x0 = ssw_grid_value(cfg, 0, SSW_AXIS_THETA);
-  f->x1 = ssw_grid_value(cfg, 1, SSW_AXIS_THETA);
+  f->x0 = ssw_grid_value(cfg->axes, 0, SSW_AXIS_THETA);
+  f->x1 = ssw_grid_value(cfg->axes, 1, SSW_AXIS_THETA);
   f->tent = tent;
   ssw_refine_edge e = {0};
   e.hi = 1;

@@ -16,7 +16,7 @@ static const char grid_text[] = "[body]\nm = 1\nI0 = 0.5\nrho = 1\n"
 /* Whether point i has theta index t (or any: -1), a index ai, r index ri. */
 static int chosen(const ssw_config *cfg, uint64_t i, int t, int ai, int ri) {
   int idx[SSW_NAXES];
-  ssw_grid_unravel(cfg, i, idx);
+  ssw_grid_unravel(cfg->axes, i, idx);
   return (t < 0 || idx[0] == t) && (ai < 0 || idx[1] == ai) &&
          (ri < 0 || idx[3] == ri);
 }
@@ -31,7 +31,7 @@ static void expect_sel(const ssw_config *cfg, const char *text,
   EXPECT(rc == SSW_SUCCESS, "'%s' refused: %s", text, why);
   if (rc != SSW_SUCCESS) return;
   size_t count = 0;
-  for (uint64_t i = 0; i < ssw_grid_size(cfg); i++) {
+  for (uint64_t i = 0; i < ssw_grid_size(cfg->axes); i++) {
     int in = 0;
     for (int j = 0; j < k; j++)
       in |= chosen(cfg, i, want[j][0], want[j][1], want[j][2]);

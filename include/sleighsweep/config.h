@@ -8,6 +8,7 @@
 
 #include "sleighsweep/ensemble.h"
 #include "sleighsweep/extract.h"
+#include "sleighsweep/grid.h"
 #include "sleighsweep/model.h"
 #include "sleighsweep/stepper.h"
 
@@ -15,22 +16,6 @@
 extern "C" {
 #endif
 
-/** Number of grid axes (9) and their order (row-major, theta slowest,
- * energy fastest), from the list SSW_AXES in names.h: the body's seven
- * (SSW_NBODY_AXES; ssw_params holds their values) and the run's Gamma and
- * energy. */
-#define SSW_NAXES (0 SSW_AXES(SSW_NAME_COUNT))
-#define SSW_NBODY_AXES (0 SSW_BODY_AXES(SSW_NAME_COUNT))
-/** Axis indices: SSW_AXIS_THETA ... SSW_AXIS_ENERGY. */
-#define SSW_AXIS_ENUM_(id, index, ...) SSW_AXIS_##id = index,
-enum { SSW_AXES(SSW_AXIS_ENUM_) };
-/** Axis names in storage order: theta a b r s A B Gamma energy (names.h). */
-extern const char *const ssw_axis_names[SSW_NAXES];
-
-/** Largest grid the output supports (points). */
-#define SSW_GRID_MAX_POINTS ((uint64_t)1 << 31)
-
-/** One axis of the grid: strictly increasing values (theta in radians). */
 /** Energies H the integration's arithmetic takes with a wide margin: the
  * velocities scale as sqrt(H), and products of two velocities and tensor
  * entries must neither overflow nor underflow (point --omega0 1e160 overflows
@@ -41,12 +26,6 @@ extern const char *const ssw_axis_names[SSW_NAXES];
 /** Shortest flush interval (s): an epoch is a collective HDF5 write and
  * flush; shorter intervals only make epochs follow back to back. */
 #define SSW_FLUSH_INTERVAL_MIN 0.01
-
-typedef struct {
-  int n;          /**< number of values (>= 1) */
-  double *values; /**< n values */
-  int line;       /**< line of the config that defined it (0: default) */
-} ssw_axis;
 
 /** Grid points chosen for sample trajectories (`[output] sample_points`,
  * sample_points.h): every point, or sorted distinct flat indices. */
@@ -110,6 +89,12 @@ int ssw_config_load(const char *path, ssw_config **cfg);
 
 /** As ssw_config_load, from text in memory; `name` labels messages. */
 int ssw_config_parse(const char *text, const char *name, ssw_config **cfg);
+
+/** Checks every grid point before any work starts: size <= 2^31, A > B
+ * everywhere, and a positive definite tensor at each point. Errors:
+ * SSW_ERR_CONFIG naming the config line of the responsible axis and the
+ * first offending point. */
+int ssw_grid_validate(const ssw_config *cfg);
 
 /** A key of the key table that holds one real number. */
 typedef struct {

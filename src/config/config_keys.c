@@ -8,7 +8,6 @@
 #include "config_internal.h"
 #include "sleighsweep/config.h"
 
-const char *const ssw_axis_names[SSW_NAXES] = {SSW_AXES(SSW_NAME_AT)};
 const char *const ssw_ic_names[SSW_IC_COUNT] = {SSW_ICS(SSW_NAME_AT)};
 
 #define STR(x) #x

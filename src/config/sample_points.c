@@ -134,7 +134,7 @@ static int add_selection(const ssw_config *cfg, const int fixed[SSW_NAXES],
   for (int a = 0; a < SSW_NAXES; a++)
     idx[a] = fixed[a] >= 0 ? fixed[a] : 0;
   for (;;) {
-    sp->index[sp->n++] = ssw_grid_ravel(cfg, idx);
+    sp->index[sp->n++] = ssw_grid_ravel(cfg->axes, idx);
     int a = SSW_NAXES - 1; /* odometer over the free axes */
     for (; a >= 0; a--) {
       if (fixed[a] >= 0) continue;
@@ -204,7 +204,7 @@ int ssw_sample_points_parse(const ssw_config *cfg, const char *text,
   memset(sp, 0, sizeof *sp);
   if (is_word(text, "none")) return SSW_SUCCESS;
   if (is_word(text, "all")) {
-    sp->all = 1, sp->n = (size_t)ssw_grid_size(cfg);
+    sp->all = 1, sp->n = (size_t)ssw_grid_size(cfg->axes);
     return SSW_SUCCESS;
   }
   /* ';' would be a natural separator, but in the config ' ;' starts a

@@ -436,7 +436,7 @@ static int create_sample_coords(ssw_h5out *h, const ssw_config *cfg) {
                    &h->sdim[0]));
   for (int i = 0; i < h->naxes; i++) {
     for (size_t k = 0; k < P; k++)
-      val[k] = ssw_grid_value(cfg, idx[k], h->axis[i]);
+      val[k] = ssw_grid_value(cfg->axes, idx[k], h->axis[i]);
     TRY(create_point_coord(h, i, val));
   }
 done:

@@ -81,7 +81,7 @@ static void print_plan(const ssw_config *cfg, const ssw_sweep_opts *so,
 /* The grid check: every point, or on a large grid a sub-grid of it, with
  * the time the run's check of every point will take. */
 static void print_check(const ssw_config *cfg, const ssw_preview_check *c) {
-  const uint64_t n = ssw_grid_size(cfg);
+  const uint64_t n = ssw_grid_size(cfg->axes);
   if (c->checked == n) {
     printf("grid check:          every point valid\n");
     return;
@@ -97,7 +97,7 @@ int ssw_sweep_dry_run(const ssw_config *cfg, const ssw_sweep_opts *so,
                       int ranks) {
   ssw_preview_check check;
   SSW_CALL(ssw_preview_validate(cfg, &check));
-  const uint64_t n = ssw_grid_size(cfg);
+  const uint64_t n = ssw_grid_size(cfg->axes);
   const int probes = n < PROBE_POINTS ? (int)n : PROBE_POINTS;
   ssw_ensemble_spec sp;
   ssw_config_ensemble(cfg, &sp);
@@ -110,7 +110,7 @@ int ssw_sweep_dry_run(const ssw_config *cfg, const ssw_sweep_opts *so,
         probes == (int)n ? (uint64_t)k : (uint64_t)(u * (double)n) % n;
     ssw_grid_values v;
     ssw_point pt;
-    ssw_grid_values_at(cfg, idx, &v);
+    ssw_grid_values_at(cfg->axes, idx, &v);
     ssw_grid_values_apply(&v, &sp.body); /* the point's run values */
     sp.energy = v.energy;
     SSW_CALL(ssw_point_setup(&sp.body, &v.body, cfg->zero_tol, o.method, &pt));

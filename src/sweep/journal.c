@@ -612,7 +612,7 @@ int ssw_journal_read_all(const char *output, const ssw_config *cfg,
   memset(set, 0, sizeof *set);
   set->recs.sdoubles =
       ssw_result_sample_doubles(cfg->samples, cfg->sample_nodes);
-  reader r = {.npts = ssw_grid_size(cfg),
+  reader r = {.npts = ssw_grid_size(cfg->axes),
               .rec_bytes = record_bytes(set->recs.sdoubles),
               .set = set};
   SSW_CALL(make_ident(cfg, &r.want));

@@ -266,7 +266,7 @@ int ssw_plan_output(const ssw_config *cfg, const ssw_plan_opts *o, ssw_plan *p,
                     ssw_journal_set *journals) {
   memset(p, 0, sizeof *p);
   memset(journals, 0, sizeof *journals);
-  p->total = ssw_grid_size(cfg);
+  p->total = ssw_grid_size(cfg->axes);
   SSW_CALL(check_output_path(cfg, o->config));
   const int exists = access(cfg->file, F_OK) == 0;
   if (o->overwrite) {

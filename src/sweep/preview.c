@@ -56,7 +56,7 @@ static int sub_grid(const ssw_config *cfg, const int keep[SSW_NAXES],
 
 int ssw_preview_validate(const ssw_config *cfg, ssw_preview_check *c) {
   const double t0 = now();
-  const uint64_t n = ssw_grid_size(cfg);
+  const uint64_t n = ssw_grid_size(cfg->axes);
   int keep[SSW_NAXES];
   memset(c, 0, sizeof *c);
   if (n > SSW_GRID_MAX_POINTS || choose(cfg, keep) == n) {
@@ -67,7 +67,7 @@ int ssw_preview_validate(const ssw_config *cfg, ssw_preview_check *c) {
   }
   ssw_config sub;
   SSW_CALL(sub_grid(cfg, keep, &sub));
-  c->checked = ssw_grid_size(&sub);
+  c->checked = ssw_grid_size(sub.axes);
   const int rc = ssw_grid_validate(&sub);
   for (int a = 0; a < SSW_NAXES; a++)
     free(sub.axes[a].values);

@@ -114,11 +114,11 @@ typedef struct {
 } edge_walk;
 
 static void walk_start(edge_walk *w, const ssw_config *cfg) {
-  *w = (edge_walk){.cfg = cfg, .size = ssw_grid_size(cfg), .a = -1};
+  *w = (edge_walk){.cfg = cfg, .size = ssw_grid_size(cfg->axes), .a = -1};
   w->stride[SSW_NAXES - 1] = 1;
   for (int a = SSW_NAXES - 1; a > 0; a--)
     w->stride[a - 1] = w->stride[a] * (uint64_t)cfg->axes[a].n;
-  ssw_grid_unravel(cfg, 0, w->idx);
+  ssw_grid_unravel(cfg->axes, 0, w->idx);
 }
 
 /* The next edge (*i, *j) along axis *a; 0 after the last. */
@@ -130,7 +130,7 @@ static int walk_next(edge_walk *w, uint64_t *i, uint64_t *j, int *a) {
         return 1;
       }
     w->a = -1;
-    if (++w->i < w->size) ssw_grid_unravel(w->cfg, w->i, w->idx);
+    if (++w->i < w->size) ssw_grid_unravel(w->cfg->axes, w->i, w->idx);
   }
   return 0;
 }
@@ -490,11 +490,11 @@ int ssw_refine_edge_solve(const ssw_config *cfg, const ssw_refine_spec *sp,
                           const ssw_refine_edge *e, ssw_refine_eval_fn eval,
                           void *ctx, ssw_refine_crossing *out, size_t *n) {
   line ln = {.sp = sp, .e = e, .eval = eval, .ctx = ctx, .n = 2, .cap = 16};
-  ssw_grid_values_at(cfg, e->lo, &ln.base);
+  ssw_grid_values_at(cfg->axes, e->lo, &ln.base);
   ln.nodes = malloc(ln.cap * sizeof *ln.nodes);
   SSW_CHECK(ln.nodes, SSW_ERR_MEM, "out of memory for an edge");
-  ln.nodes[0] = (node){ssw_grid_value(cfg, e->lo, e->axis), e->s_lo};
-  ln.nodes[1] = (node){ssw_grid_value(cfg, e->hi, e->axis), e->s_hi};
+  ln.nodes[0] = (node){ssw_grid_value(cfg->axes, e->lo, e->axis), e->s_lo};
+  ln.nodes[1] = (node){ssw_grid_value(cfg->axes, e->hi, e->axis), e->s_hi};
   *n = 0;
   int rc = SSW_SUCCESS;
   for (int i = 0; i < SSW_REFINE_NIND && rc == SSW_SUCCESS; i++)
@@ -538,7 +538,7 @@ int ssw_refine_crossing_point(const ssw_config *cfg, ssw_refine_point_ctx *ctx,
                               const ssw_refine_crossing *c,
                               ssw_point_result *r) {
   ssw_grid_values v;
-  ssw_grid_values_at(cfg, c->lo, &v);
+  ssw_grid_values_at(cfg->axes, c->lo, &v);
   *ssw_grid_values_field(&v, c->axis) = c->position;
   SSW_CALL(full_ensemble(ctx));
   SSW_CALL(ssw_ensemble_run(ctx->full, c->lo, &v, 0, r, NULL));

@@ -54,15 +54,15 @@ static int share_edges(MPI_Comm comm, int rank, const ssw_config *cfg,
   ssw_refine_sample *s = NULL;
   int rc = SSW_SUCCESS;
   if (rank == 0) {
-    s = malloc(ssw_grid_size(cfg) * sizeof *s);
+    s = malloc(ssw_grid_size(cfg->axes) * sizeof *s);
     if (!s) rc = SSW_RAISE(SSW_ERR_MEM, "out of memory for the grid's classes");
   }
   const int rrc = ssw_h5out_read_refine_samples(out, s);
   if (rc == SSW_SUCCESS) rc = rrc;
   size_t n = 0;
-  for (uint64_t i = 0; rc == SSW_SUCCESS && rank == 0 && i < ssw_grid_size(cfg);
+  for (uint64_t i = 0; rc == SSW_SUCCESS && rank == 0 && i < ssw_grid_size(cfg->axes);
        i++)
-    s[i].H = ssw_grid_value(cfg, i, SSW_AXIS_ENERGY);
+    s[i].H = ssw_grid_value(cfg->axes, i, SSW_AXIS_ENERGY);
   if (rc == SSW_SUCCESS && rank == 0)
     rc = ssw_refine_edges(cfg, sp, s, edges, &n);
   size_t nn = 0;
@@ -398,7 +398,7 @@ int ssw_refine_sweep(MPI_Comm comm, const ssw_config *cfg, ssw_h5out *out,
   SSW_MPI_CALL(MPI_Comm_size(comm, &r.size));
   r.stop = (stopper){.comm = comm, .rank = r.rank, .size = r.size};
   ssw_refine_spec_of(cfg, &r.sp);
-  *st = (ssw_refine_stats){.coarse_points = ssw_grid_size(cfg)};
+  *st = (ssw_refine_stats){.coarse_points = ssw_grid_size(cfg->axes)};
   if (r.sp.classes & SSW_REFINE_INTEGRATED)
     st->coarse_trajectories = st->coarse_points * (uint64_t)cfg->trajectories;
   nears nm = {NULL, 0, NULL, 0};

@@ -84,7 +84,7 @@ static int compute_point(rank_ctx *c, uint64_t index) {
   const double t0 = now();
   double *samples = ssw_result_buf_samples(b, b->n);
   ssw_grid_values v;
-  ssw_grid_values_at(c->cfg, index, &v);
+  ssw_grid_values_at(c->cfg->axes, index, &v);
   const int record = ssw_sample_points_slot(&c->cfg->sample_sel, index) >= 0;
   SSW_CALL(ssw_ensemble_run(c->ens, index, &v, record, &b->pts[b->n], samples));
   SSW_CALL(ssw_journal_append(c->journal, &b->pts[b->n], samples));
@@ -596,7 +596,7 @@ int ssw_schedule_run(MPI_Comm comm, const ssw_config *cfg, ssw_h5out *out,
   rank_ctx c = {.comm = comm,
                 .cfg = cfg,
                 .out = out,
-                .npts = ssw_grid_size(cfg),
+                .npts = ssw_grid_size(cfg->axes),
                 .pend = {.sdoubles = ssw_result_sample_doubles(
                              cfg->samples, cfg->sample_nodes)}};
   SSW_MPI_CALL(MPI_Comm_rank(comm, &c.rank));

@@ -261,7 +261,7 @@ static void merge_journals(sweep *s) {
   b->n = m;
   s->recovered = m;
   s->journals_files = set->files;
-  for (uint64_t i = 0; i < ssw_grid_size(s->cfg); i++)
+  for (uint64_t i = 0; i < ssw_grid_size(s->cfg->axes); i++)
     s->done_before += s->done[i];
   journals_end(s);
 }
@@ -271,7 +271,7 @@ static void merge_journals(sweep *s) {
 static int read_done_set(sweep *s) {
   int rc = SSW_SUCCESS;
   if (s->rank == 0) { /* workers hold none of it */
-    s->done = malloc(ssw_grid_size(s->cfg));
+    s->done = malloc(ssw_grid_size(s->cfg->axes));
     if (!s->done) rc = SSW_RAISE(SSW_ERR_MEM, "out of memory for the done set");
   }
   /* Every rank enters the collective read; rank 0 without its array makes
@@ -354,7 +354,7 @@ static int finish(sweep *s, const ssw_schedule_stats *st, int complete) {
           "journal syncs %.3g s = %.2f%% of wall time, %d flush "
           "epoch(s))%s\n",
           seg.status, (unsigned long long)st->points_done,
-          (unsigned long long)ssw_grid_size(cfg), cfg->file,
+          (unsigned long long)ssw_grid_size(cfg->axes), cfg->file,
           (unsigned long long)st->points_run, st->wall_s, s->size,
           omp_get_max_threads(), st->io_s,
           st->wall_s > 0 ? 100.0 * st->io_s / st->wall_s : 0.0, st->epochs,
@@ -392,7 +392,7 @@ static int claim_output(sweep *s, int *noop) {
     fprintf(stderr,
             "sleighsweep: %s is already complete (%llu points); nothing to "
             "do\n",
-            s->cfg->file, (unsigned long long)ssw_grid_size(s->cfg));
+            s->cfg->file, (unsigned long long)ssw_grid_size(s->cfg->axes));
     printf("%s\n", s->cfg->file);
   }
   return SSW_SUCCESS;
@@ -428,7 +428,7 @@ static int run(sweep *s) {
   free(s->done);
   s->done = NULL;
   ssw_result_buf_free(&s->journals.recs); /* in the file: the edges wait */
-  int complete = st.points_done == ssw_grid_size(s->cfg);
+  int complete = st.points_done == ssw_grid_size(s->cfg->axes);
   /* Before the status says complete: a run killed or stopped while
    * refining resumes a complete grid and solves the edges its journals
    * lack, to the same /boundaries. */

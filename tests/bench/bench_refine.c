@@ -37,14 +37,14 @@ static int measure(const ssw_config *cfg, ssw_refine_point_ctx *grid,
                    ssw_refine_point_ctx *ctx, figures *f) {
   ssw_refine_spec sp;
   ssw_refine_spec_of(cfg, &sp);
-  f->points = (size_t)ssw_grid_size(cfg);
+  f->points = (size_t)ssw_grid_size(cfg->axes);
   ssw_refine_sample *s = calloc(f->points, sizeof *s);
   SSW_CHECK(s, SSW_ERR_MEM, "out of memory");
   int rc = SSW_SUCCESS;
   const double tg = bench_now();
   for (size_t i = 0; rc == SSW_SUCCESS && i < f->points; i++) {
     ssw_grid_values v;
-    ssw_grid_values_at(cfg, i, &v);
+    ssw_grid_values_at(cfg->axes, i, &v);
     rc = ssw_refine_point_eval(grid, i, -1, &v, &s[i]);
   }
   f->grid_seconds = bench_now() - tg;

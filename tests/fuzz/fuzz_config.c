@@ -71,13 +71,13 @@ static void check_indices(const ssw_config *c, uint64_t size) {
   for (int k = 0; k < 3; k++) {
     int idx[SSW_NAXES];
     ssw_params p;
-    ssw_grid_unravel(c, probe[k], idx);
-    PROMISE(ssw_grid_ravel(c, idx) == probe[k], "ravel(unravel(%llu))",
+    ssw_grid_unravel(c->axes, probe[k], idx);
+    PROMISE(ssw_grid_ravel(c->axes, idx) == probe[k], "ravel(unravel(%llu))",
             (unsigned long long)probe[k]);
-    ssw_grid_params(c, probe[k], &p);
+    ssw_grid_params(c->axes, probe[k], &p);
     PROMISE(p.theta == c->axes[0].values[idx[0]] &&
                 p.B == c->axes[6].values[idx[6]] &&
-                ssw_grid_value(c, probe[k], SSW_AXIS_ENERGY) ==
+                ssw_grid_value(c->axes, probe[k], SSW_AXIS_ENERGY) ==
                     c->axes[SSW_AXIS_ENERGY].values[idx[SSW_AXIS_ENERGY]],
             "parameters of point %llu", (unsigned long long)probe[k]);
   }
@@ -130,7 +130,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     PROMISE(cfg != NULL, "successful parse gave no config");
     check_config(cfg, text);
     check_meaning(cfg, text);
-    const uint64_t points = ssw_grid_size(cfg);
+    const uint64_t points = ssw_grid_size(cfg->axes);
     /* Grids over the limit are refused before any point is visited. */
     if (points <= FUZZ_MAX_VALIDATE_POINTS || points > SSW_GRID_MAX_POINTS) {
       const int vrc = ssw_grid_validate(cfg);

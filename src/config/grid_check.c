@@ -1,6 +1,6 @@
-/* The grid (the body's seven axes and the run's Gamma and energy): flat
- * indices, per-point values, grid-wide validation. */
-#include "sleighsweep/grid.h"
+/* The grid-wide validation of a config: its size, the semi-axes, and every
+ * point's tensor (ssw_grid_validate, config.h). */
+#include "sleighsweep/config.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -9,92 +9,18 @@
 
 #include "sleighsweep/error.h"
 #include "sleighsweep/fmt.h"
+#include "sleighsweep/grid.h"
 #include "sleighsweep/point.h"
 
 /* Points checked per OpenMP work item in ssw_grid_validate. */
 #define VALIDATE_BLOCK 4096
-
-uint64_t ssw_grid_size(const ssw_config *cfg) {
-  for (int a = 0; a < SSW_NAXES; a++)
-    if (cfg->axes[a].n <= 0) return 0;
-  uint64_t size = 1;
-  for (int a = 0; a < SSW_NAXES; a++) {
-    const uint64_t n = (uint64_t)cfg->axes[a].n;
-    if (size > UINT64_MAX / n) return UINT64_MAX; /* saturate */
-    size *= n;
-  }
-  return size;
-}
-
-void ssw_grid_unravel(const ssw_config *cfg, uint64_t index,
-                      int idx[SSW_NAXES]) {
-  for (int a = SSW_NAXES - 1; a >= 0; a--) {
-    const uint64_t n = (uint64_t)cfg->axes[a].n;
-    idx[a] = (int)(index % n);
-    index /= n;
-  }
-}
-
-uint64_t ssw_grid_ravel(const ssw_config *cfg, const int idx[SSW_NAXES]) {
-  uint64_t index = 0;
-  for (int a = 0; a < SSW_NAXES; a++)
-    index = index * (uint64_t)cfg->axes[a].n + (uint64_t)idx[a];
-  return index;
-}
-
-double *ssw_grid_values_field(ssw_grid_values *v, int axis) {
-  double *field[] = {&v->body.theta, &v->body.a, &v->body.b, &v->body.r,
-                     &v->body.s,     &v->body.A, &v->body.B, &v->Gamma,
-                     &v->energy,     &v->drag_w, &v->drag_v, &v->drag_wv};
-  _Static_assert(sizeof field / sizeof field[0] == SSW_NAXES,
-                 "every grid axis has its field");
-  return field[axis];
-}
-
-static void values_at(const ssw_config *cfg, const int idx[SSW_NAXES],
-                      ssw_grid_values *v) {
-  for (int a = 0; a < SSW_NAXES; a++)
-    *ssw_grid_values_field(v, a) = cfg->axes[a].values[idx[a]];
-}
-
-void ssw_grid_values_at(const ssw_config *cfg, uint64_t index,
-                        ssw_grid_values *v) {
-  int idx[SSW_NAXES];
-  ssw_grid_unravel(cfg, index, idx);
-  values_at(cfg, idx, v);
-  /* The run axes are the fastest: the body's flat index is the quotient. */
-  uint64_t run = 1;
-  for (int a = SSW_NBODY_AXES; a < SSW_NAXES; a++)
-    run *= (uint64_t)cfg->axes[a].n;
-  v->key = index / run;
-}
-
-void ssw_grid_params(const ssw_config *cfg, uint64_t index, ssw_params *p) {
-  ssw_grid_values v;
-  ssw_grid_values_at(cfg, index, &v);
-  *p = v.body;
-}
-
-double ssw_grid_value(const ssw_config *cfg, uint64_t index, int axis) {
-  int idx[SSW_NAXES];
-  ssw_grid_unravel(cfg, index, idx);
-  return cfg->axes[axis].values[idx[axis]];
-}
-
-/* Advances axis indices to the next flat index (an odometer, B fastest). */
-static void next_point(const ssw_config *cfg, int idx[SSW_NAXES]) {
-  for (int a = SSW_NAXES - 1; a >= 0; a--) {
-    if (++idx[a] < cfg->axes[a].n) return;
-    idx[a] = 0;
-  }
-}
 
 static const char *label(const ssw_config *cfg) {
   return cfg->path ? cfg->path : "config";
 }
 
 static int check_size(const ssw_config *cfg) {
-  const uint64_t size = ssw_grid_size(cfg);
+  const uint64_t size = ssw_grid_size(cfg->axes);
   if (size >= 1 && size <= SSW_GRID_MAX_POINTS) return SSW_SUCCESS;
   char shape[256];
   size_t used = 0;
@@ -160,10 +86,10 @@ static uint64_t first_bad_point(const ssw_config *cfg, uint64_t size) {
     if (i > first) continue; /* this thread already has an earlier one */
     const uint64_t end = size - i < VALIDATE_BLOCK ? size : i + VALIDATE_BLOCK;
     int idx[SSW_NAXES];
-    ssw_grid_unravel(cfg, i, idx);
-    for (; i < end; i++, next_point(cfg, idx)) {
+    ssw_grid_unravel(cfg->axes, i, idx);
+    for (; i < end; i++, ssw_grid_next(cfg->axes, idx)) {
       ssw_grid_values v;
-      values_at(cfg, idx, &v);
+      ssw_grid_values_of(cfg->axes, idx, &v);
       if (point_status(cfg, &v) != SSW_SUCCESS) {
         if (i < first) first = i;
         break;
@@ -183,10 +109,10 @@ static int grid_line(const ssw_config *cfg) {
 }
 
 static int check_points(const ssw_config *cfg) {
-  const uint64_t bad = first_bad_point(cfg, ssw_grid_size(cfg));
+  const uint64_t bad = first_bad_point(cfg, ssw_grid_size(cfg->axes));
   if (bad == UINT64_MAX) return SSW_SUCCESS;
   ssw_grid_values v;
-  ssw_grid_values_at(cfg, bad, &v);
+  ssw_grid_values_at(cfg->axes, bad, &v);
   /* Recompute on this thread for the message (it is thread-local). */
   const int status = point_status(cfg, &v);
   char why[640];
