@@ -1,5 +1,5 @@
-/* MPI helpers of the sweep: error reporting and the "rank 0 decides,
- * everyone gets it" broadcasts. */
+/* MPI helpers of the output and the sweep (io tier): error reporting and
+ * the "rank 0 decides, everyone gets it" broadcasts. */
 #ifndef SLEIGHSWEEP_MPI_UTIL_H
 #define SLEIGHSWEEP_MPI_UTIL_H
 

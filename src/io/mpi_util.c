@@ -1,4 +1,5 @@
-/* MPI helpers of the sweep: error reporting and rank-0 broadcasts. */
+/* MPI helpers of the output and the sweep: error reporting and rank-0
+ * broadcasts. */
 #include "sleighsweep/mpi_util.h"
 
 #include <inttypes.h>
