@@ -2,6 +2,7 @@
 # Static checks CI runs (.ci/run), a few seconds in all:
 #   clang-format on the C sources (scripts/format-check.sh, .clang-format)
 #   sizes: no C file over 800 lines, no function over 80 (scripts/size-check.py)
+#   tiers: no file includes a header of a later tier (scripts/tier-check.sh)
 #   flake8 on analysis/ and tests/ (configuration and check list: .flake8)
 #   cppcheck on src/ (check list and the reasons: docs/static-analysis.md;
 #   known findings still to fix: scripts/cppcheck-baseline.txt)
@@ -32,6 +33,14 @@ fi
 
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
+if ./scripts/tier-check.sh >"$out" 2>&1; then
+  echo "lint: tiers: no file includes a header of a later tier"
+else
+  cat "$out" >&2
+  echo "lint: tiers: $(grep -c ': ' "$out") finding(s) (scripts/tier-check.sh)" >&2
+  status=1
+fi
+
 if git grep -n -i -E '\bissues? [0-9]+|\(issue [0-9]' -- src include tests \
   analysis scripts docs jobs README.md CMakeLists.txt cmake \
   ':!tests/fuzz/corpus' ':!scripts/lint.sh' >"$out" 2>&1; then

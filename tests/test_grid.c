@@ -34,7 +34,8 @@ static void test_indexing(void) {
       EXPECT(idx[a] >= 0 && idx[a] < c->axes[a].n, "index %llu axis %d: %d",
              (unsigned long long)i, a, idx[a]);
     EXPECT(ssw_grid_ravel(c->axes, idx) == i, "round trip of %llu gives %llu",
-           (unsigned long long)i, (unsigned long long)ssw_grid_ravel(c->axes, idx));
+           (unsigned long long)i,
+           (unsigned long long)ssw_grid_ravel(c->axes, idx));
   }
   /* B fastest, then A, ..., theta slowest. */
   ssw_grid_unravel(c->axes, 1, idx);

@@ -186,9 +186,9 @@ static void run_slice(const char *text, tally *t) {
          "|Delta_phi| = 2 pi n, %zu evaluations (%.2f per crossing), cost "
          "%.3f of the grid's, largest |position - exact| %.3g (tol %g), %zu "
          "unresolved edges (across H_c)\n",
-         (unsigned long long)ssw_grid_size(r.cfg->axes), r.ne, t->crossings, t->evals,
-         t->crossings ? (double)t->evals / (double)t->crossings : 0.0, t->cost,
-         t->max_err, r.sp.tol, t->unresolved);
+         (unsigned long long)ssw_grid_size(r.cfg->axes), r.ne, t->crossings,
+         t->evals, t->crossings ? (double)t->evals / (double)t->crossings : 0.0,
+         t->cost, t->max_err, r.sp.tol, t->unresolved);
   refine_slice_close(&r);
 }
 

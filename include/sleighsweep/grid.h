@@ -44,8 +44,7 @@ uint64_t ssw_grid_size(const ssw_axis *axes);
 /** Axis indices of a flat index (row-major over the SSW_NAXES axes:
  * theta slowest; axes of one value leave the flat index of the body's
  * axes as it is). */
-void ssw_grid_unravel(const ssw_axis *axes, uint64_t index,
-                      int idx[SSW_NAXES]);
+void ssw_grid_unravel(const ssw_axis *axes, uint64_t index, int idx[SSW_NAXES]);
 
 /** Flat index of axis indices. */
 uint64_t ssw_grid_ravel(const ssw_axis *axes, const int idx[SSW_NAXES]);

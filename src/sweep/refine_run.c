@@ -60,8 +60,8 @@ static int share_edges(MPI_Comm comm, int rank, const ssw_config *cfg,
   const int rrc = ssw_h5out_read_refine_samples(out, s);
   if (rc == SSW_SUCCESS) rc = rrc;
   size_t n = 0;
-  for (uint64_t i = 0; rc == SSW_SUCCESS && rank == 0 && i < ssw_grid_size(cfg->axes);
-       i++)
+  for (uint64_t i = 0;
+       rc == SSW_SUCCESS && rank == 0 && i < ssw_grid_size(cfg->axes); i++)
     s[i].H = ssw_grid_value(cfg->axes, i, SSW_AXIS_ENERGY);
   if (rc == SSW_SUCCESS && rank == 0)
     rc = ssw_refine_edges(cfg, sp, s, edges, &n);
