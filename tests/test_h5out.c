@@ -29,11 +29,11 @@
 static const uint64_t sel_index[NSEL] = {1, LATE, NEVER, 10};
 
 /* The run axes (Gamma, energy, drag) hold one value: the file has the
- * body's seven dimensions (SSW_NBODY_AXES; test_run_axes.py sweeps them). */
-static const char *const axis[SSW_NAXES] = {
-    "theta", "a",     "b",      "r",      "s",      "A",
-    "B",     "Gamma", "energy", "drag_w", "drag_v", "drag_wv"};
-static const int shape[SSW_NAXES] = {3, 2, 1, 1, 1, 2, 1, 1, 1, 1, 1, 1};
+ * body's dimensions (SSW_NBODY_AXES; test_run_axes.py sweeps them). Axes
+ * not named here hold one value. */
+static const int swept[SSW_NAXES] = {
+    [SSW_AXIS_THETA] = 3, [SSW_AXIS_A_COM] = 2, [SSW_AXIS_A_SEMI] = 2};
+static int shape_of(int a) { return swept[a] ? swept[a] : 1; }
 
 static const char config_text[] =
     "[body]\nm = 1\nI0 = 0.5\nrho = 1\n[grid]\ntheta = 0, 0.7853981633974483, "
@@ -149,9 +149,9 @@ static ssw_config *make_config(const char *text) {
   snprintf(c->k_rot_name, sizeof c->k_rot_name, "papers");
   c->zero_tol = SSW_ZERO_TOL_DEFAULT;
   for (int i = 0; i < SSW_NAXES; i++) {
-    c->axes[i].n = shape[i];
-    c->axes[i].values = malloc((size_t)shape[i] * sizeof(double));
-    for (int k = 0; k < shape[i]; k++)
+    c->axes[i].n = shape_of(i);
+    c->axes[i].values = malloc((size_t)shape_of(i) * sizeof(double));
+    for (int k = 0; k < shape_of(i); k++)
       c->axes[i].values[k] = i == 0 ? k * M_PI / 4 : 0.1 * (i + 1) + 0.1 * k;
   }
   c->trajectories = 16, c->seed = 42, c->ic = SSW_IC_LATTICE;
@@ -252,7 +252,8 @@ static void check_fields(hid_t f, const int *done_expected,
            "%s has no long_name", fields[k].name);
     for (unsigned dim = 0; dim < SSW_NBODY_AXES; dim++)
       EXPECT(H5DSis_attached(d, scales[dim], dim) > 0,
-             "scale %s not attached to %s", axis[dim], fields[k].name);
+             "scale %s not attached to %s", ssw_axis_names[dim],
+             fields[k].name);
     H5Dclose(d);
   }
 }
@@ -266,7 +267,7 @@ static void check_sample_coords(hid_t f, const ssw_config *cfg, hid_t point) {
   for (int a = 0; a < SSW_NBODY_AXES; a++) {
     char path[32];
     double v[NSEL];
-    snprintf(path, sizeof path, "samples/%s", axis[a]);
+    snprintf(path, sizeof path, "samples/%s", ssw_axis_names[a]);
     hid_t d = H5Dopen2(f, path, H5P_DEFAULT);
     EXPECT(d >= 0 && H5DSis_attached(d, point, 0) > 0, "%s over point", path);
     if (d < 0) continue;
@@ -322,14 +323,16 @@ static void check_scales(hid_t f, const ssw_config *cfg, hid_t *scales) {
   for (int i = 0; i < SSW_NBODY_AXES; i++) {
     double v[3];
     char name[16] = "";
-    scales[i] = H5Dopen2(f, axis[i], H5P_DEFAULT);
+    scales[i] = H5Dopen2(f, ssw_axis_names[i], H5P_DEFAULT);
     EXPECT(scales[i] >= 0 && H5DSis_scale(scales[i]) > 0,
-           "%s is not a dimension scale", axis[i]);
+           "%s is not a dimension scale", ssw_axis_names[i]);
     H5DSget_scale_name(scales[i], name, sizeof name);
-    EXPECT(strcmp(name, axis[i]) == 0, "scale name %s != %s", name, axis[i]);
+    EXPECT(strcmp(name, ssw_axis_names[i]) == 0, "scale name %s != %s", name,
+           ssw_axis_names[i]);
     H5Dread(scales[i], H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v);
-    for (int k = 0; k < shape[i]; k++)
-      EXPECT(v[k] == cfg->axes[i].values[k], "%s[%d] = %g", axis[i], k, v[k]);
+    for (int k = 0; k < shape_of(i); k++)
+      EXPECT(v[k] == cfg->axes[i].values[k], "%s[%d] = %g", ssw_axis_names[i],
+             k, v[k]);
   }
 }
 

@@ -6,7 +6,7 @@ tables and the names the sleighsweep package keeps (sleighsweep.sweep,
 phase_diagram's category styles, validate's benign flags) are exactly
 those. The grid axes: the package's body and run axes (AXIS_TABLE's kind
 column) are names.h's SSW_BODY_AXES and SSW_RUN_AXES in storage order,
-and a file sweeping Gamma and energy has the twelve dimensions in that
+and a file sweeping every run axis has all the axes as dimensions in that
 order (Sweep.axes reads them from the file's `done` dimensions).
 Usage: test_names.py SLEIGHSWEEP REPO_ROOT"""
 import os
@@ -160,7 +160,7 @@ def check_axes(root, swept_dims, sweep_axes):
     """sswfile's axis tables against names.h and a swept file."""
     h = header_axes(root)
     body, run = h["SSW_BODY_AXES"], h["SSW_RUN_AXES"]
-    check(len(body) == 7 and len(run) == 5, f"names.h axes {h}")
+    check(body and run, f"names.h axes {h}")
     check([i for i, _ in body + run] == list(range(len(body + run))),
           f"names.h axis indices {body + run}")
     check(list(sswfile.BODY_AXES) == [n for _, n in body],

@@ -75,10 +75,10 @@ typedef struct {
 } ssw_config;
 
 /** The axes that are dimensions of the output, in storage order: the
- * body's seven always, a run axis (Gamma, energy) only when it holds more
+ * body's always, a run axis (Gamma, energy, drag) only when it holds more
  * than one value. Fills out[0 .. count) with axis indices and returns the
- * count (7 to 9). Dropping axes of one value leaves every flat index as it
- * is (row-major). */
+ * count (SSW_NBODY_AXES to SSW_NAXES). Dropping axes of one value leaves every
+ * flat index as it is (row-major). */
 int ssw_config_file_axes(const ssw_config *cfg, int out[SSW_NAXES]);
 
 /** Parses and validates a config file. On error returns SSW_ERR_CONFIG (or

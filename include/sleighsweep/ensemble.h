@@ -45,27 +45,37 @@ typedef struct {
 } ssw_ensemble_spec;
 
 /** What varies from one grid point to the next (the grid's axes, names.h
- * SSW_AXES): the body's seven parameters and the run's circulation and
- * energy and drag. A point's run uses these in place of the spec's
- * body.Gamma, energy and body.drag_*. Its initial conditions are keyed by
- * `key`, the point's flat index over the body's seven axes: points that differ
- * only in Gamma or energy start at the same angles on their energy ellipses, so
- * a (Gamma, energy) map compares like with like, and a point of a swept run is
- * bit for bit the run that fixes its Gamma and energy. */
+ * SSW_AXES): the body's parameters and a field per run axis (circulation,
+ * energy, drag). A point's run uses these in place of the spec's (each run
+ * axis's `home`: body.Gamma, energy, body.drag_*). Its initial conditions
+ * are keyed by `key`, the point's flat index over the body's axes: points
+ * that differ only in run values start at the same angles on their energy
+ * ellipses, so a (Gamma, energy) map compares like with like, and a point
+ * of a swept run is bit for bit the run that fixes its run values. */
+#define SSW_GRID_VALUES_FIELD_(id, index, name, units, long_name, field, ...)  \
+  double field;
 typedef struct {
   ssw_params body; /**< theta a b r s A B */
-  double Gamma;    /**< circulation about the ellipse (ccw positive) */
-  double energy;   /**< energy H of every trajectory */
-  uint64_t key;    /**< flat index over the body's seven axes */
-  double drag_w, drag_v, drag_wv; /**< the drag matrix's entries */
+  SSW_RUN_AXES(SSW_GRID_VALUES_FIELD_)
+  uint64_t key; /**< flat index over the body's axes */
 } ssw_grid_values;
 
-/** Puts a point's run values into a body (Gamma and the drag entries). */
+/** Puts a point's run values into a spec (each run axis's `home`). */
+#define SSW_GRID_VALUES_PUT_(id, index, name, units, long_name, field,         \
+                             section, home)                                    \
+  sp->home = v->field;
+static inline void ssw_grid_values_put(const ssw_grid_values *v,
+                                       ssw_ensemble_spec *sp) {
+  SSW_RUN_AXES(SSW_GRID_VALUES_PUT_)
+}
+
+/** Puts a point's run values into a body (those whose home is the body:
+ * Gamma and the drag entries). */
 static inline void ssw_grid_values_apply(const ssw_grid_values *v,
                                          ssw_body *body) {
-  body->Gamma = v->Gamma;
-  body->drag_w = v->drag_w, body->drag_v = v->drag_v;
-  body->drag_wv = v->drag_wv;
+  ssw_ensemble_spec sp = {.body = *body};
+  ssw_grid_values_put(v, &sp);
+  *body = sp.body;
 }
 
 /** Counter-based uniform double in [0, 1) keyed by (seed, grid index,

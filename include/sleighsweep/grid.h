@@ -17,9 +17,8 @@ extern "C" {
 
 /** Number of grid axes and their order (row-major, theta slowest, the last
  * run axis fastest), from the list SSW_AXES in names.h: the body's
- * (SSW_NBODY_AXES; ssw_params holds their values) and the run's. */
+ * (SSW_NBODY_AXES, model.h; ssw_params holds their values) and the run's. */
 #define SSW_NAXES (0 SSW_AXES(SSW_NAME_COUNT))
-#define SSW_NBODY_AXES (0 SSW_BODY_AXES(SSW_NAME_COUNT))
 /** Axis indices: SSW_AXIS_THETA ... (names.h). */
 #define SSW_AXIS_ENUM_(id, index, ...) SSW_AXIS_##id = index,
 enum { SSW_AXES(SSW_AXIS_ENUM_) };

@@ -5,6 +5,7 @@
 #define SLEIGHSWEEP_MODEL_H
 
 #include <math.h>
+#include <stddef.h>
 
 #include "sleighsweep/names.h"
 
@@ -42,11 +43,34 @@ typedef struct {
   double drag_w, drag_v, drag_wv;
 } ssw_body;
 
-/** The seven swept parameters of one grid point. Lengths in body units,
- * theta in radians (blade angle from the major axis, counter-clockwise). */
+/** The body's swept parameters of one grid point, a field per body axis
+ * in storage order (names.h SSW_BODY_AXES: theta a b r s A B). Lengths in
+ * body units, theta in radians (blade angle from the major axis,
+ * counter-clockwise). */
+#define SSW_PARAMS_FIELD_(id, index, name, units, long_name, field)            \
+  double field;
 typedef struct {
-  double theta, a, b, r, s, A, B;
+  SSW_BODY_AXES(SSW_PARAMS_FIELD_)
 } ssw_params;
+
+/** Number of the body's parameters (fields of ssw_params, body axes). */
+#define SSW_NBODY_AXES (0 SSW_BODY_AXES(SSW_NAME_COUNT))
+
+/** The array view of ssw_params: the field of body axis `axis` (its index
+ * in names.h, 0 .. SSW_NBODY_AXES - 1), for loops over the parameters. */
+#define SSW_PARAMS_OFFSET_(id, index, name, units, long_name, field)           \
+  [index] = offsetof(ssw_params, field),
+static inline size_t ssw_params_offset(int axis) {
+  static const size_t offset[] = {SSW_BODY_AXES(SSW_PARAMS_OFFSET_)};
+  return offset[axis];
+}
+static inline double *ssw_params_at(ssw_params *p, int axis) {
+  return (double *)(void *)((char *)p + ssw_params_offset(axis));
+}
+static inline double ssw_params_get(const ssw_params *p, int axis) {
+  return *(const double *)(const void *)((const char *)p +
+                                         ssw_params_offset(axis));
+}
 
 /** The constants of a body's motion: the total inertia tensor acting on
  * (omega, v1, v2), [[J, -L2, L1], [-L2, M, Z], [L1, Z, N]], and the

@@ -91,38 +91,47 @@
   XM(CRITICAL, 8, "critical", "circulation: below or above H_c")               \
   XM(DRIFT, 16, "drift", "circulation: floor(|Delta_phi| / 2 pi) below H_c")
 
-/** Grid axes in storage order (config.h SSW_NAXES and ssw_axis_names,
- * generated from this list; the coordinate datasets): the body's seven
- * (SSW_BODY_AXES, always dimensions of the output) and the run's five
- * (SSW_RUN_AXES: one value, from [body] Gamma, [ensemble] energy and
- * [body] drag_w, drag_v, drag_wv, unless [grid] gives a list; a dimension
- * of the output only when it holds more than one value). X(ID, index, name,
- * units, long_name). */
+/** Grid axes in storage order (grid.h SSW_NAXES, SSW_AXIS_* and
+ * ssw_axis_names, generated from this list; the coordinate datasets). The
+ * body's (SSW_BODY_AXES, always dimensions of the output): X(ID, index,
+ * name, units, long_name, field), `field` the member of ssw_params
+ * (model.h) that holds it, so ssw_params, the grid's values and every loop
+ * over the body's parameters follow this list. The run's (SSW_RUN_AXES: one
+ * value, from the scalar key of the same name in `section`, unless [grid]
+ * gives a list; a dimension of the output only when it holds more than one
+ * value): X(ID, index, name, units, long_name, field, section, home),
+ * `field` the member of ssw_grid_values (ensemble.h) and `home` the member
+ * that holds the scalar in both ssw_config and ssw_ensemble_spec.
+ * docs/contributing.md, "A new grid axis", lists what else an axis needs. */
 #define SSW_AXES(XM) SSW_BODY_AXES(XM) SSW_RUN_AXES(XM)
 #define SSW_BODY_AXES(XM)                                                      \
   XM(THETA, 0, "theta", "rad",                                                 \
-     "blade angle from the major axis (counter-clockwise)")                    \
+     "blade angle from the major axis (counter-clockwise)", theta)             \
   XM(A_COM, 1, "a", "length",                                                  \
-     "centre of mass, body coordinate along the blade")                        \
+     "centre of mass, body coordinate along the blade", a)                     \
   XM(B_COM, 2, "b", "length",                                                  \
-     "centre of mass, body coordinate across the blade")                       \
+     "centre of mass, body coordinate across the blade", b)                    \
   XM(R_CENTRE, 3, "r", "length",                                               \
-     "ellipse centre, body coordinate along the blade")                        \
+     "ellipse centre, body coordinate along the blade", r)                     \
   XM(S_CENTRE, 4, "s", "length",                                               \
-     "ellipse centre, body coordinate across the blade")                       \
-  XM(A_SEMI, 5, "A", "length", "semi-major axis")                              \
-  XM(B_SEMI, 6, "B", "length", "semi-minor axis")
+     "ellipse centre, body coordinate across the blade", s)                    \
+  XM(A_SEMI, 5, "A", "length", "semi-major axis", A)                           \
+  XM(B_SEMI, 6, "B", "length", "semi-minor axis", B)
 #define SSW_RUN_AXES(XM)                                                       \
   XM(GAMMA, 7, "Gamma", "length2 time-1",                                      \
-     "circulation about the ellipse (counter-clockwise positive)")             \
+     "circulation about the ellipse (counter-clockwise positive)", Gamma,      \
+     "body", body.Gamma)                                                       \
   XM(ENERGY, 8, "energy", "mass length2 time-2",                               \
-     "energy H of every trajectory")                                           \
+     "energy H of every trajectory", energy, "ensemble", energy)               \
   XM(DRAG_W, 9, "drag_w", "mass length2 time-1",                               \
-     "linear drag on the rotation (drag matrix entry c_w)")                    \
+     "linear drag on the rotation (drag matrix entry c_w)", drag_w, "body",    \
+     body.drag_w)                                                              \
   XM(DRAG_V, 10, "drag_v", "mass time-1",                                      \
-     "linear drag along the blade (drag matrix entry c_v)")                    \
+     "linear drag along the blade (drag matrix entry c_v)", drag_v, "body",    \
+     body.drag_v)                                                              \
   XM(DRAG_WV, 11, "drag_wv", "mass length time-1",                             \
-     "coupling entry of the drag matrix (c_wv)")
+     "coupling entry of the drag matrix (c_wv)", drag_wv, "body",              \
+     body.drag_wv)
 
 /** Sample trajectory quantities in the order of a point's sample buffer
  * (h5out.h SSW_SAMPLE_*; the /samples datasets). X(ID, index, name, units,

@@ -23,8 +23,8 @@ from . import portrait  # noqa: E402
 from . import style as sswplot  # noqa: E402
 from . import trajectory  # noqa: E402
 from . import validate  # noqa: E402
-from .sweep import (FileView, REGIMES, UsageError, read_csv,  # noqa: E402
-                    read_point_json)
+from .sweep import (BODY_AXES, FileView, REGIMES, UsageError,  # noqa: E402
+                    read_csv, read_point_json)
 
 SWEEP1 = "fig_theta_a_rho1.h5"
 SWEEP0 = "fig_theta_a_rho0.h5"
@@ -1081,11 +1081,12 @@ def fig_circ_energy(g):
     ax.plot(*GE_POINT, ls="none", marker="*", ms=7, mfc="white",
             mec="black", mew=0.6, zorder=8)
     with FileView(s) as f:
-        d, e, c1 = tensor_constants(f, (0,) * 9)
+        body = (0,) * len(BODY_AXES)  # the body's dimensions come first
+        d, e, c1 = tensor_constants(f, body + (0, 0))
         rho_r = float(f.attrs["rho"]) * float(f["r"][0])
         gammas, hs = f["Gamma"][()], f["energy"][()]
-        closed = f["analytic_period"][(0,) * 7].T  # (energy, Gamma)
-        err = f["period_error"][(0,) * 7].T
+        closed = f["analytic_period"][body].T  # (energy, Gamma)
+        err = f["period_error"][body].T
     # the closed form H_c(Gamma) = D (rho Gamma r)^2 / (2 E) at every point
     hc = d * (rho_r * gammas[None, :]) ** 2 / (2 * e)
     below = hs[:, None] < hc

@@ -91,14 +91,8 @@ typedef struct {
 } point_opts;
 
 enum {
-  OPT_THETA = 256,
-  OPT_A,
-  OPT_B,
-  OPT_R,
-  OPT_S,
-  OPT_AA,
-  OPT_BB,
-  OPT_KROT,
+  OPT_PARAM = 256, /* OPT_PARAM + i: the body's parameter i (names.h) */
+  OPT_KROT = OPT_PARAM + SSW_NBODY_AXES,
   OPT_W0,
   OPT_V0,
   OPT_SCHEME,
@@ -113,14 +107,11 @@ enum {
   OPT_BODY /* OPT_BODY + i: the i-th real [body] key */
 };
 
+/* The body's parameters are options named after their axes (names.h). */
+#define PARAM_OPT_(id, index, name, ...)                                       \
+  {name, required_argument, 0, OPT_PARAM + index},
 static const struct option fixed_opts[] = {
-    {"theta", required_argument, 0, OPT_THETA},
-    {"a", required_argument, 0, OPT_A},
-    {"b", required_argument, 0, OPT_B},
-    {"r", required_argument, 0, OPT_R},
-    {"s", required_argument, 0, OPT_S},
-    {"A", required_argument, 0, OPT_AA},
-    {"B", required_argument, 0, OPT_BB},
+    SSW_BODY_AXES(PARAM_OPT_) /* --theta ... --B */
     {"added-inertia", required_argument, 0, OPT_KROT},
     {"omega0", required_argument, 0, OPT_W0},
     {"v0", required_argument, 0, OPT_V0},
@@ -189,15 +180,14 @@ static int body_set(point_opts *o, int i, const char *name, const char *arg) {
   return SSW_SUCCESS;
 }
 
+/* An angle is typed in the angle grammar (its axis's units are rad). */
+#define PARAM_UNITS_(id, index, name, units, ...) [index] = units,
+static const char *const param_units[] = {SSW_BODY_AXES(PARAM_UNITS_)};
+
 static double *number_slot(point_opts *o, int c) {
+  if (c >= OPT_PARAM && c < OPT_PARAM + SSW_NBODY_AXES)
+    return ssw_params_at(&o->p, c - OPT_PARAM);
   switch (c) {
-  case OPT_THETA: return &o->p.theta;
-  case OPT_A: return &o->p.a;
-  case OPT_B: return &o->p.b;
-  case OPT_R: return &o->p.r;
-  case OPT_S: return &o->p.s;
-  case OPT_AA: return &o->p.A;
-  case OPT_BB: return &o->p.B;
   case OPT_W0: return &o->w0;
   case OPT_V0: return &o->v0;
   case OPT_ETA: return &o->integ.eta;
@@ -211,7 +201,11 @@ static int parse_one(point_opts *o, int c, const char *name, const char *arg) {
   double *slot = number_slot(o, c);
   o->rtol_given |= c == OPT_RTOL;
   o->eta_given |= c == OPT_ETA;
-  if (slot) return ssw_cli_number(name, arg, c == OPT_THETA, slot);
+  if (slot) {
+    const int angle = c >= OPT_PARAM && c < OPT_PARAM + SSW_NBODY_AXES &&
+                      strcmp(param_units[c - OPT_PARAM], "rad") == 0;
+    return ssw_cli_number(name, arg, angle, slot);
+  }
   if (c >= OPT_BODY && c < OPT_BODY + nbody)
     return body_set(o, c - OPT_BODY, name, arg);
   long long n;
@@ -239,8 +233,9 @@ static int parse_one(point_opts *o, int c, const char *name, const char *arg) {
 }
 
 static int parse(int argc, char **argv, point_opts *o, int *help) {
-  *o = (point_opts){
-      .p = {M_PI / 3.0, 0.2, 0.0, 0.0, 0.0, 0.5, 0.3}, .w0 = 1.5, .v0 = 1.0};
+  *o = (point_opts){.p = {.theta = M_PI / 3.0, .a = 0.2, .A = 0.5, .B = 0.3},
+                    .w0 = 1.5,
+                    .v0 = 1.0};
   o->cfg.body.k_rot = SSW_KROT_PAPERS;
   for (int i = 0; i < nbody; i++)
     SSW_CALL(body_set(o, i, body_names[i], body_default(&body_keys[i])));
@@ -434,9 +429,8 @@ static void print_header(FILE *f, const point_opts *o, const ssw_point *pt) {
           "\"git_revision\": \"%s\",\n",
           ssw_version_string(), ssw_version_git());
   fprintf(f, " \"params\": {");
-  jnum(f, "theta", o->p.theta, 1), jnum(f, "a", o->p.a, 1);
-  jnum(f, "b", o->p.b, 1), jnum(f, "r", o->p.r, 1), jnum(f, "s", o->p.s, 1);
-  jnum(f, "A", o->p.A, 1), jnum(f, "B", o->p.B, 1);
+  for (int i = 0; i < SSW_NBODY_AXES; i++)
+    jnum(f, ssw_axis_names[i], ssw_params_get(&o->p, i), 1);
   for (int i = 0; i < nbody; i++)
     jnum(f, body_keys[i].name, ssw_config_real_get(&o->cfg, &body_keys[i]), 1);
   jnum(f, "k_rot", o->cfg.body.k_rot, 1), jnum(f, "omega0", o->w0, 1);

@@ -331,18 +331,14 @@ static int sample_points(parse_state *st) {
  * once: a list under [grid], or one value under its own section (or its
  * default), which then becomes the axis's one value. An axis of one value
  * also sets the scalar, so both spellings of a run are the same config. */
+#define RUN_AXIS_(id, index, name, units, long_name, field, section, home)     \
+  {SSW_AXIS_##id, section, offsetof(ssw_config, home)},
 static int run_axes(parse_state *st) {
   static const struct {
     int axis;
     const char *section;
     size_t offset;
-  } run[] = {{SSW_AXIS_GAMMA, "body", offsetof(ssw_config, body.Gamma)},
-             {SSW_AXIS_ENERGY, "ensemble", offsetof(ssw_config, energy)},
-             {SSW_AXIS_DRAG_W, "body", offsetof(ssw_config, body.drag_w)},
-             {SSW_AXIS_DRAG_V, "body", offsetof(ssw_config, body.drag_v)},
-             {SSW_AXIS_DRAG_WV, "body", offsetof(ssw_config, body.drag_wv)}};
-  _Static_assert(sizeof run / sizeof run[0] == SSW_NAXES - SSW_NBODY_AXES,
-                 "every run axis has its scalar key");
+  } run[] = {SSW_RUN_AXES(RUN_AXIS_)};
   ssw_config *c = st->cfg;
   for (size_t i = 0; i < sizeof run / sizeof run[0]; i++) {
     const char *name = ssw_axis_names[run[i].axis];

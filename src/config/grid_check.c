@@ -46,7 +46,8 @@ static int check_size(const ssw_config *cfg) {
 
 /* B > 0 and A > B at every point: values increase, so compare the ends. */
 static int check_semi_axes(const ssw_config *cfg) {
-  const ssw_axis *A = &cfg->axes[5], *B = &cfg->axes[6];
+  const ssw_axis *A = &cfg->axes[SSW_AXIS_A_SEMI];
+  const ssw_axis *B = &cfg->axes[SSW_AXIS_B_SEMI];
   char b0[32], a0[32], b1[32];
   ssw_fmt_shortest(B->values[0], b0);
   ssw_fmt_shortest(A->values[0], a0);
@@ -118,17 +119,18 @@ static int check_points(const ssw_config *cfg) {
   char why[640];
   snprintf(why, sizeof why, "%s",
            status ? ssw_error_user_message() : "(not reproducible)");
-  const ssw_params *p = &v.body;
-  char gamma[48] = ""; /* a swept circulation is part of the point */
-  if (cfg->axes[SSW_AXIS_GAMMA].n > 1)
-    snprintf(gamma, sizeof gamma, " Gamma=%.10g", v.Gamma);
+  char where[640]; /* the body's axes, and the run's that are swept */
+  size_t used = 0;
+  for (int a = 0; a < SSW_NAXES && used < sizeof where; a++)
+    if (a < SSW_NBODY_AXES || cfg->axes[a].n > 1)
+      used += (size_t)snprintf(where + used, sizeof where - used, "%s%s=%.10g",
+                               a ? " " : "", ssw_axis_names[a],
+                               *ssw_grid_values_field(&v, a));
   return SSW_RAISE(SSW_ERR_CONFIG,
                    "%s:%d: [grid]: grid point %" PRIu64
-                   " (theta=%.10g a=%.10g b=%.10g r=%.10g s=%.10g A=%.10g "
-                   "B=%.10g%s) with [body] m=%g I0=%g rho=%g is invalid: %s",
-                   label(cfg), grid_line(cfg), bad, p->theta, p->a, p->b, p->r,
-                   p->s, p->A, p->B, gamma, cfg->body.m, cfg->body.I0,
-                   cfg->body.rho, why);
+                   " (%s) with [body] m=%g I0=%g rho=%g is invalid: %s",
+                   label(cfg), grid_line(cfg), bad, where, cfg->body.m,
+                   cfg->body.I0, cfg->body.rho, why);
 }
 
 int ssw_grid_validate(const ssw_config *cfg) {

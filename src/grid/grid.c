@@ -33,13 +33,17 @@ uint64_t ssw_grid_ravel(const ssw_axis *axes, const int idx[SSW_NAXES]) {
   return index;
 }
 
+/* Where ssw_grid_values holds each axis (names.h: the body's in `body`,
+ * the run's in their own fields). */
+#define BODY_OFFSET_(id, index, name, units, long_name, field)                 \
+  [index] = offsetof(ssw_grid_values, body.field),
+#define RUN_OFFSET_(id, index, name, units, long_name, field, ...)             \
+  [index] = offsetof(ssw_grid_values, field),
+static const size_t values_offset[SSW_NAXES] = {SSW_BODY_AXES(BODY_OFFSET_)
+                                                    SSW_RUN_AXES(RUN_OFFSET_)};
+
 double *ssw_grid_values_field(ssw_grid_values *v, int axis) {
-  double *field[] = {&v->body.theta, &v->body.a, &v->body.b, &v->body.r,
-                     &v->body.s,     &v->body.A, &v->body.B, &v->Gamma,
-                     &v->energy,     &v->drag_w, &v->drag_v, &v->drag_wv};
-  _Static_assert(sizeof field / sizeof field[0] == SSW_NAXES,
-                 "every grid axis has its field");
-  return field[axis];
+  return (double *)(void *)((char *)v + values_offset[axis]);
 }
 
 void ssw_grid_values_of(const ssw_axis *axes, const int idx[SSW_NAXES],

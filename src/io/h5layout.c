@@ -190,7 +190,7 @@ _Static_assert((0 SSW_TRAJ_FLAGS(SSW_NAME_COUNT)) <= SSW_H5_CATEGORY_MAX &&
                "SSW_H5_CATEGORY_MAX too small");
 
 /* Units and long names of the grid axes (their names: ssw_axis_names). */
-#define AXIS_ROW_(id, index, name, units, long_name)                           \
+#define AXIS_ROW_(id, index, name, units, long_name, ...)                      \
   [index] = {units, long_name},
 static const struct {
   const char *units, *long_name;
@@ -499,7 +499,7 @@ static const char *ic_name(int ic) {
   return ic >= 0 && ic < SSW_IC_COUNT ? ssw_ic_names[ic] : "unknown";
 }
 
-/* Whether `name` is a dimension of the file beyond the body's seven. */
+/* Whether `name` is a dimension of the file beyond the body's. */
 static int swept(const ssw_h5out *h, const char *name) {
   for (int i = SSW_NBODY_AXES; i < h->naxes; i++)
     if (strcmp(ssw_axis_names[h->axis[i]], name) == 0) return 1;

@@ -152,7 +152,7 @@ struct ssw_h5out {
   MPI_Comm comm; /* private duplicate returning MPI errors */
   int rank;
   char *path;
-  int naxes;               /* the file's grid dimensions (7 to 9) */
+  int naxes;               /* the file's grid dimensions */
   int axis[SSW_NAXES];     /* their axes (SSW_AXIS_*), storage order */
   hsize_t dims[SSW_NAXES]; /* their lengths */
   uint64_t total;

@@ -106,7 +106,7 @@ int ssw_h5_handle_new(MPI_Comm comm, const char *path, const ssw_config *cfg,
   for (int i = 0; i < SSW_NAXES; i++)
     SSW_CHECK(cfg->axes[i].n >= 1 && cfg->axes[i].values, SSW_ERR_ARG,
               "axis %s has no values", ssw_axis_names[i]);
-  /* The file's dimensions: axes of one value beyond the body's seven are
+  /* The file's dimensions: axes of one value beyond the body's are
    * root attributes instead (the flat index is the same either way). */
   h->naxes = ssw_config_file_axes(cfg, h->axis);
   for (int i = 0; i < h->naxes; i++) {

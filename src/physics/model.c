@@ -87,15 +87,13 @@ int ssw_model_regular(const ssw_tensor *t, double *d_rel) {
 }
 
 static int check_params(const ssw_params *p) {
-  /* ssw_params holds the body axes in their storage order (names.h
-   * SSW_BODY_AXES). */
+  /* ssw_params has a field per body axis (names.h SSW_BODY_AXES). */
   static const char *const names[] = {SSW_BODY_AXES(SSW_NAME_AT)};
-  const double v[] = {p->theta, p->a, p->b, p->r, p->s, p->A, p->B};
-  _Static_assert(sizeof v / sizeof v[0] == sizeof names / sizeof names[0],
-                 "ssw_params and SSW_BODY_AXES differ");
-  for (int i = 0; i < (int)(sizeof v / sizeof v[0]); i++)
-    SSW_CHECK(isfinite(v[i]), SSW_ERR_BODY, "parameter %s = %g is not finite",
-              names[i], v[i]);
+  for (int i = 0; i < SSW_NBODY_AXES; i++) {
+    const double v = ssw_params_get(p, i);
+    SSW_CHECK(isfinite(v), SSW_ERR_BODY, "parameter %s = %g is not finite",
+              names[i], v);
+  }
   SSW_CHECK(p->B > 0, SSW_ERR_BODY, "semi-axis B = %g must be > 0", p->B);
   SSW_CHECK(p->A > p->B, SSW_ERR_BODY,
             "semi-axes must satisfy A > B, got A = %g, B = %g", p->A, p->B);

@@ -455,8 +455,7 @@ static void circulation_twins(const ssw_point *pt, double H,
 static void start_point(ssw_ensemble *e, const ssw_grid_values *v, int record,
                         double *samples) {
   ssw_ensemble_spec *sp = &e->sp;
-  ssw_grid_values_apply(v, &sp->body);
-  sp->energy = v->energy;
+  ssw_grid_values_put(v, sp);
   e->key = v->key;
   e->recording = sp->samples > 0 && samples != NULL && record;
   if (sp->samples > 0 && samples != NULL && !e->recording)

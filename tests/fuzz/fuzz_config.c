@@ -75,11 +75,14 @@ static void check_indices(const ssw_config *c, uint64_t size) {
     PROMISE(ssw_grid_ravel(c->axes, idx) == probe[k], "ravel(unravel(%llu))",
             (unsigned long long)probe[k]);
     ssw_grid_params(c->axes, probe[k], &p);
-    PROMISE(p.theta == c->axes[0].values[idx[0]] &&
-                p.B == c->axes[6].values[idx[6]] &&
-                ssw_grid_value(c->axes, probe[k], SSW_AXIS_ENERGY) ==
-                    c->axes[SSW_AXIS_ENERGY].values[idx[SSW_AXIS_ENERGY]],
-            "parameters of point %llu", (unsigned long long)probe[k]);
+    for (int a = 0; a < SSW_NBODY_AXES; a++)
+      PROMISE(ssw_params_get(&p, a) == c->axes[a].values[idx[a]],
+              "parameter %s of point %llu", ssw_axis_names[a],
+              (unsigned long long)probe[k]);
+    for (int a = 0; a < SSW_NAXES; a++)
+      PROMISE(ssw_grid_value(c->axes, probe[k], a) == c->axes[a].values[idx[a]],
+              "axis %s of point %llu", ssw_axis_names[a],
+              (unsigned long long)probe[k]);
   }
 }
 
