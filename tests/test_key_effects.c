@@ -13,6 +13,7 @@
  * one DIR/kNN_SECTION_NAME.ini per declaration (the base with that one
  * value changed) and DIR/effects.tsv describing them, for
  * test_key_effects.py to run. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -346,7 +347,36 @@ static void write_cases(const char *dir) {
   put_file(dir, "effects.tsv", tsv);
 }
 
+/* Every grid axis of names.h is a [grid] key of its name that fills that
+ * axis, and every run axis has its scalar key in its section, stored where
+ * the axis's `home` says (the config's run axes rely on both). */
+#define RUN_HOME_(id, index, name, units, long_name, field, section, home)     \
+  {index, section, offsetof(ssw_config, home)},
+static void check_axis_keys(void) {
+  for (int a = 0; a < SSW_NAXES; a++) {
+    const int k = ssw_cfg_find_key("grid", ssw_axis_names[a]);
+    EXPECT(k >= 0 && ssw_cfg_keys[k].kind == K_AXIS &&
+               ssw_cfg_keys[k].offset == (size_t)a,
+           "axis %s: no [grid] key of that name that fills it",
+           ssw_axis_names[a]);
+  }
+  static const struct {
+    int axis;
+    const char *section;
+    size_t offset;
+  } run[] = {SSW_RUN_AXES(RUN_HOME_)};
+  for (size_t i = 0; i < sizeof run / sizeof run[0]; i++) {
+    const int k = ssw_cfg_find_key(run[i].section, ssw_axis_names[run[i].axis]);
+    EXPECT(k >= 0 && ssw_cfg_keys[k].kind == K_REAL &&
+               ssw_cfg_keys[k].offset == run[i].offset,
+           "run axis %s: no real [%s] %s stored at its home",
+           ssw_axis_names[run[i].axis], run[i].section,
+           ssw_axis_names[run[i].axis]);
+  }
+}
+
 int main(int argc, char **argv) {
+  check_axis_keys();
   check_coverage();
   ssw_config *b = parse(base, "the base config");
   if (b) {
