@@ -17,6 +17,7 @@
 #include "sleighsweep/error.h"
 #include "sleighsweep/extract.h"
 #include "sleighsweep/fmt.h"
+#include "sleighsweep/grid.h"
 #include "sleighsweep/model.h"
 #include "sleighsweep/path.h"
 #include "sleighsweep/point.h"
@@ -180,10 +181,6 @@ static int body_set(point_opts *o, int i, const char *name, const char *arg) {
   return SSW_SUCCESS;
 }
 
-/* An angle is typed in the angle grammar (its axis's units are rad). */
-#define PARAM_UNITS_(id, index, name, units, ...) [index] = units,
-static const char *const param_units[] = {SSW_BODY_AXES(PARAM_UNITS_)};
-
 static double *number_slot(point_opts *o, int c) {
   if (c >= OPT_PARAM && c < OPT_PARAM + SSW_NBODY_AXES)
     return ssw_params_at(&o->p, c - OPT_PARAM);
@@ -201,11 +198,8 @@ static int parse_one(point_opts *o, int c, const char *name, const char *arg) {
   double *slot = number_slot(o, c);
   o->rtol_given |= c == OPT_RTOL;
   o->eta_given |= c == OPT_ETA;
-  if (slot) {
-    const int angle = c >= OPT_PARAM && c < OPT_PARAM + SSW_NBODY_AXES &&
-                      strcmp(param_units[c - OPT_PARAM], "rad") == 0;
-    return ssw_cli_number(name, arg, angle, slot);
-  }
+  if (slot)
+    return ssw_cli_number(name, arg, c == OPT_PARAM + SSW_AXIS_THETA, slot);
   if (c >= OPT_BODY && c < OPT_BODY + nbody)
     return body_set(o, c - OPT_BODY, name, arg);
   long long n;

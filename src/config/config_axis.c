@@ -241,7 +241,7 @@ static int parse_axis(const char *value, int axis, ssw_axis *out, char *why,
   out->values = NULL;
   if (strlen(value) >= sizeof buf) return snprintf(why, n, "too long"), -1;
   char *s = ssw_cfg_trim(strcpy(buf, value));
-  const int angle = axis == 0;
+  const int angle = axis == SSW_AXIS_THETA;
   const char *range =
       strncmp(s, "linspace", strlen("linspace")) == 0   ? "linspace"
       : strncmp(s, "logspace", strlen("logspace")) == 0 ? "logspace"
