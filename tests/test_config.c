@@ -734,8 +734,10 @@ static void test_run_axes(void) {
   EXPECT(ssw_grid_size(c->axes) == 10, "grid size %llu",
          (unsigned long long)ssw_grid_size(c->axes));
   int axis[SSW_NAXES];
-  EXPECT(ssw_config_file_axes(c, axis) == 9 && axis[7] == SSW_AXIS_GAMMA &&
-             axis[8] == SSW_AXIS_ENERGY,
+  /* The body's axes, then the two swept run axes. */
+  const int nb = SSW_NBODY_AXES;
+  EXPECT(ssw_config_file_axes(c, axis) == nb + 2 &&
+             axis[nb] == SSW_AXIS_GAMMA && axis[nb + 1] == SSW_AXIS_ENERGY,
          "file axes");
   for (uint64_t i = 0; i < 10; i++) {
     ssw_grid_values v;
@@ -754,7 +756,8 @@ static void test_run_axes(void) {
                            "scalar.ini");
   if (g && b) {
     char why[256];
-    EXPECT(ssw_config_file_axes(g, axis) == 7, "one value is no dimension");
+    EXPECT(ssw_config_file_axes(g, axis) == SSW_NBODY_AXES,
+           "one value is no dimension");
     EXPECT(ssw_config_compare(g, b, why, sizeof why) == 0,
            "both spellings differ: %s", why);
     EXPECT(g->body.Gamma == 1.5 && g->energy == 2.0, "scalars %g %g",

@@ -3,6 +3,7 @@
 
 #include <float.h>
 #include <math.h>
+#include <stdio.h>
 
 #include "sleighsweep/error.h"
 #include "sleighsweep/fmt.h"
@@ -86,6 +87,18 @@ int ssw_model_regular(const ssw_tensor *t, double *d_rel) {
   return rel > SSW_D_REL_MIN;
 }
 
+/* "theta=%g a=%g ... B=%g" of the body's parameters into buf, for the
+ * messages of a body that fails (names.h SSW_BODY_AXES). */
+static const char *params_text(const ssw_params *p, char *buf, size_t n) {
+  static const char *const names[] = {SSW_BODY_AXES(SSW_NAME_AT)};
+  size_t used = 0;
+  buf[0] = '\0';
+  for (int i = 0; i < SSW_NBODY_AXES && used < n; i++)
+    used += (size_t)snprintf(buf + used, n - used, "%s%s=%g", i ? " " : "",
+                             names[i], ssw_params_get(p, i));
+  return buf;
+}
+
 static int check_params(const ssw_params *p) {
   /* ssw_params has a field per body axis (names.h SSW_BODY_AXES). */
   static const char *const names[] = {SSW_BODY_AXES(SSW_NAME_AT)};
@@ -104,6 +117,7 @@ int ssw_model_tensor(const ssw_body *body, const ssw_params *p,
                      ssw_tensor *out) {
   SSW_CALL(ssw_model_check_body(body));
   SSW_CALL(check_params(p));
+  char at[SSW_NBODY_AXES * 32]; /* the parameters in a message */
   const double m = body->m, rho = body->rho;
   const double A2 = p->A * p->A, B2 = p->B * p->B;
   /* A^2 - B^2 as (A - B)(A + B): A - B is exact for B/A in [1/2, 1]
@@ -142,25 +156,23 @@ int ssw_model_tensor(const ssw_body *body, const ssw_params *p,
   /* The reduced dynamics need only K = [[J, -L2], [-L2, M]] positive
    * definite (N never enters): a body with I0 = 0 on a dry plane has a
    * singular 3x3 tensor but regular motion (the tractrix). */
-  SSW_CHECK(isfinite(out->J) && isfinite(out->M) && isfinite(out->N) &&
-                isfinite(out->L1) && isfinite(out->L2) && isfinite(out->Z) &&
-                isfinite(out->kappa) && isfinite(out->lift) &&
-                isfinite(out->lift_s),
-            SSW_ERR_BODY,
-            "inertia tensor overflows at theta=%g a=%g b=%g r=%g s=%g A=%g "
-            "B=%g (J=%g M=%g L1=%g L2=%g Z=%g)",
-            p->theta, p->a, p->b, p->r, p->s, p->A, p->B, out->J, out->M,
-            out->L1, out->L2, out->Z);
+  SSW_CHECK(
+      isfinite(out->J) && isfinite(out->M) && isfinite(out->N) &&
+          isfinite(out->L1) && isfinite(out->L2) && isfinite(out->Z) &&
+          isfinite(out->kappa) && isfinite(out->lift) && isfinite(out->lift_s),
+      SSW_ERR_BODY,
+      "inertia tensor overflows at %s (J=%g M=%g L1=%g L2=%g Z=%g)",
+      params_text(p, at, sizeof at), out->J, out->M, out->L1, out->L2, out->Z);
   double d_rel;
   SSW_CHECK(ssw_model_regular(out, &d_rel), SSW_ERR_BODY,
             "reduced inertia [[J, -L2], [-L2, M]] is not positive definite "
-            "at theta=%g a=%g b=%g r=%g s=%g A=%g B=%g: D = M J - L2^2 is "
-            "%.3g of M J (needs > %g; J=%g M=%g L2=%g): a rotation about a "
-            "point of the blade's normal line costs no energy (e.g. I0 = 0 "
-            "with the centre of mass on that line, a = 0, on a dry plane); "
-            "increase I0 or move the centre of mass off that line",
-            p->theta, p->a, p->b, p->r, p->s, p->A, p->B, d_rel, SSW_D_REL_MIN,
-            out->J, out->M, out->L2);
+            "at %s: D = M J - L2^2 is %.3g of M J (needs > %g; J=%g M=%g "
+            "L2=%g): a rotation about a point of the blade's normal line "
+            "costs no energy (e.g. I0 = 0 with the centre of mass on that "
+            "line, a = 0, on a dry plane); increase I0 or move the centre of "
+            "mass off that line",
+            params_text(p, at, sizeof at), d_rel, SSW_D_REL_MIN, out->J, out->M,
+            out->L2);
   return SSW_SUCCESS;
 }
 
