@@ -190,6 +190,14 @@ static const declared effects[] = {
    "samples/point samples/ only"},
   {"output", "flush_interval", "0.01", "accepted",
    "changes durability timing only: not result-affecting", "only"},
+  /* The base's two grid points have indices 0 and 1: every 2nd point
+   * keeps point 0's comparison and drops point 1's. */
+  {"output", "exact_path_every", "0", "refused",
+   "no exact-path comparison: path_error_max NaN at every point, every "
+   "other dataset the same", "path_error_max=nan only"},
+  {"output", "exact_path_every", "2", "refused",
+   "the comparison at every 2nd grid point (index 0 here), NaN at the "
+   "others", "path_error_max only"},
   {"run", "work_unit", "1", "accepted",
    "changes the schedule only: not result-affecting", "only"},
   {"run", "progress_interval", "0.01", "accepted",

@@ -57,7 +57,10 @@ typedef struct {
                       the config name .h5) is in the config's directory */
   int32_t samples; /**< sample trajectories kept per point (0) */
   int32_t sample_nodes; /**< rows at even times per sample trajectory (256) */
-  char *sample_points;  /**< grid points keeping samples, as written ("all") */
+  int32_t exact_path_every; /**< trajectory 0 against its exact path at
+                                 grid points whose index is a multiple of
+                                 it (1: every point; 0: none) */
+  char *sample_points; /**< grid points keeping samples, as written ("all") */
   ssw_sample_points sample_sel; /**< those points, parsed */
   double flush_interval;        /**< seconds between durability points (120) */
   /* [run] */

@@ -42,6 +42,10 @@ typedef struct {
   int no_exact_path;    /**< skip path_error_max (NaN): the comparison of
                              trajectory 0 with its exact path, which costs
                              as much as a trajectory for a lone one */
+  int path_every;       /**< unless no_exact_path, compare at the grid
+                             points whose index is a multiple of it
+                             ([output] exact_path_every; <= 1: every
+                             point), NaN at the others */
 } ssw_ensemble_spec;
 
 /** What varies from one grid point to the next (the grid's axes, names.h

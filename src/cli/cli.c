@@ -2,6 +2,7 @@
 #include "sleighsweep/cli.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli_internal.h"
@@ -24,7 +25,22 @@ static void print_usage(FILE *f) {
           "Options:\n"
           "  -h, --help     this text ('sleighsweep COMMAND --help' for a "
           "command)\n"
-          "  -V, --version  version and git revision\n");
+          "  -V, --version  version, git revision and how OpenMP's idle "
+          "threads wait\n");
+}
+
+/* How OpenMP's idle threads wait in this process (main.c sets passive
+ * where the user set neither variable): the variables libgomp read. */
+static void print_wait_policy(void) {
+  const char *policy = getenv("OMP_WAIT_POLICY");
+  const char *spin = getenv("GOMP_SPINCOUNT");
+  if (policy || spin)
+    printf("OpenMP wait: %s%s%s%s%s\n", policy ? "OMP_WAIT_POLICY=" : "",
+           policy ? policy : "", policy && spin ? ", " : "",
+           spin ? "GOMP_SPINCOUNT=" : "", spin ? spin : "");
+  else
+    printf("OpenMP wait: the OpenMP runtime's default (OMP_WAIT_POLICY "
+           "unset)\n");
 }
 
 static int cmd_methods(int argc, char **argv) {
@@ -65,6 +81,7 @@ int ssw_cli_main(int argc, char **argv) {
   if (strcmp(cmd, "-V") == 0 || strcmp(cmd, "--version") == 0) {
     printf("sleighsweep %s (git %s)\n", ssw_version_string(),
            ssw_version_git());
+    print_wait_policy();
     return 0;
   }
   if (strcmp(cmd, "point") == 0) return ssw_cli_point(argc - 1, argv + 1);

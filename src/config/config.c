@@ -501,7 +501,9 @@ void ssw_config_ensemble(const ssw_config *cfg, ssw_ensemble_spec *sp) {
                             .ic = cfg->ic,
                             .energy = cfg->energy,
                             .samples = cfg->samples,
-                            .sample_nodes = cfg->sample_nodes};
+                            .sample_nodes = cfg->sample_nodes,
+                            .no_exact_path = cfg->exact_path_every == 0,
+                            .path_every = cfg->exact_path_every};
 }
 
 int ssw_config_parse(const char *text, const char *name, ssw_config **cfg) {

@@ -91,6 +91,9 @@ const key_spec ssw_cfg_keys[SSW_CFG_NKEYS] = {
   {"output", "flush_interval", "120", K_REAL, F(flush_interval),
    SSW_FLUSH_INTERVAL_MIN, INF, 0,
    "time in seconds between durability points"},
+  {"output", "exact_path_every", "1", K_INT32, F(exact_path_every), 0, 1e9,
+   0, "compare trajectory 0 with its exact path at every Nth grid point "
+   "(0: none)"},
   {"run", "work_unit", "0", K_INT32, F(work_unit), 0, 1e6, 0,
    "number of grid points per work unit (0: automatic)"},
   {"run", "progress_interval", "10", K_REAL, F(progress_interval), 0, INF, 1,

@@ -50,6 +50,7 @@ struct ssw_ensemble {
   ssw_path *nodes; /* one per sample trajectory */
   ssw_path probe;  /* trajectory 0's path when it is not a sample */
   int recording;   /* sample trajectories wanted at this point */
+  int check_path;  /* trajectory 0 against its exact path at this point */
   uint64_t key;    /* the initial conditions' key (ssw_grid_values.key) */
   double (*dense)[SSW_PATH_NQ]; /* sample_nodes rows of dense output */
   ssw_error_state *errs; /* one per batch of a block: errors of threads */
@@ -146,12 +147,13 @@ static int one_batch(const ssw_ensemble *e, const ssw_point *pt,
   for (int k = 0; k < cnt; k++) {
     const int64_t traj = first + k;
     ssw_ensemble_initial(sp, &res->tensor, e->key, traj, &w0[k], &v0[k]);
-    /* Trajectory 0 is always recorded: its path is compared with the
-     * exact one (path_error_max). Only the thread of batch 0 touches it. */
+    /* Trajectory 0 is recorded where its path is compared with the exact
+     * one (path_error_max; [output] exact_path_every). Only the thread of
+     * batch 0 touches it. */
     ssw_path *nb =
         e->recording && traj < sp->samples
             ? &e->nodes[traj]
-            : (traj == 0 && !sp->no_exact_path ? (ssw_path *)&e->probe : NULL);
+            : (traj == 0 && e->check_path ? (ssw_path *)&e->probe : NULL);
     if (nb) {
       ssw_path_clear(nb);
       ssw_path_record(nb, 0, 0.0, 0.0, 0.0, 0.0, w0[k], v0[k],
@@ -449,14 +451,17 @@ static void circulation_twins(const ssw_point *pt, double H,
 }
 
 /* The workspace for one point: its run values replace the spec's (the
- * batches read them from the workspace), and sample paths are recorded
- * only at the chosen grid points; elsewhere the buffer is NaN (not stored
- * in the file). */
-static void start_point(ssw_ensemble *e, const ssw_grid_values *v, int record,
-                        double *samples) {
+ * batches read them from the workspace), sample paths are recorded only
+ * at the chosen grid points (elsewhere the buffer is NaN, not stored in
+ * the file), and trajectory 0 is compared with its exact path only at
+ * every path_every-th grid index. */
+static void start_point(ssw_ensemble *e, uint64_t index,
+                        const ssw_grid_values *v, int record, double *samples) {
   ssw_ensemble_spec *sp = &e->sp;
   ssw_grid_values_put(v, sp);
   e->key = v->key;
+  e->check_path = !sp->no_exact_path && (sp->path_every <= 1 ||
+                                         index % (uint64_t)sp->path_every == 0);
   e->recording = sp->samples > 0 && samples != NULL && record;
   if (sp->samples > 0 && samples != NULL && !e->recording)
     for (size_t k = 0;
@@ -466,7 +471,7 @@ static void start_point(ssw_ensemble *e, const ssw_grid_values *v, int record,
 
 int ssw_ensemble_run(ssw_ensemble *e, uint64_t index, const ssw_grid_values *v,
                      int record, ssw_point_result *res, double *samples) {
-  start_point(e, v, record, samples);
+  start_point(e, index, v, record, samples);
   const ssw_ensemble_spec *sp = &e->sp;
   const ssw_params *p = &v->body;
   memset(res, 0, sizeof *res);
@@ -526,7 +531,7 @@ int ssw_ensemble_run(ssw_ensemble *e, uint64_t index, const ssw_grid_values *v,
     /* Uniform motion keeps each initial rotation sense: no sense of the
      * body to report (the closed form says 0 too). */
     if (regime == SSW_REGIME_UNIFORM) res->sense_future = 0;
-    if (e->sp.no_exact_path)
+    if (!e->check_path)
       res->path_error_max = NAN;
     else
       status = path_error(e, res, regime);

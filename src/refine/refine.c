@@ -530,7 +530,10 @@ static int full_ensemble(ssw_refine_point_ctx *c) {
   if (c->full) return SSW_SUCCESS;
   ssw_ensemble_spec all = c->spec;
   all.trajectories = c->full_trajectories;
-  all.no_exact_path = 0; /* the measurements at a crossing have it */
+  /* The measurements at a crossing have it, unless [output]
+   * exact_path_every = 0 (ctx->spec keeps the key's value). */
+  all.no_exact_path = all.path_every == 0;
+  all.path_every = 1;
   return ssw_ensemble_create(&all, &c->full);
 }
 

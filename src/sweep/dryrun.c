@@ -18,10 +18,13 @@
 #include "sleighsweep/runlock.h"
 #include "sleighsweep/sweep.h"
 
-/* Steps and time per trajectory measured on a few grid points (rank 0). */
-static double seconds(void) {
+/* Steps and time per trajectory measured on a few grid points (rank 0):
+ * the CPU time of the calling thread, which integrates the probes alone,
+ * so that other processes on a busy node do not inflate the estimate as
+ * wall time would. */
+static double cpu_seconds(void) {
   struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
@@ -121,9 +124,9 @@ int ssw_sweep_dry_run(const ssw_config *cfg, const ssw_sweep_opts *so,
         cfg->trajectories < PROBE_TRAJ ? cfg->trajectories : PROBE_TRAJ;
     for (int j = 0; j < m; j++)
       ssw_ensemble_initial(&sp, &pt.tensor, v.key, j, &w0[j], &v0[j]);
-    const double t0 = seconds();
+    const double t0 = cpu_seconds();
     SSW_CALL(ssw_point_trajectories(&pt, m, w0, v0, &o, NULL, NULL, r));
-    secs += seconds() - t0;
+    secs += cpu_seconds() - t0;
     /* The point's mean, as the file's steps_mean will hold it. */
     double mean = 0;
     for (int j = 0; j < m; j++)
@@ -161,8 +164,8 @@ int ssw_sweep_dry_run(const ssw_config *cfg, const ssw_sweep_opts *so,
            mean, 2 * se, probes, count / probes);
     printf("estimated steps:     %.3g (%.3g to %.3g)\n", mean * traj,
            fmax(0.0, mean - 2 * se) * traj, (mean + 2 * se) * traj);
-    printf("estimated core time: %.3g core-hours (%.3g s per trajectory "
-           "measured here; varies with the machine and its load)\n",
+    printf("estimated core time: %.3g core-hours (%.3g CPU s per trajectory "
+           "measured here; varies with the machine)\n",
            secs / count * traj / 3600.0, secs / count);
   }
   printf("output size:         %.3g MB\n", bytes / 1e6);

@@ -54,6 +54,11 @@ double bench_median(const double *x, int n);
 double bench_loadavg(void);
 /* Largest finite value; NaN when none. */
 double bench_max(const double *x, int n);
+/* Records why the run's figures are not to be trusted (a disturbed
+ * timing): the JSON says "ok": false and lists the reasons in
+ * "not_ok_reasons"; the exit status is not changed (it reports what
+ * failed to run). */
+void bench_not_ok(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* The two parts. Each prints its tables on stdout and appends its JSON
  * member(s) (`"kernels": {...}` / `"sweep": {...}`) to `json`.

@@ -1,5 +1,5 @@
-/* Reference runs of the benchmark: GSL, and Boost.odeint's Bulirsch-Stoer
- * (bench_gsl.h). */
+/* Reference runs of the benchmark: GSL, Boost.odeint's Bulirsch-Stoer
+ * and the pairs of bench_rk.h (bench_gsl.h). */
 #include "bench_gsl.h"
 
 #include <gsl/gsl_errno.h>
@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "bench_odeint.h"
+#include "bench_rk.h"
 #include "sleighsweep/ode.h"
 #include "sleighsweep/stepper.h"
 
@@ -30,7 +31,14 @@ int bench_gsl_init_bs(bench_gsl *g) {
 #endif
 }
 
+int bench_gsl_init_rk(bench_gsl *g, int kind) {
+  memset(g, 0, sizeof *g);
+  g->rk = bench_rk_create(kind);
+  return g->rk ? 0 : -1;
+}
+
 void bench_gsl_free(bench_gsl *g) {
+  if (g->rk) bench_rk_destroy(g->rk);
 #ifdef SSW_BENCH_HAVE_ODEINT
   if (g->bs) bench_odeint_destroy(g->bs);
 #endif
@@ -62,6 +70,10 @@ static void rhs_bs(const double *y, double *f, void *ctx) {
 /* One accepted step of the workspace's integrator; 0 on success. */
 static int step(bench_gsl *g, gsl_odeiv2_system *sys, int dir, double *t,
                 double *h, double y[SSW_ODE_DIM]) {
+  if (g->rk) {
+    rhs_ctx *r = sys->params;
+    return bench_rk_step(g->rk, &r->c->e, t, h, y, &r->nfev);
+  }
 #ifdef SSW_BENCH_HAVE_ODEINT
   if (g->bs) return bench_odeint_step(g->bs, rhs_bs, sys->params, t, h, y);
 #endif
@@ -73,6 +85,10 @@ static int step(bench_gsl *g, gsl_odeiv2_system *sys, int dir, double *t,
 
 /* Starts a leg at rtol = atol = eps. */
 static void start(bench_gsl *g, double eps) {
+  if (g->rk) {
+    bench_rk_reset(g->rk, eps);
+    return;
+  }
 #ifdef SSW_BENCH_HAVE_ODEINT
   if (g->bs) {
     bench_odeint_reset(g->bs, eps);

@@ -1,10 +1,10 @@
 /* GSL's adaptive steppers (and Boost.odeint's Bulirsch-Stoer,
- * bench_odeint.h) as the benchmark's references, on the engine's
- * own equations (ssw_model_rhs), each leg ended by the engine's stopping
- * threshold (ssw_extract_gstop) and the two legs completed by the engine's
- * limits, tail and centres (ssw_extract_finish): only the integrator
- * differs from the engine's runs. Shared by bench_quick.c and
- * bench_kernels.c. */
+ * bench_odeint.h, and the pairs DOP853 and Vern9, bench_rk.h) as the
+ * benchmark's references, on the engine's own equations (ssw_model_rhs), each
+ * leg ended by the engine's stopping threshold (ssw_extract_gstop) and the two
+ * legs completed by the engine's limits, tail and centres (ssw_extract_finish):
+ * only the integrator differs from the engine's runs. Shared by bench_quick.c
+ * and bench_kernels.c. */
 #ifndef SSW_BENCH_GSL_H
 #define SSW_BENCH_GSL_H
 
@@ -13,16 +13,18 @@
 #include "sleighsweep/extract.h"
 
 struct bench_odeint;
+struct bench_rk;
 
 /* One reference integrator's workspace (5 components: w, v, phi, x, y):
- * a GSL stepper type, or Boost.odeint's Bulirsch-Stoer (bs set, the GSL
- * members NULL). */
+ * a GSL stepper type, Boost.odeint's Bulirsch-Stoer (bs set, the GSL
+ * members NULL) or one of bench_rk.h's pairs (rk set, the others NULL). */
 typedef struct {
   const gsl_odeiv2_step_type *T;
   gsl_odeiv2_step *s;
   gsl_odeiv2_control *c;
   gsl_odeiv2_evolve *e;
   struct bench_odeint *bs;
+  struct bench_rk *rk;
 } bench_gsl;
 
 /* Allocates the workspace of stepper type T; 0 on success. */
@@ -30,6 +32,9 @@ int bench_gsl_init(bench_gsl *g, const gsl_odeiv2_step_type *T);
 /* Allocates a Bulirsch-Stoer workspace (Boost.odeint); -1 when the
  * benchmark was built without Boost or out of memory. */
 int bench_gsl_init_bs(bench_gsl *g);
+/* Allocates a workspace of bench_rk.h's pair `kind` (BENCH_RK_*); -1
+ * when out of memory. */
+int bench_gsl_init_rk(bench_gsl *g, int kind);
 void bench_gsl_free(bench_gsl *g);
 
 /* One trajectory of the tensor of c (regime) from (w0, v0) at rtol = atol =

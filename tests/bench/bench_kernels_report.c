@@ -53,6 +53,10 @@ static void report_kernel_cost(const kctx *kc, sbuf *json) {
          "took the core%s\n",
          kc->rounds, kc->load_timing, 100.0 * kc->cpu_share, kc->retaken,
          kc->samples, kc->cpu_share < 0.9 ? " (NOISY)" : "");
+  if (kc->cpu_share < 0.9)
+    bench_not_ok("per-trajectory part: the timing thread got %.0f%% of a "
+                 "core in the kept samples (below 90%%)",
+                 100.0 * kc->cpu_share);
   printf("\nKernel cost, seed case (macro steps over the forward span at the "
          "1e-8 eta, no extraction): ns per base step (RK4: per step)\n");
   for (int mi = 0, first = 1; mi < NM; mi++) {

@@ -13,6 +13,7 @@
 
 #include "bench.h"
 #include "bench_gsl.h"
+#include "bench_rk.h"
 #include "sleighsweep/error.h"
 #include "sleighsweep/extract.h"
 #include "sleighsweep/point.h"
@@ -31,12 +32,24 @@ typedef struct {
   ssw_point pt;
 } body;
 
-/* What is timed: the engine's scheme at a batch-wide rtol, GSL rk8pd and
- * Boost.odeint's Bulirsch-Stoer at a batch-wide eps, and the `point`
- * path at its defaults (no setting: one trajectory per call). */
-enum { OURS, RK8PD, BS, POINT, NKIND };
-static const char *const kind_name[NKIND] = {"hamel8", "rk8pd",
-                                             "bulirsch-stoer", "point"};
+/* What is timed: the engine's scheme at a batch-wide rtol, the peers
+ * (GSL rk8pd, Boost.odeint's Bulirsch-Stoer, DOP853 and Vern9) each at
+ * its batch-wide eps, the `point` path at its defaults (no setting: one
+ * trajectory per call), and the engine's scheme at the default rtol
+ * (DEF), which every sweep and `point` use. */
+enum { OURS, RK8PD, BS, DOP853, VERN9, POINT, DEF, NKIND };
+static const char *const kind_name[NKIND] = {
+    "hamel8", "rk8pd", "bulirsch-stoer", "dop853",
+    "vern9",  "point", "hamel8 default"};
+/* The peers, of which the fastest is the "best peer". */
+static const int peers[] = {RK8PD, BS, DOP853, VERN9};
+#define NPEERS (int)(sizeof peers / sizeof peers[0])
+/* Repeats of a sample that disagree by more than this (median over the
+ * samples of slowest / fastest round) make the run "ok": false. */
+#define SPREAD_MAX 1.2
+/* A timing thread that ran less than this share of its wall time makes
+ * the run "ok": false. */
+#define CPU_SHARE_MIN 0.9
 
 static void seed_body(body *b) {
   wb_draw *d = &b->d;
@@ -90,7 +103,7 @@ static void point_run(const body *b, ssw_traj *out) {
 static bench_gsl refs[NKIND];
 
 static void run(int kind, const body *b, double x, ssw_traj *out) {
-  if (kind == OURS)
+  if (kind == OURS || kind == DEF)
     ours_run(b, x, out);
   else if (kind == POINT)
     point_run(b, out);
@@ -116,12 +129,14 @@ static double worst_d(const body *bs, int n, int kind, double x,
 }
 
 /* The largest setting of a geometric ladder meeting TARGET everywhere
- * (the point path has none: its error at the defaults, x = 0). */
+ * (the point path has none: its error at the defaults, x = 0; DEF is
+ * the default rtol and its error). */
 static double batch_setting(const body *bs, int n, int kind, double *steps,
                             double *err) {
-  if (kind == POINT) {
-    *err = worst_d(bs, n, kind, 0, steps);
-    return 0;
+  if (kind == POINT || kind == DEF) {
+    const double x = kind == DEF ? SSW_RTOL_DEFAULT : 0;
+    *err = worst_d(bs, n, kind, x, steps);
+    return x;
   }
   const double top = kind == OURS ? 1e-7 : 1e-6, ratio = 0.5;
   for (double x = top; x > 1e-14; x *= ratio) {
@@ -194,12 +209,15 @@ static double kernel_ns(int rounds) {
   return best;
 }
 
-/* Default settings on the wide batch: largest errors of d and dphi and
- * the share of results (d, dphi, r, t0) whose estimate bounds the error. */
-static void default_accuracy(double *emax_d, double *emax_dphi, double *bound) {
+/* Default settings on the wide batch: largest errors of d and dphi, the
+ * share of results (d, dphi, r, t0) whose estimate bounds the error, and
+ * the median over the bodies of each body's largest error in d / rtol. */
+static void default_accuracy(double *emax_d, double *emax_dphi, double *bound,
+                             double *over_rtol) {
   ssw_integrator o;
   ssw_integrator_defaults(&o);
   int nb = 0, nt = 0, bodies = 0;
+  double body_d[NACC];
   *emax_d = *emax_dphi = 0;
   for (int i = 0; bodies < NACC; i++) {
     wb_draw d;
@@ -209,17 +227,21 @@ static void default_accuracy(double *emax_d, double *emax_dphi, double *bound) {
     ssw_traj r[K];
     wb_states(&d, K, w0, v0);
     ssw_extract_batch(&d.t, d.regime, K, w0, v0, &o, NULL, NULL, r);
+    body_d[bodies - 1] = NAN;
     for (int k = 0; k < K; k++) {
       if (r[k].flags & SSW_TRAJ_EQUILIBRIUM) continue;
       double err[4], est[4];
       wb_errors(&d, w0[k], v0[k], &r[k], err, est);
       if (isfinite(err[0])) *emax_d = fmax(*emax_d, err[0]);
+      if (isfinite(err[0]) && !(err[0] <= body_d[bodies - 1]))
+        body_d[bodies - 1] = err[0];
       *emax_dphi = fmax(*emax_dphi, err[1]);
       for (int q = 0; q < 4; q++)
         if (!isnan(err[q])) nt++, nb += est[q] >= err[q];
     }
   }
   *bound = (double)nb / nt;
+  *over_rtol = bench_median(body_d, NACC) / o.rtol;
 }
 
 /* Everything the summary measures. */
@@ -228,15 +250,21 @@ typedef struct {
   int nb;
   double min_time;
   double emax_d, emax_dphi, bound; /* defaults on the wide batch */
+  double over_rtol; /* median over its bodies of the largest error / rtol */
   /* per kind: batch-wide setting (NaN: not found or not built), its
    * largest error and mean steps per trajectory, seconds per trajectory
    * per body (the seed first) and their median over the random bodies */
   double x[NKIND], err[NKIND], st[NKIND], *t[NKIND], med[NKIND];
   double load, cpu_share;       /* load average, CPU share of the timing */
   long retaken;                 /* preempted samples taken again */
+  double spread;                /* median of slowest / fastest round */
   double r_seed, r_rand, r_med; /* hamel8 / rk8pd */
-  double rb_seed, rb_rand;      /* hamel8 / the best of rk8pd and BS */
+  double rb_seed, rb_rand;      /* hamel8 / the best peer */
+  double rd_seed, rd_rand;      /* hamel8 at the default rtol / best peer */
   double rp_seed, rp_rand;      /* point / rk8pd */
+  double rpb_seed, rpb_rand;    /* point / the best peer */
+  int best_seed, best_rand;     /* the best peer's kind */
+  double order[BENCH_RK_N];     /* observed orders of DOP853 and Vern9 */
   double kns;
 } quick;
 
@@ -266,14 +294,23 @@ static body *make_bodies(int nb) {
   return bs;
 }
 
-/* Time per trajectory of every kind at its setting, alternated body by
- * body (paired under load), best of the rounds; the load average before
- * and the share of the wall time the timing thread got. */
-static void time_pairs(quick *q, int rounds) {
-  const int nb = q->nb;
-  q->load = bench_loadavg();
-  const double w0 = bench_now(), c0 = thread_cpu();
-  double *ratio = calloc((size_t)nb, sizeof *ratio);
+/* The fastest peer on per-body times t (index i) or medians (i < 0). */
+static int best_peer(const quick *q, int i) {
+  int best = -1;
+  double tb = INFINITY;
+  for (int p = 0; p < NPEERS; p++) {
+    const double t = i < 0 ? q->med[peers[p]] : q->t[peers[p]][i];
+    if (t < tb) tb = t, best = peers[p];
+  }
+  return best;
+}
+
+/* Every kind at its setting, alternated body by body (paired under
+ * load), for `rounds` rounds: the best of the rounds into q->t, and the
+ * median over the samples of slowest / fastest round into q->spread. */
+static void time_rounds(quick *q, int rounds) {
+  const int nb = q->nb, ns = NKIND * (nb + 1);
+  double *slow = calloc((size_t)ns, sizeof *slow);
   for (int k = 0; k < NKIND; k++) {
     q->t[k] = calloc((size_t)nb + 1, sizeof *q->t[k]);
     for (int i = 0; i <= nb; i++)
@@ -282,25 +319,48 @@ static void time_pairs(quick *q, int rounds) {
   for (int r = 0; r < rounds; r++)
     for (int i = 0; i <= nb; i++)
       for (int k = 0; k < NKIND; k++)
-        if (!isnan(q->x[k]))
-          q->t[k][i] = fmin(q->t[k][i], time_body(&q->bs[i], k, q->x[k],
-                                                  q->min_time, &q->retaken));
+        if (!isnan(q->x[k])) {
+          const double t =
+              time_body(&q->bs[i], k, q->x[k], q->min_time, &q->retaken);
+          q->t[k][i] = fmin(q->t[k][i], t);
+          slow[k * (nb + 1) + i] = fmax(slow[k * (nb + 1) + i], t);
+        }
+  for (int k = 0; k < NKIND; k++)
+    for (int i = 0; i <= nb; i++)
+      slow[k * (nb + 1) + i] /= q->t[k][i];
+  q->spread = rounds > 1 ? bench_median(slow, ns) : NAN;
+  free(slow);
+}
+
+/* Time per trajectory of every kind at its setting, the load average
+ * before and the share of the wall time the timing thread got, and the
+ * ratios. */
+static void time_pairs(quick *q, int rounds) {
+  const int nb = q->nb;
+  q->load = bench_loadavg();
+  const double w0 = bench_now(), c0 = thread_cpu();
+  double *ratio = calloc((size_t)nb, sizeof *ratio);
+  time_rounds(q, rounds);
   q->cpu_share = (thread_cpu() - c0) / (bench_now() - w0);
   for (int k = 0; k < NKIND; k++)
     q->med[k] = isnan(q->x[k]) ? NAN : bench_median(q->t[k] + 1, nb);
   for (int i = 1; i <= nb; i++)
     ratio[i - 1] = q->t[OURS][i] / q->t[RK8PD][i];
   const double *const *t = (const double *const *)q->t;
-  const double best_seed = fmin(t[RK8PD][0], t[BS][0]);
-  const double best_rand = fmin(q->med[RK8PD], q->med[BS]);
+  q->best_seed = best_peer(q, 0), q->best_rand = best_peer(q, -1);
+  const double best_seed = q->best_seed < 0 ? NAN : t[q->best_seed][0];
+  const double best_rand = q->best_rand < 0 ? NAN : q->med[q->best_rand];
   q->r_seed = t[OURS][0] / t[RK8PD][0];
   q->r_rand = q->med[OURS] / q->med[RK8PD];
   q->r_med = bench_median(ratio, nb);
-  /* Without Bulirsch-Stoer there is no "best of both": null. */
-  q->rb_seed = isnan(q->x[BS]) ? NAN : t[OURS][0] / best_seed;
-  q->rb_rand = isnan(q->x[BS]) ? NAN : q->med[OURS] / best_rand;
+  q->rb_seed = t[OURS][0] / best_seed;
+  q->rb_rand = q->med[OURS] / best_rand;
+  q->rd_seed = t[DEF][0] / best_seed;
+  q->rd_rand = q->med[DEF] / best_rand;
   q->rp_seed = t[POINT][0] / t[RK8PD][0];
   q->rp_rand = q->med[POINT] / q->med[RK8PD];
+  q->rpb_seed = t[POINT][0] / best_seed;
+  q->rpb_rand = q->med[POINT] / best_rand;
   free(ratio);
 }
 
@@ -310,6 +370,19 @@ static void json_members(sbuf *json, const char *first,
   for (int i = 0; i < n; i++) {
     sb_printf(json, "%s\"%s\": ", i ? ", " : first, names[i]);
     sb_num(json, vals[i]);
+  }
+}
+
+/* A kind's `<prefix>_<setting>`, `<prefix>_us_per_traj_seed`,
+ * `..._random_median` and `<prefix>_steps_per_traj` members. */
+static void kind_json(const quick *q, int k, const char *prefix,
+                      const char *setting, sbuf *json) {
+  static const char *const what[] = {
+      "", "us_per_traj_seed", "us_per_traj_random_median", "steps_per_traj"};
+  const double v[] = {q->x[k], 1e6 * q->t[k][0], 1e6 * q->med[k], q->st[k]};
+  for (int i = 0; i < 4; i++) {
+    sb_printf(json, ", \"%s_%s\": ", prefix, i ? what[i] : setting);
+    sb_num(json, v[i]);
   }
 }
 
@@ -325,10 +398,16 @@ static void quick_json(const quick *q, sbuf *json) {
       "point_time_ratio_vs_rk8pd_random_median_1e-10",
       "default_max_rel_err_d",
       "default_max_rel_err_dphi",
-      "error_estimate_bound_fraction"};
-  const double tv[] = {q->kns,       q->r_seed,  q->r_rand,  q->rb_seed,
-                       q->rb_rand,   q->rp_seed, q->rp_rand, q->emax_d,
-                       q->emax_dphi, q->bound};
+      "error_estimate_bound_fraction",
+      "time_ratio_vs_best_peer_default_seed_1e-10",
+      "time_ratio_vs_best_peer_default_random_median_1e-10",
+      "point_time_ratio_vs_best_peer_seed_1e-10",
+      "point_time_ratio_vs_best_peer_random_median_1e-10",
+      "default_error_over_rtol_median"};
+  const double tv[] = {q->kns,       q->r_seed,   q->r_rand,   q->rb_seed,
+                       q->rb_rand,   q->rp_seed,  q->rp_rand,  q->emax_d,
+                       q->emax_dphi, q->bound,    q->rd_seed,  q->rd_rand,
+                       q->rpb_seed,  q->rpb_rand, q->over_rtol};
   _Static_assert(sizeof tv / sizeof tv[0] == sizeof top / sizeof top[0],
                  "one value per top-level key");
   json_members(json, "", top, tv, (int)(sizeof top / sizeof top[0]));
@@ -375,6 +454,18 @@ static void quick_json(const quick *q, sbuf *json) {
                  "one value per quick key");
   sb_printf(json, ", \"quick\": ");
   json_members(json, "{", qk, qv, (int)(sizeof qk / sizeof qk[0]));
+  kind_json(q, DOP853, "dop853", "eps", json);
+  kind_json(q, VERN9, "vern9", "eps", json);
+  kind_json(q, DEF, "default", "rtol", json);
+  static const char *const more[] = {
+      "dop853_observed_order", "vern9_observed_order",
+      "default_max_rel_err_d_timed", "repeat_spread"};
+  const double mv[] = {q->order[BENCH_RK_DOP853], q->order[BENCH_RK_VERN9],
+                       q->err[DEF], q->spread};
+  json_members(json, ", ", more, mv, 4);
+  sb_printf(json, ", \"best_peer_seed\": \"%s\", \"best_peer_random\": \"%s\"",
+            q->best_seed < 0 ? "" : kind_name[q->best_seed],
+            q->best_rand < 0 ? "" : kind_name[q->best_rand]);
 }
 
 /* Full mode: the other adaptive schemes at their own batch-wide rtol,
@@ -412,7 +503,8 @@ static void other_schemes(quick *q, sbuf *json) {
 }
 
 static void print_summary(const quick *q) {
-  static const char *const what[NKIND] = {"rtol", "eps", "eps", "defaults"};
+  static const char *const what[NKIND] = {"rtol", "eps",      "eps", "eps",
+                                          "eps",  "defaults", "rtol"};
   printf("  batch-wide settings meeting %.0e in d (steps per trajectory: "
          "Hamel base steps incl. the estimate, accepted steps of the "
          "others):\n",
@@ -429,19 +521,41 @@ static void print_summary(const quick *q) {
            1e6 * q->t[k][0], 1e6 * q->med[k]);
   }
   printf("  ratios: hamel8 / rk8pd seed %.2f, random median %.2f (median of "
-         "per-body ratios %.2f); hamel8 / best of rk8pd and Bulirsch-Stoer "
-         "seed %.2f, random median %.2f; point / rk8pd seed %.2f, random "
+         "per-body ratios %.2f); point / rk8pd seed %.2f, random median "
+         "%.2f\n",
+         q->r_seed, q->r_rand, q->r_med, q->rp_seed, q->rp_rand);
+  printf("  against the best peer (seed: %s, random median: %s): hamel8 at "
+         "its batch-wide rtol seed %.2f, random median %.2f; at the default "
+         "rtol %.0e seed %.2f, random median %.2f; point seed %.2f, random "
          "median %.2f\n",
-         q->r_seed, q->r_rand, q->r_med, q->rb_seed, q->rb_rand, q->rp_seed,
-         q->rp_rand);
+         q->best_seed < 0 ? "none" : kind_name[q->best_seed],
+         q->best_rand < 0 ? "none" : kind_name[q->best_rand], q->rb_seed,
+         q->rb_rand, SSW_RTOL_DEFAULT, q->rd_seed, q->rd_rand, q->rpb_seed,
+         q->rpb_rand);
   printf("  timing: load average %.2f before; the timing thread got %.0f%% "
          "of the wall time, %ld preempted samples taken again (other "
          "processes take the rest: compare the ratios, paired body by body, "
-         "rather than the times)\n",
-         q->load, 100 * q->cpu_share, q->retaken);
+         "rather than the times); repeats: median slowest / fastest round "
+         "%.3f\n",
+         q->load, 100 * q->cpu_share, q->retaken, q->spread);
   printf("  batch kernel: %.2f ns per base step per lane (hamel8, %d "
          "lanes)\n",
          q->kns, SSW_LANES);
+}
+
+/* The pairs' self-check: observed order on the Kepler problem and the
+ * tableau's row sums against its nodes. */
+static void selfcheck(quick *q) {
+  for (int k = 0; k < BENCH_RK_N; k++) {
+    int nominal;
+    double rowsum;
+    bench_rk_selfcheck(k, &q->order[k], &nominal, &rowsum);
+    printf("  self-check %-6s: observed order %.2f (nominal %d) on the Kepler "
+           "problem (e = 0.6, half a period, fixed steps); largest |sum_j a_ij "
+           "- c_i| "
+           "%.1e\n",
+           bench_rk_name(k), q->order[k], nominal, rowsum);
+  }
 }
 
 static void quick_free(quick *q) {
@@ -458,14 +572,21 @@ int bench_quick(const bench_opts *o, sbuf *json) {
     return 1;
   }
   const int have_bs = bench_gsl_init_bs(&refs[BS]) == 0;
+  if (bench_gsl_init_rk(&refs[DOP853], BENCH_RK_DOP853) != 0 ||
+      bench_gsl_init_rk(&refs[VERN9], BENCH_RK_VERN9) != 0) {
+    quick_free(&q);
+    return 1;
+  }
   printf("Accuracy and cost (%d random bodies of the wide domain + the seed "
          "case, %d trajectories each; target %.0e in d on every one)\n",
          q.nb, K, TARGET);
-  default_accuracy(&q.emax_d, &q.emax_dphi, &q.bound);
+  default_accuracy(&q.emax_d, &q.emax_dphi, &q.bound, &q.over_rtol);
   printf("  defaults (%s, rtol %.0e) on %d bodies x %d: max rel. error d "
-         "%.2e, dphi %.2e; estimates bound %.1f%% of the errors\n",
+         "%.2e, dphi %.2e; estimates bound %.1f%% of the errors; median over "
+         "the bodies of the largest error in d / rtol %.3g\n",
          SSW_SCHEME_DEFAULT, SSW_RTOL_DEFAULT, NACC, K, q.emax_d, q.emax_dphi,
-         100 * q.bound);
+         100 * q.bound, q.over_rtol);
+  selfcheck(&q);
   for (int k = 0; k < NKIND; k++)
     q.x[k] = k == BS && !have_bs
                  ? NAN
@@ -476,7 +597,16 @@ int bench_quick(const bench_opts *o, sbuf *json) {
   quick_json(&q, json);
   if (!o->smoke && !o->quick) other_schemes(&q, json);
   sb_printf(json, "}");
-  const int ok = q.x[OURS] > 0 && q.x[RK8PD] > 0;
+  const int ok =
+      q.x[OURS] > 0 && q.x[RK8PD] > 0 && q.x[DOP853] > 0 && q.x[VERN9] > 0;
+  if (q.cpu_share < CPU_SHARE_MIN)
+    bench_not_ok("quick: the timing thread got %.0f%% of its wall time "
+                 "(below %.0f%%)",
+                 100 * q.cpu_share, 100 * CPU_SHARE_MIN);
+  if (q.spread > SPREAD_MAX)
+    bench_not_ok("quick: repeats disagree (median slowest / fastest round "
+                 "%.3f, above %.2f)",
+                 q.spread, SPREAD_MAX);
   quick_free(&q);
   return !ok;
 }

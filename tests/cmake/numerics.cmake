@@ -26,6 +26,11 @@ if(GSL_FOUND)
 endif()
 # Command-line messages: did-you-mean, missing values,
 # --help of methods and figures.sh, numbers as the user wrote them.
+# OpenMP's idle threads wait passively unless the user set
+# OMP_WAIT_POLICY or GOMP_SPINCOUNT (src/cli/main.c), read from libgomp.
+ssw_add_test(NAME test_wait_policy
+  COMMAND ${SSW_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/test_wait_policy.py
+          $<TARGET_FILE:sleighsweep>)
 ssw_add_test(NAME test_cli_messages
   COMMAND ${SSW_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/test_cli_messages.py
           $<TARGET_FILE:sleighsweep> ${CMAKE_SOURCE_DIR}
