@@ -52,7 +52,10 @@ export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 
 cd "$BUILD_DIR"
 status=0
-EXCLUDE=${SANITIZE_EXCLUDE_LABELS-slurm|durability|scheduling|analysis|gallery}
+# batch: seeded batches of `point` runs (test_honest_schemes, 3 min plain),
+# whose C paths the unit tests (test_honest, test_damped, test_schemes)
+# already run under the sanitizers.
+EXCLUDE=${SANITIZE_EXCLUDE_LABELS-slurm|durability|scheduling|analysis|gallery|batch}
 if [ $# -gt 0 ]; then
   ctest --output-on-failure -j 2 ${EXCLUDE:+-LE "$EXCLUDE"} "$@" || status=$?
 else
