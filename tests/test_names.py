@@ -223,7 +223,7 @@ def main():
         with sswfile.Sweep(swept) as s:
             sweep_axes = s.axes
     check(names["regime"][0] == (0, "uniform") and
-          names["flags"][-1] == (64, "near_critical"),
+          names["flags"][-1] == (256, "energy_drift"),
           f"engine names {names['regime']} {names['flags']}")
     check_docs(names, os.path.join(ROOT, "docs", "output.md"))
     check_analysis(names)

@@ -60,6 +60,11 @@ typedef struct {
    * rounded at a few ulp per base step, and -ln(mu) / T divides that by
    * |ln mu|, small for a slow mode. */
   double decay_roundoff;
+  /** The step's share of err_decay from the map itself at T, 2T and 4T
+   * (1/time): Richardson with the order those three show, which near a
+   * double root (a node whose two rates nearly agree) is half the
+   * scheme's, as the roots move by the square root of the map's error. */
+  double decay_step;
 } ssw_damped;
 
 /** The stopping fraction of the energy with these settings: stop once

@@ -17,9 +17,9 @@ extern "C" {
 /** Per-trajectory flags (OR-ed): SSW_TRAJ_FWD_CAP (1), _BWD_CAP (2),
  * _NONFINITE (4), _EQUILIBRIUM (8), _NO_PEAK (16), _RTOL (32), from the
  * list SSW_TRAJ_FLAGS in names.h (with names and meanings). FWD_CAP,
- * BWD_CAP, NONFINITE and NO_PEAK mean the trajectory is not converged and
- * is excluded from ensemble statistics; EQUILIBRIUM and RTOL are
- * information. */
+ * BWD_CAP, NONFINITE, NO_PEAK, NEAR_CRITICAL, NO_ESTIMATE and
+ * ENERGY_DRIFT mean the trajectory is not converged and is excluded from
+ * ensemble statistics; EQUILIBRIUM and RTOL are information. */
 #define SSW_TRAJ_ENUM_(id, bit, ...) SSW_TRAJ_##id = bit,
 enum { SSW_TRAJ_FLAGS(SSW_TRAJ_ENUM_) };
 
@@ -31,6 +31,12 @@ enum { SSW_TRAJ_FLAGS(SSW_TRAJ_ENUM_) };
 #define SSW_RTOL_MAX 1e-2
 #define SSW_TOL_FIXED_DEFAULT 1e-5 /**< stopping tolerance of fixed steps */
 #define SSW_MAX_STEPS_DEFAULT 2000000
+/** A trajectory whose relative energy error (ssw_traj.energy_error: the
+ * node energy's, with drag the balance H + dissipated) exceeds this has
+ * left its energy level: flagged SSW_TRAJ_ENERGY_DRIFT, not converged,
+ * whatever its estimates say (a fixed step far beyond a scheme's stability
+ * gives finite nonsense that a coarser run cannot judge). */
+#define SSW_ENERGY_ERROR_MAX 1e-2
 
 /** Step control constants (docs/theory/step-control.md). Steps grow by at
  * most SSW_GROWTH_MAX as the motion settles: delta^2 = GROWTH_MAX^-16. */

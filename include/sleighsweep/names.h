@@ -44,7 +44,11 @@
   XM(NO_PEAK, 16, "no_peak", "the time of max |L1 w + Z v| was not found")     \
   XM(RTOL, 32, "rtol_not_met", "error estimate above rtol after refinement")   \
   XM(NEAR_CRITICAL, 64, "near_critical",                                       \
-     "circulation: energy within SSW_CRITICAL_MARGIN of the critical one")
+     "circulation: energy within SSW_CRITICAL_MARGIN of the critical one")     \
+  XM(NO_ESTIMATE, 128, "no_estimate",                                          \
+     "a measured quantity has no error estimate (the coarse run missed it)")   \
+  XM(ENERGY_DRIFT, 256, "energy_drift",                                        \
+     "energy error above SSW_ENERGY_ERROR_MAX: off its energy level")
 
 /** Rotation senses at t -> +inf (datasets `sense_future`, `analytic_sense`,
  * flag_values). X(ID, value, name, description). */

@@ -34,7 +34,7 @@ SENSES = {-1: "clockwise", 0: "none", 1: "counterclockwise"}
 DONE_STATES = {0: "pending", 1: "done"}
 TRAJ_FLAGS = {1: "forward_step_cap", 2: "backward_step_cap", 4: "nonfinite",
               8: "equilibrium_start", 16: "no_peak", 32: "rtol_not_met",
-              64: "near_critical"}
+              64: "near_critical", 128: "no_estimate", 256: "energy_drift"}
 # The grid axes in storage order (names.h SSW_BODY_AXES, then
 # SSW_RUN_AXES): (name, TeX symbol, plain symbol for titles, description,
 # axis label words, kind). kind "body": always a dimension of a file;

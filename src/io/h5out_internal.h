@@ -105,7 +105,7 @@ void ssw_h5_column_value(const column *c, const ssw_point_result *r, void *buf,
                          size_t j);
 
 /* Most values of one category (the trajectory flags). */
-#define SSW_H5_CATEGORY_MAX 8
+#define SSW_H5_CATEGORY_MAX 16
 
 typedef struct {
   const char *attr; /* flag_values or flag_masks */

@@ -6,6 +6,7 @@
 
 #include <math.h>
 
+#include "estimate.h"
 #include "scale.h"
 #include "sleighsweep/drag.h"
 #include "sleighsweep/effect.h"
@@ -142,8 +143,13 @@ static void settle_of(const ssw_coeffs *c, const ssw_state *s, double Ht,
  * Two independent directions keep it well conditioned however the
  * trajectory approaches rest, and it carries the scheme's own error
  * (O(eps^q)), which the coarse run's difference estimates. */
-static void decay_of(const run_par *P, double T, ssw_damped *r) {
-  const double d = 0x1p-300;
+typedef struct {
+  double rate, freq;
+  int approach;
+} rest_map;
+
+/* The rates of the step's map at rest, probed with velocities of size d. */
+static rest_map map_at_rest(const run_par *P, double T, double d) {
   double m[2][2];
   for (int k = 0; k < 2; k++) {
     ssw_state s;
@@ -152,26 +158,68 @@ static void decay_of(const run_par *P, double T, ssw_damped *r) {
     ssw_stepper_velocity(P->c, &s, &m[0][k], &m[1][k]);
     m[0][k] /= d, m[1][k] /= d;
   }
-  r->steps += 2 * ssw_method_cost(P->c->method);
-  /* Each base step rounds the map by a few ulp; ln mu divides that by
-   * |ln mu| = decay T. */
-  r->decay_roundoff = 4.0 * ssw_method_cost(P->c->method) * 0x1p-52 / T;
   const double tr = m[0][0] + m[1][1];
   const double det = m[0][0] * m[1][1] - m[0][1] * m[1][0];
   double disc = tr * tr - 4.0 * det;
   /* A double root (C = c K: the map is a multiple of the identity) within
    * round-off. */
   if (fabs(disc) <= 1e-12 * tr * tr) disc = 0.0;
-  r->decay_freq = 0.0;
-  r->approach = SSW_APPROACH_NODE;
+  rest_map r = {0.0, 0.0, SSW_APPROACH_NODE};
   if (disc >= 0.0) {
     const double mu = 0.5 * (fabs(tr) + sqrt(disc));
-    r->decay_rate = -log(mu) / T;
+    r.rate = -log(mu) / T;
   } else {
-    r->approach = SSW_APPROACH_FOCUS;
-    r->decay_rate = -0.5 * log(det) / T;
-    r->decay_freq = atan2(sqrt(-disc), tr) / T;
+    r.approach = SSW_APPROACH_FOCUS;
+    r.rate = -0.5 * log(det) / T;
+    r.freq = atan2(sqrt(-disc), tr) / T;
   }
+  return r;
+}
+
+static void decay_of(const run_par *P, double T, ssw_damped *r) {
+  const rest_map a = map_at_rest(P, T, 0x1p-300);
+  /* The same map probed at another size: the linear map is the same, its
+   * rounding is not (d is not a power of two apart), so the difference
+   * measures the round-off of the entries and of the eigenvalue solve,
+   * which a model of the scheme's operations misses (rk4's and dopri5's
+   * stages, the momenta's solve, close roots). */
+  /* Probes at sizes 2^-300 times sqrt(2), sqrt(3), sqrt(5): the spread
+   * of the four rates, times 4, stands for the rounding's. */
+  const double sizes[] = {0x1.6a09e667f3bcdp-300, 0x1.bb67ae8584caap-300,
+                          0x1.1e3779b97f4a8p-299};
+  double lo = a.rate;
+  double hi = lo;
+  for (int i = 0; i < 3; i++) {
+    const double x = map_at_rest(P, T, sizes[i]).rate;
+    lo = fmin(lo, x), hi = fmax(hi, x);
+  }
+  r->steps += 8 * ssw_method_cost(P->c->method);
+  /* Each base step (or stage) rounds the map by a few ulp; ln mu divides
+   * that by |ln mu| = decay T. */
+  const int ops = ssw_method_cost(P->c->method) > P->c->method->n_nodes
+                      ? ssw_method_cost(P->c->method)
+                      : P->c->method->n_nodes;
+  /* The velocities come from the momenta through K^-1 at every base step:
+   * cond(K) ulp each (lambda_max^2 / det K for the 2x2 tensor). */
+  const ssw_reduced *e = &P->c->e;
+  const double lmax = 0.5 * (e->J + e->M + hypot(e->J - e->M, 2.0 * e->L2));
+  const double cond = lmax * lmax / e->D;
+  r->decay_roundoff = 4.0 * ops * (1.0 + cond) * 0x1p-52 / T + 4.0 * (hi - lo);
+  r->decay_rate = a.rate;
+  r->decay_freq = a.freq;
+  r->approach = a.approach;
+  /* The map's own convergence at T, 2T, 4T (cheap: one macro step each). */
+  const rest_map m2 = map_at_rest(P, 2.0 * T, 0x1p-300),
+                 m4 = map_at_rest(P, 4.0 * T, 0x1p-300);
+  r->steps += 4 * ssw_method_cost(P->c->method);
+  const double x[] = {a.rate}, y[] = {m2.rate}, z[] = {m4.rate},
+               fl[] = {r->decay_roundoff};
+  const int order = P->c->method->order;
+  const double q = ssw_observed_order_of(1, x, y, z, fl, 2.0, 2.0, order);
+  const double p = pow(2.0, q);
+  r->decay_step = SSW_EST_SAFETY *
+                  fmax(fabs(a.rate - m2.rate), fabs(m2.rate - m4.rate) / p) /
+                  (p - 1.0);
 }
 
 /* The linear tail from the state at the end: K zeta' = -(C + kappa S)
@@ -330,7 +378,7 @@ static void run_all(const run_par *P, run *runs, int n) {
  * times the fine one, order q): SSW_EST_SAFETY |fine - coarse| /
  * (ratio^q - 1), plus the tail's remainder (O(H / H0) of the heading and
  * the rest point, O(sqrt(H / H0)) of the length). */
-static void estimate(const ssw_damped *f, const ssw_damped *c, int q,
+static void estimate(const ssw_damped *f, const ssw_damped *c, double q,
                      ssw_damped *out) {
   const double k = SSW_EST_SAFETY / (pow(SSW_EST_RATIO, q) - 1.0);
   const double s = sqrt(f->energy_end);
@@ -340,7 +388,7 @@ static void estimate(const ssw_damped *f, const ssw_damped *c, int q,
                   f->energy_end * f->path_length;
   out->err_path =
       k * fabs(f->path_length - c->path_length) + s * f->path_length;
-  out->err_decay = k * fabs(f->decay_rate - c->decay_rate);
+  out->err_decay = fmax(k * fabs(f->decay_rate - c->decay_rate), f->decay_step);
   out->err_settle = k * fabs(f->t_settle - c->t_settle);
 }
 
@@ -355,17 +403,40 @@ static void add_floor(ssw_damped *r) {
   r->err_rest += n * r->path_length;
   r->err_path += n * r->path_length;
   r->err_decay += r->decay_roundoff;
+  /* t_settle is located on H, whose relative round-off grows in the same
+   * way: a shift of n ulp of ln H moves it by that over its rate, bounded
+   * by the same share of t_settle itself (ln H falls by ln 100 over it). */
+  r->err_settle += n * r->t_settle;
 }
 
-/* The largest error estimate relative to what rtol asks of it. */
+/* The largest error estimate relative to what rtol asks of it; a quantity
+ * measured without an estimate (the coarse run missed it) counts as
+ * infinitely far (never fmax's silent NaN). */
 static double rel_error(const ssw_damped *r) {
   const double lscale = fmax(r->path_length, 1e-300);
-  double e = r->err_heading / fmax(fabs(r->heading_total), 1.0);
-  e = fmax(e, r->err_rest / lscale);
-  e = fmax(e, r->err_path / lscale);
-  if (r->decay_rate > 0) e = fmax(e, r->err_decay / r->decay_rate);
-  if (r->t_settle > 0) e = fmax(e, r->err_settle / r->t_settle);
+  const double val[] = {r->heading_total, r->rest_distance, r->path_length,
+                        r->decay_rate, r->t_settle};
+  const double err[] = {r->err_heading, r->err_rest, r->err_path, r->err_decay,
+                        r->err_settle};
+  const double scale[] = {fmax(fabs(r->heading_total), 1.0), lscale, lscale,
+                          r->decay_rate, r->t_settle};
+  double e = 0.0;
+  for (size_t i = 0; i < sizeof val / sizeof val[0]; i++) {
+    if (!isfinite(val[i]) || !(scale[i] > 0)) continue;
+    e = fmax(e, isnan(err[i]) ? INFINITY : err[i] / scale[i]);
+  }
   return e;
+}
+
+/* No confident nonsense (as extract.c's judge): a measured quantity
+ * without an estimate, or an energy balance off its level, is not
+ * converged. */
+static void judge(int estimated, ssw_damped *r) {
+  if (r->energy_error > SSW_ENERGY_ERROR_MAX) r->flags |= SSW_TRAJ_ENERGY_DRIFT;
+  if (estimated && r->converged && rel_error(r) == INFINITY)
+    r->flags |= SSW_TRAJ_NO_ESTIMATE;
+  if (r->flags & (SSW_TRAJ_ENERGY_DRIFT | SSW_TRAJ_NO_ESTIMATE))
+    r->converged = 0;
 }
 
 /* At most this many trajectories per pass (stack-sized tables). */
@@ -381,19 +452,67 @@ typedef struct {
 /* One pass: the fine and (with an estimate) the coarse run of every
  * trajectory not done, in the lanes together; then each one's estimate,
  * and a finer step for those above rtol. */
+/* The order the three runs show (estimate.h ssw_observed_order_of) on
+ * the measured quantities, with their round-off floors. */
+static double observed(const ssw_damped *f, const ssw_damped *c,
+                       const ssw_damped *far, int q) {
+  const double n = (double)f->steps * 0x1p-52;
+  const double a[] = {f->heading_total, f->rest_distance, f->path_length,
+                      f->decay_rate, f->t_settle};
+  const double b[] = {c->heading_total, c->rest_distance, c->path_length,
+                      c->decay_rate, c->t_settle};
+  const double e[] = {far->heading_total, far->rest_distance, far->path_length,
+                      far->decay_rate, far->t_settle};
+  const double fl[] = {n * fmax(fabs(a[0]), 1.0), n * f->path_length,
+                       n * f->path_length, f->decay_roundoff,
+                       n * fabs(f->t_settle)};
+  return ssw_observed_order_of(5, a, b, e, fl, SSW_EST_RATIO, SSW_EST_RATIO, q);
+}
+
+/* out's estimates at least those of x divided by k (NaN in x: out's). */
+static void at_least(const ssw_damped *x, double k, ssw_damped *out) {
+  out->err_heading = fmax(out->err_heading, x->err_heading / k);
+  out->err_rest = fmax(out->err_rest, x->err_rest / k);
+  out->err_path = fmax(out->err_path, x->err_path / k);
+  out->err_decay = fmax(out->err_decay, x->err_decay / k);
+  out->err_settle = fmax(out->err_settle, x->err_settle / k);
+}
+
+/* The estimate of r from its coarse run; at fixed steps and for the
+ * comparison schemes with the order the runs show, from a third run
+ * `far` (NULL: none), as extract.c's observed_orders does. */
+static void estimate_of(const run_par *P, ssw_damped *r, const ssw_damped *c,
+                        const ssw_damped *far) {
+  const int q = P->c->method->order;
+  double qk = q;
+  if (far && c->converged && far->converged) {
+    qk = observed(r, c, far, q);
+    ssw_damped wide = *c;
+    estimate(c, far, qk, &wide);
+    estimate(r, c, qk, r);
+    at_least(&wide, pow(SSW_EST_RATIO, qk), r);
+    return;
+  }
+  estimate(r, c, qk, r);
+}
+
 static void pass(const run_par *P, int k, int m, traj_job *jobs,
                  ssw_damped *out) {
   const ssw_integrator *o = P->o;
   const int q = P->c->method->order;
-  run runs[2 * CHUNK];
-  ssw_damped coarse[CHUNK];
+  /* Where h^q is not a given (extract.c observed_orders): a third run. */
+  const int measure =
+      o->estimate && (o->rtol <= 0 || P->c->method->stages == 0);
+  run runs[3 * CHUNK];
+  ssw_damped coarse[CHUNK], far[CHUNK];
   int active[CHUNK], n = 0;
   for (int i = 0; i < m; i++) {
     active[i] = !jobs[i].done;
     if (!active[i]) continue;
-    for (int j = 0; j < 1 + (o->estimate != 0); j++) {
-      const double f = j ? SSW_EST_RATIO : 1.0;
-      runs[n++] = (run){.r = j ? &coarse[i] : &out[i],
+    for (int j = 0; j < 1 + (o->estimate != 0) + measure; j++) {
+      const double f =
+          j == 0 ? 1.0 : (j == 1 ? 1.0 : SSW_EST_RATIO) * SSW_EST_RATIO;
+      runs[n++] = (run){.r = j == 0 ? &out[i] : (j == 1 ? &coarse[i] : &far[i]),
                         .w0 = jobs[i].w0,
                         .v0 = jobs[i].v0,
                         .eps = jobs[i].eps * f,
@@ -404,13 +523,14 @@ static void pass(const run_par *P, int k, int m, traj_job *jobs,
   for (int i = 0; i < m; i++) {
     if (!active[i]) continue;
     ssw_damped *r = &out[i];
-    jobs[i].work += r->steps + (o->estimate ? coarse[i].steps : 0);
+    jobs[i].work += r->steps + (o->estimate ? coarse[i].steps : 0) +
+                    (measure ? far[i].steps : 0);
     jobs[i].done = 1;
     r->refinements = k;
     r->err_heading = r->err_rest = r->err_path = NAN;
     r->err_decay = r->err_settle = NAN;
     if (!o->estimate || !r->converged) continue;
-    estimate(r, &coarse[i], q, r);
+    estimate_of(P, r, &coarse[i], measure ? &far[i] : NULL);
     const double rel = rel_error(r);
     if (o->rtol <= 0 || rel <= o->rtol) {
       add_floor(r);
@@ -453,6 +573,7 @@ static void extract(const run_par *P, int m, const double *w0, const double *v0,
   int n = 0;
   for (int i = 0; i < m; i++) {
     out[i].steps = jobs[i].work;
+    judge(o->estimate, &out[i]);
     if (ctx && ctx[i])
       rec[n++] = (run){.r = &copy[i],
                        .w0 = w0[i],
@@ -476,7 +597,7 @@ static void unscale(const ssw_units *u, ssw_damped *r) {
   for (size_t i = 0; i < sizeof time / sizeof time[0]; i++)
     *time[i] = ldexp(*time[i], -k);
   double *rate[] = {&r->decay_rate, &r->decay_freq, &r->err_decay,
-                    &r->decay_roundoff};
+                    &r->decay_roundoff, &r->decay_step};
   for (size_t i = 0; i < sizeof rate / sizeof rate[0]; i++)
     *rate[i] = ldexp(*rate[i], k);
 }

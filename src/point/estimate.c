@@ -22,6 +22,18 @@ static double diff_of(double fine, double coarse, double div) {
   return SSW_EST_SAFETY * fabs(fine - coarse) / div;
 }
 
+/* The steps' count as floor_of counts them: a composition's base step
+ * rounds by about an ulp of the state; a comparison scheme (rk4, dopri5,
+ * rattle) steps the plain state and converts it to the momenta, and
+ * rounds at each of its stages (or Newton's iterations): 4 ulp per stage
+ * counted (rattle at rtol 1e-10, 1.5e6 steps, drifted by 1.4 ulp per
+ * step). */
+static double rounding_steps(const ssw_method *m, int64_t steps) {
+  const double n = (double)steps + 1.0;
+  if (m->stages > 0) return n;
+  return n * 4.0 * (m->n_nodes > 1 ? m->n_nodes : 1);
+}
+
 static double floor_of(double scale, double n) {
   return 0x1p-52 * scale * (8.0 * sqrt(n) + 0.25 * n);
 }
@@ -73,11 +85,11 @@ static double heading_floor(const ssw_coeffs *c, const ssw_traj *r, double n) {
 }
 
 void ssw_estimate(const ssw_coeffs *c, const ssw_traj *fine,
-                  const ssw_traj *coarse, double ratio, int order,
+                  const ssw_traj *coarse, double ratio, double order,
                   ssw_traj *out) {
   const double div = pow(ratio, order) - 1.0;
   /* Round-off grows with every base step (the heading sums them all). */
-  const double n = (double)fine->steps + 1.0;
+  const double n = rounding_steps(c->method, fine->steps);
   if (fine->periodic) {
     estimate_periodic(fine, coarse, div, n, out);
     return;
@@ -130,6 +142,68 @@ void ssw_estimate(const ssw_coeffs *c, const ssw_traj *fine,
   out->err_center = df.center + fl.center + t->center;
   out->err_blade = df.blade + fl.blade + t->blade;
   out->roundoff = fl;
+}
+
+/* How much more the coarser pair differs than the finer one for order q:
+ * steps h, r1 h, r1 r2 h give r1^q (r2^q - 1) / (r1^q - 1). */
+static double spread_of(double q, double r1, double r2) {
+  return pow(r1, q) * (pow(r2, q) - 1.0) / (pow(r1, q) - 1.0);
+}
+
+double ssw_observed_order_of(int n, const double *fine, const double *mid,
+                             const double *far, const double *floor, double r1,
+                             double r2, int order) {
+  double q = order;
+  for (int i = 0; i < n; i++) {
+    if (!isfinite(fine[i]) || !isfinite(mid[i]) || !isfinite(far[i])) continue;
+    const double near = fabs(mid[i] - fine[i]), off = fabs(far[i] - mid[i]);
+    /* Both differences in round-off: nothing to learn from them. */
+    if (fmax(near, off) <= 4.0 * floor[i]) continue;
+    const double x = off / fmax(near, floor[i]);
+    /* Not converging as the step shrinks (order below 1): the estimate
+     * takes order 1, the difference of the finer pair itself (about). */
+    if (x <= spread_of(1.0, r1, r2)) return 1.0;
+    if (x >= spread_of(q, r1, r2)) continue;
+    double lo = 1.0, hi = q; /* spread_of increases with q */
+    for (int it = 0; it < 40; it++) {
+      const double mq = 0.5 * (lo + hi);
+      *(spread_of(mq, r1, r2) < x ? &lo : &hi) = mq;
+    }
+    q = lo;
+  }
+  return fmax(q, 1.0);
+}
+
+double ssw_observed_order(const ssw_method *method, const ssw_traj *f,
+                          const ssw_traj *m, const ssw_traj *c, double r1,
+                          double r2) {
+  const int order = method->order;
+  const double n = rounding_steps(method, f->steps);
+  if (f->periodic) {
+    const double a[] = {f->period, f->heading_per_period, f->drift_per_period,
+                        f->orbit_radius};
+    const double b[] = {m->period, m->heading_per_period, m->drift_per_period,
+                        m->orbit_radius};
+    const double e[] = {c->period, c->heading_per_period, c->drift_per_period,
+                        c->orbit_radius};
+    const double fl[] = {floor_of(fabs(a[0]), n), floor_of(fabs(a[1]) + 1, n),
+                         floor_of(fabs(a[2]), n), floor_of(fabs(a[3]), n)};
+    return ssw_observed_order_of(4, a, b, e, fl, r1, r2, order);
+  }
+  const double len = fmax(fabs(f->r_future), fabs(f->d));
+  const double a[] = {f->d,      f->dphi, f->r_future,
+                      f->r_past, f->t0,   f->blade_force_max};
+  const double b[] = {m->d,      m->dphi, m->r_future,
+                      m->r_past, m->t0,   m->blade_force_max};
+  const double e[] = {c->d,      c->dphi, c->r_future,
+                      c->r_past, c->t0,   c->blade_force_max};
+  const double fl[] = {floor_of(fabs(a[0]) + len, n),
+                       floor_of(fabs(a[1]) + 1.0, n),
+                       floor_of(fabs(a[2]), n),
+                       floor_of(fabs(a[3]), n),
+                       floor_of(fabs(a[4]) + 1.0 / f->rate, n),
+                       floor_of(a[5], n) + 8.0 * 0x1p-52 * f->blade_terms};
+  return ssw_observed_order_of(6, a, b, e, fl, r1, r2, order);
 }
 
 /* Estimates in the order d, dphi, r, t0, centre, blade force. */

@@ -517,10 +517,9 @@ static void pass(const leg_run *R, const ssw_traj *base, int m,
  * tolerance unchanged the previous run is the new estimate's coarse one;
  * with a tighter one (whose tail differs) a coarse run comes along. */
 static void rerun(const leg_run *R, int nr, const int *redo, const double *w0,
-                  const double *v0, ssw_traj *fine) {
-  const int q = R->o->method->order;
+                  const double *v0, const double *qk, ssw_traj *fine) {
   ssw_traj base[CHUNK], again[CHUNK], coarse[CHUNK];
-  double rw0[CHUNK], rv0[CHUNK], ratio[CHUNK], tighten[CHUNK];
+  double rw0[CHUNK], rv0[CHUNK], ratio[CHUNK], tighten[CHUNK], q[CHUNK];
   int fresh[CHUNK];
   for (int k = 0; k < nr; k++) {
     const ssw_traj *f = &fine[redo[k]];
@@ -530,17 +529,20 @@ static void rerun(const leg_run *R, int nr, const int *redo, const double *w0,
     base[k].tol = f->tol / tighten[k];
     rw0[k] = w0[redo[k]], rv0[k] = v0[redo[k]];
     fresh[k] = tighten[k] > 1.0;
+    /* The order the trajectory showed (observed_orders), its scheme's
+     * where none was measured. */
+    q[k] = qk[redo[k]];
   }
   pass(R, base, nr, rw0, rv0, NULL, fresh, again, coarse);
   for (int k = 0; k < nr; k++) {
     ssw_traj *f = &fine[redo[k]];
     int64_t steps = f->steps + again[k].steps;
     if (tighten[k] > 1.0) {
-      ssw_estimate(R->c, &again[k], &coarse[k], coarse_ratio(R, &base[k]), q,
+      ssw_estimate(R->c, &again[k], &coarse[k], coarse_ratio(R, &base[k]), q[k],
                    &again[k]);
       steps += coarse[k].steps;
     } else {
-      ssw_estimate(R->c, &again[k], f, ratio[k], q, &again[k]);
+      ssw_estimate(R->c, &again[k], f, ratio[k], q[k], &again[k]);
     }
     if (again[k].converged) {
       again[k].refinements = f->refinements + 1;
@@ -559,7 +561,7 @@ static void rerun(const leg_run *R, int nr, const int *redo, const double *w0,
  * exceeds it runs again at a finer step or a tighter stopping tolerance,
  * whichever part of the estimate asks for it. */
 static void refine(const leg_run *R, int m, const double *w0, const double *v0,
-                   ssw_traj *fine) {
+                   const double *q, ssw_traj *fine) {
   for (int round = 0; round < SSW_REFINE_MAX; round++) {
     int redo[CHUNK], nr = 0;
     for (int k = 0; k < m; k++) {
@@ -570,11 +572,92 @@ static void refine(const leg_run *R, int m, const double *w0, const double *v0,
         redo[nr++] = k;
     }
     if (nr == 0) break;
-    rerun(R, nr, redo, w0, v0, fine);
+    rerun(R, nr, redo, w0, v0, q, fine);
   }
   for (int k = 0; k < m; k++)
     if (ssw_rel_estimate(&fine[k], R->o->rtol) > 1.0)
       fine[k].flags |= SSW_TRAJ_RTOL;
+}
+
+/* The error estimates of x divided by k, into out's (the others zero). */
+static void widen(const ssw_traj *x, double k, ssw_traj *out) {
+  out->err_d = x->err_d / k, out->err_dphi = x->err_dphi / k;
+  out->err_r = x->err_r / k, out->err_t0 = x->err_t0 / k;
+  out->err_center = x->err_center / k, out->err_blade = x->err_blade / k;
+  out->err_period = x->err_period / k;
+  out->err_heading_period = x->err_heading_period / k;
+  out->err_drift = x->err_drift / k, out->err_orbit = x->err_orbit / k;
+}
+
+/* out's estimates at least those of x (NaN in x leaves out's). */
+static void at_least(const ssw_traj *x, ssw_traj *out) {
+  double *o[] = {&out->err_d,      &out->err_dphi,           &out->err_r,
+                 &out->err_t0,     &out->err_center,         &out->err_blade,
+                 &out->err_period, &out->err_heading_period, &out->err_drift,
+                 &out->err_orbit};
+  const double e[] = {x->err_d,      x->err_dphi,           x->err_r,
+                      x->err_t0,     x->err_center,         x->err_blade,
+                      x->err_period, x->err_heading_period, x->err_drift,
+                      x->err_orbit};
+  for (size_t i = 0; i < sizeof o / sizeof o[0]; i++)
+    if (e[i] > *o[i]) *o[i] = e[i];
+}
+
+/* Where Richardson's h^q is not a given, the order is measured: at fixed
+ * steps (any eta the user picks, however far from the scheme's asymptotic
+ * range) and for the comparison schemes (rk4, dopri5, rattle: their
+ * adaptive steps are not calibrated to stay in it), a third run at the
+ * coarse step's coarse step gives the order the runs show
+ * (ssw_observed_order), and the estimate divides by that instead of the
+ * scheme's. The
+ * compositions' adaptive steps are calibrated (test_honest) and keep q.
+ * q[k] receives the order to use; the runs' steps are counted. */
+static void observed_orders(const leg_run *R, const ssw_traj *base, int m,
+                            const double *w0, const double *v0,
+                            const int *with_coarse, ssw_traj *fine,
+                            const ssw_traj *coarse, double *q,
+                            ssw_traj *extra) {
+  const int order = R->o->method->order;
+  const int measure = !R->adaptive || R->o->method->stages == 0;
+  ssw_traj base2[CHUNK], mid[CHUNK], far[CHUNK];
+  for (int k = 0; k < m; k++) {
+    q[k] = order;
+    extra[k] = (ssw_traj){0};
+    fine[k].steps += coarse[k].steps;
+    const double f = coarse_ratio(R, &base[k]);
+    base2[k] = base[k];
+    base2[k].eps *= f, base2[k].h *= f;
+  }
+  if (!measure) return;
+  pass(R, base2, m, w0, v0, NULL, with_coarse, mid, far);
+  for (int k = 0; k < m; k++) {
+    fine[k].steps += mid[k].steps + far[k].steps;
+    if (!(fine[k].converged && coarse[k].converged && far[k].converged))
+      continue;
+    const double r1 = coarse_ratio(R, &base[k]),
+                 r2 = coarse_ratio(R, &base2[k]);
+    q[k] =
+        ssw_observed_order(R->o->method, &fine[k], &coarse[k], &far[k], r1, r2);
+    if (q[k] == 0.0) continue;
+    /* A quantity whose error changes sign between h and r1 h (orbit_radius,
+     * where drift's and heading's errors cancel) shows a small fine-coarse
+     * difference by accident: the coarser pair's difference, brought down
+     * to the fine step (C h^q: divided by r1^q), bounds it as well. */
+    ssw_traj wide = coarse[k];
+    ssw_estimate(R->c, &coarse[k], &far[k], r2, q[k], &wide);
+    widen(&wide, pow(r1, q[k]), &extra[k]);
+  }
+}
+
+/* No confident nonsense: a result that measured a quantity its coarse run
+ * did not (no estimate), or whose energy left its level, is not converged,
+ * at a fixed step as at an adaptive one. */
+static void judge(int estimated, ssw_traj *r) {
+  if (r->energy_error > SSW_ENERGY_ERROR_MAX) r->flags |= SSW_TRAJ_ENERGY_DRIFT;
+  if (estimated && r->converged && ssw_rel_estimate(r, 1.0) == INFINITY)
+    r->flags |= SSW_TRAJ_NO_ESTIMATE;
+  if (r->flags & (SSW_TRAJ_ENERGY_DRIFT | SSW_TRAJ_NO_ESTIMATE))
+    r->converged = 0;
 }
 
 static void chunk(const leg_run *R, int n, const double *w0, const double *v0,
@@ -595,16 +678,20 @@ static void chunk(const leg_run *R, int n, const double *w0, const double *v0,
     with_coarse[k] = R->o->estimate != 0;
   pass(R, base, m, cw0, cv0, cctx, with_coarse, fine, coarse);
   if (R->o->estimate) {
+    double q[CHUNK];
+    ssw_traj extra[CHUNK];
+    observed_orders(R, base, m, cw0, cv0, with_coarse, fine, coarse, q, extra);
     for (int k = 0; k < m; k++) {
-      const int64_t steps = fine[k].steps + coarse[k].steps;
-      ssw_estimate(R->c, &fine[k], &coarse[k], coarse_ratio(R, &base[k]),
-                   R->o->method->order, &fine[k]);
-      fine[k].steps = steps;
+      ssw_estimate(R->c, &fine[k], &coarse[k], coarse_ratio(R, &base[k]), q[k],
+                   &fine[k]);
+      at_least(&extra[k], &fine[k]);
     }
-    if (R->adaptive) refine(R, m, cw0, cv0, fine);
+    if (R->adaptive) refine(R, m, cw0, cv0, q, fine);
   }
-  for (int k = 0; k < m; k++)
+  for (int k = 0; k < m; k++) {
+    judge(R->o->estimate, &fine[k]);
     out[idx[k]] = fine[k];
+  }
 }
 
 int ssw_extract_check_initial(int n, const double *w0, const double *v0) {

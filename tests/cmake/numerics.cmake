@@ -9,6 +9,11 @@ ssw_add_test(NAME stepper_lanes4 COMMAND $<TARGET_FILE:test_stepper>
 ssw_add_test(NAME test_extract SOURCES test_extract.c)
 ssw_add_test(NAME test_accuracy SOURCES test_accuracy.c)
 ssw_add_test(NAME test_honest SOURCES test_honest.c)
+# Every scheme, adaptive and at fixed steps, with circulation and drag: the
+# estimates bound the errors or the result is flagged (point JSON).
+ssw_add_test(NAME test_honest_schemes TIMEOUT 900 LABELS batch
+  COMMAND ${SSW_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/test_honest_schemes.py
+          $<TARGET_FILE:sleighsweep>)
 ssw_add_test(NAME test_ensemble SOURCES test_ensemble.c)
 ssw_add_test(NAME test_schemes SOURCES test_schemes.c)
 ssw_add_test(NAME test_path_engine SOURCES test_path_engine.c)
