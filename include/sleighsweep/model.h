@@ -323,6 +323,20 @@ typedef struct {
 void ssw_model_reduce(const ssw_tensor *t, ssw_reduced *e);
 
 /** g = L1 w + Z v (SSW_MODEL_G). */
+/** Which terms a body's effects add, asked by the integrators (which
+ * specialise their kernels and skip exact zeros that would turn a -0.0
+ * into +0.0) instead of testing the coefficients themselves: the drag
+ * terms (C != 0), the circulation's kappa, the lateral lift. */
+static inline int ssw_model_dissipative(const ssw_reduced *e) {
+  return e->drag;
+}
+static inline int ssw_model_has_kappa(const ssw_tensor *t) {
+  return t->kappa != 0.0;
+}
+static inline int ssw_model_has_lift(const ssw_tensor *t) {
+  return t->lift != 0.0 || t->lift_s != 0.0;
+}
+
 static inline double ssw_model_g(const ssw_reduced *e, double w, double v) {
   return SSW_MODEL_G(e, w, v);
 }

@@ -41,11 +41,11 @@ void ssw_hamel_step(const ssw_coeffs *c, double h, int recon, ssw_state *s) {
   load(lanes, &v);
   const vd hv = (vd){0} + h;
   const vd tm = v.t + 0.5 * hv; /* the base step's node */
-  if (c->e.force && c->e.drag)
+  if (c->e.force && ssw_model_dissipative(&c->e))
     base_step(1, &c->e, &hv, &tm, recon, 1, 1, &v);
   else if (c->e.force)
     base_step(1, &c->e, &hv, &tm, recon, 0, 1, &v);
-  else if (c->e.drag)
+  else if (ssw_model_dissipative(&c->e))
     base_step(1, &c->e, &hv, &tm, recon, 1, 0, &v);
   else
     base_step(1, &c->e, &hv, &tm, recon, 0, 0, &v);

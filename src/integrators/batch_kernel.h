@@ -300,12 +300,12 @@ compose_n(const int nv, const ssw_coeffs *c, const double *h, int recon,
       vd hi[2], tm[2];
       for (int j = 0; j < nv; j++)
         hi[j] = m->gamma[i] * hv[j], tm[j] = v[j].t + m->nodes[i] * hv[j];
-      if (c->e.drag)
+      if (ssw_model_dissipative(&c->e))
         base_step(nv, &c->e, hi, tm, recon, 1, 1, v);
       else
         base_step(nv, &c->e, hi, tm, recon, 0, 1, v);
     }
-  else if (c->e.drag)
+  else if (ssw_model_dissipative(&c->e))
     for (int i = 0; i < m->stages; i++) {
       vd hi[2];
       for (int j = 0; j < nv; j++)

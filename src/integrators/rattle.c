@@ -69,7 +69,7 @@ static void eval(const ssw_rattle *r, double phi, const double p[3],
   const double mu[3] = {p[2], c * p[0] + s * p[1], -s * p[0] + c * p[1]};
   /* Skipped without circulation: + 0.0 would turn a -0.0 into +0.0. */
   double mm[3] = {mu[0], mu[1], mu[2]};
-  if (r->t.kappa != 0.0) mm[2] += r->t.kappa;
+  if (ssw_model_has_kappa(&r->t)) mm[2] += r->t.kappa;
   double xi[3];
   for (int i = 0; i < 3; i++)
     xi[i] =
@@ -211,7 +211,7 @@ int ssw_rattle_step(const ssw_rattle *r, const ssw_ode_state *s, double h,
   double p1[3] = {z[0], z[1], z[2] - hh * e1.Hphi};
   const double c1 = cos(phi1), s1 = sin(phi1);
   double mu[3] = {p1[2], c1 * p1[0] + s1 * p1[1], -s1 * p1[0] + c1 * p1[1]};
-  if (t->kappa != 0.0) mu[2] += t->kappa;
+  if (ssw_model_has_kappa(t)) mu[2] += t->kappa;
   const double v2 =
       r->Iinv[2][0] * mu[0] + r->Iinv[2][1] * mu[1] + r->Iinv[2][2] * mu[2];
   const double dmu2 = -v2 / r->Iinv[2][2];
@@ -225,7 +225,7 @@ int ssw_rattle_step(const ssw_rattle *r, const ssw_ode_state *s, double h,
      * takes it less the lateral lift (model.h). */
     mult[0] = z[3] / hh;
     mult[1] = dmu2 / hh;
-    if (t->lift != 0.0 || t->lift_s != 0.0) {
+    if (ssw_model_has_lift(t)) {
       mult[0] -= t->lift * s->v - t->lift_s * s->w;
       mult[1] -= t->lift * v1 - t->lift_s * w1;
     }

@@ -249,7 +249,8 @@ static void rk4_step(const ssw_coeffs *c, double h, ssw_state *s) {
     stage[3][i] = y[i] + h * k[2][i];
   ssw_model_rhs(&c->e, t + c_rk4[3] * h, stage[3], k[3]);
   double q[4][2] = {{0}};
-  if (c->e.drag) /* v and zeta^T C zeta at the stages, for len and diss */
+  if (ssw_model_dissipative(
+          &c->e)) /* v and zeta^T C zeta at the stages, for len and diss */
     for (int j = 0; j < 4; j++) {
       const double *z = j == 0 ? y : stage[j];
       q[j][0] = z[1], q[j][1] = SSW_MODEL_DISSIPATION(&c->e, z[0], z[1]);
@@ -258,7 +259,7 @@ static void rk4_step(const ssw_coeffs *c, double h, ssw_state *s) {
     y[i] += h / 6.0 * (k[0][i] + 2.0 * k[1][i] + 2.0 * k[2][i] + k[3][i]);
   const ssw_ode_state b = {y[0], y[1], y[2], y[3], y[4], t + h};
   from_plain(c, &a, &b, s);
-  if (c->e.drag) {
+  if (ssw_model_dissipative(&c->e)) {
     s->len += h / 6.0 * (q[0][0] + 2.0 * q[1][0] + 2.0 * q[2][0] + q[3][0]);
     s->diss += h / 6.0 * (q[0][1] + 2.0 * q[1][1] + 2.0 * q[2][1] + q[3][1]);
   }
@@ -304,7 +305,7 @@ static void advance_dopri5(const ssw_coeffs *c, const double h[SSW_LANES],
     to_plain(c, &s[l], &a);
     ssw_dopri5_step(&c->e, &o, &a, h[l], NULL, NULL, &b, &err);
     from_plain(c, &a, &b, &s[l]);
-    if (c->e.drag) hermite_len_diss(c, &a, &b, h[l], &s[l]);
+    if (ssw_model_dissipative(&c->e)) hermite_len_diss(c, &a, &b, h[l], &s[l]);
   }
 }
 

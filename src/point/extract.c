@@ -709,7 +709,7 @@ int ssw_extract_batch(const ssw_tensor *t, int regime, int n, const double *w0,
                       const double *v0, const ssw_integrator *o,
                       ssw_sample_fn sample, void *const *ctx, ssw_traj *out) {
   SSW_CALL(ssw_integrator_check(o));
-  SSW_CHECK(t->cw == 0 && t->cv == 0 && t->cwv == 0, SSW_ERR_ARG,
+  SSW_CHECK(!(ssw_model_caps(t) & SSW_MCAP_COMES_TO_REST), SSW_ERR_ARG,
             "with drag there are no limit motions: ssw_damped_batch");
   SSW_CALL(ssw_extract_check_initial(n, w0, v0));
   /* Integrated in units where the tensor and the energy are near 1
