@@ -611,19 +611,19 @@ static void at_least(const ssw_traj *x, ssw_traj *out) {
  * (ssw_observed_order), and the estimate divides by that instead of the
  * scheme's. The
  * compositions' adaptive steps are calibrated (test_honest) and keep q.
- * q[k] receives the order to use; the runs' steps are counted. */
+ * q[k] receives the order to use, work[k] the other runs' steps. */
 static void observed_orders(const leg_run *R, const ssw_traj *base, int m,
                             const double *w0, const double *v0,
                             const int *with_coarse, ssw_traj *fine,
-                            const ssw_traj *coarse, double *q,
-                            ssw_traj *extra) {
+                            const ssw_traj *coarse, double *q, ssw_traj *extra,
+                            int64_t *work) {
   const int order = R->o->method->order;
   const int measure = !R->adaptive || R->o->method->stages == 0;
   ssw_traj base2[CHUNK], mid[CHUNK], far[CHUNK];
   for (int k = 0; k < m; k++) {
     q[k] = order;
     extra[k] = (ssw_traj){0};
-    fine[k].steps += coarse[k].steps;
+    work[k] = coarse[k].steps;
     const double f = coarse_ratio(R, &base[k]);
     base2[k] = base[k];
     base2[k].eps *= f, base2[k].h *= f;
@@ -631,14 +631,13 @@ static void observed_orders(const leg_run *R, const ssw_traj *base, int m,
   if (!measure) return;
   pass(R, base2, m, w0, v0, NULL, with_coarse, mid, far);
   for (int k = 0; k < m; k++) {
-    fine[k].steps += mid[k].steps + far[k].steps;
+    work[k] += mid[k].steps + far[k].steps;
     if (!(fine[k].converged && coarse[k].converged && far[k].converged))
       continue;
     const double r1 = coarse_ratio(R, &base[k]),
                  r2 = coarse_ratio(R, &base2[k]);
     q[k] =
         ssw_observed_order(R->o->method, &fine[k], &coarse[k], &far[k], r1, r2);
-    if (q[k] == 0.0) continue;
     /* A quantity whose error changes sign between h and r1 h (orbit_radius,
      * where drift's and heading's errors cancel) shows a small fine-coarse
      * difference by accident: the coarser pair's difference, brought down
@@ -680,11 +679,14 @@ static void chunk(const leg_run *R, int n, const double *w0, const double *v0,
   if (R->o->estimate) {
     double q[CHUNK];
     ssw_traj extra[CHUNK];
-    observed_orders(R, base, m, cw0, cv0, with_coarse, fine, coarse, q, extra);
+    int64_t work[CHUNK];
+    observed_orders(R, base, m, cw0, cv0, with_coarse, fine, coarse, q, extra,
+                    work);
     for (int k = 0; k < m; k++) {
       ssw_estimate(R->c, &fine[k], &coarse[k], coarse_ratio(R, &base[k]), q[k],
                    &fine[k]);
       at_least(&extra[k], &fine[k]);
+      fine[k].steps += work[k]; /* after the estimate: its own steps' floor */
     }
     if (R->adaptive) refine(R, m, cw0, cv0, q, fine);
   }
