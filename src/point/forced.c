@@ -138,17 +138,21 @@ static double rel_dist(const ssw_reduced *e, const double a[2],
 }
 
 /* The Jacobian of the n-period map at x by central differences of
- * relative step `rel` in the energy norm's units; with `richardson` the
- * two steps rel and rel / 2 are combined (O(rel^4)) and *fd receives
- * the largest change the combination made (a bound of its error). */
-static int jacobian(pmap *m, int n, const double x[2], double rel,
-                    int richardson, double J[2][2], double *fd) {
+ * relative step `rel` in the energy norm's units. With `romberg`, the
+ * steps rel, rel / 2 and rel / 4 are combined twice (Richardson, errors
+ * O(rel^4) then O(rel^6)) and *fd receives a bound of the result's error:
+ * its last correction plus the round-off the quotients amplify (16 u of
+ * the map's scale over the smallest relative step). */
+static int jacobian(pmap *m, int n, const double x[2], double rel, int romberg,
+                    double J[2][2], double *fd) {
   const double sc = knorm(&m->c.e, x[0], x[1]);
   const double unit[2] = {sc / sqrt(m->c.e.J), sc / sqrt(m->c.e.M)};
-  *fd = 0.0;
+  const int levels = romberg ? 3 : 1;
+  *fd = romberg ? 16.0 * 0x1p-52 / (rel / 4.0) : 0.0;
+  double extra = 0.0;
   for (int i = 0; i < 2; i++) {
-    double D[2][2];
-    for (int r = 0; r <= richardson; r++) {
+    double D[3][2];
+    for (int r = 0; r < levels; r++) {
       const double d = rel * unit[i] / (1 << r);
       double xp[2] = {x[0], x[1]}, xm[2] = {x[0], x[1]}, yp[2], ym[2];
       xp[i] += d, xm[i] -= d;
@@ -159,11 +163,17 @@ static int jacobian(pmap *m, int n, const double x[2], double rel,
         D[r][k] = (yp[k] - ym[k]) / (xp[i] - xm[i]);
     }
     for (int k = 0; k < 2; k++) {
-      J[k][i] = richardson ? (4.0 * D[1][k] - D[0][k]) / 3.0 : D[0][k];
-      if (richardson)
-        *fd = fmax(*fd, fabs(J[k][i] - D[1][k]) * unit[i] / unit[k]);
+      if (!romberg) {
+        J[k][i] = D[0][k];
+        continue;
+      }
+      const double R1 = (4.0 * D[1][k] - D[0][k]) / 3.0;
+      const double R2 = (4.0 * D[2][k] - D[1][k]) / 3.0;
+      J[k][i] = (16.0 * R2 - R1) / 15.0;
+      extra = fmax(extra, fabs(J[k][i] - R2) * unit[i] / unit[k]);
     }
   }
+  *fd += extra;
   return 0;
 }
 
@@ -376,7 +386,7 @@ static int measure(pmap *m, int n, double x[2], meas *r) {
   if (newton(m, n, x, &r->res) != 0) r->res = fmax(r->res, 1.0);
   sums_init(&a);
   int rc = map_n(m, n, x, y, &a);
-  if (!rc) rc = jacobian(m, n, x, 1e-3, 1, J, &r->fd);
+  if (!rc) rc = jacobian(m, n, x, 4e-3, 1, J, &r->fd);
   r->steps = m->steps - s0;
   if (rc) return rc;
   ssw_forced_q *q = &r->q;
