@@ -5,3 +5,9 @@
 # test_forcing.
 ssw_add_test(NAME test_forced SOURCES test_forced.c LABELS numerics
              TIMEOUT 900)
+# `point` with the forcing options, its JSON names, the refusals, and a
+# sweep with forcing on refused (no grid axis yet).
+ssw_add_test(NAME test_forced_cli
+  COMMAND ${SSW_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/test_forced_cli.py
+          $<TARGET_FILE:sleighsweep>
+  LABELS numerics)
