@@ -183,8 +183,32 @@ static void check_extractors(void) {
   int n;
   const ssw_extractor *tab = ssw_extractor_table(&n);
   for (int i = 0; i < n; i++)
-    EXPECT(tab[i].needs & SSW_MCAP_AUTONOMOUS,
-           "%s: every extractor here assumes an autonomous model", tab[i].name);
+    EXPECT(tab[i].needs & (SSW_MCAP_AUTONOMOUS | SSW_MCAP_TIME_PERIODIC),
+           "%s: every extractor here assumes an autonomous or a periodically "
+           "forced model",
+           tab[i].name);
+  /* The periodic torque (forcing.md): with drag or without, the forced
+   * extractor; not autonomous, conservative, at rest or on a line of
+   * equilibria, time-periodic. */
+  for (int shape = 0; shape < 2; shape++) {
+    ssw_tensor f = t;
+    f.fomega = 2.0;
+    if (shape)
+      f.fimp = 0.3;
+    else
+      f.ftau = 0.3;
+    x = ssw_extractor_for(&f);
+    EXPECT(x && strcmp(x->name, "forced") == 0, "forcing: %s",
+           x ? x->name : "none");
+    EXPECT(ssw_model_caps(&f) == SSW_MCAP_TIME_PERIODIC, "forcing caps %u",
+           ssw_model_caps(&f));
+    f.cw = 0.0;
+    x = ssw_extractor_for(&f);
+    EXPECT(x && strcmp(x->name, "forced") == 0, "forcing without drag");
+    const ssw_effect *by = ssw_effect_lacking(&f, SSW_MCAP_AUTONOMOUS);
+    EXPECT(by && strcmp(by->name, "forcing") == 0, "who takes autonomy");
+    EXPECT(ssw_effect_rate(&f) == 2.0, "the forcing's rate");
+  }
 }
 
 static unsigned loses_none(const ssw_tensor *t) {

@@ -86,6 +86,18 @@ static const declared effects[] = {
    "the default written out (a nonzero value needs drag_w and drag_v: "
    "test_drag checks its effect on the motion)",
    "@drag_wv=0 only"},
+  {"body", "forcing_freq", "2", "refused",
+   SAME_RESULTS "no torque without torque_amp (test_forced measures the "
+   "forced motion in `point`; a sweep takes no forcing yet)", "only"},
+  {"body", "torque_amp", "0", "accepted",
+   "the default written out (a nonzero value is refused in a sweep: "
+   "test_forced_cli checks the refusal and the forced `point`)", "only"},
+  {"body", "forcing_phase", "0.5", "refused",
+   SAME_RESULTS "no torque without torque_amp (test_forced_cli: the "
+   "phase moves the cycle's stroboscopic point)", "only"},
+  {"body", "forcing_shape", "kicks", "refused",
+   SAME_RESULTS "no torque without torque_amp (test_forced: the kicks' "
+   "cycle)", "only"},
   {"body", "zero_tol", "0", "refused",
    RESULTS " (regime of points with L1 or Z zero to round-off)",
    "@zero_tol=0 Z regime"},

@@ -33,7 +33,9 @@ extern "C" {
  * - COMES_TO_REST: the energy falls and rest is the only limit.
  * - CIRC_CLOSED_FORM: circulation's closed form applies (circulation.md:
  *   the critical energy, the periodic motion below it, the two
- *   transitions above it, its path by one quadrature). */
+ *   transitions above it, its path by one quadrature).
+ * - TIME_PERIODIC: the equations repeat with a known period T (a periodic
+ *   forcing): the stroboscopic period map is defined (forcing.md). */
 #define SSW_MODEL_CAPS(X)                                                      \
   X(AUTONOMOUS, 1u, "autonomous", "no explicit time dependence")               \
   X(CONSERVATIVE, 2u, "conservative", "the energy is conserved")               \
@@ -47,7 +49,9 @@ extern "C" {
     "reversing time maps motions onto motions")                                \
   X(COMES_TO_REST, 128u, "comes-to-rest", "the energy falls to rest")          \
   X(CIRC_CLOSED_FORM, 256u, "circulation-closed-form",                         \
-    "circulation's closed form (H_c, periodic motion, two transitions)")
+    "circulation's closed form (H_c, periodic motion, two transitions)")       \
+  X(TIME_PERIODIC, 512u, "time-periodic",                                      \
+    "the equations repeat with the forcing period")
 #define SSW_MCAP_ENUM_(id, bit, ...) SSW_MCAP_##id = bit,
 enum { SSW_MODEL_CAPS(SSW_MCAP_ENUM_) };
 

@@ -41,6 +41,12 @@ typedef struct {
   /** Linear drag C = [[drag_w, drag_wv], [drag_wv, drag_v]] on (w, v),
    * symmetric positive semidefinite (0: none; docs/theory/drag.md). */
   double drag_w, drag_v, drag_wv;
+  /** A periodic torque about the contact point (docs/theory/forcing.md;
+   * off while torque_amp = 0): angular frequency Omega = forcing_freq,
+   * amplitude, phase, and its shape (SSW_FORCING_SHAPES: sine, or kicks
+   * of angular impulse torque_amp at t = 0+, T, 2T, ...). */
+  double forcing_freq, torque_amp, forcing_phase;
+  int forcing_shape;
 } ssw_body;
 
 /** The body's swept parameters of one grid point, a field per body axis
@@ -85,6 +91,10 @@ typedef struct {
   double J, M, N, L1, L2, Z;
   double kappa, lift, lift_s;
   double cw, cv, cwv;
+  /** The periodic torque (docs/theory/forcing.md; 0: none): its angular
+   * frequency, the sine's amplitude (a torque), the kicks' angular
+   * impulse (one of the two is 0) and the sine's phase. */
+  double fomega, ftau, fimp, fphase;
 } ssw_tensor;
 
 /** Asymptotic regime of a tensor: SSW_REGIME_UNIFORM (0),
@@ -93,6 +103,13 @@ typedef struct {
  * (with each one's meaning and name). */
 #define SSW_REGIME_ENUM_(id, value, ...) SSW_REGIME_##id = value,
 typedef enum { SSW_REGIMES(SSW_REGIME_ENUM_) SSW_REGIME_COUNT } ssw_regime;
+
+/** Shapes of the periodic torque: SSW_FORCING_SINE (0), SSW_FORCING_KICKS
+ * (1), from the list SSW_FORCING_SHAPES in names.h; their names indexed by
+ * value ("sine", "kicks"). */
+#define SSW_FORCING_ENUM_(id, value, ...) SSW_FORCING_##id = value,
+enum { SSW_FORCING_SHAPES(SSW_FORCING_ENUM_) SSW_FORCING_COUNT };
+extern const char *const ssw_forcing_shape_names[SSW_FORCING_COUNT];
 
 /** Lower-case name of a regime ("circle_to_circle", names.h), "unknown"
  * outside the enum. */

@@ -149,6 +149,24 @@
   XM(V, 5, "v", "length time-1", "velocity along the blade")                   \
   XM(H, 6, "H", "mass length2 time-2", "energy")
 
+/** Shapes of the periodic torque about the contact point (config key
+ * [body] forcing_shape; docs/theory/forcing.md). Values are 0, 1, ... in
+ * order. X(ID, value, name, description). */
+#define SSW_FORCING_SHAPES(XM)                                                 \
+  XM(SINE, 0, "sine", "tau(t) = torque_amp sin(Omega t + forcing_phase)")      \
+  XM(KICKS, 1, "kicks",                                                        \
+     "angular impulses torque_amp at t = 0+, T, 2T, ... (T = 2 pi / Omega)")
+
+/** Attractors of a forced trajectory (forced.h SSW_ATTRACTOR_*, the point
+ * JSON's `attractor`; docs/theory/forcing.md). X(ID, value, name,
+ * description). */
+#define SSW_ATTRACTORS(XM)                                                     \
+  XM(UNRESOLVED, 0, "unresolved", "none of the others within the budget")      \
+  XM(PERIODIC, 1, "periodic",                                                  \
+     "a fixed point of the n-th iterate of the period map, n <= 8")            \
+  XM(ACCELERATING, 2, "accelerating",                                          \
+     "no drag: the energy grows without bound (the averaged law)")
+
 /** The root attributes the engine reads back (docs/output.md, "Root
  * attributes"), and the values of `status`: one spelling each. */
 #define SSW_ATTR_PROGRAM "program"

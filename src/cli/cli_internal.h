@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "sleighsweep/config.h"
+#include "sleighsweep/forced.h"
 
 /** `sleighsweep point` (argv[0] == "point"). Returns the exit status. */
 int ssw_cli_point(int argc, char **argv);
@@ -13,5 +14,9 @@ int ssw_cli_point(int argc, char **argv);
 int ssw_cli_run(int argc, char **argv);
 /** `sleighsweep status` (argv[0] == "status"). Returns the exit status. */
 int ssw_cli_status(int argc, char **argv);
+
+/** The rest of `point`'s JSON for a forced trajectory, after its header
+ * (cli_forced.c). */
+void ssw_cli_forced_json(FILE *f, const ssw_tensor *t, const ssw_forced *r);
 
 #endif

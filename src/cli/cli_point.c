@@ -105,6 +105,7 @@ enum {
   OPT_TRAJ,
   OPT_RTOL,
   OPT_NOEST,
+  OPT_SHAPE,
   OPT_BODY /* OPT_BODY + i: the i-th real [body] key */
 };
 
@@ -125,6 +126,7 @@ static const struct option fixed_opts[] = {
     {"max-steps", required_argument, 0, OPT_MAXSTEPS},
     {"no-tail", no_argument, 0, OPT_NOTAIL},
     {"trajectory", required_argument, 0, OPT_TRAJ},
+    {"forcing-shape", required_argument, 0, OPT_SHAPE},
     {"help", no_argument, 0, 'h'}};
 #define NFIXED ((int)(sizeof fixed_opts / sizeof fixed_opts[0]))
 
@@ -135,7 +137,7 @@ static const struct option fixed_opts[] = {
  * the key, the table's default elsewhere. */
 #define MAX_BODY 16
 static ssw_config_real body_keys[MAX_BODY];
-static int nbody;
+static int nbody, nforce; /* the [body] reals, then `point`'s own (forcing) */
 static char body_names[MAX_BODY][32];
 static struct option long_opts[NFIXED + MAX_BODY + 1];
 static const struct {
@@ -145,15 +147,17 @@ static const struct {
 static void build_options(void) {
   nbody = ssw_config_reals("body", body_keys, MAX_BODY);
   if (nbody > MAX_BODY) nbody = MAX_BODY;
+  nforce = ssw_config_point_reals(body_keys + nbody, MAX_BODY - nbody);
+  if (nforce > MAX_BODY - nbody) nforce = MAX_BODY - nbody;
   memcpy(long_opts, fixed_opts, sizeof fixed_opts);
-  for (int i = 0; i < nbody; i++) {
+  for (int i = 0; i < nbody + nforce; i++) {
     snprintf(body_names[i], sizeof body_names[i], "%s", body_keys[i].name);
     for (char *c = body_names[i]; *c; c++)
       if (*c == '_') *c = '-';
     long_opts[NFIXED + i] =
         (struct option){body_names[i], required_argument, 0, OPT_BODY + i};
   }
-  long_opts[NFIXED + nbody] = (struct option){0, 0, 0, 0};
+  long_opts[NFIXED + nbody + nforce] = (struct option){0, 0, 0, 0};
 }
 
 static const char *body_default(const ssw_config_real *k) {
@@ -165,12 +169,17 @@ static const char *body_default(const ssw_config_real *k) {
 static void body_help(char *buf, size_t n) {
   size_t used = 0;
   buf[0] = '\0';
-  for (int i = 0; i < nbody && used < n; i++) {
+  for (int i = 0; i < nbody + nforce && used < n; i++) {
     char opt[48];
     snprintf(opt, sizeof opt, "%.32s X", body_names[i]);
     used += (size_t)snprintf(buf + used, n - used, "  --%-11s %s [%s]\n", opt,
                              body_keys[i].help, body_default(&body_keys[i]));
   }
+  if (used < n)
+    snprintf(buf + used, n - used,
+             "  --forcing-shape S  sine or kicks (angular impulses "
+             "torque_amp at\n"
+             "                t = 0+, T, 2T, ...) [sine]\n");
 }
 
 static int body_set(point_opts *o, int i, const char *name, const char *arg) {
@@ -200,7 +209,7 @@ static int parse_one(point_opts *o, int c, const char *name, const char *arg) {
   o->eta_given |= c == OPT_ETA;
   if (slot)
     return ssw_cli_number(name, arg, c == OPT_PARAM + SSW_AXIS_THETA, slot);
-  if (c >= OPT_BODY && c < OPT_BODY + nbody)
+  if (c >= OPT_BODY && c < OPT_BODY + nbody + nforce)
     return body_set(o, c - OPT_BODY, name, arg);
   long long n;
   switch (c) {
@@ -222,6 +231,13 @@ static int parse_one(point_opts *o, int c, const char *name, const char *arg) {
   case OPT_NOTAIL: o->integ.tail = 0; return SSW_SUCCESS;
   case OPT_NOEST: o->integ.estimate = 0; return SSW_SUCCESS;
   case OPT_TRAJ: o->trajectory = arg; return SSW_SUCCESS;
+  case OPT_SHAPE: {
+    char why[256];
+    SSW_CHECK(ssw_config_set(&o->cfg, "body", "forcing_shape", arg, why,
+                             sizeof why) == 0,
+              SSW_ERR_USAGE, "%s: %s", name, why);
+    return SSW_SUCCESS;
+  }
   default: return SSW_RAISE(SSW_ERR_INTERNAL, "unhandled option %d", c);
   }
 }
@@ -231,7 +247,7 @@ static int parse(int argc, char **argv, point_opts *o, int *help) {
                     .w0 = 1.5,
                     .v0 = 1.0};
   o->cfg.body.k_rot = SSW_KROT_PAPERS;
-  for (int i = 0; i < nbody; i++)
+  for (int i = 0; i < nbody + nforce; i++)
     SSW_CALL(body_set(o, i, body_names[i], body_default(&body_keys[i])));
   ssw_integrator_defaults(&o->integ);
   *help = 0;
@@ -644,6 +660,17 @@ static int run_point(const point_opts *o) {
   }
   if (ssw_model_caps(t) & SSW_MCAP_COMES_TO_REST)
     return run_damped(o, &pt, csv);
+  if (ssw_model_caps(t) & SSW_MCAP_TIME_PERIODIC) {
+    if (csv) fclose(csv);
+    SSW_CHECK(!csv, SSW_ERR_USAGE,
+              "--trajectory: a forced point's path is not written yet (the "
+              "JSON has its cycle's state and averages)");
+    ssw_forced r;
+    SSW_CALL(ssw_forced_run(t, o->w0, o->v0, &o->integ, &r));
+    print_header(stdout, o, &pt);
+    ssw_cli_forced_json(stdout, t, &r);
+    return SSW_SUCCESS;
+  }
   /* The path is always recorded: the JSON compares it with the exact one
    * (path_error_max, heading_error_max). */
   ssw_path s = {0};

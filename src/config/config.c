@@ -418,6 +418,16 @@ static int drag_psd(parse_state *st) {
               ssw_fmt_shortest(ssw_model_drag_wv_max(cw, cv), b_));
 }
 
+/* The periodic torque is no grid axis yet: a sweep with it on would write
+ * files that do not say so (docs/config.md). `point` takes it. */
+static int forcing_point_only(parse_state *st) {
+  if (st->cfg->body.torque_amp == 0.0) return SSW_SUCCESS;
+  const int k = ssw_cfg_find_key("body", "torque_amp");
+  return fail(st, st->set_line[k], "body", "torque_amp",
+              "forcing is available in `point` only; sweeps over forcing come "
+              "with its grid axes (torque_amp must be 0 in a sweep's config)");
+}
+
 /* Checks that need the whole file: syntax, required keys, cross-key. */
 static int finish(parse_state *st, int rc) {
   if (rc == -2) return SSW_RAISE(SSW_ERR_MEM, "libinih: out of memory");
@@ -435,6 +445,7 @@ static int finish(parse_state *st, int rc) {
   SSW_CALL(run_axes(st));
   SSW_CALL(circulation_fluid(st));
   SSW_CALL(drag_psd(st));
+  SSW_CALL(forcing_point_only(st));
   const ssw_config *c = st->cfg;
   if (c->samples > c->trajectories) {
     const int k = ssw_cfg_find_key("output", "samples");

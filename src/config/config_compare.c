@@ -114,6 +114,9 @@ static void put_value(const ssw_config *c, const key_spec *k, char *buf,
     return;
   case K_RECON: snprintf(buf, n, "%s", ssw_recon_name(c->integ.recon)); return;
   case K_IC: snprintf(buf, n, "%s", ssw_ic_names[c->ic]); return;
+  case K_SHAPE:
+    snprintf(buf, n, "%s", ssw_forcing_shape_names[c->body.forcing_shape]);
+    return;
   case K_FILE: snprintf(buf, n, "%s", c->file ? c->file : ""); return;
   case K_POINTS: put_points(&c->sample_sel, buf, n); return;
   case K_UNIT: snprintf(buf, n, "%s", field); return;

@@ -31,6 +31,14 @@ const key_spec ssw_cfg_keys[SSW_CFG_NKEYS] = {
    "linear drag along the blade (force per unit speed)"},
   {"body", "drag_wv", "0", K_REAL, F(body.drag_wv), -INF, INF, 0,
    "linear drag coupling rotation and speed along the blade"},
+  {"body", "forcing_freq", "0", K_PREAL, F(body.forcing_freq), 0, INF, 0,
+   "angular frequency Omega of the periodic torque"},
+  {"body", "torque_amp", "0", K_PREAL, F(body.torque_amp), -INF, INF, 0,
+   "amplitude of the periodic torque about the contact point (0: off)"},
+  {"body", "forcing_phase", "0", K_PREAL, F(body.forcing_phase), -INF, INF, 0,
+   "phase of the sine torque (rad)"},
+  {"body", "forcing_shape", "sine", K_SHAPE, F(body.forcing_shape), 0, 0, 0,
+   "shape of the periodic torque"},
   {"body", "zero_tol", XSTR(SSW_ZERO_TOL_DEFAULT), K_REAL, F(zero_tol), 0,
    1e-3, 0, "relative tolerance for exact zeros of L1 and Z"},
   {"body", "length_unit", COMPUTED, K_UNIT, F(length_unit), 0, 0, 0,
@@ -133,6 +141,18 @@ int ssw_config_reals(const char *section, ssw_config_real *out, int max) {
     if (n < max)
       out[n] = (ssw_config_real){s->name, s->help,
                                  s->def == REQUIRED ? NULL : s->def, s->offset};
+    n++;
+  }
+  return n;
+}
+
+int ssw_config_point_reals(ssw_config_real *out, int max) {
+  int n = 0;
+  for (int k = 0; k < SSW_CFG_NKEYS; k++) {
+    const key_spec *s = &ssw_cfg_keys[k];
+    if (s->kind != K_PREAL) continue;
+    if (n < max)
+      out[n] = (ssw_config_real){s->name, s->help, s->def, s->offset};
     n++;
   }
   return n;

@@ -150,16 +150,17 @@ static int assign_number(ssw_config *cfg, const key_spec *k, const char *value,
     return ssw_cfg_parse_integer(value, 1, NULL, &u, why, n) != 0
                ? -1
                : (store(field, &(uint64_t){u}, sizeof(uint64_t)), 0);
-  if (k->kind == K_REAL ? ssw_cfg_parse_real(value, &x, why, n)
-                        : ssw_cfg_parse_integer(value, 0, &i, NULL, why, n))
+  const int real = k->kind == K_REAL || k->kind == K_PREAL;
+  if (real ? ssw_cfg_parse_real(value, &x, why, n)
+           : ssw_cfg_parse_integer(value, 0, &i, NULL, why, n))
     return -1;
-  if (k->kind != K_REAL) x = (double)i;
+  if (!real) x = (double)i;
   if (!in_range(k, x)) {
     snprintf(why, n, "%.40s is out of range: the %s must be %s", value, k->help,
              range);
     return -1;
   }
-  if (k->kind == K_REAL)
+  if (real)
     store(field, &x, sizeof x);
   else if (k->kind == K_INT32)
     store(field, &(int32_t){(int32_t)i}, sizeof(int32_t));
@@ -184,6 +185,11 @@ int ssw_cfg_assign(ssw_config *cfg, const key_spec *k, int line,
     if (parse_word(value, ssw_ic_names, SSW_IC_COUNT, &word, why, n) != 0)
       return -1;
     return cfg->ic = word, 0;
+  case K_SHAPE:
+    if (parse_word(value, ssw_forcing_shape_names, SSW_FORCING_COUNT, &word,
+                   why, n) != 0)
+      return -1;
+    return cfg->body.forcing_shape = word, 0;
   case K_RECON:
     if (parse_word(value, ssw_recon_names, SSW_RECON_COUNT, &word, why, n))
       return -1;

@@ -65,6 +65,28 @@ static int drag_time(const ssw_tensor *t, int m, int l) {
   return ilogb(t->cw / t->J + t->cv / t->M);
 }
 
+/* The periodic torque about the contact point (forcing.md): it does work,
+ * so the energy is not conserved, g = 0 holds no equilibria, and the
+ * motion does not come to rest; the equations repeat with the period
+ * 2 pi / Omega (the forced extractor's period map). Omega fixes the time
+ * unit and is the step control's floor rate. */
+static int forcing_on(const ssw_tensor *t) {
+  return t->ftau != 0.0 || t->fimp != 0.0;
+}
+static unsigned forcing_loses(const ssw_tensor *t) {
+  (void)t;
+  return SSW_MCAP_AUTONOMOUS | SSW_MCAP_CONSERVATIVE |
+         SSW_MCAP_EQUILIBRIA_LINE | SSW_MCAP_CLOSED_FORM_2010 |
+         SSW_MCAP_BLADE_CLOSED_FORM | SSW_MCAP_EXACT_PATH |
+         SSW_MCAP_TIME_REVERSIBLE | SSW_MCAP_COMES_TO_REST |
+         SSW_MCAP_CIRC_CLOSED_FORM;
+}
+static int forcing_time(const ssw_tensor *t, int m, int l) {
+  (void)m, (void)l;
+  return ilogb(t->fomega);
+}
+static double forcing_rate(const ssw_tensor *t) { return t->fomega; }
+
 /* The built-in effects, then any registered (ssw_effect_register). */
 static ssw_effect effects[SSW_EFFECT_MAX] = {
     {"ideal_fluid",
@@ -101,6 +123,18 @@ static ssw_effect effects[SSW_EFFECT_MAX] = {
      SSW_MCAP_COMES_TO_REST,
      drag_time,
      NULL},
+    {"forcing",
+     "a periodic torque about the contact point: a sine or kicks",
+     "forcing.md",
+     {"forcing_freq", "torque_amp", "forcing_phase", "forcing_shape", NULL},
+     4,
+     {FIELD(fomega, 0, 0, -1), FIELD(ftau, 1, 2, -2), FIELD(fimp, 1, 2, -1),
+      FIELD(fphase, 0, 0, 0)},
+     forcing_on,
+     forcing_loses,
+     SSW_MCAP_TIME_PERIODIC,
+     forcing_time,
+     forcing_rate},
 };
 
 /* The rows in use: the built-in ones (up to the first empty row), then

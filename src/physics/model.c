@@ -17,6 +17,9 @@ const char *ssw_regime_name(int regime) {
   return regime_names[regime];
 }
 
+const char *const ssw_forcing_shape_names[SSW_FORCING_COUNT] = {
+    SSW_FORCING_SHAPES(SSW_NAME_STRING)};
+
 int ssw_model_check_body(const ssw_body *body) {
   SSW_CHECK(isfinite(body->m) && body->m > 0, SSW_ERR_BODY,
             "mass m = %g must be a finite positive number", body->m);
@@ -30,6 +33,19 @@ int ssw_model_check_body(const ssw_body *body) {
             body->k_rot);
   SSW_CHECK(isfinite(body->Gamma), SSW_ERR_BODY,
             "circulation Gamma = %g must be finite", body->Gamma);
+  SSW_CHECK(isfinite(body->forcing_freq) && body->forcing_freq >= 0 &&
+                isfinite(body->torque_amp) && isfinite(body->forcing_phase),
+            SSW_ERR_BODY,
+            "forcing_freq = %g (>= 0), torque_amp = %g and forcing_phase = %g "
+            "must be finite",
+            body->forcing_freq, body->torque_amp, body->forcing_phase);
+  SSW_CHECK(body->torque_amp == 0.0 || body->forcing_freq > 0.0, SSW_ERR_BODY,
+            "torque_amp = %g needs forcing_freq > 0 (the torque's angular "
+            "frequency)",
+            body->torque_amp);
+  SSW_CHECK(body->forcing_shape >= 0 && body->forcing_shape < SSW_FORCING_COUNT,
+            SSW_ERR_BODY, "forcing_shape %d is not a shape",
+            body->forcing_shape);
   return ssw_model_check_drag(body->drag_w, body->drag_v, body->drag_wv);
 }
 
@@ -153,6 +169,16 @@ int ssw_model_tensor(const ssw_body *body, const ssw_params *p,
   out->cw = body->drag_w;
   out->cv = body->drag_v;
   out->cwv = body->drag_wv;
+  /* The periodic torque (docs/theory/forcing.md): off, all four are 0. */
+  out->fomega = out->ftau = out->fimp = out->fphase = 0.0;
+  if (body->torque_amp != 0.0) {
+    out->fomega = body->forcing_freq;
+    out->fphase = body->forcing_phase;
+    if (body->forcing_shape == SSW_FORCING_KICKS)
+      out->fimp = body->torque_amp;
+    else
+      out->ftau = body->torque_amp;
+  }
   /* The reduced dynamics need only K = [[J, -L2], [-L2, M]] positive
    * definite (N never enters): a body with I0 = 0 on a dry plane has a
    * singular 3x3 tensor but regular motion (the tractrix). */
@@ -197,6 +223,16 @@ void ssw_model_classify(const ssw_tensor *t, double tol, ssw_tensor *snapped,
 
 /* ---- The reduced equations --------------------------------------------- */
 
+/* The sine torque as a generalised force Q = (tau(t), 0), par = (amp,
+ * Omega, phase) (docs/theory/forcing.md). The kicks are no force of the
+ * equations: the forced extractor adds their impulses to the momenta at
+ * the step boundaries t = 0+, T, 2T, ... */
+static void sine_torque(const double par[SSW_FORCE_PARS], double t, double *Q1,
+                        double *Q2) {
+  *Q1 = par[0] * sin(par[1] * t + par[2]);
+  *Q2 = 0.0;
+}
+
 void ssw_model_reduce(const ssw_tensor *t, ssw_reduced *e) {
   e->J = t->J;
   e->M = t->M;
@@ -216,6 +252,12 @@ void ssw_model_reduce(const ssw_tensor *t, ssw_reduced *e) {
   e->force = NULL;
   for (int i = 0; i < SSW_FORCE_PARS; i++)
     e->force_par[i] = 0.0;
+  if (t->ftau != 0.0) {
+    e->force = sine_torque;
+    e->force_par[0] = t->ftau;
+    e->force_par[1] = t->fomega;
+    e->force_par[2] = t->fphase;
+  }
 }
 
 void ssw_model_blade_rate(const ssw_reduced *e, double w, double v, double *f,

@@ -10,6 +10,7 @@
 #include "sleighsweep/drag.h"
 #include "sleighsweep/effect.h"
 #include "sleighsweep/error.h"
+#include "sleighsweep/forced.h"
 #include "sleighsweep/stepper.h"
 
 int ssw_point_check(const ssw_body *body, const ssw_params *p,
@@ -111,11 +112,9 @@ int ssw_point_closed_form(const ssw_point *pt) {
   return (ssw_model_caps(&pt->tensor) & SSW_MCAP_CLOSED_FORM_2010) != 0;
 }
 
-/* A damped trajectory as an ssw_traj: it has no limits at t -> +-inf,
- * so every asymptotic quantity is NaN; the work, the flags, the loops
- * (full turns of the heading) and the energy balance carry over. */
-static void damped_traj(const ssw_damped *d, int regime, ssw_traj *r) {
-  *r = (ssw_traj){.regime = regime, .H0 = d->H0, .h = d->h, .eps = d->eps};
+/* A trajectory without limits at t -> +-inf (damped, forced): every
+ * asymptotic quantity NaN. */
+static void traj_absent(ssw_traj *r) {
   double *nan[] = {&r->rate,
                    &r->t0,
                    &r->w_past,
@@ -151,6 +150,15 @@ static void damped_traj(const ssw_damped *d, int regime, ssw_traj *r) {
   for (size_t i = 0; i < sizeof nan / sizeof nan[0]; i++)
     *nan[i] = NAN;
   r->tail = r->roundoff = (ssw_err_parts){NAN, NAN, NAN, NAN, NAN, NAN};
+  r->resonance = -1;
+}
+
+/* A damped trajectory as an ssw_traj: it has no limits at t -> +-inf,
+ * so every asymptotic quantity is NaN; the work, the flags, the loops
+ * (full turns of the heading) and the energy balance carry over. */
+static void damped_traj(const ssw_damped *d, int regime, ssw_traj *r) {
+  *r = (ssw_traj){.regime = regime, .H0 = d->H0, .h = d->h, .eps = d->eps};
+  traj_absent(r);
   r->loops = d->loops;
   r->energy_error = d->energy_error;
   r->steps = d->steps;
@@ -158,7 +166,6 @@ static void damped_traj(const ssw_damped *d, int regime, ssw_traj *r) {
   r->converged = d->converged;
   r->flags = d->flags;
   r->refinements = d->refinements;
-  r->resonance = -1;
   r->heading_total = d->heading_total;
   r->rest_x = d->rest_x, r->rest_y = d->rest_y;
   r->rest_distance = d->rest_distance;
@@ -194,6 +201,31 @@ static int run_rest(const ssw_point *pt, int n, const double *w0,
   return SSW_SUCCESS;
 }
 
+/* A forced trajectory (forced.c) as an ssw_traj: its work, flags and
+ * convergence; its measurements are forced.h's (`point` prints them;
+ * sweeps do not take forcing yet). */
+static int run_forced(const ssw_point *pt, int n, const double *w0,
+                      const double *v0, const ssw_integrator *o,
+                      ssw_sample_fn sample, void *const *ctx, ssw_traj *out) {
+  (void)sample, (void)ctx;
+  for (int i = 0; i < n; i++) {
+    ssw_forced f;
+    SSW_CALL(ssw_forced_run(&pt->tensor, w0[i], v0[i], o, &f));
+    ssw_traj *r = &out[i];
+    *r = (ssw_traj){.regime = pt->regime, .H0 = f.H0, .h = f.period};
+    traj_absent(r);
+    ssw_traj_no_rest(r);
+    r->h = f.period / f.steps_per_period;
+    r->steps = f.steps;
+    r->converged = f.converged;
+    r->flags = f.flags;
+    r->refinements = f.refinements;
+    r->loops = -1;
+    r->t_future = f.period * f.transient_periods;
+  }
+  return SSW_SUCCESS;
+}
+
 #define CIRCLING                                                               \
   (SSW_MCAP_AUTONOMOUS | SSW_MCAP_CONSERVATIVE | SSW_MCAP_EQUILIBRIA_LINE)
 static const ssw_extractor extractors[] = {
@@ -215,6 +247,13 @@ static const ssw_extractor extractors[] = {
      "heading_total rest_x rest_y rest_distance path_length decay_rate "
      "decay_freq settle_time approach",
      run_rest},
+    {"forced",
+     "forward only, the period (stroboscopic) map of a periodic forcing: "
+     "a cycle of n <= 8 periods, unbounded growth, or unresolved",
+     SSW_MCAP_TIME_PERIODIC,
+     "attractor cycle_periods mean_omega mean_v mean_power mean_path_radius "
+     "floquet_abs floquet_arg energy_growth_slope",
+     run_forced},
 };
 
 const ssw_extractor *ssw_extractor_table(int *count) {

@@ -1,0 +1,109 @@
+/* The forced extractor (docs/theory/forcing.md): a trajectory under the
+ * periodic torque runs forward only, through a transient, on the period
+ * (stroboscopic) map; its attractor is classified (a cycle of n <= 8
+ * periods polished by Newton on the map with its monodromy, unbounded
+ * growth without drag, or unresolved) and measured by time averages over
+ * whole periods, the Floquet multipliers and the energy's growth law, each
+ * with an error estimate from a fine and a coarse run. Beside them, the
+ * closed forms of DESIGN sec. 9 (eqs. 2 to 4). Pure: no I/O. */
+#ifndef SLEIGHSWEEP_FORCED_H
+#define SLEIGHSWEEP_FORCED_H
+
+#include <stdint.h>
+
+#include "sleighsweep/extract.h"
+#include "sleighsweep/model.h"
+#include "sleighsweep/names.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Attractors: SSW_ATTRACTOR_UNRESOLVED (0), _PERIODIC (1), _ACCELERATING
+ * (2), from the list SSW_ATTRACTORS in names.h. */
+#define SSW_ATTRACTOR_ENUM_(id, value, ...) SSW_ATTRACTOR_##id = value,
+enum { SSW_ATTRACTORS(SSW_ATTRACTOR_ENUM_) SSW_ATTRACTOR_COUNT };
+
+/** Lower-case name of an attractor ("periodic"); "unknown" outside. */
+const char *ssw_attractor_name(int attractor);
+
+/** Longest cycle looked for, in forcing periods. */
+#define SSW_FORCED_NMAX 8
+/** Most forcing periods of the transient (also capped by max_steps). */
+#define SSW_FORCED_PERIODS_MAX 6000
+/** Periods over which an undamped trajectory's energy growth is fitted
+ * (the second half of them). */
+#define SSW_FORCED_GROWTH_PERIODS 512
+/** A cycle is looked for by Newton once the stroboscopic points n periods
+ * apart are this close (relative, energy norm). */
+#define SSW_FORCED_DETECT 1e-3
+/** Newton has converged when the map's residual is below this (relative,
+ * energy norm). */
+#define SSW_FORCED_NEWTON_TOL 1e-12
+
+/** The measured quantities of a forced trajectory (and, as `err`, their
+ * estimated absolute errors). NaN where they do not apply. */
+typedef struct {
+  double mean_omega, mean_v;  /**< time averages over the whole cycle */
+  double mean_power;          /**< <tau w> over the cycle */
+  double mean_path_radius;    /**< mean_v / mean_omega */
+  double amp_omega, amp_v;    /**< half the range of w, v over the cycle */
+  double floquet_abs[2];      /**< moduli of the n-period map's multipliers,
+                                   descending */
+  double floquet_arg[2];      /**< their arguments (rad) */
+  double energy_growth_slope; /**< d/dt (Arate^3/3 + Omega^2 Arate) */
+} ssw_forced_q;
+
+/** What one forced trajectory yields. */
+typedef struct {
+  int attractor;              /**< SSW_ATTRACTOR_* */
+  int cycle_periods;          /**< n of a periodic attractor (0 otherwise) */
+  ssw_forced_q q;             /**< the measurements */
+  ssw_forced_q err;           /**< their estimated absolute errors */
+  double mean_dissipation;    /**< <zeta^T C zeta> over the cycle */
+  double power_balance;       /**< mean_power - mean_dissipation: 0 on a
+                                   cycle (power in = power dissipated) */
+  double cycle_w, cycle_v;    /**< the cycle's point at the section t = 0 */
+  double newton_residual;     /**< |P^n(x) - x| of that point (relative) */
+  double transient_remainder; /**< |x_k - x| of the transient's last
+                                   point from it (relative) */
+  double period;              /**< T = 2 pi / Omega */
+  double H0;                  /**< initial energy */
+  int steps_per_period;       /**< macro steps per period (fine run) */
+  int transient_periods;      /**< periods until the attractor was found */
+  int64_t steps;              /**< base steps of every run */
+  int refinements;            /**< reruns at a finer step to meet rtol */
+  int converged;              /**< 1: classified and measured within rtol */
+  int flags;                  /**< SSW_TRAJ_* (step cap, non-finite, rtol) */
+} ssw_forced;
+
+/** Runs and measures one forced trajectory from (w0, v0) at t = 0 (the
+ * tensor's model must have SSW_MCAP_TIME_PERIODIC). The scheme and rtol
+ * (or eta), max_steps and estimate of `o` apply; the step is T / N with N
+ * a power of two, so every kick lands on a step boundary. Errors:
+ * SSW_ERR_ARG for bad settings, an unforced tensor or a zero initial
+ * velocity; a trajectory that fails numerically is not an error but
+ * carries flags and converged = 0. */
+int ssw_forced_run(const ssw_tensor *t, double w0, double v0,
+                   const ssw_integrator *o, ssw_forced *out);
+
+/** The closed forms beside a forced trajectory's measurements (NaN where
+ * none applies, docs/theory/forcing.md): the small-forcing mean velocity
+ * of the sine torque with drag and without circulation (DESIGN sec. 9
+ * eq. 3, O(eps^4) error), the growth slope without drag or circulation
+ * (eq. 4, O(eps^2) relative error), and the exact product of the Floquet
+ * multipliers of the measured cycle, exp(n T (h.<zeta>/D - tr(K^-1 C)))
+ * (eq. 2, with the measured means). */
+typedef struct {
+  double mean_omega, mean_v, mean_path_radius;
+  double energy_growth_slope;
+  double floquet_product;
+} ssw_forced_closed;
+
+void ssw_forced_closed_form(const ssw_tensor *t, const ssw_forced *r,
+                            ssw_forced_closed *a);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
