@@ -15,7 +15,7 @@ TABLE='
 util        src/util        error fmt names version
 physics     src/physics     model analytic circulation drag effect
 integrators src/integrators stepper ode dopri5 rattle
-point       src/point       extract damped ensemble point path result
+point       src/point       extract damped forced ensemble point path result
 grid        src/grid        grid
 config      src/config      config angle hint sample_points
 refine      src/refine      refine
