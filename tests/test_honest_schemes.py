@@ -34,7 +34,7 @@ from sswtest import check, exit_status
 BIN = sys.argv[1]
 BOUND = 0.95  # share of errors the estimates bound, per scheme and mode
 WORST = 10.0  # no error beyond this many times its estimate
-PER_KIND = 3  # bodies of each kind
+PER_KIND = 2  # bodies of each kind
 MODES = (("rtol", None), ("eta", "0.1"), ("eta", "0.5"))
 # Failure flags (names.h SSW_TRAJ_FLAGS): the result is not converged.
 FAILURE_NAMES = ("forward_step_cap", "backward_step_cap", "nonfinite",
