@@ -6,14 +6,6 @@
 #include "cli_internal.h"
 #include "sleighsweep/forced.h"
 
-/* JSON numbers: full precision; non-finite values are null. */
-static void num(FILE *f, const char *key, double x, int comma) {
-  if (isfinite(x))
-    fprintf(f, "\"%s\": %.17g%s", key, x, comma ? ", " : "");
-  else
-    fprintf(f, "\"%s\": null%s", key, comma ? ", " : "");
-}
-
 static void pair(FILE *f, const char *key, const double x[2], int comma) {
   fprintf(f, "\"%s\": [", key);
   for (int i = 0; i < 2; i++) {
@@ -28,14 +20,15 @@ static void pair(FILE *f, const char *key, const double x[2], int comma) {
 
 /* The quantities of ssw_forced_q under their JSON names. */
 static void quantities(FILE *f, const ssw_forced_q *q) {
-  num(f, "mean_omega", q->mean_omega, 1), num(f, "mean_v", q->mean_v, 1);
-  num(f, "mean_power", q->mean_power, 1);
-  num(f, "mean_path_radius", q->mean_path_radius, 1);
-  num(f, "amplitude_omega", q->amp_omega, 1);
-  num(f, "amplitude_v", q->amp_v, 1);
+  ssw_cli_json_num(f, "mean_omega", q->mean_omega, 1),
+      ssw_cli_json_num(f, "mean_v", q->mean_v, 1);
+  ssw_cli_json_num(f, "mean_power", q->mean_power, 1);
+  ssw_cli_json_num(f, "mean_path_radius", q->mean_path_radius, 1);
+  ssw_cli_json_num(f, "amplitude_omega", q->amp_omega, 1);
+  ssw_cli_json_num(f, "amplitude_v", q->amp_v, 1);
   pair(f, "floquet_abs", q->floquet_abs, 1);
   pair(f, "floquet_arg", q->floquet_arg, 1);
-  num(f, "energy_growth_slope", q->energy_growth_slope, 0);
+  ssw_cli_json_num(f, "energy_growth_slope", q->energy_growth_slope, 0);
 }
 
 void ssw_cli_forced_json(FILE *f, const ssw_tensor *t, const ssw_forced *r) {
@@ -43,23 +36,23 @@ void ssw_cli_forced_json(FILE *f, const ssw_tensor *t, const ssw_forced *r) {
   ssw_forced_closed_form(t, r, &a);
   fprintf(f, " \"forcing\": {\"shape\": \"%s\", ",
           r->period > 0 && t->fimp != 0.0 ? "kicks" : "sine");
-  num(f, "forcing_freq", t->fomega, 1);
-  num(f, "torque_amp", t->fimp != 0.0 ? t->fimp : t->ftau, 1);
-  num(f, "forcing_phase", t->fphase, 1);
-  num(f, "period", r->period, 0);
+  ssw_cli_json_num(f, "forcing_freq", t->fomega, 1);
+  ssw_cli_json_num(f, "torque_amp", t->fimp != 0.0 ? t->fimp : t->ftau, 1);
+  ssw_cli_json_num(f, "forcing_phase", t->fphase, 1);
+  ssw_cli_json_num(f, "period", r->period, 0);
   fprintf(f, "},\n \"motion\": \"forced\", \"attractor\": \"%s\", ",
           ssw_attractor_name(r->attractor));
   fprintf(f, "\"cycle_periods\": %d, ", r->cycle_periods);
   quantities(f, &r->q);
   fputs(",\n ", f);
-  num(f, "mean_dissipation", r->mean_dissipation, 1);
-  num(f, "power_balance", r->power_balance, 1);
+  ssw_cli_json_num(f, "mean_dissipation", r->mean_dissipation, 1);
+  ssw_cli_json_num(f, "power_balance", r->power_balance, 1);
   pair(f, "cycle_state", (const double[2]){r->cycle_w, r->cycle_v}, 1);
-  num(f, "newton_residual", r->newton_residual, 1);
-  num(f, "transient_remainder", r->transient_remainder, 1);
+  ssw_cli_json_num(f, "newton_residual", r->newton_residual, 1);
+  ssw_cli_json_num(f, "transient_remainder", r->transient_remainder, 1);
   fprintf(f, "\"transient_periods\": %d, \"steps_per_period\": %d, ",
           r->transient_periods, r->steps_per_period);
-  num(f, "H0", r->H0, 1);
+  ssw_cli_json_num(f, "H0", r->H0, 1);
   fprintf(f,
           "\"steps\": %lld, \"converged\": %s, \"flags\": %d, "
           "\"refinements\": %d,\n",
@@ -68,9 +61,10 @@ void ssw_cli_forced_json(FILE *f, const ssw_tensor *t, const ssw_forced *r) {
   fputs(" \"error_estimate\": {", f);
   quantities(f, &r->err);
   fputs("},\n \"analytic\": {", f);
-  num(f, "mean_omega", a.mean_omega, 1), num(f, "mean_v", a.mean_v, 1);
-  num(f, "mean_path_radius", a.mean_path_radius, 1);
-  num(f, "energy_growth_slope", a.energy_growth_slope, 1);
-  num(f, "floquet_product", a.floquet_product, 0);
+  ssw_cli_json_num(f, "mean_omega", a.mean_omega, 1),
+      ssw_cli_json_num(f, "mean_v", a.mean_v, 1);
+  ssw_cli_json_num(f, "mean_path_radius", a.mean_path_radius, 1);
+  ssw_cli_json_num(f, "energy_growth_slope", a.energy_growth_slope, 1);
+  ssw_cli_json_num(f, "floquet_product", a.floquet_product, 0);
   fputs("}}\n", f);
 }

@@ -15,6 +15,9 @@ int ssw_cli_run(int argc, char **argv);
 /** `sleighsweep status` (argv[0] == "status"). Returns the exit status. */
 int ssw_cli_status(int argc, char **argv);
 
+/** A JSON member "key": x at full precision (%.17g; null when not
+ * finite), followed by ", " when comma (cli_point.c). */
+void ssw_cli_json_num(FILE *f, const char *key, double x, int comma);
 /** The rest of `point`'s JSON for a forced trajectory, after its header
  * (cli_forced.c). */
 void ssw_cli_forced_json(FILE *f, const ssw_tensor *t, const ssw_forced *r);

@@ -307,8 +307,7 @@ static int parse(int argc, char **argv, point_opts *o, int *help) {
   return SSW_SUCCESS;
 }
 
-/* JSON numbers: full precision; non-finite values are null. */
-static void jnum(FILE *f, const char *key, double x, int comma) {
+void ssw_cli_json_num(FILE *f, const char *key, double x, int comma) {
   if (isfinite(x))
     fprintf(f, "\"%s\": %.17g%s", key, x, comma ? ", " : "");
   else
@@ -328,14 +327,14 @@ static void jpair(FILE *f, const char *key, const double xy[2], int comma) {
  * energy (null elsewhere). */
 static void print_period(FILE *f, const ssw_traj *r) {
   fprintf(f, "\"arc\": %d, ", r->arc);
-  jnum(f, "period", r->period, 1);
-  jnum(f, "heading_per_period", r->heading_per_period, 1);
-  jnum(f, "drift_per_period", r->drift_per_period, 1);
+  ssw_cli_json_num(f, "period", r->period, 1);
+  ssw_cli_json_num(f, "heading_per_period", r->heading_per_period, 1);
+  ssw_cli_json_num(f, "drift_per_period", r->drift_per_period, 1);
   const double orbit = r->orbit_radius;
   if (r->periodic && isinf(orbit)) /* a drift resonance */
     fprintf(f, "\"orbit_radius\": \"inf\", ");
   else
-    jnum(f, "orbit_radius", orbit, 1);
+    ssw_cli_json_num(f, "orbit_radius", orbit, 1);
   if (r->periodic)
     fprintf(f, "\"resonance\": %d,\n ", r->resonance);
   else
@@ -409,26 +408,30 @@ static void print_analytic(FILE *f, const ssw_tensor *t, const ssw_traj *r,
                            const path_cmp *cmp) {
   fprintf(f, " \"analytic\": {\"regime\": \"%s\", ",
           ssw_regime_name(an->regime));
-  jnum(f, "critical_energy", ssw_model_critical_energy(t), 1);
-  jnum(f, "r_past", w->r_past, 1), jnum(f, "r_future", w->r_future, 1);
-  jnum(f, "d", w->d, 1), jnum(f, "dphi", w->dphi, 1);
-  jnum(f, "period", w->period, 1);
-  jnum(f, "heading_per_period", w->hpp, 1);
-  jnum(f, "drift_per_period", w->drift, 1);
-  jnum(f, "orbit_radius", w->orbit, 1);
-  jnum(f, "blade_force_max", cmp->blade, 1);
+  ssw_cli_json_num(f, "critical_energy", ssw_model_critical_energy(t), 1);
+  ssw_cli_json_num(f, "r_past", w->r_past, 1),
+      ssw_cli_json_num(f, "r_future", w->r_future, 1);
+  ssw_cli_json_num(f, "d", w->d, 1), ssw_cli_json_num(f, "dphi", w->dphi, 1);
+  ssw_cli_json_num(f, "period", w->period, 1);
+  ssw_cli_json_num(f, "heading_per_period", w->hpp, 1);
+  ssw_cli_json_num(f, "drift_per_period", w->drift, 1);
+  ssw_cli_json_num(f, "orbit_radius", w->orbit, 1);
+  ssw_cli_json_num(f, "blade_force_max", cmp->blade, 1);
   fprintf(f, "\"loops\": %d, \"sense_future\": %d},\n", an->loops,
           an->sense_future);
   fprintf(f, " \"relative_error\": {");
   /* Uniform motion's radius is the state's own: no twin to compare. */
   const int uni = an->regime == SSW_REGIME_UNIFORM;
-  jnum(f, "r_future", rel_err(r->r_future, uni ? NAN : w->r_future), 1);
-  jnum(f, "r_past", rel_err(r->r_past, uni ? NAN : w->r_past), 1);
-  jnum(f, "d", rel_err(r->d, w->d), 1);
-  jnum(f, "dphi", rel_err(r->dphi, w->dphi), 1);
-  jnum(f, "period", rel_err(r->period, w->period), 1);
-  jnum(f, "heading_per_period", rel_err(r->heading_per_period, w->hpp), 1);
-  jnum(f, "blade_force_max", rel_err(r->blade_force_max, cmp->blade), 0);
+  ssw_cli_json_num(f, "r_future", rel_err(r->r_future, uni ? NAN : w->r_future),
+                   1);
+  ssw_cli_json_num(f, "r_past", rel_err(r->r_past, uni ? NAN : w->r_past), 1);
+  ssw_cli_json_num(f, "d", rel_err(r->d, w->d), 1);
+  ssw_cli_json_num(f, "dphi", rel_err(r->dphi, w->dphi), 1);
+  ssw_cli_json_num(f, "period", rel_err(r->period, w->period), 1);
+  ssw_cli_json_num(f, "heading_per_period",
+                   rel_err(r->heading_per_period, w->hpp), 1);
+  ssw_cli_json_num(f, "blade_force_max",
+                   rel_err(r->blade_force_max, cmp->blade), 0);
 }
 
 /* The JSON's opening: program, params, tensor, conventions, integrator. */
@@ -440,15 +443,19 @@ static void print_header(FILE *f, const point_opts *o, const ssw_point *pt) {
           ssw_version_string(), ssw_version_git());
   fprintf(f, " \"params\": {");
   for (int i = 0; i < SSW_NBODY_AXES; i++)
-    jnum(f, ssw_axis_names[i], ssw_params_get(&o->p, i), 1);
+    ssw_cli_json_num(f, ssw_axis_names[i], ssw_params_get(&o->p, i), 1);
   for (int i = 0; i < nbody; i++)
-    jnum(f, body_keys[i].name, ssw_config_real_get(&o->cfg, &body_keys[i]), 1);
-  jnum(f, "k_rot", o->cfg.body.k_rot, 1), jnum(f, "omega0", o->w0, 1);
-  jnum(f, "v0", o->v0, 0);
+    ssw_cli_json_num(f, body_keys[i].name,
+                     ssw_config_real_get(&o->cfg, &body_keys[i]), 1);
+  ssw_cli_json_num(f, "k_rot", o->cfg.body.k_rot, 1),
+      ssw_cli_json_num(f, "omega0", o->w0, 1);
+  ssw_cli_json_num(f, "v0", o->v0, 0);
   fprintf(f, "},\n \"tensor\": {");
-  jnum(f, "J", t->J, 1), jnum(f, "M", t->M, 1), jnum(f, "N", t->N, 1);
-  jnum(f, "L1", t->L1, 1), jnum(f, "L2", t->L2, 1), jnum(f, "Z", t->Z, 1);
-  jnum(f, "kappa", t->kappa, 0);
+  ssw_cli_json_num(f, "J", t->J, 1), ssw_cli_json_num(f, "M", t->M, 1),
+      ssw_cli_json_num(f, "N", t->N, 1);
+  ssw_cli_json_num(f, "L1", t->L1, 1), ssw_cli_json_num(f, "L2", t->L2, 1),
+      ssw_cli_json_num(f, "Z", t->Z, 1);
+  ssw_cli_json_num(f, "kappa", t->kappa, 0);
   fprintf(f, "},\n \"conventions\": {\"Gamma\": \"circulation about the "
              "ellipse, counter-clockwise positive; kappa = rho Gamma r\"");
   const ssw_integrator *g = &o->integ;
@@ -457,9 +464,9 @@ static void print_header(FILE *f, const point_opts *o, const ssw_point *pt) {
           "\"%s\", \"step_control\": \"%s\", ",
           g->method->name, ssw_recon_name(g->recon),
           g->rtol > 0 ? "adaptive" : "fixed");
-  jnum(f, "rtol", g->rtol > 0 ? g->rtol : NAN, 1);
-  jnum(f, "eta", g->eta > 0 ? g->eta : NAN, 1);
-  jnum(f, "tol", ssw_integrator_stop_tol(g), 1);
+  ssw_cli_json_num(f, "rtol", g->rtol > 0 ? g->rtol : NAN, 1);
+  ssw_cli_json_num(f, "eta", g->eta > 0 ? g->eta : NAN, 1);
+  ssw_cli_json_num(f, "tol", ssw_integrator_stop_tol(g), 1);
   fprintf(f, "\"max_steps\": %lld, \"tail\": %s, \"error_estimate\": %s},\n",
           (long long)g->max_steps, g->tail ? "true" : "false",
           g->estimate ? "true" : "false");
@@ -473,17 +480,18 @@ static void print_json(FILE *f, const point_opts *o, const ssw_point *pt,
   fprintf(f, " \"regime\": \"%s\", ",
           ssw_regime_name(r->periodic ? SSW_REGIME_PERIODIC : r->regime));
   print_period(f, r);
-  jnum(f, "r_past", r->r_past, 1), jnum(f, "r_future", r->r_future, 1);
+  ssw_cli_json_num(f, "r_past", r->r_past, 1),
+      ssw_cli_json_num(f, "r_future", r->r_future, 1);
   jpair(f, "center_past", r->center_past, 1);
   jpair(f, "center_future", r->center_future, 1);
-  jnum(f, "d", r->d, 1), jnum(f, "dphi", r->dphi, 1);
+  ssw_cli_json_num(f, "d", r->d, 1), ssw_cli_json_num(f, "dphi", r->dphi, 1);
   fprintf(f, "\"loops\": %d, \"sense_past\": %d, \"sense_future\": %d, ",
           r->loops, r->sense_past, r->sense_future);
-  jnum(f, "t0", r->t0, 1), jnum(f, "rate", r->rate, 1);
-  jnum(f, "energy_error", r->energy_error, 1);
-  jnum(f, "blade_force_max", r->blade_force_max, 1);
-  jnum(f, "path_error_max", cmp->pos, 1);
-  jnum(f, "heading_error_max", cmp->head, 1);
+  ssw_cli_json_num(f, "t0", r->t0, 1), ssw_cli_json_num(f, "rate", r->rate, 1);
+  ssw_cli_json_num(f, "energy_error", r->energy_error, 1);
+  ssw_cli_json_num(f, "blade_force_max", r->blade_force_max, 1);
+  ssw_cli_json_num(f, "path_error_max", cmp->pos, 1);
+  ssw_cli_json_num(f, "heading_error_max", cmp->head, 1);
   fprintf(f,
           "\"steps\": %lld, \"converged\": %s, \"flags\": %d, "
           "\"refinements\": %d,\n",
@@ -492,14 +500,16 @@ static void print_json(FILE *f, const point_opts *o, const ssw_point *pt,
   /* Absolute error estimates (null: undefined in the regime, or not
    * estimated); docs/output.md says against what rtol judges each. */
   fprintf(f, " \"error_estimate\": {");
-  jnum(f, "d", r->err_d, 1), jnum(f, "dphi", r->err_dphi, 1);
-  jnum(f, "r", r->err_r, 1), jnum(f, "t0", r->err_t0, 1);
-  jnum(f, "center", r->err_center, 1);
-  jnum(f, "period", r->err_period, 1);
-  jnum(f, "heading_per_period", r->err_heading_period, 1);
-  jnum(f, "drift_per_period", r->err_drift, 1);
-  jnum(f, "orbit_radius", r->err_orbit, 1);
-  jnum(f, "blade_force_max", r->err_blade, 0);
+  ssw_cli_json_num(f, "d", r->err_d, 1),
+      ssw_cli_json_num(f, "dphi", r->err_dphi, 1);
+  ssw_cli_json_num(f, "r", r->err_r, 1),
+      ssw_cli_json_num(f, "t0", r->err_t0, 1);
+  ssw_cli_json_num(f, "center", r->err_center, 1);
+  ssw_cli_json_num(f, "period", r->err_period, 1);
+  ssw_cli_json_num(f, "heading_per_period", r->err_heading_period, 1);
+  ssw_cli_json_num(f, "drift_per_period", r->err_drift, 1);
+  ssw_cli_json_num(f, "orbit_radius", r->err_orbit, 1);
+  ssw_cli_json_num(f, "blade_force_max", r->err_blade, 0);
   fprintf(f, "},\n");
   print_analytic(f, t, r, an, w, cmp);
   fprintf(f, "}}\n");
@@ -551,24 +561,27 @@ static void print_damped_analytic(FILE *f, const ssw_point *pt,
           ssw_regime_name(pt->analytic.regime));
   for (int k = 0; k < 2; k++) {
     fprintf(f, "{");
-    jnum(f, "re", rest->re[k], 1), jnum(f, "im", rest->im[k], 0);
+    ssw_cli_json_num(f, "re", rest->re[k], 1),
+        ssw_cli_json_num(f, "im", rest->im[k], 0);
     fprintf(f, "}%s", k ? "], " : ", ");
   }
   fprintf(
       f, "\"approach\": \"%s\", ",
       ssw_approach_name(rest->focus ? SSW_APPROACH_FOCUS : SSW_APPROACH_NODE));
-  jnum(f, "decay_rate", rest->decay, 1);
-  jnum(f, "decay_frequency", rest->im[0], 1);
-  jnum(f, "heading_total", ex[0], 1);
-  jnum(f, "rest_x", ex[1], 1), jnum(f, "rest_y", ex[2], 1);
-  jnum(f, "rest_distance", hypot(ex[1], ex[2]), 1);
-  jnum(f, "path_length", ex[3], 1);
-  jnum(f, "small_drag_heading", small, 0);
+  ssw_cli_json_num(f, "decay_rate", rest->decay, 1);
+  ssw_cli_json_num(f, "decay_frequency", rest->im[0], 1);
+  ssw_cli_json_num(f, "heading_total", ex[0], 1);
+  ssw_cli_json_num(f, "rest_x", ex[1], 1),
+      ssw_cli_json_num(f, "rest_y", ex[2], 1);
+  ssw_cli_json_num(f, "rest_distance", hypot(ex[1], ex[2]), 1);
+  ssw_cli_json_num(f, "path_length", ex[3], 1);
+  ssw_cli_json_num(f, "small_drag_heading", small, 0);
   fprintf(f, "},\n \"relative_error\": {");
-  jnum(f, "heading_total", rel_err(r->heading_total, ex[0]), 1);
-  jnum(f, "rest_point", hypot(r->rest_x - ex[1], r->rest_y - ex[2]) / ex[3], 1);
-  jnum(f, "path_length", rel_err(r->path_length, ex[3]), 1);
-  jnum(f, "decay_rate", rel_err(r->decay_rate, rest->decay), 0);
+  ssw_cli_json_num(f, "heading_total", rel_err(r->heading_total, ex[0]), 1);
+  ssw_cli_json_num(f, "rest_point",
+                   hypot(r->rest_x - ex[1], r->rest_y - ex[2]) / ex[3], 1);
+  ssw_cli_json_num(f, "path_length", rel_err(r->path_length, ex[3]), 1);
+  ssw_cli_json_num(f, "decay_rate", rel_err(r->decay_rate, rest->decay), 0);
 }
 
 static void print_damped(FILE *f, const point_opts *o, const ssw_point *pt,
@@ -584,30 +597,33 @@ static void print_damped(FILE *f, const point_opts *o, const ssw_point *pt,
   fprintf(f, "\"motion\": \"damped\", \"regime\": \"%s\", ",
           ssw_regime_name(pt->regime));
   fprintf(f, "\"approach\": \"%s\", ", ssw_approach_name(r->approach));
-  jnum(f, "heading_total", r->heading_total, 1);
-  jnum(f, "rest_x", r->rest_x, 1), jnum(f, "rest_y", r->rest_y, 1);
-  jnum(f, "rest_distance", r->rest_distance, 1);
-  jnum(f, "path_length", r->path_length, 1);
+  ssw_cli_json_num(f, "heading_total", r->heading_total, 1);
+  ssw_cli_json_num(f, "rest_x", r->rest_x, 1),
+      ssw_cli_json_num(f, "rest_y", r->rest_y, 1);
+  ssw_cli_json_num(f, "rest_distance", r->rest_distance, 1);
+  ssw_cli_json_num(f, "path_length", r->path_length, 1);
   fprintf(f, "\"loops\": %d, ", r->loops);
-  jnum(f, "decay_rate", r->decay_rate, 1);
-  jnum(f, "decay_frequency", r->decay_freq, 1);
-  jnum(f, "settle_fraction", SSW_DAMPED_SETTLE, 1);
-  jnum(f, "t_settle", r->t_settle, 1);
-  jnum(f, "t_end", r->t_end, 1), jnum(f, "energy_end", r->energy_end, 1);
-  jnum(f, "energy_error", r->energy_error, 1);
-  jnum(f, "H0", r->H0, 1);
+  ssw_cli_json_num(f, "decay_rate", r->decay_rate, 1);
+  ssw_cli_json_num(f, "decay_frequency", r->decay_freq, 1);
+  ssw_cli_json_num(f, "settle_fraction", SSW_DAMPED_SETTLE, 1);
+  ssw_cli_json_num(f, "t_settle", r->t_settle, 1);
+  ssw_cli_json_num(f, "t_end", r->t_end, 1),
+      ssw_cli_json_num(f, "energy_end", r->energy_end, 1);
+  ssw_cli_json_num(f, "energy_error", r->energy_error, 1);
+  ssw_cli_json_num(f, "H0", r->H0, 1);
   fprintf(f,
           "\"steps\": %lld, \"converged\": %s, \"flags\": %d, "
           "\"refinements\": %d,\n",
           (long long)r->steps, r->converged ? "true" : "false", r->flags,
           r->refinements);
   fprintf(f, " \"error_estimate\": {");
-  jnum(f, "heading_total", r->err_heading, 1);
-  jnum(f, "rest_x", r->err_rest, 1), jnum(f, "rest_y", r->err_rest, 1);
-  jnum(f, "rest_distance", r->err_rest, 1);
-  jnum(f, "path_length", r->err_path, 1);
-  jnum(f, "decay_rate", r->err_decay, 1);
-  jnum(f, "t_settle", r->err_settle, 0);
+  ssw_cli_json_num(f, "heading_total", r->err_heading, 1);
+  ssw_cli_json_num(f, "rest_x", r->err_rest, 1),
+      ssw_cli_json_num(f, "rest_y", r->err_rest, 1);
+  ssw_cli_json_num(f, "rest_distance", r->err_rest, 1);
+  ssw_cli_json_num(f, "path_length", r->err_path, 1);
+  ssw_cli_json_num(f, "decay_rate", r->err_decay, 1);
+  ssw_cli_json_num(f, "t_settle", r->err_settle, 0);
   fprintf(f, "},\n");
   print_damped_analytic(f, pt, &rest, ex, small, r);
   fprintf(f, "}}\n");
