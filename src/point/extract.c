@@ -579,28 +579,35 @@ static void refine(const leg_run *R, int m, const double *w0, const double *v0,
       fine[k].flags |= SSW_TRAJ_RTOL;
 }
 
-/* The error estimates of x divided by k, into out's (the others zero). */
+/* The error estimates of a trajectory's result (ssw_traj's err_*), the
+ * one list widen and at_least walk. */
+#define NERR 10
+static void err_of(ssw_traj *r, double *e[NERR]) {
+  double *const p[NERR] = {
+      &r->err_d,      &r->err_dphi,  &r->err_r,      &r->err_t0,
+      &r->err_center, &r->err_blade, &r->err_period, &r->err_heading_period,
+      &r->err_drift,  &r->err_orbit};
+  for (int i = 0; i < NERR; i++)
+    e[i] = p[i];
+}
+
+/* The error estimates of x divided by k, into out's (its other fields
+ * untouched). */
 static void widen(const ssw_traj *x, double k, ssw_traj *out) {
-  out->err_d = x->err_d / k, out->err_dphi = x->err_dphi / k;
-  out->err_r = x->err_r / k, out->err_t0 = x->err_t0 / k;
-  out->err_center = x->err_center / k, out->err_blade = x->err_blade / k;
-  out->err_period = x->err_period / k;
-  out->err_heading_period = x->err_heading_period / k;
-  out->err_drift = x->err_drift / k, out->err_orbit = x->err_orbit / k;
+  ssw_traj c = *x;
+  double *a[NERR], *b[NERR];
+  err_of(&c, a), err_of(out, b);
+  for (int i = 0; i < NERR; i++)
+    *b[i] = *a[i] / k;
 }
 
 /* out's estimates at least those of x (NaN in x leaves out's). */
 static void at_least(const ssw_traj *x, ssw_traj *out) {
-  double *o[] = {&out->err_d,      &out->err_dphi,           &out->err_r,
-                 &out->err_t0,     &out->err_center,         &out->err_blade,
-                 &out->err_period, &out->err_heading_period, &out->err_drift,
-                 &out->err_orbit};
-  const double e[] = {x->err_d,      x->err_dphi,           x->err_r,
-                      x->err_t0,     x->err_center,         x->err_blade,
-                      x->err_period, x->err_heading_period, x->err_drift,
-                      x->err_orbit};
-  for (size_t i = 0; i < sizeof o / sizeof o[0]; i++)
-    if (e[i] > *o[i]) *o[i] = e[i];
+  ssw_traj c = *x;
+  double *a[NERR], *b[NERR];
+  err_of(&c, a), err_of(out, b);
+  for (int i = 0; i < NERR; i++)
+    if (*a[i] > *b[i]) *b[i] = *a[i];
 }
 
 /* Where Richardson's h^q is not a given, the order is measured: at fixed
