@@ -397,16 +397,26 @@ static void estimate(const ssw_damped *f, const ssw_damped *c, double q,
  * each step rounds the heading and the contact point by a few ulp of their
  * size, and these add up over the steps (a bound, linear in their
  * number). */
-static void add_floor(ssw_damped *r) {
+static void floors_of(const ssw_damped *r, double fl[5]) {
   const double n = (double)r->steps * 0x1p-52;
-  r->err_heading += n * fmax(fabs(r->heading_total), 1.0);
-  r->err_rest += n * r->path_length;
-  r->err_path += n * r->path_length;
-  r->err_decay += r->decay_roundoff;
+  fl[0] = n * fmax(fabs(r->heading_total), 1.0);
+  fl[1] = fl[2] = n * r->path_length;
+  fl[3] = r->decay_roundoff;
   /* t_settle is located on H, whose relative round-off grows in the same
    * way: a shift of n ulp of ln H moves it by that over its rate, bounded
    * by the same share of t_settle itself (ln H falls by ln 100 over it). */
-  r->err_settle += n * r->t_settle;
+  fl[4] = n * r->t_settle;
+}
+
+/* The floors added to the estimates. */
+static void add_floor(ssw_damped *r) {
+  double fl[5];
+  floors_of(r, fl);
+  r->err_heading += fl[0];
+  r->err_rest += fl[1];
+  r->err_path += fl[2];
+  r->err_decay += fl[3];
+  r->err_settle += fl[4];
 }
 
 /* The largest error estimate relative to what rtol asks of it; a quantity
@@ -454,18 +464,17 @@ typedef struct {
  * and a finer step for those above rtol. */
 /* The order the three runs show (estimate.h ssw_observed_order_of) on
  * the measured quantities, with their round-off floors. */
+/* The measured quantities, in floors_of's order. */
+static void measured_of(const ssw_damped *r, double q[5]) {
+  q[0] = r->heading_total, q[1] = r->rest_distance, q[2] = r->path_length;
+  q[3] = r->decay_rate, q[4] = r->t_settle;
+}
+
 static double observed(const ssw_damped *f, const ssw_damped *c,
                        const ssw_damped *far, int q) {
-  const double n = (double)f->steps * 0x1p-52;
-  const double a[] = {f->heading_total, f->rest_distance, f->path_length,
-                      f->decay_rate, f->t_settle};
-  const double b[] = {c->heading_total, c->rest_distance, c->path_length,
-                      c->decay_rate, c->t_settle};
-  const double e[] = {far->heading_total, far->rest_distance, far->path_length,
-                      far->decay_rate, far->t_settle};
-  const double fl[] = {n * fmax(fabs(a[0]), 1.0), n * f->path_length,
-                       n * f->path_length, f->decay_roundoff,
-                       n * fabs(f->t_settle)};
+  double a[5], b[5], e[5], fl[5];
+  measured_of(f, a), measured_of(c, b), measured_of(far, e);
+  floors_of(f, fl);
   return ssw_observed_order_of(5, a, b, e, fl, SSW_EST_RATIO, SSW_EST_RATIO, q);
 }
 

@@ -174,36 +174,38 @@ double ssw_observed_order_of(int n, const double *fine, const double *mid,
   return fmax(q, 1.0);
 }
 
+/* The quantities a trajectory measured, in one order (the period's, or
+ * the limits' and the transition's); returns their count. */
+static int measured_of(const ssw_traj *r, double q[6]) {
+  if (r->periodic) {
+    q[0] = r->period, q[1] = r->heading_per_period;
+    q[2] = r->drift_per_period, q[3] = r->orbit_radius;
+    return 4;
+  }
+  q[0] = r->d, q[1] = r->dphi, q[2] = r->r_future, q[3] = r->r_past;
+  q[4] = r->t0, q[5] = r->blade_force_max;
+  return 6;
+}
+
 double ssw_observed_order(const ssw_method *method, const ssw_traj *f,
                           const ssw_traj *m, const ssw_traj *c, double r1,
                           double r2) {
-  const int order = method->order;
   const double n = rounding_steps(method, f->steps);
+  double a[6], b[6], e[6], fl[6];
+  const int k = measured_of(f, a);
+  measured_of(m, b), measured_of(c, e);
   if (f->periodic) {
-    const double a[] = {f->period, f->heading_per_period, f->drift_per_period,
-                        f->orbit_radius};
-    const double b[] = {m->period, m->heading_per_period, m->drift_per_period,
-                        m->orbit_radius};
-    const double e[] = {c->period, c->heading_per_period, c->drift_per_period,
-                        c->orbit_radius};
-    const double fl[] = {floor_of(fabs(a[0]), n), floor_of(fabs(a[1]) + 1, n),
-                         floor_of(fabs(a[2]), n), floor_of(fabs(a[3]), n)};
-    return ssw_observed_order_of(4, a, b, e, fl, r1, r2, order);
+    fl[0] = floor_of(fabs(a[0]), n), fl[1] = floor_of(fabs(a[1]) + 1, n);
+    fl[2] = floor_of(fabs(a[2]), n), fl[3] = floor_of(fabs(a[3]), n);
+  } else {
+    const double len = fmax(fabs(f->r_future), fabs(f->d));
+    fl[0] = floor_of(fabs(a[0]) + len, n);
+    fl[1] = floor_of(fabs(a[1]) + 1.0, n);
+    fl[2] = floor_of(fabs(a[2]), n), fl[3] = floor_of(fabs(a[3]), n);
+    fl[4] = floor_of(fabs(a[4]) + 1.0 / f->rate, n);
+    fl[5] = floor_of(a[5], n) + 8.0 * 0x1p-52 * f->blade_terms;
   }
-  const double len = fmax(fabs(f->r_future), fabs(f->d));
-  const double a[] = {f->d,      f->dphi, f->r_future,
-                      f->r_past, f->t0,   f->blade_force_max};
-  const double b[] = {m->d,      m->dphi, m->r_future,
-                      m->r_past, m->t0,   m->blade_force_max};
-  const double e[] = {c->d,      c->dphi, c->r_future,
-                      c->r_past, c->t0,   c->blade_force_max};
-  const double fl[] = {floor_of(fabs(a[0]) + len, n),
-                       floor_of(fabs(a[1]) + 1.0, n),
-                       floor_of(fabs(a[2]), n),
-                       floor_of(fabs(a[3]), n),
-                       floor_of(fabs(a[4]) + 1.0 / f->rate, n),
-                       floor_of(a[5], n) + 8.0 * 0x1p-52 * f->blade_terms};
-  return ssw_observed_order_of(6, a, b, e, fl, r1, r2, order);
+  return ssw_observed_order_of(k, a, b, e, fl, r1, r2, method->order);
 }
 
 /* Estimates in the order d, dphi, r, t0, centre, blade force. */
