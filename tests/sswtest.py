@@ -10,6 +10,21 @@ import h5py
 ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1",
            OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1", OMP_NUM_THREADS="1")
 failures = []
+# Set by CMake in a sanitized build (SSW_SANITIZE): the engine runs ~10x
+# slower there, so the end-to-end tests whose run must last a while (to be
+# killed, stopped or watched mid-run) divide their trajectories by
+# SANITIZED_DIVISOR (light()): the run lasts about as long as the plain
+# build's, every check of the test stays, and the plain build keeps the
+# full workload (scripts/sanitize.sh, docs/reliability-fuzzing.md).
+SANITIZED = os.environ.get("SSW_TEST_SANITIZED") == "1"
+SANITIZED_DIVISOR = 8
+
+
+def light(trajectories):
+    """The trajectories per point of a timed end-to-end run: as given, or
+    divided by SANITIZED_DIVISOR (at least 1) in a sanitized build."""
+    return max(1, trajectories // SANITIZED_DIVISOR) if SANITIZED \
+        else trajectories
 
 
 def check(cond, msg):

@@ -22,7 +22,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from sswtest import (ENV, check, datasets, exit_status,  # noqa: E402
-                     ranks_of)
+                     light, ranks_of)
 
 EXE, CONFIG = sys.argv[1], sys.argv[2]
 MPIEXEC = sys.argv[3] if len(sys.argv) > 3 else "mpirun"
@@ -32,8 +32,12 @@ KILLS = int(sys.argv[4]) if len(sys.argv) > 4 else 6
 def write_config(tmp, name):
     path = os.path.join(tmp, name + ".ini")
     with open(path, "w") as f:
-        f.write(open(CONFIG).read().replace(
-            "[output]", f"[output]\nfile = {tmp}/{name}.h5"))
+        text = open(CONFIG).read()
+        m = re.search(r"^trajectories = (\d+)$", text, re.M)
+        if m:  # fewer under the sanitizers (sswtest.light)
+            text = text.replace(m.group(0),
+                                f"trajectories = {light(int(m.group(1)))}")
+        f.write(text.replace("[output]", f"[output]\nfile = {tmp}/{name}.h5"))
     return path, os.path.join(tmp, name + ".h5")
 
 

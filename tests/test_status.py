@@ -18,7 +18,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from sswtest import ENV, check, exit_status, ranks_of  # noqa: E402
+from sswtest import ENV, check, exit_status, light, ranks_of  # noqa: E402
 
 EXE, MPIEXEC = sys.argv[1], sys.argv[2]
 CONFIG = """[body]
@@ -31,7 +31,7 @@ a = 0.1, 0.2, 0.3, 0.4, 0.5
 A = 0.5
 B = 0.3
 [ensemble]
-trajectories = 512
+trajectories = {trajectories}
 [output]
 file = {out}
 flush_interval = 0.5
@@ -63,7 +63,7 @@ def run_and_kill(tmp, attempt):
     out = os.path.join(tmp, f"s{attempt}.h5")
     cfg = os.path.join(tmp, f"s{attempt}.ini")
     with open(cfg, "w") as f:
-        f.write(CONFIG.format(out=out))
+        f.write(CONFIG.format(out=out, trajectories=light(512)))
     proc = subprocess.Popen([MPIEXEC, "--oversubscribe", "-np", "2", EXE,
                              "run", cfg], env=ENV, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, start_new_session=True)
@@ -110,7 +110,7 @@ def interrupted_then_complete(tmp):
     out = os.path.join(tmp, "seg.h5")
     cfg = os.path.join(tmp, "seg.ini")
     with open(cfg, "w") as f:
-        f.write(CONFIG.format(out=out))
+        f.write(CONFIG.format(out=out, trajectories=light(512)))
     cmd = [MPIEXEC, "--oversubscribe", "-np", "2", EXE, "run", cfg]
     p = subprocess.Popen(cmd, env=ENV, stdout=subprocess.DEVNULL,
                          stderr=subprocess.PIPE, text=True)
@@ -265,7 +265,7 @@ with tempfile.TemporaryDirectory() as tmp:
         # a relative output path is shown absolute; a new file is created
         fresh = os.path.join(tmp, "fresh.ini")
         with open(fresh, "w") as f:
-            f.write(CONFIG.format(out="fresh.h5"))
+            f.write(CONFIG.format(out="fresh.h5", trajectories=light(512)))
         r = subprocess.run(DRY + ["fresh.ini"], env=ENV,
                            capture_output=True, text=True, cwd=tmp)
         here = os.path.realpath(tmp)

@@ -19,7 +19,8 @@ import tempfile
 import h5py
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from sswtest import ENV, check, differing, exit_status, ranks_of  # noqa: E402
+from sswtest import (ENV, check, differing, exit_status,  # noqa: E402
+                     light, ranks_of)
 
 EXE = sys.argv[1]
 MPIEXEC = sys.argv[2] if len(sys.argv) > 2 else "mpirun"
@@ -44,7 +45,7 @@ s = linspace(-0.1, 0.1, 5)
 A = 0.5
 B = 0.3
 [ensemble]
-trajectories = 8
+trajectories = {light(8)}
 seed = 5
 [integrator]
 eta = 0.05

@@ -426,12 +426,14 @@ def text_artists(fig):
     return keep
 
 
-def overlapping_texts(fig, pad=0.0):
+def overlapping_texts(fig, pad=0.0, draw=True):
     """Pairs of texts whose window extents overlap by more than `pad`
     pixels each way on the drawn figure (for tests and checks): [(text,
     text)]. Texts inside one legend or one axis label stack are laid out
-    by matplotlib and compared like any other."""
-    fig.canvas.draw()
+    by matplotlib and compared like any other. draw=False: the caller
+    has just drawn the figure (a draw costs a third of a second)."""
+    if draw:
+        fig.canvas.draw()
     renderer = fig.canvas.get_renderer()
     boxes = []
     for t in text_artists(fig):
@@ -448,10 +450,11 @@ def overlapping_texts(fig, pad=0.0):
     return out
 
 
-def outside_texts(fig, pad=1.0):
+def outside_texts(fig, pad=1.0, draw=True):
     """Texts that reach beyond the figure's edges by more than `pad`
-    pixels (cut off when saved)."""
-    fig.canvas.draw()
+    pixels (cut off when saved). draw=False: as overlapping_texts."""
+    if draw:
+        fig.canvas.draw()
     renderer = fig.canvas.get_renderer()
     out = []
     for t in text_artists(fig):

@@ -62,8 +62,9 @@ def layout_problems(fig, share=MIN_SHARE):
             out.append(f"panel '{a.get_title() or a.get_xlabel()}' "
                        f"{b.width:.2f} x {b.height:.2f} of the figure "
                        f"({across} side by side, {down} stacked)")
+    # the figure is drawn above: one draw serves every check
     out += [f"texts overlap: {a!r} and {b!r}"
-            for a, b in style.overlapping_texts(fig, pad=0.5)]
+            for a, b in style.overlapping_texts(fig, pad=0.5, draw=False)]
     out += [f"text beyond the figure: {t!r}"
-            for t in style.outside_texts(fig)]
+            for t in style.outside_texts(fig, draw=False)]
     return out
