@@ -30,10 +30,12 @@ REC_MAGIC_PLAIN = b"SSWREC00"  # a point alone (not a sample point)
 
 def make_config(tmp, name, slow=True, extra=""):
     """The test sweep (48 points) writing tmp/name.h5; `slow` makes it last
-    a few seconds so that signals land mid-run."""
+    a few seconds so that signals land mid-run (100 trajectories: the
+    signals follow the progress, 2 to 12 of 48 points, so the run only
+    needs to outlast them)."""
     text = open(CONFIG).read()
     if slow:
-        text = text.replace("trajectories = 6", "trajectories = 200")
+        text = text.replace("trajectories = 6", "trajectories = 100")
         text += "\n[integrator]\neta = 0.05\n"
     for line in extra.splitlines():  # replaces the key's line, if any
         text = re.sub(rf"^{line.split('=')[0].strip()} *=.*\n", "", text,
