@@ -289,6 +289,9 @@ int main(int argc, char **argv) {
   sb_printf(&json, ", ");
   rc |= bench_refine(&o, &json);
   sb_printf(&json, ", ");
+  printf("\n");
+  rc |= bench_forced(&o, &json);
+  sb_printf(&json, ", ");
   if (o.quick) o.kernels = o.sweep = 0;
   if (o.kernels) {
     printf("\n");

@@ -73,5 +73,8 @@ int bench_sweep(const bench_opts *o, sbuf *json);
  * top-level keys refine_evals_per_edge, refine_cost_ratio and
  * refine_max_position_error. */
 int bench_refine(const bench_opts *o, sbuf *json);
+/* The driven sleigh's cost (bench_forced.c): appends forced_us_per_traj,
+ * forced_time_ratio_vs_rk8pd and their random-batch medians. */
+int bench_forced(const bench_opts *o, sbuf *json);
 
 #endif
