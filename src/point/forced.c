@@ -34,7 +34,7 @@ typedef struct {
 
 /* Time integrals over periods, and the extremes of the node values. */
 typedef struct {
-  double time, dphi, vint, work, diss, Hint, divint;
+  double time, dphi, vint, work, diss, Hint, divint, pabs;
   double wmin, wmax, vmin, vmax, Hmax;
 } sums;
 
@@ -98,7 +98,7 @@ static void extremes(sums *a, double w, double v, double H) {
  * state. */
 static int period(pmap *m, ssw_state *s, sums *a) {
   const double h = m->T / m->N;
-  double w, v, f[4], df0[4], df[4], acc[4];
+  double w, v, f[4], df0[4], df[4], acc[4], pabs;
   s->t = 0.0;
   if (m->imp != 0.0) { /* the impulse's work is I (w- + w+) / 2 exactly */
     ssw_stepper_velocity(&m->c, s, &w, &v);
@@ -111,6 +111,7 @@ static int period(pmap *m, ssw_state *s, sums *a) {
   node(m, s, f, df0, &w, &v);
   for (int k = 0; k < 4; k++)
     acc[k] = 0.5 * f[k];
+  pabs = 0.5 * fabs(f[1]);
   if (a) extremes(a, w, v, f[2]);
   for (int j = 0; j < m->N; j++) {
     ssw_stepper_advance(&m->c, h, m->recon, s);
@@ -119,6 +120,7 @@ static int period(pmap *m, ssw_state *s, sums *a) {
     node(m, s, f, df, &w, &v);
     for (int k = 0; k < 4; k++)
       acc[k] += j + 1 < m->N ? f[k] : 0.5 * f[k];
+    pabs += (j + 1 < m->N ? 1.0 : 0.5) * fabs(f[1]);
     if (a) extremes(a, w, v, f[2]);
   }
   if (!isfinite(s->W1) || !isfinite(s->W2) || !isfinite(s->phi)) return -2;
@@ -133,6 +135,7 @@ static int period(pmap *m, ssw_state *s, sums *a) {
   a->diss += s->diss - diss0;
   a->Hint += in[2];
   a->divint += in[3];
+  a->pabs += h * pabs;
   return 0;
 }
 
@@ -390,7 +393,7 @@ static void transient(pmap *m, const ssw_tensor *t, const double x0[2],
 /* A cycle's measurements at one step, and what its estimate needs. */
 typedef struct {
   ssw_forced_q q;
-  double diss, Hmean, Hmax, fd, res, div;
+  double diss, Hmean, Hmax, fd, res, div, pabs;
   int64_t steps;
 } meas;
 
@@ -424,6 +427,7 @@ static int measure(pmap *m, int n, double x[2], meas *r) {
   r->Hmean = a.Hint / a.time;
   r->Hmax = a.Hmax;
   r->div = a.divint / a.time;
+  r->pabs = a.pabs / a.time;
   return 0;
 }
 
@@ -444,7 +448,10 @@ static double estimate(const pmap *m, const meas *f, const meas *c, int order,
   const double tail = f->res / fmax(1.0 - f->q.floquet_abs[0], 1e-3);
   const double wsc = fmax(fabs(f->q.mean_omega), sqrt(2 * f->Hmean / m->c.e.J));
   const double vsc = fmax(fabs(f->q.mean_v), sqrt(2 * f->Hmean / m->c.e.M));
-  const double psc = fmax(fabs(f->q.mean_power), f->diss);
+  /* With the moving mass the power is mostly exchanged back and forth
+   * (its mean is the dissipation, which may be 0): <|P|> is its scale. */
+  const double psc =
+      fmax(fmax(fabs(f->q.mean_power), f->diss), m->c.e.mass ? f->pabs : 0.0);
   const double extra = ro + tail;
   err->mean_omega =
       diff_est(f->q.mean_omega, c->q.mean_omega, div) + extra * wsc;
