@@ -583,8 +583,8 @@ int ssw_forced_run(const ssw_tensor *t, double w0, double v0,
                    const ssw_integrator *o, ssw_forced *out) {
   SSW_CALL(ssw_integrator_check(o));
   SSW_CHECK(ssw_model_caps(t) & SSW_MCAP_TIME_PERIODIC, SSW_ERR_ARG,
-            "the forced extractor needs a periodic forcing (torque_amp and "
-            "forcing_freq > 0)");
+            "the forced extractor needs a periodic forcing (torque_amp or "
+            "mass_p, and forcing_freq > 0)");
   SSW_CHECK(isfinite(w0) && isfinite(v0), SSW_ERR_ARG,
             "initial state (%g, %g) is not finite", w0, v0);
   found f;
