@@ -98,6 +98,19 @@ static const declared effects[] = {
   {"body", "forcing_shape", "kicks", "refused",
    SAME_RESULTS "no torque without torque_amp (test_forced: the kicks' "
    "cycle)", "only"},
+  {"body", "mass_p", "0", "accepted",
+   "the default written out (a nonzero value is refused in a sweep: "
+   "test_mass_cli checks the refusal and the moving mass in `point`)",
+   "only"},
+  {"body", "mass_x", "0.3", "refused",
+   SAME_RESULTS "no moving mass without mass_p (test_mass_cli: it sets the "
+   "mass's equivalent torque mass_p mass_x a Omega^2)", "only"},
+  {"body", "mass_y", "0.2", "refused",
+   SAME_RESULTS "no moving mass without mass_p (test_mass_cli: it moves "
+   "K(t)'s mean)", "only"},
+  {"body", "mass_amp", "0.1", "refused",
+   SAME_RESULTS "no moving mass without mass_p (test_mass_cli: the cycle "
+   "grows with it)", "only"},
   {"body", "zero_tol", "0", "refused",
    RESULTS " (regime of points with L1 or Z zero to round-off)",
    "@zero_tol=0 Z regime"},

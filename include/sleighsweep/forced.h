@@ -45,7 +45,8 @@ const char *ssw_attractor_name(int attractor);
  * estimated absolute errors). NaN where they do not apply. */
 typedef struct {
   double mean_omega, mean_v;  /**< time averages over the whole cycle */
-  double mean_power;          /**< <tau w> over the cycle */
+  double mean_power;          /**< <tau w + P_m> over the cycle, P_m the
+                                   moving mass's actuator power */
   double mean_path_radius;    /**< mean_v / mean_omega */
   double amp_omega, amp_v;    /**< half the range of w, v over the cycle */
   double floquet_abs[2];      /**< moduli of the n-period map's multipliers,
@@ -63,6 +64,9 @@ typedef struct {
   double mean_dissipation;    /**< <zeta^T C zeta> over the cycle */
   double power_balance;       /**< mean_power - mean_dissipation: 0 on a
                                    cycle (power in = power dissipated) */
+  double mean_divergence;     /**< the flow's divergence averaged over the
+                                   cycle, <ht(t)/D(t) - tr(K(t)^-1 C)>
+                                   (ln of the Floquet product / (n T)) */
   double cycle_w, cycle_v;    /**< the cycle's point at the section t = 0 */
   double newton_residual;     /**< |P^n(x) - x| of that point (relative) */
   double transient_remainder; /**< |x_k - x| of the transient's last
@@ -93,7 +97,10 @@ int ssw_forced_run(const ssw_tensor *t, double w0, double v0,
  * eq. 3, O(eps^4) error), the growth slope without drag or circulation
  * (eq. 4, O(eps^2) relative error), and the exact product of the Floquet
  * multipliers of the measured cycle, exp(n T (h.<zeta>/D - tr(K^-1 C)))
- * (eq. 2, with the measured means). */
+ * (eq. 2, with the measured means). With the moving mass: the mean
+ * velocity of eq. 6 (sine, drag, no circulation; the torque, if any,
+ * added in phase), no growth slope, and the product exp(n T
+ * mean_divergence). */
 typedef struct {
   double mean_omega, mean_v, mean_path_radius;
   double energy_growth_slope;

@@ -47,6 +47,10 @@ typedef struct {
    * of angular impulse torque_amp at t = 0+, T, 2T, ...). */
   double forcing_freq, torque_amp, forcing_phase;
   int forcing_shape;
+  /** A point mass mass_p moving in body coordinates from the contact
+   * point to (mass_x, mass_y + mass_amp sin(Omega t + forcing_phase))
+   * (docs/theory/forcing.md, "The moving mass"; off while mass_p = 0). */
+  double mass_p, mass_x, mass_y, mass_amp;
 } ssw_body;
 
 /** The body's swept parameters of one grid point, a field per body axis
@@ -95,6 +99,11 @@ typedef struct {
    * frequency, the sine's amplitude (a torque), the kicks' angular
    * impulse (one of the two is 0) and the sine's phase. */
   double fomega, ftau, fimp, fphase;
+  /** The moving internal mass (docs/theory/forcing.md; 0: none): its
+   * mass, its mean position (mx, my) from the contact point, the
+   * amplitude of its transverse oscillation (frequency fomega, phase
+   * fphase). Not part of J .. Z: K(t) adds it at each time. */
+  double mp, mx, my, mamp;
 } ssw_tensor;
 
 /** Asymptotic regime of a tensor: SSW_REGIME_UNIFORM (0),
@@ -216,7 +225,26 @@ typedef struct {
    * (SSW_MODEL_HAMEL_FORCE_KICK). */
   ssw_force_fn force;
   double force_par[SSW_FORCE_PARS]; /**< the force's constants */
+  /** The moving internal mass (0: none; ssw_model_mass_at): the inertia
+   * becomes K(t) and the momenta K(t) zeta + sigma(t); every formula
+   * above then takes the instantaneous constants of ssw_model_mass_at. */
+  int mass;
+  double mp, mx, my, mamp, momega, mphase;
 } ssw_reduced;
+
+/** The instantaneous constants of a body carrying the moving mass at
+ * time t (docs/theory/forcing.md, eq. (M1)): `k` the reduced equations of
+ * K(t) = K + mp [[x^2 + y^2, -y], [-y, 1]] with L1 + mp x and kappa -
+ * mp y' in place of L1 and kappa (so that g - kappa of `k` is the
+ * bracket g(t) - kappa + mp y' of the equations); sigma(t) =
+ * mp (x y' - y x', x') and its rate; the rates dJ, dL2 of K(t)'s
+ * entries (M's is 0); the mass's position (x, y) and the rates y', y''. */
+typedef struct {
+  ssw_reduced k;
+  double sig1, sig2, dsig1, dsig2;
+  double dJ, dL2;
+  double x, y, dy, ddy;
+} ssw_mass_frame;
 
 /** Number of integrated components (w, v, phi, x, y). */
 #define SSW_ODE_DIM 5
@@ -375,6 +403,14 @@ static inline void ssw_model_zeta_rate(const ssw_reduced *e, double w, double v,
   *dv = g * SSW_MODEL_A2(e, w, v) / e->D;
 }
 
+void ssw_model_mass_at(const ssw_reduced *e, double t, ssw_mass_frame *f);
+
+/** (w', v', phi', x', y') with the moving mass (e->mass):
+ * zeta' = K(t)^-1 [(g - kappa + mp y') S zeta - C zeta + Q(t) - K'(t) zeta
+ * - sigma'(t)]. */
+void ssw_model_mass_rhs(const ssw_reduced *e, double t,
+                        const double y[SSW_ODE_DIM], double f[SSW_ODE_DIM]);
+
 /** Velocity zeta = K^-1 W of momenta. */
 static inline void ssw_model_velocity(const ssw_reduced *e, double W1,
                                       double W2, double *w, double *v) {
@@ -388,6 +424,10 @@ static inline void ssw_model_velocity(const ssw_reduced *e, double W1,
 static inline void ssw_model_rhs(const ssw_reduced *e, double t,
                                  const double y[SSW_ODE_DIM],
                                  double f[SSW_ODE_DIM]) {
+  if (e->mass) {
+    ssw_model_mass_rhs(e, t, y, f);
+    return;
+  }
   ssw_model_zeta_rate(e, y[0], y[1], &f[0], &f[1]);
   if (e->force) {
     double Q1, Q2, dw, dv;
@@ -406,6 +446,14 @@ static inline void ssw_model_momenta(const ssw_reduced *e, double w, double v,
   *W1 = SSW_MODEL_W1(e, w, v);
   *W2 = SSW_MODEL_W2(e, w, v);
 }
+
+/** The velocity zeta = K(t)^-1 (W - sigma(t)) of the momenta at time t
+ * and its inverse W = K(t) zeta + sigma(t): the plain ones without the
+ * moving mass. */
+void ssw_model_velocity_at(const ssw_reduced *e, double t, double W1, double W2,
+                           double *w, double *v);
+void ssw_model_momenta_at(const ssw_reduced *e, double t, double w, double v,
+                          double *W1, double *W2);
 
 /** Energy H = zeta^T K zeta / 2 of the reduced state (w, v). */
 static inline double ssw_model_energy(const ssw_reduced *e, double w,

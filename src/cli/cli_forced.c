@@ -39,6 +39,12 @@ void ssw_cli_forced_json(FILE *f, const ssw_tensor *t, const ssw_forced *r) {
   ssw_cli_json_num(f, "forcing_freq", t->fomega, 1);
   ssw_cli_json_num(f, "torque_amp", t->fimp != 0.0 ? t->fimp : t->ftau, 1);
   ssw_cli_json_num(f, "forcing_phase", t->fphase, 1);
+  if (t->mp != 0.0) {
+    ssw_cli_json_num(f, "mass_p", t->mp, 1);
+    ssw_cli_json_num(f, "mass_x", t->mx, 1);
+    ssw_cli_json_num(f, "mass_y", t->my, 1);
+    ssw_cli_json_num(f, "mass_amp", t->mamp, 1);
+  }
   ssw_cli_json_num(f, "period", r->period, 0);
   fprintf(f, "},\n \"motion\": \"forced\", \"attractor\": \"%s\", ",
           ssw_attractor_name(r->attractor));

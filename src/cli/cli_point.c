@@ -28,7 +28,7 @@ static void body_help(char *buf, size_t n);
 /* The help text; the schemes and the integrator's defaults come from the
  * method table and the macros the config's key table uses. */
 static void print_usage(FILE *f) {
-  char schemes[256], body[1024];
+  char schemes[256], body[2048];
   ssw_method_names(schemes, sizeof schemes);
   body_help(body, sizeof body);
   fprintf(
@@ -135,7 +135,7 @@ static const struct option fixed_opts[] = {
  * table, so a key added there is an option here, in the help and in the
  * JSON. `point`'s defaults are the 2025 seed case where a sweep requires
  * the key, the table's default elsewhere. */
-#define MAX_BODY 16
+#define MAX_BODY 24
 static ssw_config_real body_keys[MAX_BODY];
 static int nbody, nforce; /* the [body] reals, then `point`'s own (forcing) */
 static char body_names[MAX_BODY][32];

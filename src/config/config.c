@@ -421,6 +421,11 @@ static int drag_psd(parse_state *st) {
 /* The periodic torque is no grid axis yet: a sweep with it on would write
  * files that do not say so (docs/config.md). `point` takes it. */
 static int forcing_point_only(parse_state *st) {
+  if (st->cfg->body.mass_p != 0.0)
+    return fail(st, st->set_line[ssw_cfg_find_key("body", "mass_p")], "body",
+                "mass_p",
+                "the moving mass is available in `point` only (mass_p must "
+                "be 0 in a sweep's config)");
   if (st->cfg->body.torque_amp == 0.0) return SSW_SUCCESS;
   const int k = ssw_cfg_find_key("body", "torque_amp");
   return fail(st, st->set_line[k], "body", "torque_amp",

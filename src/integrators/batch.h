@@ -37,4 +37,12 @@ int ssw_batch_wide_available(void);
  * kernel call, neither the AVX-512 kernel nor two vectors side by side. */
 int ssw_batch_narrow_forced(void);
 
+/* One macro step of the bound Hamel composition with the moving mass
+ * (mass_step.c): one state, scalar, sub-step i's frame K(t), sigma(t)
+ * taken at its midpoint node t + c_i h. */
+void ssw_mass_compose(const ssw_coeffs *c, double h, int recon, ssw_state *s);
+/* Its base step alone (ssw_hamel_step with the moving mass). */
+void ssw_mass_hamel_step(const ssw_coeffs *c, double h, int recon,
+                         ssw_state *s);
+
 #endif

@@ -34,6 +34,10 @@ void ssw_batch_compose4x2(const ssw_coeffs *c,
 }
 
 void ssw_hamel_step(const ssw_coeffs *c, double h, int recon, ssw_state *s) {
+  if (c->e.mass) {
+    ssw_mass_hamel_step(c, h, recon, s);
+    return;
+  }
   vstate v;
   ssw_state lanes[SSW_KW];
   for (int l = 0; l < SSW_KW; l++)

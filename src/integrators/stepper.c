@@ -169,14 +169,14 @@ int ssw_stepper_bind(const ssw_tensor *t, const ssw_method *m, ssw_coeffs *c) {
 void ssw_stepper_init(const ssw_coeffs *c, double w0, double v0, ssw_state *s) {
   s->t = s->phi = s->x = s->y = 0.0;
   s->ux = 1.0, s->uy = 0.0;
-  ssw_model_momenta(&c->e, w0, v0, &s->W1, &s->W2);
+  ssw_model_momenta_at(&c->e, 0.0, w0, v0, &s->W1, &s->W2);
   s->p = ssw_model_g(&c->e, w0, v0);
   s->len = s->diss = 0.0;
 }
 
 void ssw_stepper_velocity(const ssw_coeffs *c, const ssw_state *s, double *w,
                           double *v) {
-  ssw_model_velocity(&c->e, s->W1, s->W2, w, v);
+  ssw_model_velocity_at(&c->e, s->t, s->W1, s->W2, w, v);
 }
 
 /* The first n lanes in kernels of 8 lanes where more than 4 lanes are
@@ -186,6 +186,11 @@ void ssw_stepper_velocity(const ssw_coeffs *c, const ssw_state *s, double *w,
  * another). */
 static void advance_hamel(const ssw_coeffs *c, const double h[SSW_LANES],
                           int recon, ssw_state s[SSW_LANES], int n) {
+  if (c->e.mass) { /* K(t): one lane at a time (mass_step.c) */
+    for (int l = 0; l < n; l++)
+      ssw_mass_compose(c, h[l], recon, &s[l]);
+    return;
+  }
   const int kw = ssw_stepper_kernel_lanes(n);
   for (int l0 = 0; l0 < n; l0 += kw) {
     const int m = n - l0 < kw ? n - l0 : kw;
@@ -225,8 +230,12 @@ static void to_plain(const ssw_coeffs *c, const ssw_state *s,
 static void from_plain(const ssw_coeffs *c, const ssw_ode_state *a,
                        const ssw_ode_state *b, ssw_state *s) {
   double dW1, dW2;
-  ssw_model_momenta(&c->e, b->w - a->w, b->v - a->v, &dW1, &dW2);
-  s->W1 += dW1, s->W2 += dW2;
+  if (c->e.mass) /* W = K(t) zeta + sigma(t) at the new node */
+    ssw_model_momenta_at(&c->e, b->t, b->w, b->v, &s->W1, &s->W2);
+  else {
+    ssw_model_momenta(&c->e, b->w - a->w, b->v - a->v, &dW1, &dW2);
+    s->W1 += dW1, s->W2 += dW2;
+  }
   s->t = b->t, s->phi = b->phi, s->x = b->x, s->y = b->y;
   s->ux = cos(b->phi), s->uy = sin(b->phi);
   s->p = ssw_model_g(&c->e, b->w, b->v);

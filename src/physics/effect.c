@@ -87,6 +87,11 @@ static int forcing_time(const ssw_tensor *t, int m, int l) {
 }
 static double forcing_rate(const ssw_tensor *t) { return t->fomega; }
 
+/* The moving internal mass (forcing.md, "The moving mass"): a
+ * time-dependent inertia K(t) at the forcing's Omega; it does work on
+ * the body as the torque does, and loses what the torque loses. */
+static int mass_on(const ssw_tensor *t) { return t->mp != 0.0; }
+
 /* The built-in effects, then any registered (ssw_effect_register). */
 static ssw_effect effects[SSW_EFFECT_MAX] = {
     {"ideal_fluid",
@@ -131,6 +136,18 @@ static ssw_effect effects[SSW_EFFECT_MAX] = {
      {FIELD(fomega, 0, 0, -1), FIELD(ftau, 1, 2, -2), FIELD(fimp, 1, 2, -1),
       FIELD(fphase, 0, 0, 0)},
      forcing_on,
+     forcing_loses,
+     SSW_MCAP_TIME_PERIODIC,
+     forcing_time,
+     forcing_rate},
+    {"moving_mass",
+     "a point mass moving across the blade: K(t) and its momentum sigma(t)",
+     "forcing.md",
+     {"mass_p", "mass_x", "mass_y", "mass_amp", NULL},
+     4,
+     {FIELD(mp, 1, 0, 0), FIELD(mx, 0, 1, 0), FIELD(my, 0, 1, 0),
+      FIELD(mamp, 0, 1, 0)},
+     mass_on,
      forcing_loses,
      SSW_MCAP_TIME_PERIODIC,
      forcing_time,

@@ -43,6 +43,18 @@ int ssw_model_check_body(const ssw_body *body) {
             "torque_amp = %g needs forcing_freq > 0 (the torque's angular "
             "frequency)",
             body->torque_amp);
+  SSW_CHECK(isfinite(body->mass_p) && body->mass_p >= 0.0 &&
+                isfinite(body->mass_x) && isfinite(body->mass_y) &&
+                isfinite(body->mass_amp),
+            SSW_ERR_BODY,
+            "moving mass mass_p = %g must be finite and >= 0 (a negative "
+            "mass would make K(t) indefinite), and mass_x = %g, mass_y = %g, "
+            "mass_amp = %g finite",
+            body->mass_p, body->mass_x, body->mass_y, body->mass_amp);
+  SSW_CHECK(body->mass_p == 0.0 || body->forcing_freq > 0.0, SSW_ERR_BODY,
+            "mass_p = %g needs forcing_freq > 0 (the moving mass's angular "
+            "frequency)",
+            body->mass_p);
   SSW_CHECK(body->forcing_shape >= 0 && body->forcing_shape < SSW_FORCING_COUNT,
             SSW_ERR_BODY, "forcing_shape %d is not a shape",
             body->forcing_shape);
@@ -171,7 +183,14 @@ int ssw_model_tensor(const ssw_body *body, const ssw_params *p,
   out->cwv = body->drag_wv;
   /* The periodic torque (docs/theory/forcing.md): off, all four are 0. */
   out->fomega = out->ftau = out->fimp = out->fphase = 0.0;
-  if (body->torque_amp != 0.0) {
+  out->mp = out->mx = out->my = out->mamp = 0.0;
+  if (body->mass_p != 0.0) { /* the moving mass (forcing.md) */
+    out->mp = body->mass_p;
+    out->mx = body->mass_x;
+    out->my = body->mass_y;
+    out->mamp = body->mass_amp;
+  }
+  if (body->torque_amp != 0.0 || body->mass_p != 0.0) {
     out->fomega = body->forcing_freq;
     out->fphase = body->forcing_phase;
     if (body->forcing_shape == SSW_FORCING_KICKS)
@@ -258,6 +277,74 @@ void ssw_model_reduce(const ssw_tensor *t, ssw_reduced *e) {
     e->force_par[1] = t->fomega;
     e->force_par[2] = t->fphase;
   }
+  e->mass = t->mp != 0.0;
+  e->mp = t->mp, e->mx = t->mx, e->my = t->my, e->mamp = t->mamp;
+  e->momega = t->fomega, e->mphase = t->fphase;
+}
+
+/* The mass at x = mx, y = my + mamp sin(Omega t + phase): x' = 0, so
+ * sigma = (mp x y', 0) (forcing.md, eq. (M1)). */
+void ssw_model_mass_at(const ssw_reduced *e, double t, ssw_mass_frame *f) {
+  const double arg = e->momega * t + e->mphase;
+  const double sn = sin(arg), cs = cos(arg), m = e->mp, x = e->mx;
+  const double y = e->my + e->mamp * sn;
+  const double dy = e->mamp * e->momega * cs;
+  const double ddy = -e->mamp * e->momega * e->momega * sn;
+  ssw_reduced *k = &f->k;
+  *k = *e;
+  k->J = e->J + m * (x * x + y * y);
+  k->L2 = e->L2 + m * y;
+  k->M = e->M + m;
+  k->L1 = e->L1 + m * x;
+  k->D = k->M * k->J - k->L2 * k->L2;
+  k->kw1 = k->L1 * k->M + k->Z * k->L2;
+  k->kw2 = k->L1 * k->L2 + k->Z * k->J;
+  k->kappa = e->kappa - m * dy;
+  f->sig1 = m * x * dy, f->sig2 = 0.0;
+  f->dsig1 = m * x * ddy, f->dsig2 = 0.0;
+  f->dJ = 2.0 * m * y * dy, f->dL2 = m * dy;
+  f->x = x, f->y = y, f->dy = dy, f->ddy = ddy;
+}
+
+void ssw_model_mass_rhs(const ssw_reduced *e, double t,
+                        const double y[SSW_ODE_DIM], double f[SSW_ODE_DIM]) {
+  ssw_mass_frame fr;
+  ssw_model_mass_at(e, t, &fr);
+  const double w = y[0], v = y[1];
+  double Q1 = 0.0, Q2 = 0.0, dw, dv;
+  if (e->force) e->force(e->force_par, t, &Q1, &Q2);
+  /* Q - K'(t) zeta - sigma'(t), K' = [[dJ, -dL2], [-dL2, 0]] */
+  Q1 -= fr.dJ * w - fr.dL2 * v + fr.dsig1;
+  Q2 -= -fr.dL2 * w + fr.dsig2;
+  ssw_model_zeta_rate(&fr.k, w, v, &f[0], &f[1]);
+  ssw_model_velocity(&fr.k, Q1, Q2, &dw, &dv);
+  f[0] += dw, f[1] += dv;
+  f[2] = w;
+  f[3] = v * cos(y[2]);
+  f[4] = v * sin(y[2]);
+}
+
+void ssw_model_velocity_at(const ssw_reduced *e, double t, double W1, double W2,
+                           double *w, double *v) {
+  if (!e->mass) {
+    ssw_model_velocity(e, W1, W2, w, v);
+    return;
+  }
+  ssw_mass_frame fr;
+  ssw_model_mass_at(e, t, &fr);
+  ssw_model_velocity(&fr.k, W1 - fr.sig1, W2 - fr.sig2, w, v);
+}
+
+void ssw_model_momenta_at(const ssw_reduced *e, double t, double w, double v,
+                          double *W1, double *W2) {
+  if (!e->mass) {
+    ssw_model_momenta(e, w, v, W1, W2);
+    return;
+  }
+  ssw_mass_frame fr;
+  ssw_model_mass_at(e, t, &fr);
+  ssw_model_momenta(&fr.k, w, v, W1, W2);
+  *W1 += fr.sig1, *W2 += fr.sig2;
 }
 
 void ssw_model_blade_rate(const ssw_reduced *e, double w, double v, double *f,

@@ -34,7 +34,7 @@ typedef struct {
 
 /* Time integrals over periods, and the extremes of the node values. */
 typedef struct {
-  double time, dphi, vint, work, diss, Hint;
+  double time, dphi, vint, work, diss, Hint, divint, pabs;
   double wmin, wmax, vmin, vmax, Hmax;
 } sums;
 
@@ -44,13 +44,17 @@ static void sums_init(sums *a) {
   a->wmax = a->vmax = a->Hmax = -INFINITY;
 }
 
-/* Node values f = (v, tau w, H) of the integrands and their rates (the
+/* Node values f = (v, P, H, div) of the integrands and their rates (the
  * Euler-Maclaurin end correction makes each period's trapezoid sum
- * O(h^4) where the integrand is not periodic: kicks, the growth). */
-static void node(const pmap *m, const ssw_state *s, double f[3], double df[3],
+ * O(h^4) where the integrand is not periodic: kicks, the growth). P is
+ * the power put in, tau w plus, with the moving mass, its actuator's
+ * power P_m; H the kinetic energy; div the divergence of the flow of
+ * zeta (forcing.md, "The moving mass"), summed by the plain trapezoid
+ * (periodic on a cycle: no end correction), as is P_m. */
+static void node(const pmap *m, const ssw_state *s, double f[4], double df[4],
                  double *w, double *v) {
   const ssw_reduced *e = &m->c.e;
-  ssw_model_velocity(e, s->W1, s->W2, w, v);
+  ssw_stepper_velocity(&m->c, s, w, v);
   const double y[SSW_ODE_DIM] = {*w, *v, 0.0, 0.0, 0.0};
   double r[SSW_ODE_DIM], tau = 0.0, dtau = 0.0;
   ssw_model_rhs(e, s->t, y, r);
@@ -63,6 +67,24 @@ static void node(const pmap *m, const ssw_state *s, double f[3], double df[3],
   f[1] = tau * *w, df[1] = dtau * *w + tau * r[0];
   f[2] = ssw_model_energy(e, *w, *v);
   df[2] = tau * *w - (e->drag ? SSW_MODEL_DISSIPATION(e, *w, *v) : 0.0);
+  const ssw_reduced *k = e;
+  ssw_mass_frame fr;
+  if (e->mass) {
+    ssw_model_mass_at(e, s->t, &fr);
+    k = &fr.k;
+    /* P_m = mp y' a2, a2 = u2' + w u1 the mass's acceleration across
+     * the blade, u = (v - w y, w x + y') its velocity (x' = 0);
+     * T = zeta K(t) zeta / 2 + zeta.sigma + mp y'^2 / 2. */
+    const double pm =
+        e->mp * fr.dy * (r[0] * fr.x + fr.ddy + *w * (*v - *w * fr.y));
+    f[1] += pm, df[1] = dtau * *w + tau * r[0];
+    f[2] = ssw_model_energy(k, *w, *v) + *w * fr.sig1 + *v * fr.sig2 +
+           0.5 * e->mp * fr.dy * fr.dy;
+    df[2] += pm;
+  }
+  f[3] = SSW_MODEL_HT(k, *w, *v) / k->D -
+         (k->M * k->cw + 2.0 * k->L2 * k->cwv + k->J * k->cv) / k->D;
+  df[3] = 0.0;
 }
 
 static void extremes(sums *a, double w, double v, double H) {
@@ -76,7 +98,7 @@ static void extremes(sums *a, double w, double v, double H) {
  * state. */
 static int period(pmap *m, ssw_state *s, sums *a) {
   const double h = m->T / m->N;
-  double w, v, f[3], df0[3], df[3], acc[3];
+  double w, v, f[4], df0[4], df[4], acc[4], pabs;
   s->t = 0.0;
   if (m->imp != 0.0) { /* the impulse's work is I (w- + w+) / 2 exactly */
     ssw_stepper_velocity(&m->c, s, &w, &v);
@@ -87,22 +109,24 @@ static int period(pmap *m, ssw_state *s, sums *a) {
   }
   const double phi0 = s->phi, len0 = s->len, diss0 = s->diss;
   node(m, s, f, df0, &w, &v);
-  for (int k = 0; k < 3; k++)
+  for (int k = 0; k < 4; k++)
     acc[k] = 0.5 * f[k];
+  pabs = 0.5 * fabs(f[1]);
   if (a) extremes(a, w, v, f[2]);
   for (int j = 0; j < m->N; j++) {
     ssw_stepper_advance(&m->c, h, m->recon, s);
     s->t = (j + 1) * h;
     m->steps += m->cost;
     node(m, s, f, df, &w, &v);
-    for (int k = 0; k < 3; k++)
+    for (int k = 0; k < 4; k++)
       acc[k] += j + 1 < m->N ? f[k] : 0.5 * f[k];
+    pabs += (j + 1 < m->N ? 1.0 : 0.5) * fabs(f[1]);
     if (a) extremes(a, w, v, f[2]);
   }
   if (!isfinite(s->W1) || !isfinite(s->W2) || !isfinite(s->phi)) return -2;
   if (!a) return 0;
-  double in[3];
-  for (int k = 0; k < 3; k++)
+  double in[4];
+  for (int k = 0; k < 4; k++)
     in[k] = h * acc[k] - h * h / 12.0 * (df[k] - df0[k]);
   a->time += m->T;
   a->dphi += s->phi - phi0;
@@ -110,6 +134,8 @@ static int period(pmap *m, ssw_state *s, sums *a) {
   if (m->imp == 0.0) a->work += in[1];
   a->diss += s->diss - diss0;
   a->Hint += in[2];
+  a->divint += in[3];
+  a->pabs += h * pabs;
   return 0;
 }
 
@@ -367,7 +393,7 @@ static void transient(pmap *m, const ssw_tensor *t, const double x0[2],
 /* A cycle's measurements at one step, and what its estimate needs. */
 typedef struct {
   ssw_forced_q q;
-  double diss, Hmean, Hmax, fd, res;
+  double diss, Hmean, Hmax, fd, res, div, pabs;
   int64_t steps;
 } meas;
 
@@ -400,6 +426,8 @@ static int measure(pmap *m, int n, double x[2], meas *r) {
   r->diss = a.diss / a.time;
   r->Hmean = a.Hint / a.time;
   r->Hmax = a.Hmax;
+  r->div = a.divint / a.time;
+  r->pabs = a.pabs / a.time;
   return 0;
 }
 
@@ -420,7 +448,10 @@ static double estimate(const pmap *m, const meas *f, const meas *c, int order,
   const double tail = f->res / fmax(1.0 - f->q.floquet_abs[0], 1e-3);
   const double wsc = fmax(fabs(f->q.mean_omega), sqrt(2 * f->Hmean / m->c.e.J));
   const double vsc = fmax(fabs(f->q.mean_v), sqrt(2 * f->Hmean / m->c.e.M));
-  const double psc = fmax(fabs(f->q.mean_power), f->diss);
+  /* With the moving mass the power is mostly exchanged back and forth
+   * (its mean is the dissipation, which may be 0): <|P|> is its scale. */
+  const double psc =
+      fmax(fmax(fabs(f->q.mean_power), f->diss), m->c.e.mass ? f->pabs : 0.0);
   const double extra = ro + tail;
   err->mean_omega =
       diff_est(f->q.mean_omega, c->q.mean_omega, div) + extra * wsc;
@@ -481,6 +512,7 @@ static void cycle(pmap *m, const ssw_tensor *t, const ssw_integrator *o,
   out->q = fine.q;
   out->mean_dissipation = fine.diss;
   out->power_balance = fine.q.mean_power - fine.diss;
+  out->mean_divergence = fine.div;
   out->cycle_w = x[0], out->cycle_v = x[1];
   out->newton_residual = fine.res;
   out->cycle_periods = n;
@@ -551,8 +583,8 @@ int ssw_forced_run(const ssw_tensor *t, double w0, double v0,
                    const ssw_integrator *o, ssw_forced *out) {
   SSW_CALL(ssw_integrator_check(o));
   SSW_CHECK(ssw_model_caps(t) & SSW_MCAP_TIME_PERIODIC, SSW_ERR_ARG,
-            "the forced extractor needs a periodic forcing (torque_amp and "
-            "forcing_freq > 0)");
+            "the forced extractor needs a periodic forcing (torque_amp or "
+            "mass_p, and forcing_freq > 0)");
   SSW_CHECK(isfinite(w0) && isfinite(v0), SSW_ERR_ARG,
             "initial state (%g, %g) is not finite", w0, v0);
   found f;
@@ -560,6 +592,7 @@ int ssw_forced_run(const ssw_tensor *t, double w0, double v0,
   q_nan(&out->q);
   q_nan(&out->err);
   out->mean_dissipation = out->power_balance = out->newton_residual = NAN;
+  out->mean_divergence = NAN;
   out->cycle_w = out->cycle_v = out->transient_remainder = NAN;
   pmap m = {.recon = o->recon, .cost = ssw_method_cost(o->method)};
   SSW_CALL(ssw_stepper_bind(t, o->method, &m.c));
@@ -586,17 +619,28 @@ int ssw_forced_run(const ssw_tensor *t, double w0, double v0,
 
 /* ---- Closed forms ----------------------------------------------------- */
 
-/* DESIGN sec. 9 eq. 3: with Z1 = (i Omega K + C)^-1 e1,
- * <zeta> = eps^2 C^-1 Re(g(Z1) conj(S Z1)) / 2, S (w, v) = (-v, w). */
+/* DESIGN sec. 9 eqs. 3 and 6 (forcing.md, "Small forcing" and "The
+ * moving mass"): the sine torque eps and the mass's equivalent torque
+ * mp x0 a Omega^2 act in phase on the frame K0 of the mass at its mean
+ * position (mp = 0: K0 = K); with Z = (i Omega K0 + C)^-1 e1 (eps + mp x0 a
+ * Omega^2), <zeta> = C^-1 [Re(g0(Z) conj(S Z)) + mp a Omega Re(i conj(S Z))]
+ * / 2, g0 = (L1 + mp x0) w + Z v, S (w, v) = (-v, w). */
 static void small_forcing(const ssw_tensor *t, double *mw, double *mv) {
-  const double Om = t->fomega, eps = t->ftau;
-  const double complex A11 = t->cw + I * Om * t->J;
-  const double complex A12 = t->cwv - I * Om * t->L2;
-  const double complex A22 = t->cv + I * Om * t->M;
+  const double Om = t->fomega, mp = t->mp, x0 = t->mx, y0 = t->my;
+  const double eps = t->ftau + mp * x0 * t->mamp * Om * Om;
+  const double J0 = t->J + mp * (x0 * x0 + y0 * y0), L20 = t->L2 + mp * y0;
+  const double M0 = t->M + mp, L10 = t->L1 + mp * x0;
+  const double complex A11 = t->cw + I * Om * J0;
+  const double complex A12 = t->cwv - I * Om * L20;
+  const double complex A22 = t->cv + I * Om * M0;
   const double complex det = A11 * A22 - A12 * A12;
   const double complex zw = A22 / det, zv = -A12 / det;
-  const double complex g = t->L1 * zw + t->Z * zv;
-  const double b1 = creal(g * conj(-zv)), b2 = creal(g * conj(zw));
+  const double complex g = L10 * zw + t->Z * zv;
+  double b1 = creal(g * conj(-zv)), b2 = creal(g * conj(zw));
+  if (mp != 0.0) { /* the term mp y' S zeta, y' = a Omega cos: O(a eps) */
+    const double k = mp * t->mamp * Om / eps;
+    b1 += k * creal(I * conj(-zv)), b2 += k * creal(I * conj(zw));
+  }
   const double dC = t->cw * t->cv - t->cwv * t->cwv;
   *mw = 0.5 * eps * eps * (t->cv * b1 - t->cwv * b2) / dC;
   *mv = 0.5 * eps * eps * (-t->cwv * b1 + t->cw * b2) / dC;
@@ -606,7 +650,12 @@ void ssw_forced_closed_form(const ssw_tensor *t, const ssw_forced *r,
                             ssw_forced_closed *a) {
   *a = (ssw_forced_closed){NAN, NAN, NAN, NAN, NAN};
   const double D = ssw_model_D(t);
-  if (r->attractor == SSW_ATTRACTOR_PERIODIC) {
+  const int mass = t->mp != 0.0;
+  if (r->attractor == SSW_ATTRACTOR_PERIODIC && mass)
+    /* K(t) varies: the divergence's mean along the measured cycle, its
+     * d/dt ln det K(t) integrating to 0 (forcing.md) */
+    a->floquet_product = exp(r->cycle_periods * r->period * r->mean_divergence);
+  else if (r->attractor == SSW_ATTRACTOR_PERIODIC) {
     const double kw1 = t->L1 * t->M + t->Z * t->L2;
     const double kw2 = t->L1 * t->L2 + t->Z * t->J;
     const double trKC =
@@ -614,13 +663,14 @@ void ssw_forced_closed_form(const ssw_tensor *t, const ssw_forced *r,
     const double hz = kw2 * r->q.mean_omega - kw1 * r->q.mean_v;
     a->floquet_product = exp(r->cycle_periods * r->period * (hz / D - trKC));
   }
-  const int sine = t->ftau != 0.0 && t->kappa == 0.0;
+  const int sine =
+      (t->ftau != 0.0 || (mass && t->fimp == 0.0)) && t->kappa == 0.0;
   const int damped = t->cw > 0.0 && t->cw * t->cv - t->cwv * t->cwv > 0.0;
-  if (sine && damped) {
+  if (sine && damped && (t->ftau != 0.0 || t->mx * t->mamp != 0.0)) {
     small_forcing(t, &a->mean_omega, &a->mean_v);
     a->mean_path_radius = a->mean_v / a->mean_omega;
   }
-  if (sine && t->cw == 0.0 && t->cv == 0.0 && t->cwv == 0.0) {
+  if (sine && !mass && t->cw == 0.0 && t->cv == 0.0 && t->cwv == 0.0) {
     const double kw1 = t->L1 * t->M + t->Z * t->L2;
     a->energy_growth_slope = t->ftau * t->ftau * kw1 * kw1 / (2.0 * D * D * D);
   }

@@ -11,3 +11,12 @@ ssw_add_test(NAME test_forced_cli
   COMMAND ${SSW_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/test_forced_cli.py
           $<TARGET_FILE:sleighsweep>
   LABELS numerics)
+# The moving internal mass: the resting mass against the tensor with it
+# added, the step's symmetry, every scheme's order, eq. 6's small-amplitude
+# law, the Floquet product with K(t), the power balance and a seeded batch
+# against dopri5 (test_mass); its `point` options (test_mass_cli).
+ssw_add_test(NAME test_mass SOURCES test_mass.c LABELS numerics TIMEOUT 300)
+ssw_add_test(NAME test_mass_cli
+  COMMAND ${SSW_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/test_mass_cli.py
+          $<TARGET_FILE:sleighsweep>
+  LABELS numerics)
