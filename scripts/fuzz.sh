@@ -1,7 +1,7 @@
 #!/bin/sh
 # Builds the config-parser and journal fuzz targets with clang (libFuzzer +
 # ASan + UBSan) into build-fuzz (or $BUILD_DIR) and fuzzes the parser for
-# SECONDS (default 60), then the journal for half as long.
+# SECONDS (default 60) and, beside it, the journal for half as long.
 # Usage: scripts/fuzz.sh [SECONDS] [extra libFuzzer options, e.g. -jobs=2]
 # New inputs go to $WORK_CORPUS (default build-fuzz/corpus), seeded from
 # tests/fuzz/corpus; a crash, leak, timeout or broken promise is copied to
@@ -37,21 +37,26 @@ status=0
 # The regression inputs are replayed by CTest (test_fuzz_replay), not used
 # as seeds: some are slow by nature (resource findings) and would eat the
 # run's time.
-"$BUILD_DIR/tests/fuzz/fuzz_config" "$WORK_CORPUS" "$FUZZ/corpus" \
-  -dict="$FUZZ/config.dict" -max_len=4096 -max_total_time="$SECONDS_TO_RUN" \
-  -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
-  -artifact_prefix="$BUILD_DIR/artifacts/" "$@" \
-  >"$BUILD_DIR/fuzz.log" 2>&1 || status=$?
-
-# The journal reader and writer, half as long: every undamaged
-# record of a fuzzed journal must be read back.
+# The journal reader and writer, half as long and beside the parser's run
+# (each fuzzer is one process on one core): every undamaged record of a
+# fuzzed journal must be read back.
 mkdir -p "$BUILD_DIR/journal_corpus"
 "$BUILD_DIR/tests/fuzz/fuzz_journal" "$BUILD_DIR/journal_corpus" \
   "$FUZZ/journal_corpus" -max_len=512 \
   -max_total_time="$(( (SECONDS_TO_RUN + 1) / 2 ))" -timeout=10 \
   -rss_limit_mb=2048 -print_final_stats=1 \
   -artifact_prefix="$BUILD_DIR/artifacts/journal-" \
-  >>"$BUILD_DIR/fuzz.log" 2>&1 || status=$?
+  >"$BUILD_DIR/fuzz-journal.log" 2>&1 &
+journal=$!
+"$BUILD_DIR/tests/fuzz/fuzz_config" "$WORK_CORPUS" "$FUZZ/corpus" \
+  -dict="$FUZZ/config.dict" -max_len=4096 -max_total_time="$SECONDS_TO_RUN" \
+  -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+  -artifact_prefix="$BUILD_DIR/artifacts/" "$@" \
+  >"$BUILD_DIR/fuzz.log" 2>&1 || status=$?
+
+# The journal fuzzer runs beside it (libFuzzer keeps one core busy).
+wait "$journal" || status=$?
+cat "$BUILD_DIR/fuzz-journal.log" >>"$BUILD_DIR/fuzz.log"
 
 # The coverage reached (last status line), the statistics, any finding.
 grep -E '(INITED|NEW|REDUCE|pulse|DONE) +cov:' "$BUILD_DIR/fuzz.log" |

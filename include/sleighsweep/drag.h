@@ -52,6 +52,15 @@ int ssw_drag_exact(const ssw_tensor *t, int regime, double w0, double v0,
                    double time, double *phi, double *x, double *y,
                    double *length);
 
+/** The same exact damped motion (C = c K, kappa = 0) as a flow: the
+ * state (w, v) at `time` > 0 of the motion through (w0, v0) at 0, the
+ * heading change (the integral of w) and the signed integral of v over
+ * [0, time]; NaN in every output where the oracle does not apply.
+ * Errors: as ssw_analytic_orbit. */
+int ssw_drag_exact_flow(const ssw_tensor *t, int regime, double w0, double v0,
+                        double time, double *w, double *v, double *dphi,
+                        double *int_v);
+
 /** The small-drag limit of the total heading without circulation:
  * the motion first settles on the undamped trajectory's future limit
  * zeta_+ = (w_+, v_+) and then decays along the line of equilibria at the

@@ -100,15 +100,31 @@ int ssw_forced_run(const ssw_tensor *t, double w0, double v0,
  * (eq. 2, with the measured means). With the moving mass: the mean
  * velocity of eq. 6 (sine, drag, no circulation; the torque, if any,
  * added in phase), no growth slope, and the product exp(n T
- * mean_divergence). */
+ * mean_divergence). With kicks, C = c K and no circulation (nor mass):
+ * the mean velocity and the moduli of the multipliers of the exact
+ * period map's cycle (ssw_kicked_closed). */
 typedef struct {
   double mean_omega, mean_v, mean_path_radius;
   double energy_growth_slope;
   double floquet_product;
+  double floquet_abs[2]; /**< the exact map's (kicks only), descending */
 } ssw_forced_closed;
 
 void ssw_forced_closed_form(const ssw_tensor *t, const ssw_forced *r,
                             ssw_forced_closed *a);
+
+/** 1 where the kicked sleigh has an exact period map (kicks, C = c K,
+ * no circulation, no moving mass; docs/theory/forcing.md). */
+int ssw_kicked_applies(const ssw_tensor *t);
+
+/** The exact period map's closed forms beside a periodic forced
+ * trajectory (kicked.c): its n-cycle found by Newton from the measured
+ * cycle point, the means of w and v over it and the moduli of its
+ * multipliers (Jacobian by Richardson-extrapolated central differences
+ * of the closed-form map, ~1e-10 relative). Leaves `a` alone where the
+ * oracle does not apply or Newton fails. */
+void ssw_kicked_closed(const ssw_tensor *t, const ssw_forced *r,
+                       ssw_forced_closed *a);
 
 #ifdef __cplusplus
 }

@@ -71,6 +71,7 @@ void ssw_cli_forced_json(FILE *f, const ssw_tensor *t, const ssw_forced *r) {
       ssw_cli_json_num(f, "mean_v", a.mean_v, 1);
   ssw_cli_json_num(f, "mean_path_radius", a.mean_path_radius, 1);
   ssw_cli_json_num(f, "energy_growth_slope", a.energy_growth_slope, 1);
+  pair(f, "floquet_abs", a.floquet_abs, 1);
   ssw_cli_json_num(f, "floquet_product", a.floquet_product, 0);
   fputs("}}\n", f);
 }

@@ -86,6 +86,31 @@ int ssw_drag_exact(const ssw_tensor *t, int regime, double w0, double v0,
   return SSW_SUCCESS;
 }
 
+int ssw_drag_exact_flow(const ssw_tensor *t, int regime, double w0, double v0,
+                        double time, double *w, double *v, double *dphi,
+                        double *int_v) {
+  *w = *v = *dphi = *int_v = NAN;
+  const double c = ssw_drag_proportional(t);
+  if (c == 0.0 || t->kappa != 0.0) return SSW_SUCCESS;
+  ssw_orbit o;
+  SSW_CALL(ssw_analytic_orbit(t, regime, w0, v0, &o));
+  /* tau = (1 - e^{-c t}) / c; zeta(t) = e^{-c t} eta(tau); w dt = dphi of
+   * eta over dtau, v dt = v_eta dtau (the primitive of undamped_length). */
+  const double tau = -expm1(-c * time) / c, decay = exp(-c * time);
+  double we, ve;
+  ssw_analytic_orbit_state(&o, tau, &we, &ve);
+  *w = decay * we, *v = decay * ve;
+  *dphi = ssw_analytic_orbit_heading(&o, tau);
+  if (o.sigma == 0) {
+    *int_v = v0 * tau;
+  } else {
+    const double b = o.an.beta, cc = o.sigma * o.an.c2;
+    const double ua = o.u0, ub = o.u0 + o.rate * tau;
+    *int_v = b * (lncosh(ub) - lncosh(ua)) + cc * (gd(ub) - gd(ua));
+  }
+  return SSW_SUCCESS;
+}
+
 double ssw_drag_small_heading(const ssw_tensor *t, int regime, double w0,
                               double v0) {
   if (t->kappa != 0.0) return NAN;

@@ -648,7 +648,7 @@ static void small_forcing(const ssw_tensor *t, double *mw, double *mv) {
 
 void ssw_forced_closed_form(const ssw_tensor *t, const ssw_forced *r,
                             ssw_forced_closed *a) {
-  *a = (ssw_forced_closed){NAN, NAN, NAN, NAN, NAN};
+  *a = (ssw_forced_closed){NAN, NAN, NAN, NAN, NAN, {NAN, NAN}};
   const double D = ssw_model_D(t);
   const int mass = t->mp != 0.0;
   if (r->attractor == SSW_ATTRACTOR_PERIODIC && mass)
@@ -674,4 +674,5 @@ void ssw_forced_closed_form(const ssw_tensor *t, const ssw_forced *r,
     const double kw1 = t->L1 * t->M + t->Z * t->L2;
     a->energy_growth_slope = t->ftau * t->ftau * kw1 * kw1 / (2.0 * D * D * D);
   }
+  ssw_kicked_closed(t, r, a);
 }

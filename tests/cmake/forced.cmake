@@ -20,3 +20,9 @@ ssw_add_test(NAME test_mass_cli
   COMMAND ${SSW_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/test_mass_cli.py
           $<TARGET_FILE:sleighsweep>
   LABELS numerics)
+# Kicks with C = c K: the forced extractor's cycle means and multipliers
+# against the exact period map's (closed forms, kicked.c) on a seeded
+# batch, the map's own multipliers against eq. 2, NaN where it does not
+# apply (test_kicked).
+ssw_add_test(NAME test_kicked SOURCES test_kicked.c LABELS numerics
+             TIMEOUT 300)
