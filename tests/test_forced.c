@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "forced_util.h"
 #include "sleighsweep/effect.h"
 #include "sleighsweep/error.h"
 #include "sleighsweep/forced.h"
@@ -38,24 +39,6 @@ static ssw_body forced_body(double eps, double Omega) {
   b.drag_w = 0.3, b.drag_v = 0.5, b.drag_wv = 0.05;
   b.forcing_freq = Omega, b.torque_amp = eps;
   return b;
-}
-
-static ssw_integrator defaults(const char *scheme, double rtol) {
-  ssw_integrator o;
-  ssw_integrator_defaults(&o);
-  o.method = ssw_method_find(scheme);
-  o.rtol = rtol;
-  return o;
-}
-
-static void run(const ssw_body *b, const ssw_params *p, const char *scheme,
-                double rtol, double w0, double v0, ssw_tensor *t,
-                ssw_forced *r) {
-  EXPECT(ssw_model_tensor(b, p, t) == 0, "tensor: %s",
-         ssw_error_user_message());
-  const ssw_integrator o = defaults(scheme, rtol);
-  EXPECT(ssw_forced_run(t, w0, v0, &o, r) == 0, "forced run: %s",
-         ssw_error_user_message());
 }
 
 /* The product of the multipliers, det of the monodromy: real. */
@@ -81,7 +64,7 @@ static void check_floquet_product(void) {
     p.r = cases[i].r;
     ssw_tensor t;
     ssw_forced r;
-    run(&b, &p, "hamel8", 1e-10, 1.5, 1.0, &t, &r);
+    forced_run(&b, &p, "hamel8", 1e-10, 1.5, 1.0, &t, &r);
     EXPECT(r.attractor == SSW_ATTRACTOR_PERIODIC && r.converged && !r.flags,
            "case %zu: %s, converged %d, flags %d", i,
            ssw_attractor_name(r.attractor), r.converged, r.flags);
@@ -100,7 +83,7 @@ static double small_error(double eps) {
   const ssw_body b = forced_body(eps, 2.0);
   ssw_tensor t;
   ssw_forced r;
-  run(&b, &SEED_PARAMS(0.0), "hamel8", 1e-11, 0.1, 0.1, &t, &r);
+  forced_run(&b, &SEED_PARAMS(0.0), "hamel8", 1e-11, 0.1, 0.1, &t, &r);
   EXPECT(r.converged && r.cycle_periods == 1, "eps %g: converged %d, n %d", eps,
          r.converged, r.cycle_periods);
   ssw_forced_closed a;
@@ -127,6 +110,7 @@ static void check_small_forcing(void) {
 static void check_independent(void) {
   unsigned long long seed = 20261128;
   int bounded = 0, total = 0;
+  double worst[3] = {0, 0, 0};
   for (int i = 0; i < 8; i++) {
     ssw_body b = SEED_BODY;
     ssw_params p = SEED_PARAMS(0.0);
@@ -145,36 +129,9 @@ static void check_independent(void) {
     if (i % 4 == 3) b.forcing_shape = SSW_FORCING_KICKS;
     ssw_tensor t;
     ssw_forced r, ref;
-    run(&b, &p, "hamel8", 1e-10, 1.0, 0.5, &t, &r);
-    run(&b, &p, "dopri5", 1e-12, 1.0, 0.5, &t, &ref);
-    EXPECT(r.attractor == SSW_ATTRACTOR_PERIODIC && r.converged &&
-               ref.attractor == r.attractor &&
-               ref.cycle_periods == r.cycle_periods,
-           "body %d: %s n %d (reference %s n %d)", i,
-           ssw_attractor_name(r.attractor), r.cycle_periods,
-           ssw_attractor_name(ref.attractor), ref.cycle_periods);
-    const double x[2] = {r.q.mean_omega, r.q.mean_v};
-    const double y[2] = {ref.q.mean_omega, ref.q.mean_v};
-    const double sc[2] = {fmax(fabs(y[0]), r.q.amp_omega),
-                          fmax(fabs(y[1]), r.q.amp_v)};
-    /* Each estimate bounds its own run's error: their sum the
-     * difference. */
-    const double err[2] = {r.err.mean_omega + ref.err.mean_omega,
-                           r.err.mean_v + ref.err.mean_v};
-    for (int k = 0; k < 2; k++) {
-      EXPECT(fabs(x[k] - y[k]) <= 1e-8 * sc[k],
-             "body %d: mean %s %.17g, reference %.17g (scale %.3g)", i,
-             k ? "v" : "omega", x[k], y[k], sc[k]);
-      bounded += fabs(x[k] - y[k]) <= err[k], total++;
-      if (getenv("SSW_TEST_VERBOSE"))
-        printf("body %d %s: diff %.3g est %.3g ref est %.3g\n", i,
-               k ? "v" : "omega", fabs(x[k] - y[k]), err[k],
-               k ? ref.err.mean_v : ref.err.mean_omega);
-    }
-    for (int k = 0; k < 2; k++)
-      EXPECT(fabs(r.q.floquet_abs[k] - ref.q.floquet_abs[k]) <= 1e-7,
-             "body %d: |mu_%d| %.17g, reference %.17g", i, k + 1,
-             r.q.floquet_abs[k], ref.q.floquet_abs[k]);
+    forced_run(&b, &p, "hamel8", 1e-10, 1.0, 0.5, &t, &r);
+    forced_run(&b, &p, "dopri5", 1e-12, 1.0, 0.5, &t, &ref);
+    forced_compare(i, &r, &ref, &bounded, &total, worst);
   }
   EXPECT(bounded == total, "estimates bound %d of %d differences", bounded,
          total);
@@ -232,7 +189,7 @@ static void check_growth(void) {
   b.drag_w = b.drag_v = b.drag_wv = 0.0;
   ssw_tensor t;
   ssw_forced r;
-  run(&b, &SEED_PARAMS(0.0), "hamel8", 1e-10, 0.0, 0.0, &t, &r);
+  forced_run(&b, &SEED_PARAMS(0.0), "hamel8", 1e-10, 0.0, 0.0, &t, &r);
   ssw_forced_closed a;
   ssw_forced_closed_form(&t, &r, &a);
   EXPECT(r.attractor == SSW_ATTRACTOR_ACCELERATING && r.converged,

@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "forced_util.h"
 #include "sleighsweep/effect.h"
 #include "sleighsweep/error.h"
 #include "sleighsweep/forced.h"
@@ -43,24 +44,6 @@ static ssw_body mass_body(double mp, double x0, double y0, double a) {
   b.forcing_freq = 2.0;
   b.mass_p = mp, b.mass_x = x0, b.mass_y = y0, b.mass_amp = a;
   return b;
-}
-
-static ssw_integrator defaults(const char *scheme, double rtol) {
-  ssw_integrator o;
-  ssw_integrator_defaults(&o);
-  o.method = ssw_method_find(scheme);
-  o.rtol = rtol;
-  return o;
-}
-
-static void run(const ssw_body *b, const ssw_params *p, const char *scheme,
-                double rtol, double w0, double v0, ssw_tensor *t,
-                ssw_forced *r) {
-  EXPECT(ssw_model_tensor(b, p, t) == 0, "tensor: %s",
-         ssw_error_user_message());
-  const ssw_integrator o = defaults(scheme, rtol);
-  EXPECT(ssw_forced_run(t, w0, v0, &o, r) == 0, "forced run: %s",
-         ssw_error_user_message());
 }
 
 /* The tensor with the mass at (x, y) added and no moving mass. */
@@ -105,7 +88,7 @@ static void check_at_rest(void) {
       EXPECT_ABS(x[k], y[k], 1e-13 * fmax(1.0, fabs(y[k])), schemes[i]);
   }
   ssw_forced r, q;
-  const ssw_integrator o = defaults("hamel8", 1e-10);
+  const ssw_integrator o = forced_defaults("hamel8", 1e-10);
   EXPECT(ssw_forced_run(&t, 1.0, 0.5, &o, &r) == 0, "run");
   EXPECT(ssw_forced_run(&u, 1.0, 0.5, &o, &q) == 0, "run");
   EXPECT(r.attractor == SSW_ATTRACTOR_PERIODIC && r.converged, "at rest");
@@ -208,7 +191,7 @@ static double small_error(double a) {
   const ssw_body b = mass_body(0.3, 0.5, 0.0, a);
   ssw_tensor t;
   ssw_forced r;
-  run(&b, &SEED_PARAMS(0.0), "hamel8", 1e-11, 0.1, 0.1, &t, &r);
+  forced_run(&b, &SEED_PARAMS(0.0), "hamel8", 1e-11, 0.1, 0.1, &t, &r);
   EXPECT(r.converged && r.cycle_periods == 1, "a %g: converged %d, n %d", a,
          r.converged, r.cycle_periods);
   ssw_forced_closed c;
@@ -235,7 +218,7 @@ static void check_small_amplitude(void) {
   ssw_tensor t;
   ssw_forced r;
   const ssw_body b0 = mass_body(0.3, 0.0, 0.2, 0.1);
-  run(&b0, &SEED_PARAMS(0.0), "hamel8", 1e-10, 0.1, 0.1, &t, &r);
+  forced_run(&b0, &SEED_PARAMS(0.0), "hamel8", 1e-10, 0.1, 0.1, &t, &r);
   ssw_forced_closed c;
   ssw_forced_closed_form(&t, &r, &c);
   EXPECT(isnan(c.mean_omega) && isnan(c.energy_growth_slope), "x0 = 0: %g",
@@ -262,7 +245,7 @@ static void check_floquet_and_power(void) {
     p.r = cases[i].Gamma != 0.0 ? 0.2 : 0.0;
     ssw_tensor t;
     ssw_forced r;
-    run(&b, &p, "hamel8", 1e-10, 1.5, 1.0, &t, &r);
+    forced_run(&b, &p, "hamel8", 1e-10, 1.5, 1.0, &t, &r);
     EXPECT(r.attractor == SSW_ATTRACTOR_PERIODIC && r.converged && !r.flags,
            "case %zu: %s, converged %d, flags %d", i,
            ssw_attractor_name(r.attractor), r.converged, r.flags);
@@ -301,33 +284,9 @@ static void check_independent(void) {
     if (i % 3 == 1) b.torque_amp = test_uniform(&seed, 0.05, 0.5);
     ssw_tensor t;
     ssw_forced r, ref;
-    run(&b, &p, "hamel8", 1e-10, 1.0, 0.5, &t, &r);
-    run(&b, &p, "dopri5", 1e-12, 1.0, 0.5, &t, &ref);
-    EXPECT(r.attractor == SSW_ATTRACTOR_PERIODIC && r.converged &&
-               ref.attractor == r.attractor &&
-               ref.cycle_periods == r.cycle_periods,
-           "body %d: %s n %d (reference %s n %d)", i,
-           ssw_attractor_name(r.attractor), r.cycle_periods,
-           ssw_attractor_name(ref.attractor), ref.cycle_periods);
-    const double x[2] = {r.q.mean_omega, r.q.mean_v};
-    const double y[2] = {ref.q.mean_omega, ref.q.mean_v};
-    const double sc[2] = {fmax(fabs(y[0]), r.q.amp_omega),
-                          fmax(fabs(y[1]), r.q.amp_v)};
-    const double err[2] = {r.err.mean_omega + ref.err.mean_omega,
-                           r.err.mean_v + ref.err.mean_v};
-    for (int k = 0; k < 2; k++) {
-      EXPECT(fabs(x[k] - y[k]) <= 1e-8 * sc[k],
-             "body %d: mean %s %.17g, reference %.17g (scale %.3g)", i,
-             k ? "v" : "omega", x[k], y[k], sc[k]);
-      worst[k] = fmax(worst[k], fabs(x[k] - y[k]) / sc[k]);
-      bounded += fabs(x[k] - y[k]) <= err[k], total++;
-    }
-    for (int k = 0; k < 2; k++) {
-      const double d = fabs(r.q.floquet_abs[k] - ref.q.floquet_abs[k]);
-      worst[2] = fmax(worst[2], d);
-      EXPECT(d <= 1e-7, "body %d: |mu_%d| %.17g, reference %.17g", i, k + 1,
-             r.q.floquet_abs[k], ref.q.floquet_abs[k]);
-    }
+    forced_run(&b, &p, "hamel8", 1e-10, 1.0, 0.5, &t, &r);
+    forced_run(&b, &p, "dopri5", 1e-12, 1.0, 0.5, &t, &ref);
+    forced_compare(i, &r, &ref, &bounded, &total, worst);
   }
   if (getenv("SSW_TEST_VERBOSE"))
     printf("batch: worst omega %.3g v %.3g |mu| %.3g, bounded %d of %d\n",

@@ -51,32 +51,47 @@ static double lncosh(double u) {
 }
 static double gd(double u) { return 2.0 * atan(tanh(0.5 * u)); }
 
-/* Arc length of the undamped path over u in [ua, ub]: v dt = (beta tanh u
- * + s c2 sech u) du has the primitive beta ln cosh u + s c2 gd u, and v
- * changes sign at most once, where beta sinh u = -s c2. */
+/* The primitive of v dt = (beta tanh u + s c2 sech u) du along the
+ * undamped orbit: beta ln cosh u + s c2 gd u. */
+static double prim_v(const ssw_orbit *o, double u) {
+  return o->an.beta * lncosh(u) + o->sigma * o->an.c2 * gd(u);
+}
+
+/* Arc length of the undamped path over u in [ua, ub]: v changes sign at
+ * most once, where beta sinh u = -s c2. */
 static double undamped_length(const ssw_orbit *o, double ua, double ub) {
   const double b = o->an.beta, c = o->sigma * o->an.c2;
-#define PRIM(u) (b * lncosh(u) + c * gd(u))
-  double len = fabs(PRIM(ub) - PRIM(ua));
+  double len = fabs(prim_v(o, ub) - prim_v(o, ua));
   if (b != 0.0) {
     const double us = asinh(-c / b);
     if (us > ua && us < ub)
-      len = fabs(PRIM(us) - PRIM(ua)) + fabs(PRIM(ub) - PRIM(us));
+      len = fabs(prim_v(o, us) - prim_v(o, ua)) +
+            fabs(prim_v(o, ub) - prim_v(o, us));
   }
-#undef PRIM
   return len;
+}
+
+/* The undamped orbit behind the damped motion for C = c K, kappa = 0,
+ * and the time tau = (1 - e^{-c t}) / c it has run at `time` (1/c at
+ * rest): zeta(t) = e^{-c t} eta(tau). Returns 0 with *c = 0 where the
+ * oracle does not apply. */
+static int damped_orbit(const ssw_tensor *t, int regime, double w0, double v0,
+                        double time, ssw_orbit *o, double *tau, double *c) {
+  *c = ssw_drag_proportional(t);
+  if (*c == 0.0 || t->kappa != 0.0) return *c = 0.0, SSW_SUCCESS;
+  SSW_CALL(ssw_analytic_orbit(t, regime, w0, v0, o));
+  *tau = isinf(time) ? 1.0 / *c : -expm1(-*c * time) / *c;
+  return SSW_SUCCESS;
 }
 
 int ssw_drag_exact(const ssw_tensor *t, int regime, double w0, double v0,
                    double time, double *phi, double *x, double *y,
                    double *length) {
   *phi = *x = *y = *length = NAN;
-  const double c = ssw_drag_proportional(t);
-  if (c == 0.0 || t->kappa != 0.0) return SSW_SUCCESS;
   ssw_orbit o;
-  SSW_CALL(ssw_analytic_orbit(t, regime, w0, v0, &o));
-  /* tau = (1 - e^{-c t}) / c, 1/c at rest. */
-  const double tau = isinf(time) ? 1.0 / c : -expm1(-c * time) / c;
+  double tau = 0.0, c;
+  SSW_CALL(damped_orbit(t, regime, w0, v0, time, &o, &tau, &c));
+  if (c == 0.0) return SSW_SUCCESS;
   *phi = ssw_analytic_orbit_heading(&o, tau);
   ssw_analytic_orbit_advance(&o, 0.0, tau, x, y);
   if (o.sigma == 0)
@@ -90,24 +105,18 @@ int ssw_drag_exact_flow(const ssw_tensor *t, int regime, double w0, double v0,
                         double time, double *w, double *v, double *dphi,
                         double *int_v) {
   *w = *v = *dphi = *int_v = NAN;
-  const double c = ssw_drag_proportional(t);
-  if (c == 0.0 || t->kappa != 0.0) return SSW_SUCCESS;
   ssw_orbit o;
-  SSW_CALL(ssw_analytic_orbit(t, regime, w0, v0, &o));
-  /* tau = (1 - e^{-c t}) / c; zeta(t) = e^{-c t} eta(tau); w dt = dphi of
-   * eta over dtau, v dt = v_eta dtau (the primitive of undamped_length). */
-  const double tau = -expm1(-c * time) / c, decay = exp(-c * time);
+  double tau = 0.0, c;
+  SSW_CALL(damped_orbit(t, regime, w0, v0, time, &o, &tau, &c));
+  if (c == 0.0) return SSW_SUCCESS;
+  /* w dt is the heading's change of eta over dtau, v dt = v_eta dtau. */
   double we, ve;
   ssw_analytic_orbit_state(&o, tau, &we, &ve);
+  const double decay = exp(-c * time);
   *w = decay * we, *v = decay * ve;
   *dphi = ssw_analytic_orbit_heading(&o, tau);
-  if (o.sigma == 0) {
-    *int_v = v0 * tau;
-  } else {
-    const double b = o.an.beta, cc = o.sigma * o.an.c2;
-    const double ua = o.u0, ub = o.u0 + o.rate * tau;
-    *int_v = b * (lncosh(ub) - lncosh(ua)) + cc * (gd(ub) - gd(ua));
-  }
+  *int_v = o.sigma == 0 ? v0 * tau
+                        : prim_v(&o, o.u0 + o.rate * tau) - prim_v(&o, o.u0);
   return SSW_SUCCESS;
 }
 
