@@ -2,7 +2,9 @@
 """The driven sleigh through the command line: `point` with the forcing
 options (each option's effect), its JSON names (docs/output.md), the
 refusals (rattle, torque_amp without forcing_freq, a bad shape) and a
-sweep with forcing on refused with exit 2 (no grid axis yet)."""
+sweep's refusals: sample trajectories with forcing on, a grid point with
+torque_amp but no forcing_freq (exit 2, no file; the forced sweep itself:
+test_forced_sweep.py)."""
 import json
 import os
 import subprocess
@@ -96,19 +98,24 @@ for args, said in (
     check(p.returncode == 2 and said in p.stderr,
           f"{args}: exit {p.returncode}: {p.stderr}")
 
-# A sweep with forcing on: refused before anything runs.
-with tempfile.TemporaryDirectory() as tmp:
-    cfg = os.path.join(tmp, "forced.ini")
-    with open(cfg, "w") as f:
-        f.write("[body]\nm = 1\nI0 = 0.5\nrho = 1\nforcing_freq = 2\n"
-                "torque_amp = 0.3\ndrag_w = 0.3\ndrag_v = 0.5\n"
-                "[grid]\ntheta = 60deg\na = 0.2\nA = 0.5\nB = 0.3\n"
-                "[ensemble]\ntrajectories = 2\n")
-    p = subprocess.run([EXE, "run", cfg], capture_output=True, text=True,
-                       env=ENV, cwd=tmp)
-    check(p.returncode == 2 and "forcing is available in `point` only; "
-          "sweeps over forcing come with its grid axes" in p.stderr and
-          not any(n.endswith(".h5") for n in os.listdir(tmp)),
-          f"forced sweep: exit {p.returncode}: {p.stderr}")
+# A sweep's refusals with forcing on: before anything runs.
+SWEEP = ("[body]\nm = 1\nI0 = 0.5\nrho = 1\ndrag_w = 0.3\ndrag_v = 0.5\n"
+         "[grid]\ntheta = 60deg\na = 0.2\nA = 0.5\nB = 0.3\n{grid}"
+         "[ensemble]\ntrajectories = 2\n{out}")
+for grid, out, said in (
+        ("forcing_freq = 2\ntorque_amp = 0, 0.3\n", "[output]\nsamples = 1\n",
+         "[output] samples: the forced extractor keeps no sample "
+         "trajectories (torque_amp = 0.3 on the grid)"),
+        ("forcing_freq = 0, 2\ntorque_amp = 0.3\n", "",
+         "torque_amp = 0.3 needs forcing_freq > 0")):
+    with tempfile.TemporaryDirectory() as tmp:
+        cfg = os.path.join(tmp, "forced.ini")
+        with open(cfg, "w") as f:
+            f.write(SWEEP.format(grid=grid, out=out))
+        p = subprocess.run([EXE, "run", cfg], capture_output=True, text=True,
+                           env=ENV, cwd=tmp)
+        check(p.returncode == 2 and said in p.stderr and
+              not any(n.endswith(".h5") for n in os.listdir(tmp)),
+              f"forced sweep {grid!r}: exit {p.returncode}: {p.stderr}")
 
 sys.exit(exit_status())

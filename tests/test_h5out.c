@@ -476,7 +476,7 @@ static void check_segments(const char *path, const ssw_h5out_segment *want,
   EXPECT(*line == '\0', "history has more lines than segments: \"%s\"", line);
   EXPECT(read_attr_double(f, "wall_time_s") == sum, "wall_time_s %g != %g",
          read_attr_double(f, "wall_time_s"), sum);
-  EXPECT(read_attr_double(f, "format_version") == 6, "format_version %g",
+  EXPECT(read_attr_double(f, "format_version") == 7, "format_version %g",
          read_attr_double(f, "format_version"));
   free(got);
   H5Fclose(f);

@@ -88,16 +88,16 @@ static const declared effects[] = {
    "@drag_wv=0 only"},
   {"body", "forcing_freq", "2", "refused",
    SAME_RESULTS "no torque without torque_amp (test_forced measures the "
-   "forced motion in `point`; a sweep takes no forcing yet)", "only"},
+   "forced motion in `point`)", "@forcing_freq=2 only"},
   {"body", "torque_amp", "0", "accepted",
-   "the default written out (a nonzero value is refused in a sweep: "
-   "test_forced_cli checks the refusal and the forced `point`)", "only"},
+   "the default written out (a nonzero value needs forcing_freq > 0: "
+   "test_forced_cli checks the forced `point`)", "@torque_amp=0 only"},
   {"body", "forcing_phase", "0.5", "refused",
    SAME_RESULTS "no torque without torque_amp (test_forced_cli: the "
-   "phase moves the cycle's stroboscopic point)", "only"},
+   "phase moves the cycle's stroboscopic point)", "@forcing_phase=0.5 only"},
   {"body", "forcing_shape", "kicks", "refused",
    SAME_RESULTS "no torque without torque_amp (test_forced: the kicks' "
-   "cycle)", "only"},
+   "cycle)", "@forcing_shape=kicks only"},
   {"body", "mass_p", "0", "accepted",
    "the default written out (a nonzero value is refused in a sweep: "
    "test_mass_cli checks the refusal and the moving mass in `point`)",
@@ -158,6 +158,17 @@ static const declared effects[] = {
   {"grid", "drag_wv", "0", "accepted",
    "as [body] drag_wv = 0, the default; a sweep: test_run_axes.py",
    "@drag_wv=0 only"},
+  /* The forcing's axes: one value is its [body] key's run (without
+   * torque_amp no torque); a swept, forced run: test_forced_sweep.py. */
+  {"grid", "forcing_freq", "2", "refused: [body] forcing_freq",
+   "as [body] forcing_freq = 2 (" SAME_RESULTS "no torque without "
+   "torque_amp)", "@forcing_freq=2 only"},
+  {"grid", "torque_amp", "0", "accepted",
+   "as [body] torque_amp = 0, the default; a sweep: test_forced_sweep.py",
+   "@torque_amp=0 only"},
+  {"grid", "forcing_phase", "0.5", "refused: [body] forcing_phase",
+   "as [body] forcing_phase = 0.5 (" SAME_RESULTS "no torque without "
+   "torque_amp)", "@forcing_phase=0.5 only"},
   {"ensemble", "seed", "2", "refused", RESULTS " (random initial states)",
    "@seed=2 center_spacing steps_mean"},
   {"ensemble", "initial", "lattice", "refused",

@@ -42,13 +42,16 @@ file = {out}
 samples = 1
 sample_nodes = 8
 """
-# the same body, Gamma and energy swept: nine dimensions
+# the same body, every run axis swept: fifteen dimensions
 SWEPT = CONFIG.replace("[ensemble]\n", "Gamma = 0, 1\nenergy = 0.5, 2\n"
                        "drag_w = 0.1, 0.2\ndrag_v = 0.1, 0.2\n"
-                       "drag_wv = 0, 0.05\n[ensemble]\n").replace(
+                       "drag_wv = 0, 0.05\nforcing_freq = 1, 2\n"
+                       "torque_amp = 0, 0.1\nforcing_phase = 0, 0.5\n"
+                       "[ensemble]\n").replace(
                            "samples = 1\n", "")
 CATEGORIES = {"regime": "regime", "sense_future": "sense",
-              "analytic_sense": "sense", "done": "done", "flags": "flags"}
+              "analytic_sense": "sense", "done": "done", "flags": "flags",
+              "attractor": "attractor"}
 
 
 def text(v):
@@ -189,7 +192,8 @@ def check_analysis(names):
           [n for n, _, _ in names["samples"]],
           f"sswfile.SAMPLE_QUANTITIES {sswfile.SAMPLE_QUANTITIES}")
     for attr, cat in (("REGIMES", "regime"), ("SENSES", "sense"),
-                      ("DONE_STATES", "done"), ("TRAJ_FLAGS", "flags")):
+                      ("DONE_STATES", "done"), ("TRAJ_FLAGS", "flags"),
+                      ("ATTRACTORS", "attractor")):
         got = getattr(sswfile, attr)
         check(list(got.items()) == names[cat], f"sswfile.{attr} {got}")
     for cat, style in phase_diagram.CATEGORY_STYLE.items():

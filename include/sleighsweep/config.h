@@ -114,7 +114,7 @@ typedef struct {
 int ssw_config_reals(const char *section, ssw_config_real *out, int max);
 
 /** The real [body] keys that `point` takes and a sweep does not yet (the
- * forcing: no grid axis, no file attribute; docs/config.md), in the key
+ * moving mass: no grid axis, no file attribute; docs/config.md), in the key
  * table's order: fills out[0 .. max) and returns their count. */
 int ssw_config_point_reals(ssw_config_real *out, int max);
 

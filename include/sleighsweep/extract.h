@@ -23,6 +23,12 @@ extern "C" {
 #define SSW_TRAJ_ENUM_(id, bit, ...) SSW_TRAJ_##id = bit,
 enum { SSW_TRAJ_FLAGS(SSW_TRAJ_ENUM_) };
 
+/** The forced quantities a sweep stores, in storage order: SSW_FQ_MEAN_OMEGA
+ * (0) ... SSW_FQ_ENERGY_GROWTH_SLOPE, from the list SSW_FORCED_QUANTITIES in
+ * names.h; SSW_FQ_N counts them. */
+#define SSW_FQ_ENUM_(id, index, ...) SSW_FQ_##id = index,
+enum { SSW_FORCED_QUANTITIES(SSW_FQ_ENUM_) SSW_FQ_N };
+
 /** Integrator defaults (config keys and `point` options derive from these;
  * docs/config.md lists them). */
 #define SSW_SCHEME_DEFAULT "hamel8"
@@ -195,6 +201,15 @@ typedef struct {
   double decay_rate, decay_freq, settle_time;
   int approach;
   double err_heading_total, err_rest, err_path, err_decay;
+  /** Forcing (forced.h; read only where the tensor has
+   * SSW_MCAP_TIME_PERIODIC): the attractor (SSW_ATTRACTOR_*), the cycle's
+   * length in periods (0 when not periodic), the measurements in SSW_FQ_*
+   * order with their estimated absolute errors and their closed forms
+   * (NaN where none applies), and the exact Floquet product's closed
+   * form. */
+  int attractor, cycle_periods;
+  double forced[SSW_FQ_N], err_forced[SSW_FQ_N], x_forced[SSW_FQ_N];
+  double x_floquet_product;
 } ssw_traj;
 
 /** Marks a trajectory's drag quantities absent (NaN, approach -1): the

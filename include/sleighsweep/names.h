@@ -135,7 +135,16 @@
      body.drag_v)                                                              \
   XM(DRAG_WV, 11, "drag_wv", "mass length time-1",                             \
      "coupling entry of the drag matrix (c_wv)", drag_wv, "body",              \
-     body.drag_wv)
+     body.drag_wv)                                                             \
+  XM(FORCING_FREQ, 12, "forcing_freq", "time-1",                               \
+     "angular frequency Omega of the periodic torque", forcing_freq, "body",   \
+     body.forcing_freq)                                                        \
+  XM(TORQUE_AMP, 13, "torque_amp", "mass length2 time-2",                      \
+     "amplitude of the periodic torque about the contact point (kicks: "       \
+     "the angular impulse, mass length2 time-1)",                              \
+     torque_amp, "body", body.torque_amp)                                      \
+  XM(FORCING_PHASE, 14, "forcing_phase", "rad",                                \
+     "phase of the sine torque", forcing_phase, "body", body.forcing_phase)
 
 /** Sample trajectory quantities in the order of a point's sample buffer
  * (h5out.h SSW_SAMPLE_*; the /samples datasets). X(ID, index, name, units,
@@ -166,6 +175,37 @@
      "a fixed point of the n-th iterate of the period map, n <= 8")            \
   XM(ACCELERATING, 2, "accelerating",                                          \
      "no drag: the energy grows without bound (the averaged law)")
+
+/** The forced extractor's measurements a sweep stores per grid point
+ * (extract.h SSW_FQ_*, result.h; docs/output.md, "Forcing"): dataset NAME
+ * is the mean over the trajectories on the point's attractor, NAME_spread
+ * their max - min, NAME_error the largest estimated error, and where `twin`
+ * is TWIN, analytic_NAME the mean of the closed form (forced.h
+ * ssw_forced_closed member `closed`) over the same trajectories. Storage
+ * index `index`. X(ID, index, name, units, long_name, measured, twin,
+ * closed), `measured` the member of forced.h's ssw_forced_q. */
+#define SSW_FORCED_QUANTITIES(XM)                                              \
+  XM(MEAN_OMEGA, 0, "mean_omega", "rad time-1",                                \
+     "time average of omega over the whole cycle", mean_omega, TWIN,           \
+     mean_omega)                                                               \
+  XM(MEAN_V, 1, "mean_v", "length time-1",                                     \
+     "time average of v over the whole cycle: the mean swimming speed",        \
+     mean_v, TWIN, mean_v)                                                     \
+  XM(MEAN_POWER, 2, "mean_power", "mass length2 time-3",                       \
+     "mean power put in over the cycle, <tau omega>", mean_power, NO_TWIN,     \
+     none)                                                                     \
+  XM(MEAN_PATH_RADIUS, 3, "mean_path_radius", "length",                        \
+     "radius mean_v / mean_omega of the period-averaged path",                \
+     mean_path_radius, TWIN, mean_path_radius)                                 \
+  XM(FLOQUET_ABS_1, 4, "floquet_abs_1", "1",                                   \
+     "larger modulus of the n-period map's Floquet multipliers",               \
+     floquet_abs[0], TWIN, floquet_abs[0])                                     \
+  XM(FLOQUET_ABS_2, 5, "floquet_abs_2", "1",                                   \
+     "smaller modulus of the n-period map's Floquet multipliers",              \
+     floquet_abs[1], TWIN, floquet_abs[1])                                     \
+  XM(ENERGY_GROWTH_SLOPE, 6, "energy_growth_slope", "time-4",                  \
+     "slope of Arate^3/3 + Omega^2 Arate against t (accelerating)",             \
+     energy_growth_slope, TWIN, energy_growth_slope)
 
 /** The root attributes the engine reads back (docs/output.md, "Root
  * attributes"), and the values of `status`: one spelling each. */

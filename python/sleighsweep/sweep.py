@@ -32,6 +32,7 @@ REGIMES = {0: "uniform", 1: "line_to_line", 2: "spin_reversal",
            3: "circle_to_circle", 4: "periodic"}
 SENSES = {-1: "clockwise", 0: "none", 1: "counterclockwise"}
 DONE_STATES = {0: "pending", 1: "done"}
+ATTRACTORS = {0: "unresolved", 1: "periodic", 2: "accelerating"}
 TRAJ_FLAGS = {1: "forward_step_cap", 2: "backward_step_cap", 4: "nonfinite",
               8: "equilibrium_start", 16: "no_peak", 32: "rtol_not_met",
               64: "near_critical", 128: "no_estimate", 256: "energy_drift"}
@@ -60,6 +61,12 @@ AXIS_TABLE = (
     ("drag_v", "c_v", "c_v", "drag along the blade", "drag along blade",
      "run"),
     ("drag_wv", r"c_{\omega v}", "c_ωv", "drag coupling", "drag coupling",
+     "run"),
+    ("forcing_freq", r"\Omega", "Ω", "forcing frequency",
+     "forcing frequency", "run"),
+    ("torque_amp", r"\tau_0", "τ₀", "torque amplitude", "torque amplitude",
+     "run"),
+    ("forcing_phase", r"\varphi_f", "φ_f", "forcing phase", "forcing phase",
      "run"),
 )
 BODY_AXES = tuple(row[0] for row in AXIS_TABLE if row[5] == "body")

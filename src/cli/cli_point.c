@@ -137,7 +137,7 @@ static const struct option fixed_opts[] = {
  * the key, the table's default elsewhere. */
 #define MAX_BODY 24
 static ssw_config_real body_keys[MAX_BODY];
-static int nbody, nforce; /* the [body] reals, then `point`'s own (forcing) */
+static int nbody, nforce; /* the [body] reals, then `point`'s own (mass) */
 static char body_names[MAX_BODY][32];
 static struct option long_opts[NFIXED + MAX_BODY + 1];
 static const struct {
@@ -434,6 +434,17 @@ static void print_analytic(FILE *f, const ssw_tensor *t, const ssw_traj *r,
                    rel_err(r->blade_force_max, cmp->blade), 0);
 }
 
+/* The forcing's keys, which the JSON has under `forcing` (cli_forced.c),
+ * not under `params`: the run axes forcing_freq, torque_amp and
+ * forcing_phase (names.h). */
+static int forcing_key(const char *name) {
+  static const int axes[] = {SSW_AXIS_FORCING_FREQ, SSW_AXIS_TORQUE_AMP,
+                             SSW_AXIS_FORCING_PHASE};
+  for (size_t i = 0; i < sizeof axes / sizeof axes[0]; i++)
+    if (!strcmp(name, ssw_axis_names[axes[i]])) return 1;
+  return 0;
+}
+
 /* The JSON's opening: program, params, tensor, conventions, integrator. */
 static void print_header(FILE *f, const point_opts *o, const ssw_point *pt) {
   const ssw_tensor *t = &pt->tensor;
@@ -445,8 +456,9 @@ static void print_header(FILE *f, const point_opts *o, const ssw_point *pt) {
   for (int i = 0; i < SSW_NBODY_AXES; i++)
     ssw_cli_json_num(f, ssw_axis_names[i], ssw_params_get(&o->p, i), 1);
   for (int i = 0; i < nbody; i++)
-    ssw_cli_json_num(f, body_keys[i].name,
-                     ssw_config_real_get(&o->cfg, &body_keys[i]), 1);
+    if (!forcing_key(body_keys[i].name))
+      ssw_cli_json_num(f, body_keys[i].name,
+                       ssw_config_real_get(&o->cfg, &body_keys[i]), 1);
   ssw_cli_json_num(f, "k_rot", o->cfg.body.k_rot, 1),
       ssw_cli_json_num(f, "omega0", o->w0, 1);
   ssw_cli_json_num(f, "v0", o->v0, 0);

@@ -418,19 +418,31 @@ static int drag_psd(parse_state *st) {
               ssw_fmt_shortest(ssw_model_drag_wv_max(cw, cv), b_));
 }
 
-/* The periodic torque is no grid axis yet: a sweep with it on would write
+/* The moving mass is no grid axis yet: a sweep with it on would write
  * files that do not say so (docs/config.md). `point` takes it. */
-static int forcing_point_only(parse_state *st) {
-  if (st->cfg->body.mass_p != 0.0)
-    return fail(st, st->set_line[ssw_cfg_find_key("body", "mass_p")], "body",
-                "mass_p",
-                "the moving mass is available in `point` only (mass_p must "
-                "be 0 in a sweep's config)");
-  if (st->cfg->body.torque_amp == 0.0) return SSW_SUCCESS;
-  const int k = ssw_cfg_find_key("body", "torque_amp");
-  return fail(st, st->set_line[k], "body", "torque_amp",
-              "forcing is available in `point` only; sweeps over forcing come "
-              "with its grid axes (torque_amp must be 0 in a sweep's config)");
+static int mass_point_only(parse_state *st) {
+  if (st->cfg->body.mass_p == 0.0) return SSW_SUCCESS;
+  return fail(st, st->set_line[ssw_cfg_find_key("body", "mass_p")], "body",
+              "mass_p",
+              "the moving mass is available in `point` only (mass_p must "
+              "be 0 in a sweep's config)");
+}
+
+/* The forced extractor records no path (forced.c runs the period map
+ * alone): a forced point's sample trajectories would be its initial state
+ * and NaN, so a sweep with forcing keeps none. */
+static int forcing_samples(parse_state *st) {
+  const ssw_axis *ax = &st->cfg->axes[SSW_AXIS_TORQUE_AMP];
+  if (st->cfg->samples == 0) return SSW_SUCCESS;
+  for (int i = 0; i < ax->n; i++)
+    if (ax->values[i] != 0.0) {
+      const int k = ssw_cfg_find_key("output", "samples");
+      return fail(st, st->set_line[k], "output", "samples",
+                  "the forced extractor keeps no sample trajectories "
+                  "(torque_amp = %g on the grid); set samples = 0",
+                  ax->values[i]);
+    }
+  return SSW_SUCCESS;
 }
 
 /* Checks that need the whole file: syntax, required keys, cross-key. */
@@ -450,7 +462,8 @@ static int finish(parse_state *st, int rc) {
   SSW_CALL(run_axes(st));
   SSW_CALL(circulation_fluid(st));
   SSW_CALL(drag_psd(st));
-  SSW_CALL(forcing_point_only(st));
+  SSW_CALL(mass_point_only(st));
+  SSW_CALL(forcing_samples(st));
   const ssw_config *c = st->cfg;
   if (c->samples > c->trajectories) {
     const int k = ssw_cfg_find_key("output", "samples");

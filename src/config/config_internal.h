@@ -26,7 +26,7 @@ enum kind {
                known (sample_points.h) */
   K_CLASS,  /* none | comma list of SSW_REFINE_CLASSES names (refine.h) */
   K_PREAL,  /* as K_REAL, a [body] key `point` takes and sweeps do not yet
-               (the forcing: no grid axis, no file attribute) */
+               (the moving mass: no grid axis, no file attribute) */
   K_SHAPE,  /* SSW_FORCING_SHAPES name, into an int */
 };
 
@@ -46,7 +46,7 @@ typedef struct {
 
 /* The key table (config_keys.c), in the order of the docs and of the
  * canonical text; its length is checked against SSW_CFG_NKEYS there. */
-#define SSW_CFG_NKEYS 56
+#define SSW_CFG_NKEYS 59
 extern const key_spec ssw_cfg_keys[SSW_CFG_NKEYS];
 #define SSW_CFG_NSECTIONS 7
 extern const char *const ssw_cfg_sections[SSW_CFG_NSECTIONS];

@@ -10,6 +10,7 @@
 #include "h5out_internal.h"
 #include "sleighsweep/error.h"
 #include "sleighsweep/extract.h"
+#include "sleighsweep/forced.h"
 #include "sleighsweep/grid.h"
 #include "sleighsweep/stepper.h"
 #include "sleighsweep/version.h"
@@ -19,6 +20,20 @@
 #define OFF(member) offsetof(ssw_point_result, member)
 #define F64(n, m, u, l)                                                        \
   { n, T_F64, SRC_DOUBLE, OFF(m), FILL_MASKED, CAT_NONE, u, l }
+
+/* A forced quantity's mean, spread, error and closed form. */
+#define FQ_TWIN_TWIN(name, index, units, long_name)                            \
+  F64("analytic_" name, analytic_forced[index], units,                         \
+      "closed form of " name " (mean over the same trajectories)"),
+#define FQ_TWIN_NO_TWIN(...)
+#define FQ_COLUMNS_(id, index, name, units, long_name, measured, twin,         \
+                    closed)                                                    \
+  F64(name, forced[index], units, "with forcing: ensemble mean of the " long_name),            \
+      F64(name "_spread", forced_spread[index], units,                         \
+          "max - min of " name " over the ensemble"),                          \
+      F64(name "_error", forced_error[index], units,                           \
+          "largest estimated error of " name " over the ensemble"),            \
+      FQ_TWIN_##twin(name, index, units, long_name)
 
 /* Units: lengths and masses are in the config's body units. */
 const column ssw_h5_columns[] = {
@@ -164,6 +179,17 @@ const column ssw_h5_columns[] = {
         "exact mean rest distance for C = c K without circulation"),
     F64("analytic_path_length", analytic_path_length, "length",
         "exact mean path length for C = c K without circulation"),
+    /* Forcing (docs/output.md, "Forcing"). */
+    {"attractor", T_I8, SRC_INT32, OFF(attractor), FILL_MASKED, CAT_ATTRACTOR,
+     "1", "with forcing: the attractor most trajectories reach"},
+    {"cycle_periods", T_I32, SRC_INT32, OFF(cycle_periods), FILL_MASKED,
+     CAT_NONE, "1",
+     "periodic attractor: most frequent cycle length in forcing periods"},
+    F64("attractor_fraction", attractor_fraction, "1",
+        "with forcing: share of the ensemble reaching the attractor"),
+    F64("analytic_floquet_product", analytic_floquet_product, "1",
+        "exact product of the Floquet multipliers on the measured cycle"),
+    SSW_FORCED_QUANTITIES(FQ_COLUMNS_)
     /* Written last in every epoch: a point is done only after its values. */
     {"done", T_U8, SRC_ONE, 0, FILL_ZERO, CAT_DONE, "1",
      "point written (1) or pending (0)"},
@@ -184,6 +210,7 @@ const category ssw_h5_categories[] = {
     [CAT_DONE] = CATEGORY_("flag_values", SSW_DONE_STATES),
     [CAT_FLAGS] = CATEGORY_("flag_masks", SSW_TRAJ_FLAGS),
     [CAT_SEGMENT] = CATEGORY_("flag_values", SSW_SEGMENT_ENDS),
+    [CAT_ATTRACTOR] = CATEGORY_("flag_values", SSW_ATTRACTORS),
 };
 _Static_assert((0 SSW_TRAJ_FLAGS(SSW_NAME_COUNT)) <= SSW_H5_CATEGORY_MAX &&
                    (0 SSW_REGIMES(SSW_NAME_COUNT)) <= SSW_H5_CATEGORY_MAX,
@@ -499,6 +526,12 @@ static const char *ic_name(int ic) {
   return ic >= 0 && ic < SSW_IC_COUNT ? ssw_ic_names[ic] : "unknown";
 }
 
+static const char *forcing_shape_name(int shape) {
+  return shape >= 0 && shape < SSW_FORCING_COUNT
+             ? ssw_forcing_shape_names[shape]
+             : "unknown";
+}
+
 /* Whether `name` is a dimension of the file beyond the body's. */
 static int swept(const ssw_h5out *h, const char *name) {
   for (int i = SSW_NBODY_AXES; i < h->naxes; i++)
@@ -544,6 +577,8 @@ int ssw_h5_write_config_attrs(ssw_h5out *h, const ssw_config *cfg) {
   if (h->length_unit[0])
     TRY(ssw_h5_attr_str(f, w, "length_unit", h->length_unit));
   if (h->mass_unit[0]) TRY(ssw_h5_attr_str(f, w, "mass_unit", h->mass_unit));
+  TRY(ssw_h5_attr_str(f, w, "forcing_shape",
+                      forcing_shape_name(cfg->body.forcing_shape)));
   TRY(ssw_h5_attr_f64(f, w, "k_rot", cfg->body.k_rot));
   TRY(ssw_h5_attr_str(f, w, "k_rot_convention", cfg->k_rot_name));
   const ssw_integrator *o = &cfg->integ;

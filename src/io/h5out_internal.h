@@ -13,7 +13,7 @@
 
 /* Layout version stored as `format_version`; bump on any layout change so
  * that a resume refuses files of another layout. */
-#define SSW_H5_FORMAT_VERSION 6
+#define SSW_H5_FORMAT_VERSION 7
 /* Target chunk size. Chunks are blocks of contiguous flat indices along the
  * fastest axes; 64 KiB keeps the chunk index small for 10^9-point grids
  * while a flush epoch touches few chunks per work unit. */
@@ -77,7 +77,8 @@ typedef enum {
   CAT_SENSE,
   CAT_DONE,
   CAT_FLAGS,
-  CAT_SEGMENT
+  CAT_SEGMENT,
+  CAT_ATTRACTOR
 } col_cat;
 
 typedef struct {
@@ -91,8 +92,16 @@ typedef struct {
   const char *long_name;
 } column;
 
-/* The per-point datasets (h5layout.c), `done` last. */
-#define SSW_H5_NCOL 70
+/* The per-point datasets (h5layout.c), `done` last: 70, then the
+ * forcing's attractor, cycle length, share and Floquet product's closed
+ * form, and per forced quantity its mean, spread, error and, with a
+ * twin, closed form (names.h SSW_FORCED_QUANTITIES). */
+#define SSW_H5_FQ_COLS_(id, index, name, units, long_name, measured, twin,     \
+                        closed)                                                \
+  +3 + SSW_H5_TWIN_##twin
+#define SSW_H5_TWIN_TWIN 1
+#define SSW_H5_TWIN_NO_TWIN 0
+#define SSW_H5_NCOL (74 SSW_FORCED_QUANTITIES(SSW_H5_FQ_COLS_))
 extern const column ssw_h5_columns[];
 #define SSW_H5_DONE_COL (SSW_H5_NCOL - 1)
 

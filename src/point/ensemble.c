@@ -11,6 +11,7 @@
 #include "sleighsweep/drag.h"
 #include "sleighsweep/effect.h"
 #include "sleighsweep/error.h"
+#include "sleighsweep/forced.h"
 #include "sleighsweep/names.h"
 #include "sleighsweep/path.h"
 #include "sleighsweep/point.h"
@@ -35,6 +36,10 @@ typedef struct {
   double err_heading, err_rest, err_path, err_decay;
   double x_heading, x_rest, x_path;
   int approach;
+  /* forcing: the attractor (-1 unforced), its cycle length, the measured
+   * quantities, their estimates and closed forms (SSW_FQ_* order) */
+  int attractor, cycle_periods;
+  double fq[SSW_FQ_N], err_fq[SSW_FQ_N], x_fq[SSW_FQ_N], x_fprod;
 } traj_summary;
 
 /* Trajectories handed to the batch kernel at once: a multiple of the SIMD
@@ -201,8 +206,17 @@ static int one_batch(const ssw_ensemble *e, const ssw_point *pt,
                             .err_path = r[k].err_path,
                             .err_decay = r[k].err_decay,
                             .approach = r[k].approach};
-  for (int k = 0; k < cnt; k++)
+  const int forced = (ssw_model_caps(&pt->tensor) & SSW_MCAP_TIME_PERIODIC) != 0;
+  for (int k = 0; k < cnt; k++) {
     damped_twins(pt, w0[k], v0[k], &out[k]);
+    out[k].attractor = forced ? r[k].attractor : -1;
+    if (!forced) continue;
+    out[k].cycle_periods = r[k].cycle_periods;
+    memcpy(out[k].fq, r[k].forced, sizeof out[k].fq);
+    memcpy(out[k].err_fq, r[k].err_forced, sizeof out[k].err_fq);
+    memcpy(out[k].x_fq, r[k].x_forced, sizeof out[k].x_fq);
+    out[k].x_fprod = r[k].x_floquet_product;
+  }
   return SSW_SUCCESS;
 }
 
@@ -230,6 +244,25 @@ static double stat_spread(const stat *s) {
   return s->hi == s->lo ? 0.0 : s->hi - s->lo;
 }
 
+/* Forcing: the trajectories' statistics per bucket, the attractor class
+ * and for a periodic one its cycle length (FBUCKET_OF), since which class
+ * and length the point reports is known only once every trajectory is
+ * in. */
+#define FBUCKETS (SSW_FORCED_NMAX + 2)
+static int fbucket_of(int attractor, int periods) {
+  if (attractor == SSW_ATTRACTOR_PERIODIC && periods >= 1 &&
+      periods <= SSW_FORCED_NMAX)
+    return periods;
+  return attractor == SSW_ATTRACTOR_ACCELERATING ? FBUCKETS - 1 : 0;
+}
+
+typedef struct {
+  int64_t classes[SSW_ATTRACTOR_COUNT]; /* every trajectory's attractor */
+  int64_t conv[FBUCKETS];               /* converged ones per bucket */
+  stat q[FBUCKETS][SSW_FQ_N], x[FBUCKETS][SSW_FQ_N], prod[FBUCKETS];
+  double err[FBUCKETS][SSW_FQ_N];
+} forced_reduction;
+
 typedef struct {
   stat rf, rp, d, dphi, blade;
   stat period, hpp, drift, orbit; /* periodic motions */
@@ -245,6 +278,7 @@ typedef struct {
   stat heading, rest, path, decay, settle, x_heading, x_rest, x_path;
   double err_heading, err_rest, err_path, err_decay;
   int64_t damped, foci;
+  forced_reduction *forced; /* NULL: an unforced point */
 } reduction;
 
 static void reduce_damped(reduction *a, const traj_summary *s) {
@@ -264,6 +298,22 @@ static void reduce_damped(reduction *a, const traj_summary *s) {
   a->foci += s->approach == SSW_APPROACH_FOCUS;
 }
 
+/* A forced trajectory: its class counts; converged, its measurements go
+ * to the bucket of its class and cycle length. */
+static void reduce_forced(forced_reduction *f, const traj_summary *s) {
+  if (s->attractor >= 0 && s->attractor < SSW_ATTRACTOR_COUNT)
+    f->classes[s->attractor]++;
+  if (!s->converged) return;
+  const int b = fbucket_of(s->attractor, s->cycle_periods);
+  f->conv[b]++;
+  for (int k = 0; k < SSW_FQ_N; k++) {
+    stat_add(&f->q[b][k], s->fq[k]);
+    stat_add(&f->x[b][k], s->x_fq[k]);
+    f->err[b][k] = fmax(f->err[b][k], s->err_fq[k]);
+  }
+  stat_add(&f->prod[b], s->x_fprod);
+}
+
 static void reduce_periodic(reduction *a, const traj_summary *s) {
   stat_add(&a->period, s->period);
   stat_add(&a->hpp, s->hpp);
@@ -280,7 +330,12 @@ static void reduce_one(reduction *a, reduction *lower, const traj_summary *s) {
   a->steps += s->steps;
   a->flags |= s->flags;
   if (s->energy_error > a->emax) a->emax = s->energy_error;
+  if (a->forced) reduce_forced(a->forced, s);
   if (!s->converged) return;
+  if (a->forced) {
+    a->conv++;
+    return;
+  }
   a->conv++;
   if (s->flags & SSW_TRAJ_EQUILIBRIUM) return;
   if (s->periodic) {
@@ -365,6 +420,37 @@ static void finish(const reduction *a, int64_t n, ssw_point_result *res) {
   res->analytic_heading_total = stat_mean(&a->x_heading);
   res->analytic_rest_distance = stat_mean(&a->x_rest);
   res->analytic_path_length = stat_mean(&a->x_path);
+}
+
+/* The point's attractor: the class most trajectories reach (ties: the
+ * lower value), for a periodic one the most frequent cycle length among
+ * its converged trajectories (ties: the shorter); their bucket's
+ * statistics. Unforced (f NULL): -1 and NaN. */
+static void finish_forced(const forced_reduction *f, int64_t n,
+                          ssw_point_result *res) {
+  res->attractor = res->cycle_periods = -1;
+  res->attractor_fraction = res->analytic_floquet_product = NAN;
+  for (int k = 0; k < SSW_FQ_N; k++)
+    res->forced[k] = res->forced_spread[k] = res->forced_error[k] =
+        res->analytic_forced[k] = NAN;
+  if (!f) return;
+  int c = 0;
+  for (int k = 1; k < SSW_ATTRACTOR_COUNT; k++)
+    if (f->classes[k] > f->classes[c]) c = k;
+  res->attractor = c;
+  res->attractor_fraction = (double)f->classes[c] / (double)n;
+  int b = fbucket_of(c, 1);
+  if (c == SSW_ATTRACTOR_PERIODIC)
+    for (int p = 2; p <= SSW_FORCED_NMAX; p++)
+      if (f->conv[p] > f->conv[b]) b = p;
+  if (c == SSW_ATTRACTOR_PERIODIC && f->conv[b] > 0) res->cycle_periods = b;
+  for (int k = 0; k < SSW_FQ_N; k++) {
+    res->forced[k] = stat_mean(&f->q[b][k]);
+    res->forced_spread[k] = stat_spread(&f->q[b][k]);
+    res->forced_error[k] = f->err[b][k];
+    res->analytic_forced[k] = stat_mean(&f->x[b][k]);
+  }
+  res->analytic_floquet_product = stat_mean(&f->prod[b]);
 }
 
 /* The rest's closed-form decay rate and frequency (NaN without drag). */
@@ -488,6 +574,14 @@ int ssw_ensemble_run(ssw_ensemble *e, uint64_t index, const ssw_grid_values *v,
   acc.err_d = acc.err_dphi = acc.err_r = acc.err_t0 = acc.err_blade = NAN;
   acc.err_period = acc.err_hpp = NAN;
   acc.err_heading = acc.err_rest = acc.err_path = acc.err_decay = NAN;
+  forced_reduction fred;
+  if (ssw_model_caps(&pt.tensor) & SSW_MCAP_TIME_PERIODIC) {
+    memset(&fred, 0, sizeof fred);
+    for (int b = 0; b < FBUCKETS; b++)
+      for (int k = 0; k < SSW_FQ_N; k++)
+        fred.err[b][k] = NAN;
+    acc.forced = &fred;
+  }
   /* With circulation's torque the arcs g > 0 and g < 0 are reduced apart. */
   reduction *lower =
       (ssw_model_caps(&pt.tensor) & SSW_MCAP_CIRC_CLOSED_FORM) ? &low : NULL;
@@ -525,6 +619,7 @@ int ssw_ensemble_run(ssw_ensemble *e, uint64_t index, const ssw_grid_values *v,
   if (status == SSW_SUCCESS) {
     finish(&acc, n, res);
     finish_lower(&acc, lower, res);
+    finish_forced(acc.forced, n, res);
     drag_twins(&res->tensor, res);
     res->critical_energy = ssw_model_critical_energy(&res->tensor);
     res->loops = mode_of(acc.loops, acc.nloops);

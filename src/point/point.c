@@ -201,9 +201,28 @@ static int run_rest(const ssw_point *pt, int n, const double *w0,
   return SSW_SUCCESS;
 }
 
+/* A forced trajectory's measurements, errors and closed forms in the
+ * sweep's order (names.h SSW_FORCED_QUANTITIES). */
+#define FQ_MEASURED_(id, index, name, units, long_name, measured, ...)         \
+  r->forced[index] = f->q.measured, r->err_forced[index] = f->err.measured;
+#define FQ_CLOSED_TWIN(closed) a.closed
+#define FQ_CLOSED_NO_TWIN(closed) NAN
+#define FQ_CLOSED_(id, index, name, units, long_name, measured, twin, closed)  \
+  r->x_forced[index] = FQ_CLOSED_##twin(closed);
+static void forced_values(const ssw_tensor *t, const ssw_forced *f,
+                          ssw_traj *r) {
+  ssw_forced_closed a;
+  ssw_forced_closed_form(t, f, &a);
+  SSW_FORCED_QUANTITIES(FQ_MEASURED_)
+  SSW_FORCED_QUANTITIES(FQ_CLOSED_)
+  r->x_floquet_product = a.floquet_product;
+  r->attractor = f->attractor;
+  r->cycle_periods = f->cycle_periods;
+}
+
 /* A forced trajectory (forced.c) as an ssw_traj: its work, flags and
- * convergence; its measurements are forced.h's (`point` prints them;
- * sweeps do not take forcing yet). */
+ * convergence, and its attractor's measurements with their closed forms
+ * (the sweep's datasets; `point` prints forced.h's whole record). */
 static int run_forced(const ssw_point *pt, int n, const double *w0,
                       const double *v0, const ssw_integrator *o,
                       ssw_sample_fn sample, void *const *ctx, ssw_traj *out) {
@@ -222,6 +241,7 @@ static int run_forced(const ssw_point *pt, int n, const double *w0,
     r->refinements = f.refinements;
     r->loops = -1;
     r->t_future = f.period * f.transient_periods;
+    forced_values(&pt->tensor, &f, r);
   }
   return SSW_SUCCESS;
 }

@@ -6,7 +6,7 @@
 ssw_add_test(NAME test_forced SOURCES test_forced.c LABELS numerics
              TIMEOUT 900)
 # `point` with the forcing options, its JSON names, the refusals, and a
-# sweep with forcing on refused (no grid axis yet).
+# sweep's refusals with forcing (samples; torque without frequency).
 ssw_add_test(NAME test_forced_cli
   COMMAND ${SSW_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/test_forced_cli.py
           $<TARGET_FILE:sleighsweep>
@@ -26,3 +26,10 @@ ssw_add_test(NAME test_mass_cli
 # apply (test_kicked).
 ssw_add_test(NAME test_kicked SOURCES test_kicked.c LABELS numerics
              TIMEOUT 300)
+# A (forcing_freq, torque_amp) sweep: attractors, the closed forms beside
+# the measurements, `point` on one of its points, 2 ranks x 2 threads and a
+# kill -9 mid-run with its resume bit-identical to 1 rank.
+ssw_add_test(NAME test_forced_sweep TIMEOUT 300
+  COMMAND ${SSW_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/test_forced_sweep.py
+          $<TARGET_FILE:sleighsweep> ${MPIEXEC_EXECUTABLE}
+  LABELS numerics)

@@ -1,0 +1,171 @@
+#!/usr/bin/python3
+"""A (forcing_freq, torque_amp) sweep of the driven sleigh (3 x 3 points,
+the seed body with drag, sine torque), checked in the file:
+- every point periodic (attractor, attractor_fraction 1, cycle_periods 1,
+  converged_fraction 1), the limit-circle datasets NaN;
+- the closed forms beside the measurements: floquet_abs_1 * floquet_abs_2
+  equals analytic_floquet_product to 1e-10 (exact, DESIGN sec. 9 eq. 2),
+  and the small-forcing mean_v's relative error falls by 4 (within
+  3.5 to 4.5) when torque_amp halves (eq. 3: O(eps^2) relative);
+- one point against `point` on the same body (a unique cycle: any initial
+  state), mean_v and mean_omega within the sum of their error estimates;
+- 2 ranks x 2 threads bit-identical to 1 rank x 1 thread, and a 2-rank
+  run killed with SIGKILL mid-run (after 2 of 9 points reported), then
+  resumed, bit-identical to them too.
+Usage: test_forced_sweep.py SLEIGHSWEEP MPIEXEC"""
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+
+import h5py
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from sswtest import (ENV, check, differing, exit_status,  # noqa: E402
+                     light, ranks_of)
+
+EXE, MPIEXEC = sys.argv[1], sys.argv[2]
+FREQS, AMPS = (1.0, 2.0, 4.0), (0.05, 0.1, 0.2)
+BODY = {"theta": "60deg", "a": "0.2", "A": "0.5", "B": "0.3"}
+DRAG = {"drag_w": "0.3", "drag_v": "0.5"}
+RTOL = "1e-8"
+CONFIG = ("[body]\nm = 1\nI0 = 0.5\nrho = 1\n"
+          + "".join(f"{k} = {v}\n" for k, v in DRAG.items())
+          + "[grid]\n" + "".join(f"{k} = {v}\n" for k, v in BODY.items())
+          + "forcing_freq = " + ", ".join(map(str, FREQS)) + "\n"
+          + "torque_amp = " + ", ".join(map(str, AMPS)) + "\n"
+          + f"[ensemble]\ntrajectories = {{traj}}\n"
+          + f"[integrator]\nrtol = {RTOL}\n"
+          + "[output]\nfile = {out}\n"
+          + "[run]\nwork_unit = 1\nprogress_interval = 0.01\n")
+
+
+def write(tmp, name, traj):
+    cfg, out = os.path.join(tmp, name + ".ini"), os.path.join(tmp,
+                                                              name + ".h5")
+    with open(cfg, "w") as f:
+        f.write(CONFIG.format(traj=traj, out=out))
+    return cfg, out
+
+
+def run(cfg, ranks, threads, wait=True):
+    env = dict(ENV, OMP_NUM_THREADS=str(threads))
+    cmd = [MPIEXEC, "--oversubscribe", "-np", str(ranks), EXE, "run", cfg]
+    if not wait:
+        return subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True)
+    return subprocess.run(cmd, env=env, capture_output=True, text=True,
+                          timeout=300)
+
+
+def field(f, name):
+    return np.squeeze(f[name][()])  # (forcing_freq, torque_amp)
+
+
+def check_values(out):
+    with h5py.File(out, "r") as f:
+        check(list(f["mean_v"].dims[7].keys()) == ["forcing_freq"] and
+              list(f["mean_v"].dims[8].keys()) == ["torque_amp"],
+              "the swept axes are the file's last dimensions")
+        check(np.all(field(f, "attractor") == 1) and
+              np.all(field(f, "cycle_periods") == 1) and
+              np.all(field(f, "attractor_fraction") == 1) and
+              np.all(field(f, "converged_fraction") == 1),
+              "not every point on a converged one-period cycle")
+        check(np.all(np.isnan(field(f, "radius_future"))) and
+              np.all(np.isnan(field(f, "energy_growth_slope"))),
+              "limit radii or growth slope not NaN on a cycle")
+        prod = field(f, "floquet_abs_1") * field(f, "floquet_abs_2")
+        exact = field(f, "analytic_floquet_product")
+        rel = np.abs(prod / exact - 1)
+        check(np.all(rel < 1e-10), f"Floquet product off eq. 2: {rel}")
+        mv, av = field(f, "mean_v"), field(f, "analytic_mean_v")
+        err = np.abs(mv / av - 1)
+        ratio = err[:, 1:] / err[:, :-1]  # torque_amp doubled
+        check(np.all((ratio > 3.5) & (ratio < 4.5)),
+              f"small-forcing mean_v error ratios (want 4): {ratio}")
+        i, j = FREQS.index(2.0), AMPS.index(0.1)
+        sweep = {q: (field(f, q)[i, j], field(f, q + "_error")[i, j])
+                 for q in ("mean_v", "mean_omega")}
+    args = [EXE, "point", "--rtol", RTOL, "--forcing-freq", "2",
+            "--torque-amp", "0.1"]
+    for k, v in {**BODY, **DRAG}.items():
+        args += ["--" + k.replace("_", "-"), v]
+    p = subprocess.run(args, capture_output=True, text=True, env=ENV)
+    pt = json.loads(p.stdout)
+    for q, (val, e) in sweep.items():
+        pe = pt["error_estimate"][q]
+        check(abs(val - pt[q]) <= e + pe,
+              f"{q}: sweep {val!r} vs point {pt[q]!r} beyond {e + pe:g}")
+
+
+def recorded(out):
+    """Flat indices in the journals' records (src/sweep/journal.c: a
+    64-byte header with the record size at byte 16, the sample doubles at
+    20 and the config text's length at 24, the text, then records: an
+    8-byte magic, the point, index first, its samples, a checksum) and in
+    the file's done mask."""
+    have = set()
+    for name in os.listdir(os.path.dirname(out)):
+        if not name.startswith(os.path.basename(out) + ".journal."):
+            continue
+        data = open(os.path.join(os.path.dirname(out), name), "rb").read()
+        if len(data) < 64:
+            continue
+        rb, sd, text = np.frombuffer(data[16:28], np.uint32)
+        rec = 8 + int(rb) + 8 * int(sd) + 8
+        for off in range(64 + int(text), len(data) - rec + 1, rec):
+            have.add(int(np.frombuffer(data[off + 8:off + 16], np.uint64)[0]))
+    try:
+        with h5py.File(out, "r") as f:
+            have |= set(np.flatnonzero(f["done"][()]).tolist())
+    except OSError:
+        pass
+    return have
+
+
+def killed_and_resumed(tmp, ref, traj):
+    cfg, out = write(tmp, "killed", traj)
+    p = run(cfg, 2, 1, wait=False)
+    seen = []
+    for line in p.stderr:
+        seen.append(line)
+        m = re.match(r"sleighsweep: (\d+)/(\d+) points", line)
+        if m and int(m.group(1)) >= 2:
+            break
+    pids = ranks_of(cfg)
+    check(len(pids) == 2, f"ranks to kill: {pids}; {''.join(seen)}")
+    for pid in pids:
+        os.kill(pid, signal.SIGKILL)
+    p.communicate(timeout=120)
+    have = recorded(out)
+    check(1 <= len(have) < len(FREQS) * len(AMPS),
+          f"the kill left {len(have)} of 9 points: not mid-run")
+    p = run(cfg, 2, 1)
+    check(p.returncode == 0, f"resume: exit {p.returncode}: {p.stderr[-400:]}")
+    check(not differing(ref, out), f"killed and resumed: datasets differ "
+          f"from 1 rank: {differing(ref, out)}")
+
+
+def main():
+    traj = light(64)
+    with tempfile.TemporaryDirectory() as tmp:
+        cfg, ref = write(tmp, "ref", traj)
+        p = run(cfg, 1, 1)
+        check(p.returncode == 0, f"1 rank: exit {p.returncode}: {p.stderr}")
+        check_values(ref)
+        cfg, two = write(tmp, "two", traj)
+        p = run(cfg, 2, 2)
+        check(p.returncode == 0, f"2 ranks: exit {p.returncode}: {p.stderr}")
+        check(not differing(ref, two),
+              f"2 ranks x 2 threads differ: {differing(ref, two)}")
+        killed_and_resumed(tmp, ref, traj)
+    return exit_status()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
