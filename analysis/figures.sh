@@ -233,6 +233,35 @@ file = drag_r_theta.h5
 EOF
 "$MPIEXEC" -np "$NP" "$EXE" run --overwrite --quiet \
   --output "$DATA/drag_r_theta.h5" "$DATA/drag_r_theta.ini" >/dev/null
+# The driven sleigh: the mean swimming speed over the sine torque's
+# frequency x amplitude on the seed body with drag (15 x 20 points).
+cat >"$DATA/forced_omega_tau.ini" <<'EOF'
+; Gallery: the driven sleigh's mean swimming speed over the torque's
+; frequency and amplitude (analysis/figures.sh writes this file).
+[body]
+m = 1
+I0 = 0.5
+rho = 1
+drag_w = 0.3
+drag_v = 0.5
+[grid]
+theta = 60deg
+a = 0.2
+A = 0.5
+B = 0.3
+forcing_freq = linspace(0.5, 4, 15)
+torque_amp = linspace(0.02, 0.4, 20)
+[ensemble]
+trajectories = 2
+seed = 1
+[integrator]
+scheme = hamel8
+rtol = 1e-8
+[output]
+file = forced_omega_tau.h5
+EOF
+"$MPIEXEC" -np "$NP" "$EXE" run --overwrite --quiet \
+  --output "$DATA/forced_omega_tau.h5" "$DATA/forced_omega_tau.ini" >/dev/null
 # Refined boundaries ([refine]) over theta x a: a coarse 12 x 9 grid whose
 # Z = 0, L1 = 0 and loop-level crossings the engine locates to 1e-6.
 "$MPIEXEC" -np "$NP" "$EXE" run --overwrite --quiet \

@@ -38,7 +38,7 @@ CONFIG = ("[body]\nm = 1\nI0 = 0.5\nrho = 1\n"
           + "[grid]\n" + "".join(f"{k} = {v}\n" for k, v in BODY.items())
           + "forcing_freq = " + ", ".join(map(str, FREQS)) + "\n"
           + "torque_amp = " + ", ".join(map(str, AMPS)) + "\n"
-          + f"[ensemble]\ntrajectories = {{traj}}\n"
+          + "[ensemble]\ntrajectories = {traj}\n"
           + f"[integrator]\nrtol = {RTOL}\n"
           + "[output]\nfile = {out}\n"
           + "[run]\nwork_unit = 1\nprogress_interval = 0.01\n")

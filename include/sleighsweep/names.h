@@ -143,8 +143,8 @@
      "amplitude of the periodic torque about the contact point (kicks: "       \
      "the angular impulse, mass length2 time-1)",                              \
      torque_amp, "body", body.torque_amp)                                      \
-  XM(FORCING_PHASE, 14, "forcing_phase", "rad",                                \
-     "phase of the sine torque", forcing_phase, "body", body.forcing_phase)
+  XM(FORCING_PHASE, 14, "forcing_phase", "rad", "phase of the sine torque",    \
+     forcing_phase, "body", body.forcing_phase)
 
 /** Sample trajectory quantities in the order of a point's sample buffer
  * (h5out.h SSW_SAMPLE_*; the /samples datasets). X(ID, index, name, units,
@@ -195,7 +195,7 @@
      "mean power put in over the cycle, <tau omega>", mean_power, NO_TWIN,     \
      none)                                                                     \
   XM(MEAN_PATH_RADIUS, 3, "mean_path_radius", "length",                        \
-     "radius mean_v / mean_omega of the period-averaged path",                \
+     "radius mean_v / mean_omega of the period-averaged path",                 \
      mean_path_radius, TWIN, mean_path_radius)                                 \
   XM(FLOQUET_ABS_1, 4, "floquet_abs_1", "1",                                   \
      "larger modulus of the n-period map's Floquet multipliers",               \
@@ -204,7 +204,7 @@
      "smaller modulus of the n-period map's Floquet multipliers",              \
      floquet_abs[1], TWIN, floquet_abs[1])                                     \
   XM(ENERGY_GROWTH_SLOPE, 6, "energy_growth_slope", "time-4",                  \
-     "slope of Arate^3/3 + Omega^2 Arate against t (accelerating)",             \
+     "slope of Arate^3/3 + Omega^2 Arate against t (accelerating)",            \
      energy_growth_slope, TWIN, energy_growth_slope)
 
 /** The root attributes the engine reads back (docs/output.md, "Root

@@ -26,9 +26,9 @@
   F64("analytic_" name, analytic_forced[index], units,                         \
       "closed form of " name " (mean over the same trajectories)"),
 #define FQ_TWIN_NO_TWIN(...)
-#define FQ_COLUMNS_(id, index, name, units, long_name, measured, twin,         \
-                    closed)                                                    \
-  F64(name, forced[index], units, "with forcing: ensemble mean of the " long_name),            \
+#define FQ_COLUMNS_(id, index, name, units, long_name, measured, twin, closed) \
+  F64(name, forced[index], units,                                              \
+      "with forcing: ensemble mean of the " long_name),                        \
       F64(name "_spread", forced_spread[index], units,                         \
           "max - min of " name " over the ensemble"),                          \
       F64(name "_error", forced_error[index], units,                           \

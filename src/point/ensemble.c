@@ -206,7 +206,8 @@ static int one_batch(const ssw_ensemble *e, const ssw_point *pt,
                             .err_path = r[k].err_path,
                             .err_decay = r[k].err_decay,
                             .approach = r[k].approach};
-  const int forced = (ssw_model_caps(&pt->tensor) & SSW_MCAP_TIME_PERIODIC) != 0;
+  const int forced =
+      (ssw_model_caps(&pt->tensor) & SSW_MCAP_TIME_PERIODIC) != 0;
   for (int k = 0; k < cnt; k++) {
     damped_twins(pt, w0[k], v0[k], &out[k]);
     out[k].attractor = forced ? r[k].attractor : -1;
@@ -298,6 +299,17 @@ static void reduce_damped(reduction *a, const traj_summary *s) {
   a->foci += s->approach == SSW_APPROACH_FOCUS;
 }
 
+/* The forced statistics of a forced point (f, empty), or NULL. */
+static forced_reduction *forced_start(const ssw_tensor *t,
+                                      forced_reduction *f) {
+  if (!(ssw_model_caps(t) & SSW_MCAP_TIME_PERIODIC)) return NULL;
+  memset(f, 0, sizeof *f);
+  for (int b = 0; b < FBUCKETS; b++)
+    for (int k = 0; k < SSW_FQ_N; k++)
+      f->err[b][k] = NAN;
+  return f;
+}
+
 /* A forced trajectory: its class counts; converged, its measurements go
  * to the bucket of its class and cycle length. */
 static void reduce_forced(forced_reduction *f, const traj_summary *s) {
@@ -377,6 +389,44 @@ static int mode_of(int *v, int64_t n) {
   return best;
 }
 
+/* No estimate yet: fmax ignores the NaN. */
+static void reduction_init(reduction *a) {
+  a->err_d = a->err_dphi = a->err_r = a->err_t0 = a->err_blade = NAN;
+  a->err_period = a->err_hpp = NAN;
+  a->err_heading = a->err_rest = a->err_path = a->err_decay = NAN;
+}
+
+/* The point's attractor: the class most trajectories reach (ties: the
+ * lower value), for a periodic one the most frequent cycle length among
+ * its converged trajectories (ties: the shorter); their bucket's
+ * statistics. Unforced (f NULL): -1 and NaN. */
+static void finish_forced(const forced_reduction *f, int64_t n,
+                          ssw_point_result *res) {
+  res->attractor = res->cycle_periods = -1;
+  res->attractor_fraction = res->analytic_floquet_product = NAN;
+  for (int k = 0; k < SSW_FQ_N; k++)
+    res->forced[k] = res->forced_spread[k] = res->forced_error[k] =
+        res->analytic_forced[k] = NAN;
+  if (!f) return;
+  int c = 0;
+  for (int k = 1; k < SSW_ATTRACTOR_COUNT; k++)
+    if (f->classes[k] > f->classes[c]) c = k;
+  res->attractor = c;
+  res->attractor_fraction = (double)f->classes[c] / (double)n;
+  int b = fbucket_of(c, 1);
+  if (c == SSW_ATTRACTOR_PERIODIC)
+    for (int p = 2; p <= SSW_FORCED_NMAX; p++)
+      if (f->conv[p] > f->conv[b]) b = p;
+  if (c == SSW_ATTRACTOR_PERIODIC && f->conv[b] > 0) res->cycle_periods = b;
+  for (int k = 0; k < SSW_FQ_N; k++) {
+    res->forced[k] = stat_mean(&f->q[b][k]);
+    res->forced_spread[k] = stat_spread(&f->q[b][k]);
+    res->forced_error[k] = f->err[b][k];
+    res->analytic_forced[k] = stat_mean(&f->x[b][k]);
+  }
+  res->analytic_floquet_product = stat_mean(&f->prod[b]);
+}
+
 static void finish(const reduction *a, int64_t n, ssw_point_result *res) {
   res->radius_future = stat_mean(&a->rf);
   res->radius_past = stat_mean(&a->rp);
@@ -420,37 +470,7 @@ static void finish(const reduction *a, int64_t n, ssw_point_result *res) {
   res->analytic_heading_total = stat_mean(&a->x_heading);
   res->analytic_rest_distance = stat_mean(&a->x_rest);
   res->analytic_path_length = stat_mean(&a->x_path);
-}
-
-/* The point's attractor: the class most trajectories reach (ties: the
- * lower value), for a periodic one the most frequent cycle length among
- * its converged trajectories (ties: the shorter); their bucket's
- * statistics. Unforced (f NULL): -1 and NaN. */
-static void finish_forced(const forced_reduction *f, int64_t n,
-                          ssw_point_result *res) {
-  res->attractor = res->cycle_periods = -1;
-  res->attractor_fraction = res->analytic_floquet_product = NAN;
-  for (int k = 0; k < SSW_FQ_N; k++)
-    res->forced[k] = res->forced_spread[k] = res->forced_error[k] =
-        res->analytic_forced[k] = NAN;
-  if (!f) return;
-  int c = 0;
-  for (int k = 1; k < SSW_ATTRACTOR_COUNT; k++)
-    if (f->classes[k] > f->classes[c]) c = k;
-  res->attractor = c;
-  res->attractor_fraction = (double)f->classes[c] / (double)n;
-  int b = fbucket_of(c, 1);
-  if (c == SSW_ATTRACTOR_PERIODIC)
-    for (int p = 2; p <= SSW_FORCED_NMAX; p++)
-      if (f->conv[p] > f->conv[b]) b = p;
-  if (c == SSW_ATTRACTOR_PERIODIC && f->conv[b] > 0) res->cycle_periods = b;
-  for (int k = 0; k < SSW_FQ_N; k++) {
-    res->forced[k] = stat_mean(&f->q[b][k]);
-    res->forced_spread[k] = stat_spread(&f->q[b][k]);
-    res->forced_error[k] = f->err[b][k];
-    res->analytic_forced[k] = stat_mean(&f->x[b][k]);
-  }
-  res->analytic_floquet_product = stat_mean(&f->prod[b]);
+  finish_forced(a->forced, n, res);
 }
 
 /* The rest's closed-form decay rate and frequency (NaN without drag). */
@@ -571,17 +591,9 @@ int ssw_ensemble_run(ssw_ensemble *e, uint64_t index, const ssw_grid_values *v,
   circulation_twins(&pt, sp->energy, res);
   const int64_t n = sp->trajectories;
   reduction acc = {0}, low = {0};
-  acc.err_d = acc.err_dphi = acc.err_r = acc.err_t0 = acc.err_blade = NAN;
-  acc.err_period = acc.err_hpp = NAN;
-  acc.err_heading = acc.err_rest = acc.err_path = acc.err_decay = NAN;
+  reduction_init(&acc);
   forced_reduction fred;
-  if (ssw_model_caps(&pt.tensor) & SSW_MCAP_TIME_PERIODIC) {
-    memset(&fred, 0, sizeof fred);
-    for (int b = 0; b < FBUCKETS; b++)
-      for (int k = 0; k < SSW_FQ_N; k++)
-        fred.err[b][k] = NAN;
-    acc.forced = &fred;
-  }
+  acc.forced = forced_start(&pt.tensor, &fred);
   /* With circulation's torque the arcs g > 0 and g < 0 are reduced apart. */
   reduction *lower =
       (ssw_model_caps(&pt.tensor) & SSW_MCAP_CIRC_CLOSED_FORM) ? &low : NULL;
@@ -619,7 +631,6 @@ int ssw_ensemble_run(ssw_ensemble *e, uint64_t index, const ssw_grid_values *v,
   if (status == SSW_SUCCESS) {
     finish(&acc, n, res);
     finish_lower(&acc, lower, res);
-    finish_forced(acc.forced, n, res);
     drag_twins(&res->tensor, res);
     res->critical_energy = ssw_model_critical_energy(&res->tensor);
     res->loops = mode_of(acc.loops, acc.nloops);

@@ -52,7 +52,7 @@ FIGURES = ("xz2025_fig2_energy", "xz2025_fig3_omega", "xz2025_fig4_rattle",
            "validate_rho1", "circulation_regimes",
            "circulation_gamma_energy", "circulation_periodic",
            "circulation_arcs", "drag_decay", "drag_paths",
-           "phase_refined")
+           "phase_refined", "forced_speed_map")
 # Bounds on the 2025 paper's comparisons (measured: Hamel energy 1.6e-14,
 # RK45 7e-4; omega error Hamel 2.8e-8, RK45 4e-4; Fig. 4 velocity Hamel
 # 2.6e-7, RATTLE 1.5e-6, configuration Hamel 8e-7, RATTLE 6e-6).
@@ -415,6 +415,18 @@ with tempfile.TemporaryDirectory() as tmp:
           f"against the file {ref['formula']:.3g}")
     check(f"{ref['crossings']} crossings" in index,
           "index.md: the refined figure's caption has no crossing count")
+    # the driven sleigh's map: the file's mean_v and closed form drawn,
+    # the closed form's relative error growing as torque_amp^2 (eq. 3)
+    fm = results["fig_forced_map"]
+    with h5py.File(os.path.join(data, "forced_omega_tau.h5"), "r") as f:
+        want = np.squeeze(f["mean_v"][()]).T
+        twin = np.squeeze(f["analytic_mean_v"][()]).T
+    check(np.array_equal(fm["mean_v"], want) and
+          np.array_equal(fm["analytic_mean_v"], twin),
+          "forced_speed_map data differ from the sweep file")
+    check(np.all(np.abs(fm["slopes"] - 2) < 0.1),
+          f"forced_speed_map: the closed form's error grows as tau_0^"
+          f"{fm['slopes']}, not tau_0^2")
     # the command line that figures.sh runs after the data
     rc = gallery.main([data, os.path.join(tmp, "bad"), "--formats", "gif"])
     check(rc == 2, f"gallery.py --formats gif: exit {rc}, expected 2")
