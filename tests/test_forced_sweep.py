@@ -11,7 +11,10 @@ the seed body with drag, sine torque), checked in the file:
   state), mean_v and mean_omega within the sum of their error estimates;
 - 2 ranks x 2 threads bit-identical to 1 rank x 1 thread, and a 2-rank
   run killed with SIGKILL mid-run (after 2 of 9 points reported), then
-  resumed, bit-identical to them too.
+  resumed, bit-identical to them too;
+- [refine] classes = attractor: the boundary between rest (torque_amp =
+  0, with drag) and the forced cycle located at torque_amp = 0 within
+  [refine] tol.
 Usage: test_forced_sweep.py SLEIGHSWEEP MPIEXEC"""
 import json
 import os
@@ -151,6 +154,58 @@ def killed_and_resumed(tmp, ref, traj):
           f"from 1 rank: {differing(ref, out)}")
 
 
+REFINE = ("[body]\nm = 1\nI0 = 0.5\nrho = 1\n"
+          + "".join(f"{k} = {v}\n" for k, v in DRAG.items())
+          + "[grid]\n" + "".join(f"{k} = {v}\n" for k, v in BODY.items())
+          + "forcing_freq = 1, 2\ntorque_amp = {amps}\n"
+          + "[ensemble]\ntrajectories = 2\n"
+          + f"[integrator]\nrtol = {RTOL}\n"
+          + "[refine]\nclasses = attractor\ntol = {tol}\n"
+          + "[output]\nfile = {out}\n")
+
+
+def refined(tmp):
+    """[refine] classes = attractor on torque_amp = 0, 0.1 (x forcing_freq
+    1, 2): with drag the unforced points are at rest and any torque keeps
+    the sleigh on a cycle, so each torque_amp edge holds one crossing,
+    rest (class 16 x 3) to a one-period cycle (16 x 1 + 1), at exactly
+    torque_amp = 0: the bracket must hold 0 and be at most tol wide.
+    Without a forced point the class is refused (exit 2)."""
+    tol = 1e-6
+    cfg, out = os.path.join(tmp, "refine.ini"), os.path.join(tmp, "refine.h5")
+    with open(cfg, "w") as f:
+        f.write(REFINE.format(amps="0, 0.1", tol=tol, out=out))
+    p = run(cfg, 2, 1)
+    check(p.returncode == 0, f"refine: exit {p.returncode}: {p.stderr}")
+    with h5py.File(out, "r") as f:
+        att = field(f, "attractor")
+        names = f["attractor"].attrs["flag_meanings"].decode().split()
+        rest, periodic = names.index("rest"), names.index("periodic")
+        check(np.all(att[:, 0] == rest) and np.all(att[:, 1] == periodic),
+              f"attractors {att.tolist()}: want rest at torque_amp = 0, "
+              "periodic at 0.1")
+        b = f["boundaries"]
+        axes = b["axis"].attrs["flag_meanings"].decode().split()
+        inds = b["indicator"].attrs["flag_meanings"].decode().split()
+        pos, err = b["position"][()], b["position_error"][()]
+        check(len(pos) == 2 and
+              np.all(b["axis"][()] == axes.index("torque_amp")) and
+              np.all(b["indicator"][()] == inds.index("attractor")),
+              f"crossings: {len(pos)} on axes {b['axis'][()]}, indicators "
+              f"{b['indicator'][()]}; want 2 on torque_amp, attractor")
+        check(np.all(b["class_lo"][()] == 16 * rest) and
+              np.all(b["class_hi"][()] == 16 * periodic + 1),
+              f"classes {b['class_lo'][()]} -> {b['class_hi'][()]}")
+        check(np.all(np.abs(pos) <= err / 2 * (1 + 1e-12)) and
+              np.all(err <= tol),
+              f"rest/cycle boundary at {pos} +- {err}: want 0 within tol")
+    with open(cfg, "w") as f:
+        f.write(REFINE.format(amps="0", tol=tol, out=out))
+    p = run(cfg, 1, 1)
+    check(p.returncode == 2 and "no grid point is forced" in p.stderr,
+          f"attractor without forcing: exit {p.returncode}: {p.stderr}")
+
+
 def main():
     traj = light(64)
     with tempfile.TemporaryDirectory() as tmp:
@@ -164,6 +219,7 @@ def main():
         check(not differing(ref, two),
               f"2 ranks x 2 threads differ: {differing(ref, two)}")
         killed_and_resumed(tmp, ref, traj)
+        refined(tmp)
     return exit_status()
 
 

@@ -93,7 +93,9 @@
   XM(LOOPS, 2, "loops", "loop count floor(|dphi| / 2 pi)")                     \
   XM(SENSE, 4, "sense", "rotation sense on the future circle")                 \
   XM(CRITICAL, 8, "critical", "circulation: below or above H_c")               \
-  XM(DRIFT, 16, "drift", "circulation: floor(|Delta_phi| / 2 pi) below H_c")
+  XM(DRIFT, 16, "drift", "circulation: floor(|Delta_phi| / 2 pi) below H_c")   \
+  XM(ATTRACTOR, 32, "attractor",                                               \
+     "forcing: the attractor and, periodic, its cycle length")
 
 /** Grid axes in storage order (grid.h SSW_NAXES, SSW_AXIS_* and
  * ssw_axis_names, generated from this list; the coordinate datasets). The
@@ -174,7 +176,10 @@
   XM(PERIODIC, 1, "periodic",                                                  \
      "a fixed point of the n-th iterate of the period map, n <= 8")            \
   XM(ACCELERATING, 2, "accelerating",                                          \
-     "no drag: the energy grows without bound (the averaged law)")
+     "no drag: the energy grows without bound (the averaged law)")             \
+  XM(REST, 3, "rest",                                                          \
+     "no forcing, with drag: the sleigh comes to rest (a sweep's points "      \
+     "at torque_amp = 0)")
 
 /** The forced extractor's measurements a sweep stores per grid point
  * (extract.h SSW_FQ_*, result.h; docs/output.md, "Forcing"): dataset NAME

@@ -23,7 +23,8 @@ extern "C" {
 /** The classes whose indicators are measured by integration (the others
  * are closed forms of the tensor). */
 #define SSW_REFINE_INTEGRATED                                                  \
-  (SSW_REFINE_LOOPS | SSW_REFINE_SENSE | SSW_REFINE_DRIFT)
+  (SSW_REFINE_LOOPS | SSW_REFINE_SENSE | SSW_REFINE_DRIFT |                    \
+   SSW_REFINE_ATTRACTOR)
 
 /** The continuous indicators whose levels are the boundaries, in the order
  * an edge solves them (the `indicator` dataset's flag_values). X(ID, value,
@@ -35,7 +36,10 @@ extern "C" {
   XM(MINUS_Z, 3, "minus_Z", SENSE, "-Z = 0: sign(-Z) is the future sense")     \
   XM(MU2, 4, "mu2_minus_1", CRITICAL, "mu^2 - 1 = H_c / H - 1 = 0: H = H_c")   \
   XM(DRIFT_TURNS, 5, "drift_turns", DRIFT,                                     \
-     "|Delta_phi| / 2 pi = n: the path drifts (H = H_n)")
+     "|Delta_phi| / 2 pi = n: the path drifts (H = H_n)")                      \
+  XM(ATTRACTOR_CLASS, 6, "attractor", ATTRACTOR,                               \
+     "the attractor or its cycle length changes (no continuous indicator: "    \
+     "located by the class alone)")
 
 #define SSW_REFINE_CLASS_ENUM_(id, bit, ...) SSW_REFINE_##id = bit,
 enum { SSW_REFINE_CLASSES(SSW_REFINE_CLASS_ENUM_) };
@@ -51,13 +55,22 @@ extern const char *const ssw_refine_indicator_names[SSW_REFINE_NIND];
 /** What refinement needs of one evaluated point: the snapped tensor's Z
  * and L1, the transition angle in turns (mean |dphi| / 2 pi), the
  * critical energy H_c and the point's energy H, the measured future
- * sense, and the heading per period in turns (|Delta_phi| / 2 pi; NaN
- * above H_c). */
+ * sense, the heading per period in turns (|Delta_phi| / 2 pi; NaN above
+ * H_c), and the attractor's class (ssw_refine_attractor_class). */
 typedef struct {
   double Z, L1, turns, Hc, H;
   int32_t sense;
   double drift;
+  int32_t attractor;
 } ssw_refine_sample;
+
+/** The class of the attractor a point reports (SSW_ATTRACTOR_*) with its
+ * cycle length in forcing periods (periodic; else ignored):
+ * SSW_REFINE_ATTRACTOR_STRIDE * attractor + cycle length, so that a
+ * period doubling is a change of class; SSW_REFINE_NO_CLASS without an
+ * attractor (attractor < 0: no forcing and no drag). */
+#define SSW_REFINE_ATTRACTOR_STRIDE 16
+int32_t ssw_refine_attractor_class(int32_t attractor, int32_t cycle_periods);
 
 /** The sample of a finished grid point run at energy H. */
 void ssw_refine_sample_of(const ssw_point_result *r, double H,
@@ -187,7 +200,7 @@ typedef int (*ssw_refine_eval_fn)(void *ctx, uint64_t lo, int32_t indicators,
  * and mu^2 - 1 are closed forms of the tensor. */
 #define SSW_REFINE_MEASURED                                                    \
   ((1 << SSW_REFINE_IND_TURNS) | (1 << SSW_REFINE_IND_MINUS_Z) |               \
-   (1 << SSW_REFINE_IND_DRIFT_TURNS))
+   (1 << SSW_REFINE_IND_DRIFT_TURNS) | (1 << SSW_REFINE_IND_ATTRACTOR_CLASS))
 
 /** Largest number of crossings one edge can give with max_evals: the
  * bound for the `out` array of ssw_refine_edge_solve. */

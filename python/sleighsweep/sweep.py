@@ -32,7 +32,8 @@ REGIMES = {0: "uniform", 1: "line_to_line", 2: "spin_reversal",
            3: "circle_to_circle", 4: "periodic"}
 SENSES = {-1: "clockwise", 0: "none", 1: "counterclockwise"}
 DONE_STATES = {0: "pending", 1: "done"}
-ATTRACTORS = {0: "unresolved", 1: "periodic", 2: "accelerating"}
+ATTRACTORS = {0: "unresolved", 1: "periodic", 2: "accelerating",
+              3: "rest"}
 TRAJ_FLAGS = {1: "forward_step_cap", 2: "backward_step_cap", 4: "nonfinite",
               8: "equilibrium_start", 16: "no_peak", 32: "rtol_not_met",
               64: "near_critical", 128: "no_estimate", 256: "energy_drift"}

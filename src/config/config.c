@@ -445,6 +445,23 @@ static int forcing_samples(parse_state *st) {
   return SSW_SUCCESS;
 }
 
+/* [refine] classes = attractor refines where a point's attractor
+ * changes: without forcing on the grid every point has the same (rest, or
+ * none), and the refinement would silently find nothing. */
+#define CFG_CLASS_(id, bit, ...) CFG_CLASS_##id = bit,
+enum { SSW_REFINE_CLASSES(CFG_CLASS_) };
+static int attractor_needs_forcing(parse_state *st) {
+  const ssw_axis *ax = &st->cfg->axes[SSW_AXIS_TORQUE_AMP];
+  if (!(st->cfg->refine_classes & CFG_CLASS_ATTRACTOR)) return SSW_SUCCESS;
+  for (int i = 0; i < ax->n; i++)
+    if (ax->values[i] != 0.0) return SSW_SUCCESS;
+  const int k = ssw_cfg_find_key("refine", "classes");
+  return fail(st, st->set_line[k], "refine", "classes",
+              "attractor: no grid point is forced (torque_amp = 0 "
+              "everywhere), so no attractor changes; give [body] or [grid] "
+              "torque_amp a nonzero value");
+}
+
 /* Checks that need the whole file: syntax, required keys, cross-key. */
 static int finish(parse_state *st, int rc) {
   if (rc == -2) return SSW_RAISE(SSW_ERR_MEM, "libinih: out of memory");
@@ -464,6 +481,7 @@ static int finish(parse_state *st, int rc) {
   SSW_CALL(drag_psd(st));
   SSW_CALL(mass_point_only(st));
   SSW_CALL(forcing_samples(st));
+  SSW_CALL(attractor_needs_forcing(st));
   const ssw_config *c = st->cfg;
   if (c->samples > c->trajectories) {
     const int k = ssw_cfg_find_key("output", "samples");

@@ -41,9 +41,11 @@ static int read_samples(ssw_h5out *h, ssw_refine_sample *s) {
                                       "transition_angle",
                                       "sense_future",
                                       "critical_energy",
-                                      "heading_per_period"};
+                                      "heading_per_period",
+                                      "attractor",
+                                      "cycle_periods"};
   int status = SSW_SUCCESS;
-  for (int q = 0; q < 6 && status == SSW_SUCCESS; q++) {
+  for (int q = 0; q < 8 && status == SSW_SUCCESS; q++) {
     status = read_column(h, names[q], buf);
     for (uint64_t i = 0; status == SSW_SUCCESS && i < h->total; i++) {
       if (q == 0) s[i].Z = buf[i];
@@ -52,6 +54,10 @@ static int read_samples(ssw_h5out *h, ssw_refine_sample *s) {
       if (q == 3) s[i].sense = (int32_t)buf[i];
       if (q == 4) s[i].Hc = buf[i];
       if (q == 5) s[i].drift = fabs(buf[i]) / (2 * M_PI);
+      if (q == 6) s[i].attractor = (int32_t)buf[i]; /* with its length: */
+      if (q == 7)
+        s[i].attractor =
+            ssw_refine_attractor_class(s[i].attractor, (int32_t)buf[i]);
     }
   }
   free(buf);

@@ -399,14 +399,21 @@ static void reduction_init(reduction *a) {
 /* The point's attractor: the class most trajectories reach (ties: the
  * lower value), for a periodic one the most frequent cycle length among
  * its converged trajectories (ties: the shorter); their bucket's
- * statistics. Unforced (f NULL): -1 and NaN. */
-static void finish_forced(const forced_reduction *f, int64_t n,
+ * statistics. Unforced (f NULL): `rest` with the converged share where
+ * the model comes to rest (drag: the drag extractor's end, so that a
+ * sweep's torque_amp = 0 has a class beside the forced points), else -1;
+ * the forced quantities NaN. */
+static void finish_forced(const forced_reduction *f, int64_t conv, int64_t n,
                           ssw_point_result *res) {
   res->attractor = res->cycle_periods = -1;
   res->attractor_fraction = res->analytic_floquet_product = NAN;
   for (int k = 0; k < SSW_FQ_N; k++)
     res->forced[k] = res->forced_spread[k] = res->forced_error[k] =
         res->analytic_forced[k] = NAN;
+  if (!f && (ssw_model_caps(&res->tensor) & SSW_MCAP_COMES_TO_REST)) {
+    res->attractor = SSW_ATTRACTOR_REST;
+    res->attractor_fraction = (double)conv / (double)n;
+  }
   if (!f) return;
   int c = 0;
   for (int k = 1; k < SSW_ATTRACTOR_COUNT; k++)
@@ -470,7 +477,7 @@ static void finish(const reduction *a, int64_t n, ssw_point_result *res) {
   res->analytic_heading_total = stat_mean(&a->x_heading);
   res->analytic_rest_distance = stat_mean(&a->x_rest);
   res->analytic_path_length = stat_mean(&a->x_path);
-  finish_forced(a->forced, n, res);
+  finish_forced(a->forced, a->conv, n, res);
 }
 
 /* The rest's closed-form decay rate and frequency (NaN without drag). */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "sleighsweep/error.h"
+#include "sleighsweep/forced.h"
 #include "sleighsweep/grid.h"
 #include "sleighsweep/point.h"
 
@@ -23,13 +24,24 @@ static const int32_t ind_class[SSW_REFINE_NIND] = {
 
 void ssw_refine_sample_of(const ssw_point_result *r, double H,
                           ssw_refine_sample *s) {
-  *s = (ssw_refine_sample){r->tensor.Z,
-                           r->tensor.L1,
-                           r->transition_angle / (2 * M_PI),
-                           r->critical_energy,
-                           H,
-                           r->sense_future,
-                           fabs(r->heading_per_period) / (2 * M_PI)};
+  *s = (ssw_refine_sample){
+      r->tensor.Z,
+      r->tensor.L1,
+      r->transition_angle / (2 * M_PI),
+      r->critical_energy,
+      H,
+      r->sense_future,
+      fabs(r->heading_per_period) / (2 * M_PI),
+      ssw_refine_attractor_class(r->attractor, r->cycle_periods)};
+}
+
+int32_t ssw_refine_attractor_class(int32_t attractor, int32_t cycle_periods) {
+  if (attractor < 0) return SSW_REFINE_NO_CLASS;
+  const int32_t n = attractor == SSW_ATTRACTOR_PERIODIC && cycle_periods > 0 &&
+                            cycle_periods < SSW_REFINE_ATTRACTOR_STRIDE
+                        ? cycle_periods
+                        : 0;
+  return SSW_REFINE_ATTRACTOR_STRIDE * attractor + n;
 }
 
 /* The class of a count (floor), none when NaN or out of range. */
@@ -51,6 +63,7 @@ int32_t ssw_refine_class(int ind, const ssw_refine_sample *s) {
   case SSW_REFINE_IND_TURNS: return count_class(s->turns);
   case SSW_REFINE_IND_MU2: return sign_of(s->Hc / s->H - 1);
   case SSW_REFINE_IND_DRIFT_TURNS: return count_class(s->drift);
+  case SSW_REFINE_IND_ATTRACTOR_CLASS: return s->attractor;
   default: return s->sense;
   }
 }
@@ -63,6 +76,7 @@ static double indicator(int ind, const ssw_refine_sample *s) {
   case SSW_REFINE_IND_TURNS: return s->turns;
   case SSW_REFINE_IND_MU2: return s->Hc / s->H - 1;
   case SSW_REFINE_IND_DRIFT_TURNS: return s->drift;
+  case SSW_REFINE_IND_ATTRACTOR_CLASS: return NAN; /* a class only */
   default: return -s->Z;
   }
 }
@@ -235,7 +249,8 @@ int ssw_refine_near_misses(const ssw_config *cfg, const ssw_refine_spec *sp,
  * (one level, NaN, when a class is missing: found by the class alone). */
 static int levels(int ind, int32_t c0, int32_t c1, double *first,
                   double *last) {
-  if (c0 == SSW_REFINE_NO_CLASS || c1 == SSW_REFINE_NO_CLASS) {
+  if (c0 == SSW_REFINE_NO_CLASS || c1 == SSW_REFINE_NO_CLASS ||
+      ind == SSW_REFINE_IND_ATTRACTOR_CLASS) {
     *first = *last = NAN;
     return 1;
   }
@@ -589,6 +604,7 @@ int ssw_refine_point_eval(void *ctx, uint64_t lo, int32_t indicators,
                              ssw_model_critical_energy(&pt.tensor),
                              v->energy,
                              pt.analytic.sense_future,
-                             NAN};
+                             NAN,
+                             SSW_REFINE_NO_CLASS};
   return SSW_SUCCESS;
 }
