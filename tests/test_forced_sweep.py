@@ -12,6 +12,8 @@ the seed body with drag, sine torque), checked in the file:
 - 2 ranks x 2 threads bit-identical to 1 rank x 1 thread, and a 2-rank
   run killed with SIGKILL mid-run (after 2 of 9 points reported), then
   resumed, bit-identical to them too;
+- the moving mass swept (mass_amp): its closed form's error falling by 4,
+  the Floquet product with K(t), the sweep against `point`;
 - [refine] classes = attractor: the boundary between rest (torque_amp =
   0, with drag) and the forced cycle located at torque_amp = 0 within
   [refine] tol.
@@ -154,6 +156,56 @@ def killed_and_resumed(tmp, ref, traj):
           f"from 1 rank: {differing(ref, out)}")
 
 
+MASS = {"forcing_freq": "2", "mass_p": "0.2", "mass_x": "0.1"}
+MASS_AMPS = (0.025, 0.05, 0.1)
+
+
+def mass_swept(tmp):
+    """The moving mass swept (mass_amp x 3 at mass_p = 0.2, mass_x = 0.1,
+    Omega = 2, no torque): every point on a one-period cycle; the Floquet
+    product identity with K(t) to 1e-10; the small-forcing mean_v's
+    relative error falling by 4 (3.5 to 4.5) when mass_amp halves
+    (forcing.md, the moving mass's eq.: O(eps^2) relative); the largest
+    amplitude's mean_v against `point` within the sum of their error
+    estimates."""
+    cfg, out = os.path.join(tmp, "mass.ini"), os.path.join(tmp, "mass.h5")
+    text = CONFIG.format(traj=4, out=out).replace(
+        "forcing_freq = 1.0, 2.0, 4.0\n", "").replace(
+        "torque_amp = 0.05, 0.1, 0.2\n",
+        "mass_amp = " + ", ".join(map(str, MASS_AMPS)) + "\n").replace(
+        "[grid]\n", "".join(f"{k} = {v}\n" for k, v in MASS.items())
+        + "[grid]\n")
+    with open(cfg, "w") as f:
+        f.write(text)
+    p = run(cfg, 1, 2)
+    check(p.returncode == 0, f"mass sweep: exit {p.returncode}: {p.stderr}")
+    with h5py.File(out, "r") as f:
+        last = f["mean_v"].dims[f["mean_v"].ndim - 1]
+        check(list(last.keys()) == ["mass_amp"],
+              "mass_amp is the file's last dimension")
+        check(np.all(field(f, "attractor") == 1) and
+              np.all(field(f, "cycle_periods") == 1) and
+              np.all(field(f, "converged_fraction") == 1),
+              "mass sweep: not every point on a converged one-period cycle")
+        prod = field(f, "floquet_abs_1") * field(f, "floquet_abs_2")
+        rel = np.abs(prod / field(f, "analytic_floquet_product") - 1)
+        check(np.all(rel < 1e-10), f"mass: Floquet product off: {rel}")
+        mv, av = field(f, "mean_v"), field(f, "analytic_mean_v")
+        err = np.abs(mv / av - 1)
+        ratio = err[1:] / err[:-1]
+        check(np.all((ratio > 3.5) & (ratio < 4.5)),
+              f"mass: small-forcing mean_v error ratios (want 4): {ratio}")
+        val, e = mv[-1], field(f, "mean_v_error")[-1]
+    args = [EXE, "point", "--rtol", RTOL, "--mass-amp", str(MASS_AMPS[-1])]
+    for k, v in {**BODY, **DRAG, **MASS}.items():
+        args += ["--" + k.replace("_", "-"), v]
+    pt = json.loads(subprocess.run(args, capture_output=True, text=True,
+                                   env=ENV).stdout)
+    pe = pt["error_estimate"]["mean_v"]
+    check(abs(val - pt["mean_v"]) <= e + pe,
+          f"mass: sweep {val!r} vs point {pt['mean_v']!r} beyond {e + pe:g}")
+
+
 REFINE = ("[body]\nm = 1\nI0 = 0.5\nrho = 1\n"
           + "".join(f"{k} = {v}\n" for k, v in DRAG.items())
           + "[grid]\n" + "".join(f"{k} = {v}\n" for k, v in BODY.items())
@@ -220,6 +272,7 @@ def main():
               f"2 ranks x 2 threads differ: {differing(ref, two)}")
         killed_and_resumed(tmp, ref, traj)
         refined(tmp)
+        mass_swept(tmp)
     return exit_status()
 
 

@@ -99,18 +99,18 @@ static const declared effects[] = {
    SAME_RESULTS "no torque without torque_amp (test_forced: the kicks' "
    "cycle)", "@forcing_shape=kicks only"},
   {"body", "mass_p", "0", "accepted",
-   "the default written out (a nonzero value is refused in a sweep: "
-   "test_mass_cli checks the refusal and the moving mass in `point`)",
-   "only"},
+   "the default written out (a nonzero value needs forcing_freq > 0: "
+   "test_mass_cli checks `point`, test_forced_sweep a sweep)",
+   "@mass_p=0 only"},
   {"body", "mass_x", "0.3", "refused",
    SAME_RESULTS "no moving mass without mass_p (test_mass_cli: it sets the "
-   "mass's equivalent torque mass_p mass_x a Omega^2)", "only"},
+   "mass's equivalent torque mass_p mass_x a Omega^2)", "@mass_x=0.3 only"},
   {"body", "mass_y", "0.2", "refused",
    SAME_RESULTS "no moving mass without mass_p (test_mass_cli: it moves "
-   "K(t)'s mean)", "only"},
+   "K(t)'s mean)", "@mass_y=0.2 only"},
   {"body", "mass_amp", "0.1", "refused",
    SAME_RESULTS "no moving mass without mass_p (test_mass_cli: the cycle "
-   "grows with it)", "only"},
+   "grows with it)", "@mass_amp=0.1 only"},
   {"body", "zero_tol", "0", "refused",
    RESULTS " (regime of points with L1 or Z zero to round-off)",
    "@zero_tol=0 Z regime"},
@@ -169,6 +169,20 @@ static const declared effects[] = {
   {"grid", "forcing_phase", "0.5", "refused: [body] forcing_phase",
    "as [body] forcing_phase = 0.5 (" SAME_RESULTS "no torque without "
    "torque_amp)", "@forcing_phase=0.5 only"},
+  /* The moving mass's axes: as the torque's (without mass_p no mass); a
+   * swept mass: test_forced_sweep.py. */
+  {"grid", "mass_p", "0", "accepted",
+   "as [body] mass_p = 0, the default; a sweep: test_forced_sweep.py",
+   "@mass_p=0 only"},
+  {"grid", "mass_x", "0.3", "refused: [body] mass_x",
+   "as [body] mass_x = 0.3 (" SAME_RESULTS "no moving mass without mass_p)",
+   "@mass_x=0.3 only"},
+  {"grid", "mass_y", "0.2", "refused: [body] mass_y",
+   "as [body] mass_y = 0.2 (" SAME_RESULTS "no moving mass without mass_p)",
+   "@mass_y=0.2 only"},
+  {"grid", "mass_amp", "0.1", "refused: [body] mass_amp",
+   "as [body] mass_amp = 0.1 (" SAME_RESULTS "no moving mass without "
+   "mass_p)", "@mass_amp=0.1 only"},
   {"ensemble", "seed", "2", "refused", RESULTS " (random initial states)",
    "@seed=2 center_spacing steps_mean"},
   {"ensemble", "initial", "lattice", "refused",

@@ -3,8 +3,9 @@
 --mass-p, --mass-x, --mass-y, --mass-amp (each option's effect as
 docs/config.md says), mass_p = 0 written out is bit for bit the default,
 the JSON (the mass under "forcing", analytic.* of eq. 6), the refusals
-(a negative mass, no forcing_freq, rattle) and a sweep with the mass on
-refused with exit 2."""
+(a negative mass, no forcing_freq, rattle), and a sweep's config with the
+mass on but no forcing_freq refused with exit 2 before anything runs (a
+sweep with the mass: test_forced_sweep)."""
 import json
 import os
 import subprocess
@@ -116,17 +117,18 @@ for args, said in (
     check(p.returncode == 2 and said in p.stderr,
           f"{args}: exit {p.returncode}: {p.stderr}")
 
-# A sweep with the mass on: refused before anything runs.
+# A sweep with the mass on and no forcing frequency: refused before
+# anything runs.
 with tempfile.TemporaryDirectory() as tmp:
     cfg = os.path.join(tmp, "mass.ini")
     with open(cfg, "w") as f:
-        f.write("[body]\nm = 1\nI0 = 0.5\nrho = 1\nforcing_freq = 2\n"
+        f.write("[body]\nm = 1\nI0 = 0.5\nrho = 1\n"
                 "mass_p = 0.3\nmass_x = 0.5\nmass_amp = 0.1\n"
                 "[grid]\ntheta = 60deg\na = 0.2\nA = 0.5\nB = 0.3\n"
                 "[ensemble]\ntrajectories = 2\n")
     p = subprocess.run([EXE, "run", cfg], capture_output=True, text=True,
                        env=ENV, cwd=tmp)
-    check(p.returncode == 2 and "moving mass is available in `point` only"
+    check(p.returncode == 2 and "mass_p = 0.3 needs forcing_freq > 0"
           in p.stderr and not any(n.endswith(".h5") for n in os.listdir(tmp)),
           f"mass sweep: exit {p.returncode}: {p.stderr}")
 

@@ -42,13 +42,20 @@ file = {out}
 samples = 1
 sample_nodes = 8
 """
-# the same body, every run axis swept: fifteen dimensions
+# the same body, every run axis swept, in two files (the product of all
+# would be 4096 points, most of them forced): the first fifteen
+# dimensions, then the body's and the moving mass's four
 SWEPT = CONFIG.replace("[ensemble]\n", "Gamma = 0, 1\nenergy = 0.5, 2\n"
                        "drag_w = 0.1, 0.2\ndrag_v = 0.1, 0.2\n"
                        "drag_wv = 0, 0.05\nforcing_freq = 1, 2\n"
                        "torque_amp = 0, 0.1\nforcing_phase = 0, 0.5\n"
                        "[ensemble]\n").replace(
                            "samples = 1\n", "")
+SWEPT_MASS = CONFIG.replace("[ensemble]\n", "drag_w = 0.1\ndrag_v = 0.2\n"
+                            "forcing_freq = 2\nmass_p = 0, 0.1\n"
+                            "mass_x = 0, 0.1\nmass_y = 0, 0.1\n"
+                            "mass_amp = 0, 0.1\n[ensemble]\n").replace(
+                                "samples = 1\n", "")
 CATEGORIES = {"regime": "regime", "sense_future": "sense",
               "analytic_sense": "sense", "done": "done", "flags": "flags",
               "attractor": "attractor"}
@@ -215,17 +222,23 @@ def main():
                            capture_output=True, text=True)
         check(r.returncode == 0, f"run: {r.returncode} {r.stderr}")
         names = engine_names(out)
-        swept = os.path.join(tmp, "swept.h5")
-        with open(cfg, "w") as f:
-            f.write(SWEPT.format(out=swept))
-        r = subprocess.run([EXE, "run", "--quiet", cfg], env=ENV,
-                           capture_output=True, text=True)
-        check(r.returncode == 0, f"run (swept): {r.returncode} {r.stderr}")
-        with h5py.File(swept, "r") as f:
-            swept_dims = [d[0].name.lstrip("/") for d in f["J"].dims]
+        swept_dims, sweep_axes = [], ()
+        for k, text in enumerate((SWEPT, SWEPT_MASS)):
+            swept = os.path.join(tmp, f"swept{k}.h5")
+            with open(cfg, "w") as f:
+                f.write(text.format(out=swept))
+            r = subprocess.run([EXE, "run", "--quiet", cfg], env=ENV,
+                               capture_output=True, text=True)
+            check(r.returncode == 0,
+                  f"run (swept {k}): {r.returncode} {r.stderr}")
+            with h5py.File(swept, "r") as f:
+                dims = [d[0].name.lstrip("/") for d in f["J"].dims]
+            with sswfile.Sweep(swept) as s:
+                axes = s.axes
+            # the second file's run axes follow the first's
+            swept_dims += [d for d in dims if d not in swept_dims]
+            sweep_axes += tuple(a for a in axes if a not in sweep_axes)
         names["all_axes"] = swept_dims
-        with sswfile.Sweep(swept) as s:
-            sweep_axes = s.axes
     check(names["regime"][0] == (0, "uniform") and
           names["flags"][-1] == (256, "energy_drift"),
           f"engine names {names['regime']} {names['flags']}")

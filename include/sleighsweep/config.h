@@ -113,11 +113,6 @@ typedef struct {
  * follow from this list, so a key added to the table reaches them all. */
 int ssw_config_reals(const char *section, ssw_config_real *out, int max);
 
-/** The real [body] keys that `point` takes and a sweep does not yet (the
- * moving mass: no grid axis, no file attribute; docs/config.md), in the key
- * table's order: fills out[0 .. max) and returns their count. */
-int ssw_config_point_reals(ssw_config_real *out, int max);
-
 /** The value of a real key in a config. */
 static inline double *ssw_config_real_at(ssw_config *cfg,
                                          const ssw_config_real *k) {

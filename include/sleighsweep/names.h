@@ -146,7 +146,17 @@
      "the angular impulse, mass length2 time-1)",                              \
      torque_amp, "body", body.torque_amp)                                      \
   XM(FORCING_PHASE, 14, "forcing_phase", "rad", "phase of the sine torque",    \
-     forcing_phase, "body", body.forcing_phase)
+     forcing_phase, "body", body.forcing_phase)                                \
+  XM(MASS_P, 15, "mass_p", "mass", "moving internal point mass", mass_p,       \
+     "body", body.mass_p)                                                      \
+  XM(MASS_X, 16, "mass_x", "length", "moving mass's position along the blade", \
+     mass_x, "body", body.mass_x)                                              \
+  XM(MASS_Y, 17, "mass_y", "length",                                           \
+     "moving mass's mean position across the blade", mass_y, "body",           \
+     body.mass_y)                                                              \
+  XM(MASS_AMP, 18, "mass_amp", "length",                                       \
+     "amplitude of the mass's oscillation across the blade", mass_amp, "body", \
+     body.mass_amp)
 
 /** Sample trajectory quantities in the order of a point's sample buffer
  * (h5out.h SSW_SAMPLE_*; the /samples datasets). X(ID, index, name, units,

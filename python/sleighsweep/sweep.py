@@ -69,6 +69,13 @@ AXIS_TABLE = (
      "run"),
     ("forcing_phase", r"\varphi_f", "φ_f", "forcing phase", "forcing phase",
      "run"),
+    ("mass_p", r"m_p", "m_p", "moving mass", "moving mass", "run"),
+    ("mass_x", r"x_p", "x_p", "mass position", "mass position along the blade",
+     "run"),
+    ("mass_y", r"y_p", "y_p", "mass offset", "mass offset across the blade",
+     "run"),
+    ("mass_amp", r"a_p", "a_p", "mass amplitude", "mass oscillation amplitude",
+     "run"),
 )
 BODY_AXES = tuple(row[0] for row in AXIS_TABLE if row[5] == "body")
 RUN_AXES = tuple(row[0] for row in AXIS_TABLE if row[5] == "run")

@@ -137,7 +137,7 @@ static const struct option fixed_opts[] = {
  * the key, the table's default elsewhere. */
 #define MAX_BODY 24
 static ssw_config_real body_keys[MAX_BODY];
-static int nbody, nforce; /* the [body] reals, then `point`'s own (mass) */
+static int nbody; /* the [body] reals */
 static char body_names[MAX_BODY][32];
 static struct option long_opts[NFIXED + MAX_BODY + 1];
 static const struct {
@@ -147,17 +147,15 @@ static const struct {
 static void build_options(void) {
   nbody = ssw_config_reals("body", body_keys, MAX_BODY);
   if (nbody > MAX_BODY) nbody = MAX_BODY;
-  nforce = ssw_config_point_reals(body_keys + nbody, MAX_BODY - nbody);
-  if (nforce > MAX_BODY - nbody) nforce = MAX_BODY - nbody;
   memcpy(long_opts, fixed_opts, sizeof fixed_opts);
-  for (int i = 0; i < nbody + nforce; i++) {
+  for (int i = 0; i < nbody; i++) {
     snprintf(body_names[i], sizeof body_names[i], "%s", body_keys[i].name);
     for (char *c = body_names[i]; *c; c++)
       if (*c == '_') *c = '-';
     long_opts[NFIXED + i] =
         (struct option){body_names[i], required_argument, 0, OPT_BODY + i};
   }
-  long_opts[NFIXED + nbody + nforce] = (struct option){0, 0, 0, 0};
+  long_opts[NFIXED + nbody] = (struct option){0, 0, 0, 0};
 }
 
 static const char *body_default(const ssw_config_real *k) {
@@ -169,7 +167,7 @@ static const char *body_default(const ssw_config_real *k) {
 static void body_help(char *buf, size_t n) {
   size_t used = 0;
   buf[0] = '\0';
-  for (int i = 0; i < nbody + nforce && used < n; i++) {
+  for (int i = 0; i < nbody && used < n; i++) {
     char opt[48];
     snprintf(opt, sizeof opt, "%.32s X", body_names[i]);
     used += (size_t)snprintf(buf + used, n - used, "  --%-11s %s [%s]\n", opt,
@@ -209,7 +207,7 @@ static int parse_one(point_opts *o, int c, const char *name, const char *arg) {
   o->eta_given |= c == OPT_ETA;
   if (slot)
     return ssw_cli_number(name, arg, c == OPT_PARAM + SSW_AXIS_THETA, slot);
-  if (c >= OPT_BODY && c < OPT_BODY + nbody + nforce)
+  if (c >= OPT_BODY && c < OPT_BODY + nbody)
     return body_set(o, c - OPT_BODY, name, arg);
   long long n;
   switch (c) {
@@ -247,7 +245,7 @@ static int parse(int argc, char **argv, point_opts *o, int *help) {
                     .w0 = 1.5,
                     .v0 = 1.0};
   o->cfg.body.k_rot = SSW_KROT_PAPERS;
-  for (int i = 0; i < nbody + nforce; i++)
+  for (int i = 0; i < nbody; i++)
     SSW_CALL(body_set(o, i, body_names[i], body_default(&body_keys[i])));
   ssw_integrator_defaults(&o->integ);
   *help = 0;
@@ -435,11 +433,13 @@ static void print_analytic(FILE *f, const ssw_tensor *t, const ssw_traj *r,
 }
 
 /* The forcing's keys, which the JSON has under `forcing` (cli_forced.c),
- * not under `params`: the run axes forcing_freq, torque_amp and
- * forcing_phase (names.h). */
+ * not under `params`: the run axes of the torque and the moving mass
+ * (names.h). */
 static int forcing_key(const char *name) {
-  static const int axes[] = {SSW_AXIS_FORCING_FREQ, SSW_AXIS_TORQUE_AMP,
-                             SSW_AXIS_FORCING_PHASE};
+  static const int axes[] = {SSW_AXIS_FORCING_FREQ,  SSW_AXIS_TORQUE_AMP,
+                             SSW_AXIS_FORCING_PHASE, SSW_AXIS_MASS_P,
+                             SSW_AXIS_MASS_X,        SSW_AXIS_MASS_Y,
+                             SSW_AXIS_MASS_AMP};
   for (size_t i = 0; i < sizeof axes / sizeof axes[0]; i++)
     if (!strcmp(name, ssw_axis_names[axes[i]])) return 1;
   return 0;

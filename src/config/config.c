@@ -418,31 +418,29 @@ static int drag_psd(parse_state *st) {
               ssw_fmt_shortest(ssw_model_drag_wv_max(cw, cv), b_));
 }
 
-/* The moving mass is no grid axis yet: a sweep with it on would write
- * files that do not say so (docs/config.md). `point` takes it. */
-static int mass_point_only(parse_state *st) {
-  if (st->cfg->body.mass_p == 0.0) return SSW_SUCCESS;
-  return fail(st, st->set_line[ssw_cfg_find_key("body", "mass_p")], "body",
-              "mass_p",
-              "the moving mass is available in `point` only (mass_p must "
-              "be 0 in a sweep's config)");
+/* The first axis that forces a grid point (torque_amp or mass_p nonzero
+ * somewhere on the grid) and that value; -1 when none does. */
+static int forcing_axis(const ssw_config *c, double *value) {
+  static const int axes[] = {SSW_AXIS_TORQUE_AMP, SSW_AXIS_MASS_P};
+  for (size_t a = 0; a < sizeof axes / sizeof axes[0]; a++)
+    for (int i = 0; i < c->axes[axes[a]].n; i++)
+      if (c->axes[axes[a]].values[i] != 0.0)
+        return *value = c->axes[axes[a]].values[i], axes[a];
+  return -1;
 }
 
 /* The forced extractor records no path (forced.c runs the period map
  * alone): a forced point's sample trajectories would be its initial state
  * and NaN, so a sweep with forcing keeps none. */
 static int forcing_samples(parse_state *st) {
-  const ssw_axis *ax = &st->cfg->axes[SSW_AXIS_TORQUE_AMP];
-  if (st->cfg->samples == 0) return SSW_SUCCESS;
-  for (int i = 0; i < ax->n; i++)
-    if (ax->values[i] != 0.0) {
-      const int k = ssw_cfg_find_key("output", "samples");
-      return fail(st, st->set_line[k], "output", "samples",
-                  "the forced extractor keeps no sample trajectories "
-                  "(torque_amp = %g on the grid); set samples = 0",
-                  ax->values[i]);
-    }
-  return SSW_SUCCESS;
+  double x;
+  const int a = forcing_axis(st->cfg, &x);
+  if (st->cfg->samples == 0 || a < 0) return SSW_SUCCESS;
+  const int k = ssw_cfg_find_key("output", "samples");
+  return fail(st, st->set_line[k], "output", "samples",
+              "the forced extractor keeps no sample trajectories (%s = %g "
+              "on the grid); set samples = 0",
+              ssw_axis_names[a], x);
 }
 
 /* [refine] classes = attractor refines where a point's attractor
@@ -451,15 +449,15 @@ static int forcing_samples(parse_state *st) {
 #define CFG_CLASS_(id, bit, ...) CFG_CLASS_##id = bit,
 enum { SSW_REFINE_CLASSES(CFG_CLASS_) };
 static int attractor_needs_forcing(parse_state *st) {
-  const ssw_axis *ax = &st->cfg->axes[SSW_AXIS_TORQUE_AMP];
-  if (!(st->cfg->refine_classes & CFG_CLASS_ATTRACTOR)) return SSW_SUCCESS;
-  for (int i = 0; i < ax->n; i++)
-    if (ax->values[i] != 0.0) return SSW_SUCCESS;
+  double x;
+  if (!(st->cfg->refine_classes & CFG_CLASS_ATTRACTOR) ||
+      forcing_axis(st->cfg, &x) >= 0)
+    return SSW_SUCCESS;
   const int k = ssw_cfg_find_key("refine", "classes");
   return fail(st, st->set_line[k], "refine", "classes",
-              "attractor: no grid point is forced (torque_amp = 0 "
+              "attractor: no grid point is forced (torque_amp = mass_p = 0 "
               "everywhere), so no attractor changes; give [body] or [grid] "
-              "torque_amp a nonzero value");
+              "torque_amp or mass_p a nonzero value");
 }
 
 /* Checks that need the whole file: syntax, required keys, cross-key. */
@@ -479,7 +477,6 @@ static int finish(parse_state *st, int rc) {
   SSW_CALL(run_axes(st));
   SSW_CALL(circulation_fluid(st));
   SSW_CALL(drag_psd(st));
-  SSW_CALL(mass_point_only(st));
   SSW_CALL(forcing_samples(st));
   SSW_CALL(attractor_needs_forcing(st));
   const ssw_config *c = st->cfg;

@@ -25,8 +25,6 @@ enum kind {
   K_POINTS, /* a sample_points selection, kept as text until the grid is
                known (sample_points.h) */
   K_CLASS,  /* none | comma list of SSW_REFINE_CLASSES names (refine.h) */
-  K_PREAL,  /* as K_REAL, a [body] key `point` takes and sweeps do not yet
-               (the moving mass: no grid axis, no file attribute) */
   K_SHAPE,  /* SSW_FORCING_SHAPES name, into an int */
 };
 
@@ -46,7 +44,7 @@ typedef struct {
 
 /* The key table (config_keys.c), in the order of the docs and of the
  * canonical text; its length is checked against SSW_CFG_NKEYS there. */
-#define SSW_CFG_NKEYS 59
+#define SSW_CFG_NKEYS 63
 extern const key_spec ssw_cfg_keys[SSW_CFG_NKEYS];
 #define SSW_CFG_NSECTIONS 7
 extern const char *const ssw_cfg_sections[SSW_CFG_NSECTIONS];

@@ -39,13 +39,13 @@ const key_spec ssw_cfg_keys[SSW_CFG_NKEYS] = {
    "phase of the sine torque (rad)"},
   {"body", "forcing_shape", "sine", K_SHAPE, F(body.forcing_shape), 0, 0, 0,
    "shape of the periodic torque"},
-  {"body", "mass_p", "0", K_PREAL, F(body.mass_p), 0, INF, 0,
+  {"body", "mass_p", "0", K_REAL, F(body.mass_p), 0, INF, 0,
    "moving internal point mass (0: off)"},
-  {"body", "mass_x", "0", K_PREAL, F(body.mass_x), -INF, INF, 0,
+  {"body", "mass_x", "0", K_REAL, F(body.mass_x), -INF, INF, 0,
    "moving mass's position along the blade"},
-  {"body", "mass_y", "0", K_PREAL, F(body.mass_y), -INF, INF, 0,
+  {"body", "mass_y", "0", K_REAL, F(body.mass_y), -INF, INF, 0,
    "moving mass's mean position across the blade"},
-  {"body", "mass_amp", "0", K_PREAL, F(body.mass_amp), -INF, INF, 0,
+  {"body", "mass_amp", "0", K_REAL, F(body.mass_amp), -INF, INF, 0,
    "amplitude of the mass's oscillation across the blade"},
   {"body", "zero_tol", XSTR(SSW_ZERO_TOL_DEFAULT), K_REAL, F(zero_tol), 0,
    1e-3, 0, "relative tolerance for exact zeros of L1 and Z"},
@@ -80,6 +80,14 @@ const key_spec ssw_cfg_keys[SSW_CFG_NKEYS] = {
    "torque amplitude as a grid axis (instead of [body] torque_amp)"},
   {"grid", "forcing_phase", COMPUTED, K_AXIS, SSW_AXIS_FORCING_PHASE, -INF,
    INF, 0, "forcing phase as a grid axis (instead of [body] forcing_phase)"},
+  {"grid", "mass_p", COMPUTED, K_AXIS, SSW_AXIS_MASS_P, 0, INF, 0,
+   "moving mass as a grid axis (instead of [body] mass_p)"},
+  {"grid", "mass_x", COMPUTED, K_AXIS, SSW_AXIS_MASS_X, -INF, INF, 0,
+   "moving mass's position along the blade as a grid axis"},
+  {"grid", "mass_y", COMPUTED, K_AXIS, SSW_AXIS_MASS_Y, -INF, INF, 0,
+   "moving mass's mean position across the blade as a grid axis"},
+  {"grid", "mass_amp", COMPUTED, K_AXIS, SSW_AXIS_MASS_AMP, -INF, INF, 0,
+   "moving mass's oscillation amplitude as a grid axis"},
   {"ensemble", "trajectories", "16", K_INT32, F(trajectories), 1, 1e7, 0,
    "number of trajectories per grid point"},
   {"ensemble", "seed", "1", K_SEED, F(seed), 0, 0, 0, "random-number key"},
@@ -155,18 +163,6 @@ int ssw_config_reals(const char *section, ssw_config_real *out, int max) {
     if (n < max)
       out[n] = (ssw_config_real){s->name, s->help,
                                  s->def == REQUIRED ? NULL : s->def, s->offset};
-    n++;
-  }
-  return n;
-}
-
-int ssw_config_point_reals(ssw_config_real *out, int max) {
-  int n = 0;
-  for (int k = 0; k < SSW_CFG_NKEYS; k++) {
-    const key_spec *s = &ssw_cfg_keys[k];
-    if (s->kind != K_PREAL) continue;
-    if (n < max)
-      out[n] = (ssw_config_real){s->name, s->help, s->def, s->offset};
     n++;
   }
   return n;

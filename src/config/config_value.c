@@ -150,7 +150,7 @@ static int assign_number(ssw_config *cfg, const key_spec *k, const char *value,
     return ssw_cfg_parse_integer(value, 1, NULL, &u, why, n) != 0
                ? -1
                : (store(field, &(uint64_t){u}, sizeof(uint64_t)), 0);
-  const int real = k->kind == K_REAL || k->kind == K_PREAL;
+  const int real = k->kind == K_REAL;
   if (real ? ssw_cfg_parse_real(value, &x, why, n)
            : ssw_cfg_parse_integer(value, 0, &i, NULL, why, n))
     return -1;
