@@ -53,6 +53,8 @@ typedef struct {
                                    descending */
   double floquet_arg[2];      /**< their arguments (rad) */
   double energy_growth_slope; /**< d/dt (Arate^3/3 + Omega^2 Arate) */
+  double lyapunov[2];         /**< the spectrum, descending (1 / time;
+                                 ssw_forced_lyapunov) */
 } ssw_forced_q;
 
 /** What one forced trajectory yields. */
@@ -68,6 +70,13 @@ typedef struct {
                                    cycle, <ht(t)/D(t) - tr(K(t)^-1 C)>
                                    (ln of the Floquet product / (n T)) */
   double cycle_w, cycle_v;    /**< the cycle's point at the section t = 0 */
+  double end_w, end_v;        /**< the state at the transient's last section
+                                 (periodic: the cycle's point, polished) */
+  double lyapunov_divergence; /**< the flow's divergence averaged over the
+                                 Lyapunov window (its periods) */
+  double lyapunov_sum_defect; /**< lyapunov[0] + lyapunov[1] -
+                                 lyapunov_divergence: 0 up to the
+                                 integration's and the differences' errors */
   double newton_residual;     /**< |P^n(x) - x| of that point (relative) */
   double transient_remainder; /**< |x_k - x| of the transient's last
                                    point from it (relative) */
@@ -91,6 +100,37 @@ typedef struct {
 int ssw_forced_run(const ssw_tensor *t, double w0, double v0,
                    const ssw_integrator *o, ssw_forced *out);
 
+/** The Lyapunov window: SSW_LYAP_BURN periods to align the tangent
+ * basis, then SSW_LYAP_BLOCKS blocks of SSW_LYAP_BLOCK periods whose
+ * exponents' spread is the statistical part of the error; the period
+ * map's Jacobian by central differences of relative step
+ * SSW_LYAP_FD_STEP in the energy norm (docs/theory/forcing.md, "The
+ * Lyapunov spectrum"). */
+#define SSW_LYAP_BURN 32
+#define SSW_LYAP_BLOCKS 8
+#define SSW_LYAP_BLOCK 16
+#define SSW_LYAP_FD_STEP 1e-5
+/** Segments of a period whose Jacobians the QR takes one by one (fewer
+ * where a period has fewer steps): a map that contracts by 1e-20 over a
+ * period contracts by 0.24 over a 32nd of it, where the differences still
+ * resolve it (their round-off is relative to the segment's contraction);
+ * the perturbed states are advanced once per step whatever the count. */
+#define SSW_LYAP_SEGMENTS 32
+
+/** The Lyapunov spectrum of the forced trajectory r (ssw_forced_run's
+ * result at the same t and o): from its cycle's point (periodic) or its
+ * last state (unresolved), the tangent map carried over the window at
+ * r's steps per period and re-orthonormalised each period (QR), both
+ * exponents into r->q.lyapunov (descending) with their errors (twice the
+ * block means' standard error plus the coarse run's Richardson
+ * difference; NaN without o->estimate), the window's mean divergence and
+ * the sum's defect against it (the exact identity); r->steps grows by
+ * the window's work. An accelerating trajectory (no stationary
+ * spectrum) or one that failed numerically keeps NaN. Errors: as
+ * ssw_forced_run. */
+int ssw_forced_lyapunov(const ssw_tensor *t, const ssw_integrator *o,
+                        ssw_forced *r);
+
 /** The closed forms beside a forced trajectory's measurements (NaN where
  * none applies, docs/theory/forcing.md): the small-forcing mean velocity
  * of the sine torque with drag and without circulation (DESIGN sec. 9
@@ -108,6 +148,7 @@ typedef struct {
   double energy_growth_slope;
   double floquet_product;
   double floquet_abs[2]; /**< the exact map's (kicks only), descending */
+  double lyapunov[2];    /**< its cycle's exponents ln |mu_i| / (n T) */
 } ssw_forced_closed;
 
 void ssw_forced_closed_form(const ssw_tensor *t, const ssw_forced *r,

@@ -28,6 +28,7 @@ static void quantities(FILE *f, const ssw_forced_q *q) {
   ssw_cli_json_num(f, "amplitude_v", q->amp_v, 1);
   pair(f, "floquet_abs", q->floquet_abs, 1);
   pair(f, "floquet_arg", q->floquet_arg, 1);
+  pair(f, "lyapunov", q->lyapunov, 1);
   ssw_cli_json_num(f, "energy_growth_slope", q->energy_growth_slope, 0);
 }
 
@@ -53,6 +54,8 @@ void ssw_cli_forced_json(FILE *f, const ssw_tensor *t, const ssw_forced *r) {
   fputs(",\n ", f);
   ssw_cli_json_num(f, "mean_dissipation", r->mean_dissipation, 1);
   ssw_cli_json_num(f, "power_balance", r->power_balance, 1);
+  ssw_cli_json_num(f, "lyapunov_sum_defect", r->lyapunov_sum_defect, 1);
+  ssw_cli_json_num(f, "lyapunov_divergence", r->lyapunov_divergence, 1);
   pair(f, "cycle_state", (const double[2]){r->cycle_w, r->cycle_v}, 1);
   ssw_cli_json_num(f, "newton_residual", r->newton_residual, 1);
   ssw_cli_json_num(f, "transient_remainder", r->transient_remainder, 1);
@@ -72,6 +75,7 @@ void ssw_cli_forced_json(FILE *f, const ssw_tensor *t, const ssw_forced *r) {
   ssw_cli_json_num(f, "mean_path_radius", a.mean_path_radius, 1);
   ssw_cli_json_num(f, "energy_growth_slope", a.energy_growth_slope, 1);
   pair(f, "floquet_abs", a.floquet_abs, 1);
+  pair(f, "lyapunov", a.lyapunov, 1);
   ssw_cli_json_num(f, "floquet_product", a.floquet_product, 0);
   fputs("}}\n", f);
 }

@@ -695,6 +695,7 @@ static int run_point(const point_opts *o) {
               "JSON has its cycle's state and averages)");
     ssw_forced r;
     SSW_CALL(ssw_forced_run(t, o->w0, o->v0, &o->integ, &r));
+    SSW_CALL(ssw_forced_lyapunov(t, &o->integ, &r));
     print_header(stdout, o, &pt);
     ssw_cli_forced_json(stdout, t, &r);
     return SSW_SUCCESS;

@@ -9,9 +9,9 @@
 #include <math.h>
 #include <string.h>
 
+#include "forced_internal.h"
 #include "sleighsweep/effect.h"
 #include "sleighsweep/error.h"
-#include "sleighsweep/stepper.h"
 
 static const char *const attractor_names[] = {SSW_ATTRACTORS(SSW_NAME_STRING)};
 
@@ -21,24 +21,7 @@ const char *ssw_attractor_name(int attractor) {
              : "unknown";
 }
 
-/* ---- The period map ----------------------------------------------------
- * N macro steps of T / N from the section t = 0 (the state's time is
- * reset to 0 at each period: the equations are T-periodic, and the sine's
- * argument stays small); kicks add their impulse to W1 at t = 0+. */
-typedef struct {
-  ssw_coeffs c;
-  int recon, N, cost;
-  double T, imp;
-  int64_t steps; /* base steps done */
-} pmap;
-
-/* Time integrals over periods, and the extremes of the node values. */
-typedef struct {
-  double time, dphi, vint, work, diss, Hint, divint, pabs;
-  double wmin, wmax, vmin, vmax, Hmax;
-} sums;
-
-static void sums_init(sums *a) {
+void ssw_pmap_sums_init(sums *a) {
   *a = (sums){0};
   a->wmin = a->vmin = INFINITY;
   a->wmax = a->vmax = a->Hmax = -INFINITY;
@@ -49,8 +32,10 @@ static void sums_init(sums *a) {
  * O(h^4) where the integrand is not periodic: kicks, the growth). P is
  * the power put in, tau w plus, with the moving mass, its actuator's
  * power P_m; H the kinetic energy; div the divergence of the flow of
- * zeta (forcing.md, "The moving mass"), summed by the plain trapezoid
- * (periodic on a cycle: no end correction), as is P_m. */
+ * zeta (forcing.md, "The moving mass"), with its end correction too (the
+ * Lyapunov window's periods are not a cycle's, and kicks jump it), but
+ * with the moving mass summed by the plain trapezoid (periodic on a
+ * cycle: no end correction), as is P_m. */
 static void node(const pmap *m, const ssw_state *s, double f[4], double df[4],
                  double *w, double *v) {
   const ssw_reduced *e = &m->c.e;
@@ -84,7 +69,11 @@ static void node(const pmap *m, const ssw_state *s, double f[4], double df[4],
   }
   f[3] = SSW_MODEL_HT(k, *w, *v) / k->D -
          (k->M * k->cw + 2.0 * k->L2 * k->cwv + k->J * k->cv) / k->D;
-  df[3] = 0.0;
+  /* ht is linear in (w, v): its rate is ht of the rates; with the mass
+   * the frame's D(t) varies too, and the end correction is left out (its
+   * integrand is periodic on a cycle, where the plain sum is exact to
+   * the integration's order) */
+  df[3] = e->mass ? 0.0 : SSW_MODEL_HT(k, r[0], r[1]) / k->D;
 }
 
 static void extremes(sums *a, double w, double v, double H) {
@@ -93,10 +82,8 @@ static void extremes(sums *a, double w, double v, double H) {
   a->Hmax = fmax(a->Hmax, H);
 }
 
-/* One period of the map from s (section t = 0) into s; adds its
- * integrals to *a (may be NULL). Returns 0, or -2 on a non-finite
- * state. */
-static int period(pmap *m, ssw_state *s, sums *a) {
+/* ssw_pmap_period (forced_internal.h). */
+int ssw_pmap_period(pmap *m, ssw_state *s, sums *a) {
   const double h = m->T / m->N;
   double w, v, f[4], df0[4], df[4], acc[4], pabs;
   s->t = 0.0;
@@ -139,12 +126,12 @@ static int period(pmap *m, ssw_state *s, sums *a) {
   return 0;
 }
 
-/* n periods of the map from the point x into y (and *a). */
-static int map_n(pmap *m, int n, const double x[2], double y[2], sums *a) {
+/* ssw_pmap_map_n (forced_internal.h). */
+int ssw_pmap_map_n(pmap *m, int n, const double x[2], double y[2], sums *a) {
   ssw_state s;
   ssw_stepper_init(&m->c, x[0], x[1], &s);
   for (int k = 0; k < n; k++) {
-    const int rc = period(m, &s, a);
+    const int rc = ssw_pmap_period(m, &s, a);
     if (rc) return rc;
   }
   ssw_stepper_velocity(&m->c, &s, &y[0], &y[1]);
@@ -153,13 +140,14 @@ static int map_n(pmap *m, int n, const double x[2], double y[2], sums *a) {
 
 /* |a - b| relative to the larger of |a|, |b| in the energy norm
  * |z|^2 = z^T K z. */
-static double knorm(const ssw_reduced *e, double w, double v) {
+double ssw_pmap_knorm(const ssw_reduced *e, double w, double v) {
   return sqrt(2.0 * fabs(ssw_model_energy(e, w, v)));
 }
 static double rel_dist(const ssw_reduced *e, const double a[2],
                        const double b[2]) {
-  const double s = fmax(knorm(e, a[0], a[1]), knorm(e, b[0], b[1]));
-  const double d = knorm(e, a[0] - b[0], a[1] - b[1]);
+  const double s =
+      fmax(ssw_pmap_knorm(e, a[0], a[1]), ssw_pmap_knorm(e, b[0], b[1]));
+  const double d = ssw_pmap_knorm(e, a[0] - b[0], a[1] - b[1]);
   return s > 0.0 ? d / s : d;
 }
 
@@ -169,9 +157,9 @@ static double rel_dist(const ssw_reduced *e, const double a[2],
  * O(rel^4) then O(rel^6)) and *fd receives a bound of the result's error:
  * its last correction plus the round-off the quotients amplify (16 u of
  * the map's scale over the smallest relative step). */
-static int jacobian(pmap *m, int n, const double x[2], double rel, int romberg,
-                    double J[2][2], double *fd) {
-  const double sc = knorm(&m->c.e, x[0], x[1]);
+int ssw_pmap_jacobian(pmap *m, int n, const double x[2], double rel,
+                      int romberg, double J[2][2], double *fd) {
+  const double sc = ssw_pmap_knorm(&m->c.e, x[0], x[1]);
   const double unit[2] = {sc / sqrt(m->c.e.J), sc / sqrt(m->c.e.M)};
   const int levels = romberg ? 3 : 1;
   *fd = romberg ? 16.0 * 0x1p-52 / (rel / 4.0) : 0.0;
@@ -182,8 +170,8 @@ static int jacobian(pmap *m, int n, const double x[2], double rel, int romberg,
       const double d = rel * unit[i] / (1 << r);
       double xp[2] = {x[0], x[1]}, xm[2] = {x[0], x[1]}, yp[2], ym[2];
       xp[i] += d, xm[i] -= d;
-      int rc = map_n(m, n, xp, yp, NULL);
-      if (!rc) rc = map_n(m, n, xm, ym, NULL);
+      int rc = ssw_pmap_map_n(m, n, xp, yp, NULL);
+      if (!rc) rc = ssw_pmap_map_n(m, n, xm, ym, NULL);
       if (rc) return rc;
       for (int k = 0; k < 2; k++)
         D[r][k] = (yp[k] - ym[k]) / (xp[i] - xm[i]);
@@ -227,13 +215,13 @@ static int newton(pmap *m, int n, double x[2], double *res) {
   double prev = INFINITY;
   for (int it = 0; it < 16; it++) {
     double y[2], J[2][2], fd;
-    int rc = map_n(m, n, x, y, NULL);
+    int rc = ssw_pmap_map_n(m, n, x, y, NULL);
     if (rc) return rc;
     *res = rel_dist(&m->c.e, x, y);
     if (*res <= SSW_FORCED_NEWTON_TOL) return 0;
     if (*res > 0.5 * prev) return *res <= 1e3 * SSW_FORCED_NEWTON_TOL ? 0 : 1;
     prev = *res;
-    if ((rc = jacobian(m, n, x, 1e-6, 0, J, &fd))) return rc;
+    if ((rc = ssw_pmap_jacobian(m, n, x, 1e-6, 0, J, &fd))) return rc;
     const double a = J[0][0] - 1.0, b = J[0][1], c = J[1][0], d = J[1][1] - 1;
     const double det = a * d - b * c, r0 = x[0] - y[0], r1 = x[1] - y[1];
     if (!(fabs(det) > 0.0) || !isfinite(det)) return 1;
@@ -278,11 +266,11 @@ static int steps_for(const ssw_tensor *t, const ssw_integrator *o, double H) {
 static int accept_cycle(pmap *m, int *n, double x[2], double *res) {
   double J[2][2], fd, mod[2], arg[2], y[2];
   if (newton(m, *n, x, res) != 0) return 0;
-  if (jacobian(m, *n, x, 1e-6, 0, J, &fd)) return 0;
+  if (ssw_pmap_jacobian(m, *n, x, 1e-6, 0, J, &fd)) return 0;
   multipliers(J, mod, arg);
   if (!(mod[0] < 1.0)) return 0; /* an unstable cycle: not the attractor */
   for (int k = 1; k < *n; k++)
-    if (*n % k == 0 && map_n(m, k, x, y, NULL) == 0 &&
+    if (*n % k == 0 && ssw_pmap_map_n(m, k, x, y, NULL) == 0 &&
         rel_dist(&m->c.e, x, y) <= 1e-8) {
       *n = k;
       return newton(m, k, x, res) == 0;
@@ -354,8 +342,8 @@ static void transient(pmap *m, const ssw_tensor *t, const double x0[2],
       return;
     }
     sums a;
-    sums_init(&a);
-    if (period(m, &s, &a) != 0) {
+    ssw_pmap_sums_init(&a);
+    if (ssw_pmap_period(m, &s, &a) != 0) {
       f->flags |= SSW_TRAJ_NONFINITE;
       return;
     }
@@ -410,9 +398,9 @@ static int measure(pmap *m, int n, double x[2], meas *r) {
   q_nan(&r->q);
   const int64_t s0 = m->steps;
   if (newton(m, n, x, &r->res) != 0) r->res = fmax(r->res, 1.0);
-  sums_init(&a);
-  int rc = map_n(m, n, x, y, &a);
-  if (!rc) rc = jacobian(m, n, x, 4e-3, 1, J, &r->fd);
+  ssw_pmap_sums_init(&a);
+  int rc = ssw_pmap_map_n(m, n, x, y, &a);
+  if (!rc) rc = ssw_pmap_jacobian(m, n, x, 4e-3, 1, J, &r->fd);
   r->steps = m->steps - s0;
   if (rc) return rc;
   ssw_forced_q *q = &r->q;
@@ -527,8 +515,8 @@ static int growth_run(pmap *m, const double x0[2], double *Hbar, double *Hmax) {
   *Hmax = 0.0;
   for (int k = 0; k < SSW_FORCED_GROWTH_PERIODS; k++) {
     sums a;
-    sums_init(&a);
-    if (period(m, &s, &a) != 0) return -2;
+    ssw_pmap_sums_init(&a);
+    if (ssw_pmap_period(m, &s, &a) != 0) return -2;
     Hbar[k] = a.Hint / a.time;
     *Hmax = fmax(*Hmax, a.Hmax);
   }
@@ -579,6 +567,14 @@ static void accelerating(pmap *m, const ssw_tensor *t, const ssw_integrator *o,
   out->converged = !(out->flags & (SSW_TRAJ_RTOL | SSW_TRAJ_NONFINITE));
 }
 
+int ssw_pmap_init(pmap *m, const ssw_tensor *t, const ssw_integrator *o) {
+  *m = (pmap){.recon = o->recon, .cost = ssw_method_cost(o->method)};
+  SSW_CALL(ssw_stepper_bind(t, o->method, &m->c));
+  m->T = 2.0 * M_PI / t->fomega;
+  m->imp = t->fimp;
+  return SSW_SUCCESS;
+}
+
 int ssw_forced_run(const ssw_tensor *t, double w0, double v0,
                    const ssw_integrator *o, ssw_forced *out) {
   SSW_CALL(ssw_integrator_check(o));
@@ -594,10 +590,9 @@ int ssw_forced_run(const ssw_tensor *t, double w0, double v0,
   out->mean_dissipation = out->power_balance = out->newton_residual = NAN;
   out->mean_divergence = NAN;
   out->cycle_w = out->cycle_v = out->transient_remainder = NAN;
-  pmap m = {.recon = o->recon, .cost = ssw_method_cost(o->method)};
-  SSW_CALL(ssw_stepper_bind(t, o->method, &m.c));
-  m.T = 2.0 * M_PI / t->fomega;
-  m.imp = t->fimp;
+  out->lyapunov_divergence = out->lyapunov_sum_defect = NAN;
+  pmap m;
+  SSW_CALL(ssw_pmap_init(&m, t, o));
   out->period = m.T;
   out->H0 = ssw_model_energy(&m.c.e, w0, v0);
   m.N = steps_for(t, o, out->H0);
@@ -609,6 +604,7 @@ int ssw_forced_run(const ssw_tensor *t, double w0, double v0,
   out->transient_periods = f.periods;
   out->attractor = f.attractor;
   out->transient_remainder = f.remainder;
+  out->end_w = f.x[0], out->end_v = f.x[1];
   if (f.attractor == SSW_ATTRACTOR_PERIODIC) cycle(&m, t, o, &f, out);
   if (f.attractor == SSW_ATTRACTOR_ACCELERATING)
     accelerating(&m, t, o, x0, &f, out);
@@ -648,7 +644,7 @@ static void small_forcing(const ssw_tensor *t, double *mw, double *mv) {
 
 void ssw_forced_closed_form(const ssw_tensor *t, const ssw_forced *r,
                             ssw_forced_closed *a) {
-  *a = (ssw_forced_closed){NAN, NAN, NAN, NAN, NAN, {NAN, NAN}};
+  *a = (ssw_forced_closed){NAN, NAN, NAN, NAN, NAN, {NAN, NAN}, {NAN, NAN}};
   const double D = ssw_model_D(t);
   const int mass = t->mp != 0.0;
   if (r->attractor == SSW_ATTRACTOR_PERIODIC && mass)
@@ -675,4 +671,8 @@ void ssw_forced_closed_form(const ssw_tensor *t, const ssw_forced *r,
     a->energy_growth_slope = t->ftau * t->ftau * kw1 * kw1 / (2.0 * D * D * D);
   }
   ssw_kicked_closed(t, r, a);
+  /* The exact map's cycle: its exponents are its multipliers' (the
+   * limit of the finite-time ones along it). */
+  for (int i = 0; i < 2 && r->cycle_periods > 0; i++)
+    a->lyapunov[i] = log(a->floquet_abs[i]) / (r->cycle_periods * r->period);
 }

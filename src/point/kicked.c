@@ -68,8 +68,11 @@ static int jacobian(const kmap *k, int n, const double x[2], double jac[2][2]) {
   return 0;
 }
 
-/* Newton on P^n(x) = x from the measured cycle point. */
+/* Newton on P^n(x) = x from the measured cycle point: done when a step
+ * is below 1e-15 of x, or when, below 1e-12, it no longer halves (the
+ * map's round-off). */
 static int cycle(const kmap *k, int n, double x[2]) {
+  double prev = INFINITY;
   for (int it = 0; it < 30; it++) {
     double y[2], jac[2][2], s, u;
     if (map_n(k, n, x, y, &s, &u) || jacobian(k, n, x, jac)) return -1;
@@ -79,7 +82,9 @@ static int cycle(const kmap *k, int n, double x[2]) {
     if (!(det != 0.0)) return -1;
     const double dx0 = (d * f0 - b * f1) / det, dx1 = (a * f1 - c * f0) / det;
     x[0] -= dx0, x[1] -= dx1;
-    if (hypot(dx0, dx1) <= 1e-15 * hypot(x[0], x[1])) return 0;
+    const double step = hypot(dx0, dx1) / hypot(x[0], x[1]);
+    if (step <= 1e-15 || (step <= 1e-12 && step > 0.5 * prev)) return 0;
+    prev = step;
   }
   return -1;
 }

@@ -33,3 +33,7 @@ ssw_add_test(NAME test_forced_sweep TIMEOUT 300
   COMMAND ${SSW_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/test_forced_sweep.py
           $<TARGET_FILE:sleighsweep> ${MPIEXEC_EXECUTABLE}
   LABELS numerics)
+# The Lyapunov spectrum: the sum identity and the cycles' Floquet moduli
+# on a wide seeded batch, the kicked bodies' exact map (test_lyapunov).
+ssw_add_test(NAME test_lyapunov SOURCES test_lyapunov.c LABELS numerics
+             TIMEOUT 300)
