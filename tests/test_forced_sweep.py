@@ -7,6 +7,7 @@ the seed body with drag, sine torque), checked in the file:
   equals analytic_floquet_product to 1e-10 (exact, DESIGN sec. 9 eq. 2),
   and the small-forcing mean_v's relative error falls by 4 (within
   3.5 to 4.5) when torque_amp halves (eq. 3: O(eps^2) relative);
+- lyapunov_max on each cycle against ln |mu_1| / T of its modulus;
 - one point against `point` on the same body (a unique cycle: any initial
   state), mean_v and mean_omega within the sum of their error estimates;
 - 2 ranks x 2 threads bit-identical to 1 rank x 1 thread, and a 2-rank
@@ -88,6 +89,14 @@ def check_values(out):
         exact = field(f, "analytic_floquet_product")
         rel = np.abs(prod / exact - 1)
         check(np.all(rel < 1e-10), f"Floquet product off eq. 2: {rel}")
+        # the larger Lyapunov exponent: on a one-period cycle ln |mu_1| / T
+        # of the measured modulus, within the two estimates (or 1e-8)
+        mu, emu = field(f, "floquet_abs_1"), field(f, "floquet_abs_1_error")
+        T = 2 * np.pi / np.array(FREQS)[:, None]
+        lam, elam = field(f, "lyapunov_max"), field(f, "lyapunov_max_error")
+        bound = np.maximum(1e-8, elam + emu / mu / T)
+        check(np.all(np.abs(lam - np.log(mu) / T) <= bound),
+              f"lyapunov_max {lam} against ln|mu_1|/T {np.log(mu) / T}")
         mv, av = field(f, "mean_v"), field(f, "analytic_mean_v")
         err = np.abs(mv / av - 1)
         ratio = err[:, 1:] / err[:, :-1]  # torque_amp doubled

@@ -44,18 +44,22 @@ sample_nodes = 8
 """
 # the same body, every run axis swept, in two files (the product of all
 # would be 4096 points, most of them forced): the first fifteen
-# dimensions, then the body's and the moving mass's four
+# dimensions, then the body's and the moving mass's four; one trajectory
+# per point (the names are the check)
 SWEPT = CONFIG.replace("[ensemble]\n", "Gamma = 0, 1\nenergy = 0.5, 2\n"
                        "drag_w = 0.1, 0.2\ndrag_v = 0.1, 0.2\n"
                        "drag_wv = 0, 0.05\nforcing_freq = 1, 2\n"
                        "torque_amp = 0, 0.1\nforcing_phase = 0, 0.5\n"
                        "[ensemble]\n").replace(
-                           "samples = 1\n", "")
+                           "samples = 1\n", "").replace(
+                               "trajectories = 2\n", "trajectories = 1\n")
 SWEPT_MASS = CONFIG.replace("[ensemble]\n", "drag_w = 0.1\ndrag_v = 0.2\n"
                             "forcing_freq = 2\nmass_p = 0, 0.1\n"
                             "mass_x = 0, 0.1\nmass_y = 0, 0.1\n"
                             "mass_amp = 0, 0.1\n[ensemble]\n").replace(
-                                "samples = 1\n", "")
+                                "samples = 1\n", "").replace(
+                                    "trajectories = 2\n",
+                                    "trajectories = 1\n")
 CATEGORIES = {"regime": "regime", "sense_future": "sense",
               "analytic_sense": "sense", "done": "done", "flags": "flags",
               "attractor": "attractor"}

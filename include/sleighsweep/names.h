@@ -220,7 +220,10 @@
      floquet_abs[1], TWIN, floquet_abs[1])                                     \
   XM(ENERGY_GROWTH_SLOPE, 6, "energy_growth_slope", "time-4",                  \
      "slope of Arate^3/3 + Omega^2 Arate against t (accelerating)",            \
-     energy_growth_slope, TWIN, energy_growth_slope)
+     energy_growth_slope, TWIN, energy_growth_slope)                           \
+  XM(LYAPUNOV_MAX, 7, "lyapunov_max", "time-1",                                \
+     "larger Lyapunov exponent (on a cycle ln |mu_1| / (n T))", lyapunov[0],   \
+     TWIN, lyapunov[0])
 
 /** The root attributes the engine reads back (docs/output.md, "Root
  * attributes"), and the values of `status`: one spelling each. */

@@ -230,6 +230,7 @@ static int run_forced(const ssw_point *pt, int n, const double *w0,
   for (int i = 0; i < n; i++) {
     ssw_forced f;
     SSW_CALL(ssw_forced_run(&pt->tensor, w0[i], v0[i], o, &f));
+    SSW_CALL(ssw_forced_lyapunov(&pt->tensor, o, &f));
     ssw_traj *r = &out[i];
     *r = (ssw_traj){.regime = pt->regime, .H0 = f.H0, .h = f.period};
     traj_absent(r);
