@@ -1,10 +1,10 @@
 /* The periodic torque and the forced extractor against exact identities
  * and closed forms (docs/theory/forcing.md):
- * - the Floquet product identity (DESIGN sec. 9 eq. 2): the product of the
+ * - the Floquet product identity (forcing.md eq. F2): the product of the
  *   measured multipliers of a cycle equals exp(n T (h.<zeta>/D -
  *   tr(K^-1 C))) with the measured means, to 1e-10, for sine and kicks,
  *   with and without circulation;
- * - the small-forcing mean velocity (eq. 3) on the seed body with
+ * - the small-forcing mean velocity (eq. F3) on the seed body with
  *   C = [[0.3, 0.05], [0.05, 0.5]], Omega = 2: its relative error is the
  *   O(eps^2) the theory says (1.43e-2, 3.64e-3, 9.14e-4 at eps = 0.4, 0.2,
  *   0.1, to 2%), falling by 4 +- 0.2 per halving;
@@ -33,7 +33,8 @@
 #include "sleighsweep/stepper.h"
 #include "test_util.h"
 
-/* The seed body with the drag of DESIGN sec. 9 and a sine torque. */
+/* The seed body with the drag C = [[0.3, 0.05], [0.05, 0.5]] and a sine
+ * torque. */
 static ssw_body forced_body(double eps, double Omega) {
   ssw_body b = SEED_BODY;
   b.drag_w = 0.3, b.drag_v = 0.5, b.drag_wv = 0.05;
@@ -93,7 +94,8 @@ static double small_error(double eps) {
 }
 
 static void check_small_forcing(void) {
-  const double quoted[3] = {1.43e-2, 3.64e-3, 9.14e-4}; /* DESIGN sec. 9 */
+  /* independently computed (forcing.md, eq. F3's paragraph) */
+  const double quoted[3] = {1.43e-2, 3.64e-3, 9.14e-4};
   double e[3];
   for (int k = 0; k < 3; k++) {
     e[k] = small_error(0.4 / (1 << k));

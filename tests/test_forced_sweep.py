@@ -4,7 +4,7 @@ the seed body with drag, sine torque), checked in the file:
 - every point periodic (attractor, attractor_fraction 1, cycle_periods 1,
   converged_fraction 1), the limit-circle datasets NaN;
 - the closed forms beside the measurements: floquet_abs_1 * floquet_abs_2
-  equals analytic_floquet_product to 1e-10 (exact, DESIGN sec. 9 eq. 2),
+  equals analytic_floquet_product to 1e-10 (exact, forcing.md eq. F2),
   and the small-forcing mean_v's relative error falls by 4 (within
   3.5 to 4.5) when torque_amp halves (eq. 3: O(eps^2) relative);
 - lyapunov_max on each cycle against ln |mu_1| / T of its modulus;

@@ -4,8 +4,8 @@
  *   ellipses, Model I and II, masses and inertias over decades, drag from
  *   weak to strong, sine torques and kicks, some with circulation, some
  *   with a moving mass): on every trajectory the exact identity
- *   lambda_1 + lambda_2 = <div> (DESIGN's eq. 2 in the theory page's
- *   words: the divergence's mean over the same periods) to 1e-9, or to
+ *   lambda_1 + lambda_2 = <div> (forcing.md eq. F2's Liouville formula:
+ *   the divergence's mean over the same periods) to 1e-9, or to
  *   the two exponents' error estimates where these are larger (the
  *   differences' round-off on a map that contracts hard); lambda_1 >=
  *   lambda_2; on a cycle each exponent equal to ln |mu_i| / (n T) of the

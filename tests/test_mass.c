@@ -10,8 +10,9 @@
  * - every scheme's observed order (>= q - 0.5) on a generic body
  *   (Model II, circulation, drag, torque and mass together); rattle
  *   refuses the mass;
- * - the small-amplitude mean velocity (DESIGN sec. 9 eq. 6, mp 0.3 at
- *   x0 = 0.5 on the seed body with DESIGN's drag, Omega = 2): its relative
+ * - the small-amplitude mean velocity (forcing.md eq. F6, mp 0.3 at
+ *   x0 = 0.5 on the seed body with C = [[0.3, 0.05], [0.05, 0.5]],
+ *   Omega = 2): its relative
  *   error is O(a^2), below 1e-2 at a = 0.2 and 5e-4 at a = 0.05, falling
  *   by 4 +- 0.5 per halving; NaN where x0 = 0;
  * - the Floquet product identity with K(t): the measured multipliers'
@@ -37,7 +38,8 @@
 #include "sleighsweep/stepper.h"
 #include "test_util.h"
 
-/* The seed body, the drag of DESIGN sec. 9, Omega = 2 and the mass. */
+/* The seed body, C = [[0.3, 0.05], [0.05, 0.5]], Omega = 2 and the
+ * mass. */
 static ssw_body mass_body(double mp, double x0, double y0, double a) {
   ssw_body b = SEED_BODY;
   b.drag_w = 0.3, b.drag_v = 0.5, b.drag_wv = 0.05;
@@ -203,7 +205,7 @@ static double small_error(double a) {
 }
 
 static void check_small_amplitude(void) {
-  /* DESIGN's 2.8e-3, 7.0e-4, 1.75e-4 are for a mass it does not state;
+  /* Quoted elsewhere as 2.8e-3, 7.0e-4, 1.75e-4 for a mass not stated;
    * this one's are 4.7e-3, 1.16e-3, 2.9e-4: the same O(a^2) law. A wrong
    * formula misses by O(1), not by O(a^2). */
   double e[3];

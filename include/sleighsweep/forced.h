@@ -5,7 +5,7 @@
  * growth without drag, or unresolved) and measured by time averages over
  * whole periods, the Floquet multipliers and the energy's growth law, each
  * with an error estimate from a fine and a coarse run. Beside them, the
- * closed forms of DESIGN sec. 9 (eqs. 2 to 4). Pure: no I/O. */
+ * closed forms of forcing.md (eqs. F2 to F4, F6). Pure: no I/O. */
 #ifndef SLEIGHSWEEP_FORCED_H
 #define SLEIGHSWEEP_FORCED_H
 
@@ -133,11 +133,11 @@ int ssw_forced_lyapunov(const ssw_tensor *t, const ssw_integrator *o,
 
 /** The closed forms beside a forced trajectory's measurements (NaN where
  * none applies, docs/theory/forcing.md): the small-forcing mean velocity
- * of the sine torque with drag and without circulation (DESIGN sec. 9
- * eq. 3, O(eps^4) error), the growth slope without drag or circulation
- * (eq. 4, O(eps^2) relative error), and the exact product of the Floquet
+ * of the sine torque with drag and without circulation (forcing.md
+ * eq. F3, O(eps^4) error), the growth slope without drag or circulation
+ * (eq. F4, O(eps^2) relative error), and the exact product of the Floquet
  * multipliers of the measured cycle, exp(n T (h.<zeta>/D - tr(K^-1 C)))
- * (eq. 2, with the measured means). With the moving mass: the mean
+ * (eq. F2, with the measured means). With the moving mass: the mean
  * velocity of eq. 6 (sine, drag, no circulation; the torque, if any,
  * added in phase), no growth slope, and the product exp(n T
  * mean_divergence). With kicks, C = c K and no circulation (nor mass):

@@ -615,8 +615,8 @@ int ssw_forced_run(const ssw_tensor *t, double w0, double v0,
 
 /* ---- Closed forms ----------------------------------------------------- */
 
-/* DESIGN sec. 9 eqs. 3 and 6 (forcing.md, "Small forcing" and "The
- * moving mass"): the sine torque eps and the mass's equivalent torque
+/* forcing.md eqs. F3 and F6 ("Closed forms" and "The moving
+ * mass"): the sine torque eps and the mass's equivalent torque
  * mp x0 a Omega^2 act in phase on the frame K0 of the mass at its mean
  * position (mp = 0: K0 = K); with Z = (i Omega K0 + C)^-1 e1 (eps + mp x0 a
  * Omega^2), <zeta> = C^-1 [Re(g0(Z) conj(S Z)) + mp a Omega Re(i conj(S Z))]
