@@ -134,7 +134,7 @@ static int peer_run(const ssw_reduced *e, const fbody *f, int n, double T,
   } while (0)
 
 typedef struct {
-  double ours_us, peer_us, ratio, err_ours, err_peer, peer_eps;
+  double ours_us, peer_us, ratio, err_ours, err_peer, peer_eps, lyap_us;
   int periods, peer_periods, n;
 } frow;
 
@@ -174,6 +174,11 @@ static int bench_body(const bench_opts *o, fbody *f, frow *row) {
   TIME_CALLS(
       o->min_time, peer_s,
       (void)peer_run(&e, f, n, r.period, row->peer_eps, row->peer_eps, mean));
+  double lyap_s; /* the spectrum beside it (sweeps and `point` add it) */
+  ssw_forced q;
+  TIME_CALLS(o->min_time, lyap_s,
+             (q = r, (void)ssw_forced_lyapunov(&f->t, &in, &q)));
+  row->lyap_us = 1e6 * lyap_s;
   row->ours_us = 1e6 * ours_s, row->peer_us = 1e6 * peer_s;
   row->ratio = ours_s / peer_s;
   row->periods = r.transient_periods, row->n = n;
@@ -183,6 +188,7 @@ static int bench_body(const bench_opts *o, fbody *f, frow *row) {
 int bench_forced(const bench_opts *o, sbuf *json) {
   const int nb = 1 + (o->smoke ? FORCED_BATCH_SMOKE : FORCED_BATCH);
   double ratio[1 + FORCED_BATCH], us[1 + FORCED_BATCH];
+  double lyap[1 + FORCED_BATCH];
   int m = 0;
   printf("The driven sleigh: a forced trajectory at the defaults against "
          "GSL rk8pd\n(the peer told the cycle's periods, run to the "
@@ -196,19 +202,22 @@ int bench_forced(const bench_opts *o, sbuf *json) {
     frow row = {0};
     if (make_body(i, &f) != 0 || bench_body(o, &f, &row) != 0) {
       printf("%-6d skipped (no converged cycle or no peer setting)\n", i);
-      ratio[i] = us[i] = NAN;
+      ratio[i] = us[i] = lyap[i] = NAN;
       continue;
     }
     ratio[i] = row.ratio, us[i] = row.ours_us, m++;
+    lyap[i] = row.lyap_us / row.ours_us;
     printf("%-6s %3d %8d %10.1f %10.2e %8.0e %10.1f %10.2e %7.2f\n",
            i ? "random" : "seed", row.n, row.periods, row.ours_us, row.err_ours,
            row.peer_eps, row.peer_us, row.err_peer, row.ratio);
   }
   const double r_rand = nb > 1 ? bench_median(ratio + 1, nb - 1) : NAN;
   const double us_rand = nb > 1 ? bench_median(us + 1, nb - 1) : NAN;
+  const double l_rand = nb > 1 ? bench_median(lyap + 1, nb - 1) : NAN;
   printf("forced: %.1f us per trajectory (seed), %.1f (random median); "
-         "ours / rk8pd %.2f (seed), %.2f (random median)\n",
-         us[0], us_rand, ratio[0], r_rand);
+         "ours / rk8pd %.2f (seed), %.2f (random median); the Lyapunov "
+         "spectrum adds %.2f (seed), %.2f (random median) of a trajectory\n",
+         us[0], us_rand, ratio[0], r_rand, lyap[0], l_rand);
   sb_printf(json, "\"forced_us_per_traj\": ");
   sb_num(json, us[0]);
   sb_printf(json, ", \"forced_us_per_traj_random_median\": ");
@@ -217,6 +226,10 @@ int bench_forced(const bench_opts *o, sbuf *json) {
   sb_num(json, ratio[0]);
   sb_printf(json, ", \"forced_time_ratio_vs_rk8pd_random_median\": ");
   sb_num(json, r_rand);
+  sb_printf(json, ", \"forced_lyapunov_cost_ratio\": ");
+  sb_num(json, lyap[0]);
+  sb_printf(json, ", \"forced_lyapunov_cost_ratio_random_median\": ");
+  sb_num(json, l_rand);
   sb_printf(json, ", \"forced_bodies_measured\": %d", m);
   return m > 0 ? 0 : 1; /* nothing measured: the part failed */
 }
