@@ -111,14 +111,14 @@ def fig_forced_map(g):
         "measured mean_v (colour, log scale; white contours) and the "
         "small-forcing closed form analytic_mean_v (docs/theory/forcing.md, "
         "\"Closed forms beside the measurements\"; dashed) at the same "
-        "levels (whole and half decades, the whole ones labelled): the speed grows as tau_0^2 "
-        "and falls with Omega, and the two sets of contours part where the "
+        "levels (whole and half decades, the whole ones labelled): the "
+        "speed grows as tau_0^2 and falls with Omega, and the two sets of contours part where the "
         "torque is large. (b) The closed form's relative error "
         "|mean_v / analytic_mean_v - 1|, up to "
         f"{worst:.2g}; along each frequency it grows as tau_0 to the power "
         f"{float(np.min(slopes)):.2f} to {float(np.max(slopes)):.2f} "
-        "(the closed form's O(tau_0^2) relative error), while the engine's own "
-        f"estimate mean_v_error stays below {est:.1g} of mean_v. Drawn "
+        "(the closed form's O(tau_0^2) relative error), while the engine's "
+        f"own estimate mean_v_error stays below {est:.1g} of mean_v. Drawn "
         "from the file's mean_v and analytic_mean_v datasets.")
     g.save(fig, "forced_speed_map",
            "The driven sleigh: mean swimming speed over Omega x tau_0, "
