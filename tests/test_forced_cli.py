@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """The driven sleigh through the command line: `point` with the forcing
 options (each option's effect), its JSON names (docs/output.md), the
-refusals (rattle, torque_amp without forcing_freq, a bad shape) and a
+refusals (rattle, torque_amp without forcing_freq, a bad shape, an
+unwritable --trajectory; the path itself: test_forced_path.py) and a
 sweep's refusals: sample trajectories with forcing on, a grid point with
 torque_amp but no forcing_freq (exit 2, no file; the forced sweep itself:
 test_forced_sweep.py)."""
@@ -93,7 +94,7 @@ for args, said in (
         (FORCED + ["--scheme", "rattle"], "time-dependent force"),
         (["--torque-amp", "0.3"], "needs forcing_freq > 0"),
         (FORCED + ["--forcing-shape", "square"], "--forcing-shape"),
-        (FORCED + ["--trajectory", "/dev/null"], "not written yet")):
+        (FORCED + ["--trajectory", "/nonexistent/p.csv"], "cannot write")):
     p, _ = point(*args)
     check(p.returncode == 2 and said in p.stderr,
           f"{args}: exit {p.returncode}: {p.stderr}")

@@ -167,6 +167,46 @@ int ssw_kicked_applies(const ssw_tensor *t);
 void ssw_kicked_closed(const ssw_tensor *t, const ssw_forced *r,
                        ssw_forced_closed *a);
 
+/** Quantities of a forced path's node: t, phi, x, y, omega, v, H (the
+ * columns of path.h's rows; H with the moving mass is the kinetic energy
+ * with the mass, as the extractor's averages). */
+#define SSW_FORCED_PATH_NQ 7
+/** Most whole cycles a periodic trajectory's path adds after its
+ * transient (ssw_forced_path_periods). */
+#define SSW_FORCED_PATH_PERIODS 1024
+
+/** Receives a forced path's nodes in time order: q the node's quantities;
+ * avg NULL, except at the node that closes a whole forcing period, where
+ * it holds the averages of (x, y) over that period. */
+typedef void (*ssw_forced_path_fn)(void *ctx,
+                                   const double q[SSW_FORCED_PATH_NQ],
+                                   const double avg[2]);
+
+/** The sampled path of the forced trajectory from (w0, v0) at t = 0
+ * (heading 0, contact point at the origin): `periods` whole forcing
+ * periods of `steps_per_period` macro steps of T / N each (the extractor's
+ * step: ssw_forced.steps_per_period, so the nodes are the bits of its
+ * fine run from the same state), every node to `fn`: the initial one,
+ * then each period's, the section t = kT closing period k; with kicks a
+ * second node at t = kT after the impulse. The period averages of x and
+ * y are trapezoid sums with the Euler-Maclaurin end correction (x' = v
+ * cos phi, y' = v sin phi at the ends; O(h^4)). The path ends early at
+ * the first non-finite node. Errors: SSW_ERR_ARG as ssw_forced_run, or
+ * for steps_per_period < 1 or periods < 0. */
+int ssw_forced_path(const ssw_tensor *t, double w0, double v0,
+                    const ssw_integrator *o, int steps_per_period, int periods,
+                    ssw_forced_path_fn fn, void *ctx);
+
+/** The periods `point --trajectory` writes of a forced run: a periodic
+ * trajectory's transient and then whole cycles, at least 8, one more than
+ * the transient's remainder takes to fall to 1e-13 at the rate of the
+ * slowest multiplier (the last cycles lie on the cycle), and enough for
+ * one turn of the mean heading (2 pi / |mean_omega|), up to
+ * SSW_FORCED_PATH_PERIODS periods; an accelerating one's growth window
+ * (SSW_FORCED_GROWTH_PERIODS, the periods its slope is fitted from); an
+ * unresolved one's transient (at most SSW_FORCED_PATH_PERIODS). */
+int ssw_forced_path_periods(const ssw_forced *r);
+
 #ifdef __cplusplus
 }
 #endif

@@ -5,6 +5,7 @@ closed form's relative error. Reads the sweep analysis/figures.sh wrote."""
 import math
 
 import matplotlib.colors as mcolors
+import matplotlib.patheffects as patheffects
 import numpy as np
 
 from . import dataset
@@ -40,6 +41,25 @@ def _levels(lo, hi):
             if lo < m * 10.0 ** k < hi]
 
 
+def _decades(levels):
+    """The whole decades among levels: the ones labelled (a label on every
+    half decade crowds where the contours bunch)."""
+    return [v for v in levels if abs(math.log10(v) - round(math.log10(v)))
+            < 1e-9]
+
+
+def _label(ax, cs, levels, colour):
+    """Labels the whole decades of a contour set, each with a halo of the
+    opposite shade so it reads on any colour of the map."""
+    halo = "black" if colour == "white" else "white"
+    texts = ax.clabel(cs, levels=_decades(levels), fmt=lambda v: f"{v:g}",
+                      fontsize=6, colors=colour, inline_spacing=2)
+    for t in texts:
+        t.set_path_effects([patheffects.withStroke(linewidth=1.5,
+                                                   foreground=halo)])
+    return texts
+
+
 def fig_forced_map(g):
     """(a) mean_v over forcing_freq x torque_amp (log colour), measured
     contours solid, the closed form's at the same levels dashed; (b) the
@@ -57,7 +77,7 @@ def fig_forced_map(g):
     ax.contour(om, tau, mv, levels=levels, colors="white", linewidths=0.9)
     cs = ax.contour(om, tau, av, levels=levels, colors="black",
                     linewidths=0.8, linestyles="dashed")
-    ax.clabel(cs, fmt=lambda v: f"{v:g}", fontsize=6)
+    _label(ax, cs, levels, "black")
     cb = fig.colorbar(pm, ax=ax)
     cb.set_label("mean speed $\\langle v\\rangle$ ("
                  + sswplot.unit_text(units["mean_v"]) + ")")
@@ -65,7 +85,7 @@ def fig_forced_map(g):
     pr = bx.pcolormesh(om, tau, rel, shading="nearest",
                        norm=mcolors.LogNorm(), cmap="magma")
     cr = bx.contour(om, tau, rel, levels=rl, colors="white", linewidths=0.8)
-    bx.clabel(cr, fmt=lambda v: f"{v:g}", fontsize=6)
+    _label(bx, cr, rl, "white")
     cb = fig.colorbar(pr, ax=bx)
     cb.set_label("closed form's relative error")
     for a, tag in ((ax, "(a)"), (bx, "(b)")):
@@ -75,7 +95,7 @@ def fig_forced_map(g):
                                         units=units["torque_amp"]))
         a.set_title(tag, loc="left")
     # the error's order in the amplitude: log-log slope along each
-    # frequency's column (eq. 3: O(eps^2) relative)
+    # frequency's column (forcing.md: O(eps^2) relative)
     slopes = np.polyfit(np.log(tau), np.log(rel), 1)[0]
     worst = float(np.nanmax(rel))
     est = float(np.nanmax(err / np.abs(mv)))
@@ -89,15 +109,16 @@ def fig_forced_map(g):
         f"{', '.join(classes)}, of cycle length(s) "
         f"{', '.join(f'{p:g}' for p in periods)} forcing period(s). (a) The "
         "measured mean_v (colour, log scale; white contours) and the "
-        "small-forcing closed form analytic_mean_v (DESIGN sec. 9 eq. 3, "
-        "dashed, labelled) at the same levels: the speed grows as tau_0^2 "
-        "and falls with Omega, and the two sets of contours part where the "
+        "small-forcing closed form analytic_mean_v (docs/theory/forcing.md, "
+        "\"Closed forms beside the measurements\"; dashed) at the same "
+        "levels (whole and half decades, the whole ones labelled): the "
+        "speed grows as tau_0^2 and falls with Omega, and the two sets of contours part where the "
         "torque is large. (b) The closed form's relative error "
         "|mean_v / analytic_mean_v - 1|, up to "
         f"{worst:.2g}; along each frequency it grows as tau_0 to the power "
         f"{float(np.min(slopes)):.2f} to {float(np.max(slopes)):.2f} "
-        "(eq. 3's O(tau_0^2) relative error), while the engine's own "
-        f"estimate mean_v_error stays below {est:.1g} of mean_v. Drawn "
+        "(the closed form's O(tau_0^2) relative error), while the engine's "
+        f"own estimate mean_v_error stays below {est:.1g} of mean_v. Drawn "
         "from the file's mean_v and analytic_mean_v datasets.")
     g.save(fig, "forced_speed_map",
            "The driven sleigh: mean swimming speed over Omega x tau_0, "

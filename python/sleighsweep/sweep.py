@@ -640,12 +640,15 @@ def group_equal(parts):
 CSV_COLUMNS = SAMPLE_QUANTITIES  # `sleighsweep point` CSV: the same
 # The exact path at the same times (written since format 2 of `point`).
 CSV_EXACT = ("phi_exact", "x_exact", "y_exact", "omega_exact", "v_exact")
+# Under forcing: the contact point's average over the period each section
+# row closes (NaN on the other rows; docs/output.md).
+CSV_FORCED = ("x_avg", "y_avg")
 
 
 def read_csv(path):
     """A `sleighsweep point --trajectory` CSV: dict of float arrays (with
     the exact motion's phi_exact, x_exact, y_exact, omega_exact, v_exact
-    when the file has them)."""
+    when the file has them, and a forced path's x_avg, y_avg)."""
     if not os.path.exists(path):
         raise UsageError(f"{path}: no such file")
     try:
@@ -654,7 +657,8 @@ def read_csv(path):
     except (OSError, UnicodeDecodeError) as e:
         raise UsageError(f"{path}: cannot read ({e})") from None
     head = [c.strip() for c in rows[0]] if rows else []
-    if head not in (list(CSV_COLUMNS), list(CSV_COLUMNS + CSV_EXACT)):
+    if head not in (list(CSV_COLUMNS), list(CSV_COLUMNS + CSV_EXACT),
+                    list(CSV_COLUMNS + CSV_EXACT + CSV_FORCED)):
         raise UsageError(f"{path}: not a trajectory CSV (expected the header "
                          f"{','.join(CSV_COLUMNS + CSV_EXACT)})")
     try:

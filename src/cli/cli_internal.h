@@ -21,5 +21,12 @@ void ssw_cli_json_num(FILE *f, const char *key, double x, int comma);
 /** The rest of `point`'s JSON for a forced trajectory, after its header
  * (cli_forced.c). */
 void ssw_cli_forced_json(FILE *f, const ssw_tensor *t, const ssw_forced *r);
+/** `point --trajectory` under forcing: the forced path's CSV to f (opened
+ * on `path`, named in messages), the periods ssw_forced_path_periods
+ * gives at the run's steps (cli_forced.c). Errors: as ssw_forced_path,
+ * SSW_ERR_IO when writing fails. */
+int ssw_cli_forced_csv(FILE *f, const char *path, const ssw_tensor *t,
+                       double w0, double v0, const ssw_integrator *o,
+                       const ssw_forced *r);
 
 #endif

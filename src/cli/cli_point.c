@@ -75,7 +75,12 @@ static void print_usage(FILE *f) {
       "Output:\n"
       "  --trajectory FILE  write the sampled path as CSV, one row per macro\n"
       "                step: t,phi,x,y,omega,v,H and the exact motion\n"
-      "                phi_exact,x_exact,y_exact,omega_exact,v_exact\n"
+      "                phi_exact,x_exact,y_exact,omega_exact,v_exact;\n"
+      "                under forcing the forced run's nodes (the exact\n"
+      "                columns NaN: the driven sleigh has no closed-form\n"
+      "                path) over its transient and whole cycles (or the\n"
+      "                growth window), and x_avg,y_avg, the contact point's\n"
+      "                average over the period each section row closes\n"
       "  -h, --help    this text\n",
       body, schemes, SSW_SCHEME_DEFAULT, ssw_recon_names[SSW_RECON_EXP],
       SSW_RTOL_DEFAULT, SSW_TOL_FIXED_DEFAULT,
@@ -689,13 +694,16 @@ static int run_point(const point_opts *o) {
   if (ssw_model_caps(t) & SSW_MCAP_COMES_TO_REST)
     return run_damped(o, &pt, csv);
   if (ssw_model_caps(t) & SSW_MCAP_TIME_PERIODIC) {
-    if (csv) fclose(csv);
-    SSW_CHECK(!csv, SSW_ERR_USAGE,
-              "--trajectory: a forced point's path is not written yet (the "
-              "JSON has its cycle's state and averages)");
     ssw_forced r;
-    SSW_CALL(ssw_forced_run(t, o->w0, o->v0, &o->integ, &r));
-    SSW_CALL(ssw_forced_lyapunov(t, &o->integ, &r));
+    int rc = ssw_forced_run(t, o->w0, o->v0, &o->integ, &r);
+    if (rc == SSW_SUCCESS && csv)
+      rc = ssw_cli_forced_csv(csv, o->trajectory, t, o->w0, o->v0, &o->integ,
+                              &r);
+    if (csv && fclose(csv) != 0 && rc == SSW_SUCCESS)
+      rc = SSW_RAISE(SSW_ERR_IO, "--trajectory: error closing '%s'",
+                     o->trajectory);
+    if (rc == SSW_SUCCESS) rc = ssw_forced_lyapunov(t, &o->integ, &r);
+    if (rc != SSW_SUCCESS) return rc;
     print_header(stdout, o, &pt);
     ssw_cli_forced_json(stdout, t, &r);
     return SSW_SUCCESS;

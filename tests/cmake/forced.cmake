@@ -11,6 +11,14 @@ ssw_add_test(NAME test_forced_cli
   COMMAND ${SSW_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/test_forced_cli.py
           $<TARGET_FILE:sleighsweep>
   LABELS numerics)
+# `point --trajectory` under forcing: the path's CSV against its JSON
+# (mean heading rate and speed over the last cycle, the cycle's rigid
+# repetition, Simpson's displacement, the period averages, the kicks' work,
+# the growth slope from the CSV's H; test_forced_path).
+ssw_add_test(NAME test_forced_path
+  COMMAND ${SSW_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/test_forced_path.py
+          $<TARGET_FILE:sleighsweep>
+  LABELS numerics)
 # The moving internal mass: the resting mass against the tensor with it
 # added, the step's symmetry, every scheme's order, eq. 6's small-amplitude
 # law, the Floquet product with K(t), the power balance and a seeded batch
