@@ -7,6 +7,7 @@ sweep's refusals: sample trajectories with forcing on, a grid point with
 torque_amp but no forcing_freq (exit 2, no file; the forced sweep itself:
 test_forced_sweep.py)."""
 import json
+import math
 import os
 import subprocess
 import sys
@@ -19,7 +20,7 @@ EXE = os.path.abspath(sys.argv[1])
 DRAG = ["--drag-w", "0.3", "--drag-v", "0.5", "--drag-wv", "0.05"]
 FORCED = ["--forcing-freq", "2", "--torque-amp", "0.3"] + DRAG
 NAMES = ("mean_omega", "mean_v", "mean_power", "mean_path_radius",
-         "floquet_abs", "floquet_arg", "energy_growth_slope")
+         "floquet_abs", "floquet_arg", "lyapunov", "energy_growth_slope")
 
 
 def point(*args):
@@ -55,6 +56,20 @@ if j:
           "mean_path_radius = mean_v / mean_omega")
     check(abs(j["power_balance"]) <= 1e-12 * j["mean_dissipation"],
           f"power balance {j['power_balance']}")
+    # the Lyapunov spectrum (docs/theory/forcing.md): descending, each
+    # ln |mu_i| / T within the two estimates or 1e-8, the sum identity to
+    # 1e-9; no kicked exact map here
+    T = j["forcing"]["period"]
+    for i in range(2):
+        x = math.log(j["floquet_abs"][i]) / T
+        e = (j["error_estimate"]["lyapunov"][i] +
+             j["error_estimate"]["floquet_abs"][i] / j["floquet_abs"][i] / T)
+        check(abs(j["lyapunov"][i] - x) <= max(1e-8, e),
+              f"lyapunov[{i}] {j['lyapunov'][i]} vs ln|mu|/T {x}")
+    check(j["lyapunov"][0] >= j["lyapunov"][1] and
+          abs(j["lyapunov_sum_defect"]) <= 1e-9 and
+          j["analytic"]["lyapunov"] == [None, None],
+          f"lyapunov {j['lyapunov']} defect {j['lyapunov_sum_defect']}")
 
     # --forcing-phase: the same cycle shifted in time, so the same means
     # and another stroboscopic point.
