@@ -100,9 +100,10 @@ def main():
                     "A = 0.5\nB = 0.3\n")
         r = subprocess.run(mpi + [exe, "run", "--dry-run", ini],
                            capture_output=True, text=True, env=ENV)
-        check(r.returncode == 0 and "  theta        7 values  0 to "
+        # (names padded to the longest axis name, forcing_phase)
+        check(r.returncode == 0 and "  theta               7 values  0 to "
               "3.141592654 rad (0 to 180 deg)\n" in r.stdout and
-              "  a            2 values  0.2 to 0.5\n" in r.stdout,
+              "  a                   2 values  0.2 to 0.5\n" in r.stdout,
               f"dry-run axes: {r.returncode} {r.stdout!r} {r.stderr!r}")
     return exit_status()
 

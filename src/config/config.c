@@ -632,10 +632,14 @@ int ssw_config_file_axes(const ssw_config *cfg, int out[SSW_NAXES]) {
 }
 
 void ssw_config_print_axes(const ssw_config *cfg, FILE *f) {
+  int width = 0; /* the longest axis name: the columns line up */
+  for (int a = 0; a < SSW_NAXES; a++)
+    if ((int)strlen(ssw_axis_names[a]) > width)
+      width = (int)strlen(ssw_axis_names[a]);
   for (int a = 0; a < SSW_NAXES; a++) {
     const ssw_axis *ax = &cfg->axes[a];
     const double lo = ax->values[0], hi = ax->values[ax->n - 1];
-    fprintf(f, "  %-6s %7d value%s  ", ssw_axis_names[a], ax->n,
+    fprintf(f, "  %-*s %7d value%s  ", width, ssw_axis_names[a], ax->n,
             ax->n == 1 ? " " : "s");
     if (ax->n == 1)
       fprintf(f, "%.10g", lo);

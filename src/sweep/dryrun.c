@@ -141,10 +141,14 @@ int ssw_sweep_dry_run(const ssw_config *cfg, const ssw_sweep_opts *so,
   const double bytes = ssw_h5out_estimate_bytes(cfg);
   printf("config:              %s\n", cfg->path);
   print_plan(cfg, so, ranks);
+  /* The swept axes' product; the axes of one value are listed below. */
   printf("grid points:         %llu (", (unsigned long long)n);
+  int swept = 0;
   for (int a = 0; a < SSW_NAXES; a++)
-    printf("%s%s %d", a ? " x " : "", ssw_axis_names[a], cfg->axes[a].n);
-  printf(")\n");
+    if (cfg->axes[a].n > 1)
+      printf("%s%s %d", swept++ ? " x " : "", ssw_axis_names[a],
+             cfg->axes[a].n);
+  printf("%s%d axes of one value)\n", swept ? "; " : "", SSW_NAXES - swept);
   ssw_config_print_axes(cfg, stdout);
   print_check(cfg, &check);
   printf("trajectories:        %d per point, %.6g in all\n", cfg->trajectories,
