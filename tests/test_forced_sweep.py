@@ -15,6 +15,8 @@ the seed body with drag, sine torque), checked in the file:
   resumed, bit-identical to them too;
 - the moving mass swept (mass_amp): its closed form's error falling by 4,
   the Floquet product with K(t), the sweep against `point`;
+- sample trajectories as Poincare sections (rows T apart, the cycle's
+  point repeated, the heading advancing by mean_omega T);
 - [refine] classes = attractor: the boundary between rest (torque_amp =
   0, with drag) and the forced cycle located at torque_amp = 0 within
   [refine] tol.
@@ -215,6 +217,44 @@ def mass_swept(tmp):
           f"mass: sweep {val!r} vs point {pt['mean_v']!r} beyond {e + pe:g}")
 
 
+def sections(tmp):
+    """Sample trajectories of a forced sweep are Poincare sections
+    (docs/output.md, "/samples"): rows at t = k T (consecutive times T
+    apart to 1e-12), on a one-period cycle the same (omega, v) in every
+    row to 1e-9 of its scale (the path ends on the cycle to 1e-13), and
+    the heading advancing by mean_omega T per row within the point's
+    estimate and spread."""
+    cfg, out = os.path.join(tmp, "sec.ini"), os.path.join(tmp, "sec.h5")
+    text = CONFIG.format(traj=2, out=out).replace(
+        "torque_amp = 0.05, 0.1, 0.2\n", "torque_amp = 0.1\n").replace(
+        "[run]\n", "samples = 1\nsample_nodes = 8\n[run]\n")
+    with open(cfg, "w") as f:
+        f.write(text)
+    p = run(cfg, 1, 1)
+    check(p.returncode == 0, f"sections: exit {p.returncode}: {p.stderr}")
+    with h5py.File(out, "r") as f:
+        g = f["samples"]
+        t, phi = g["t"][()][:, 0, :], g["phi"][()][:, 0, :]
+        w, v = g["omega"][()][:, 0, :], g["v"][()][:, 0, :]
+        freq = g["forcing_freq"][()]
+        mo = np.atleast_1d(np.squeeze(f["mean_omega"][()]))
+        emo = np.atleast_1d(np.squeeze(f["mean_omega_error"][()]))
+        smo = np.atleast_1d(np.squeeze(f["mean_omega_spread"][()]))
+    check(len(freq) == len(FREQS), f"sample points {freq}")
+    for i, om in enumerate(freq):
+        T = 2 * np.pi / om
+        check(np.all(np.abs(np.diff(t[i]) / T - 1) <= 1e-12),
+              f"Omega {om}: section times {t[i]} not T apart")
+        for x in (w[i], v[i]):
+            check(np.all(np.abs(x - x[-1]) <= 1e-9 * np.abs(x).max()),
+                  f"Omega {om}: the section's rows differ: {x}")
+        k = FREQS.index(om)
+        d = np.diff(phi[i]) / T
+        check(np.all(np.abs(d - mo[k]) <= emo[k] + smo[k] +
+                     1e-12 * abs(mo[k])),
+              f"Omega {om}: heading per period {d} vs mean_omega {mo[k]}")
+
+
 REFINE = ("[body]\nm = 1\nI0 = 0.5\nrho = 1\n"
           + "".join(f"{k} = {v}\n" for k, v in DRAG.items())
           + "[grid]\n" + "".join(f"{k} = {v}\n" for k, v in BODY.items())
@@ -282,6 +322,7 @@ def main():
         killed_and_resumed(tmp, ref, traj)
         refined(tmp)
         mass_swept(tmp)
+        sections(tmp)
     return exit_status()
 
 

@@ -429,20 +429,6 @@ static int forcing_axis(const ssw_config *c, double *value) {
   return -1;
 }
 
-/* The forced extractor records no path (forced.c runs the period map
- * alone): a forced point's sample trajectories would be its initial state
- * and NaN, so a sweep with forcing keeps none. */
-static int forcing_samples(parse_state *st) {
-  double x;
-  const int a = forcing_axis(st->cfg, &x);
-  if (st->cfg->samples == 0 || a < 0) return SSW_SUCCESS;
-  const int k = ssw_cfg_find_key("output", "samples");
-  return fail(st, st->set_line[k], "output", "samples",
-              "the forced extractor keeps no sample trajectories (%s = %g "
-              "on the grid); set samples = 0",
-              ssw_axis_names[a], x);
-}
-
 /* [refine] classes = attractor refines where a point's attractor
  * changes: without forcing on the grid every point has the same (rest, or
  * none), and the refinement would silently find nothing. */
@@ -477,7 +463,6 @@ static int finish(parse_state *st, int rc) {
   SSW_CALL(run_axes(st));
   SSW_CALL(circulation_fluid(st));
   SSW_CALL(drag_psd(st));
-  SSW_CALL(forcing_samples(st));
   SSW_CALL(attractor_needs_forcing(st));
   const ssw_config *c = st->cfg;
   if (c->samples > c->trajectories) {

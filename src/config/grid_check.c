@@ -137,7 +137,14 @@ int ssw_grid_validate(const ssw_config *cfg) {
   SSW_CHECK(cfg, SSW_ERR_ARG, "ssw_grid_validate: cfg is NULL");
   SSW_CALL(check_size(cfg));
   SSW_CALL(check_semi_axes(cfg));
-  if (ssw_model_check_body(&cfg->body) != SSW_SUCCESS) {
+  /* The body's keys alone, where no run axis is swept; otherwise a swept
+   * run value (forcing_freq beside a torque_amp of one value) completes
+   * the body only at each grid point, which check_points validates, body
+   * and point together. */
+  int swept = 0;
+  for (int a = SSW_NBODY_AXES; a < SSW_NAXES; a++)
+    swept |= cfg->axes[a].n > 1;
+  if (!swept && ssw_model_check_body(&cfg->body) != SSW_SUCCESS) {
     char why[640]; /* copy: the message buffer is rewritten below */
     snprintf(why, sizeof why, "%s", ssw_error_user_message());
     return SSW_RAISE(SSW_ERR_CONFIG, "%s:0: [body]: %s", label(cfg), why);

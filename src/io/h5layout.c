@@ -510,7 +510,10 @@ int ssw_h5_create_samples(ssw_h5out *h, const ssw_config *cfg) {
       "1", "sample trajectory (ensemble members 0 .. samples-1)", &h->sdim[1]));
   TRY(create_scale(
       h, h->sgroup, "node", h->sdims[2], H5T_STD_I32LE, H5T_NATIVE_INT, idx,
-      "1", "row at evenly spaced times along the trajectory", &h->sdim[2]));
+      "1",
+      "row at evenly spaced times along the trajectory (a forced point: "
+      "the period map's points, t = kT)",
+      &h->sdim[2]));
   for (int q = 0; q < SSW_SAMPLE_NQ; q++)
     TRY(attach_scales(h->sdset[q], ssw_h5_sample_quantities[q].name, h->sdim,
                       3));

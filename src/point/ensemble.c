@@ -501,16 +501,32 @@ static void finish_lower(const reduction *a, reduction *low,
   res->upper_fraction = low && up + down > 0 ? up / (up + down) : NAN;
 }
 
-/* Each recorded sample trajectory as sample_nodes rows at evenly
- * spaced times over its computed span (ssw_path_dense), laid out
- * [quantity][sample][node]. */
+/* A forced trajectory's rows: the last N of its period map's points
+ * (recorded in time order, the initial state first), NaN after them
+ * when it has fewer. */
+static void section_rows(const ssw_path *b, size_t N,
+                         double (*rows)[SSW_PATH_NQ]) {
+  const size_t first = b->n > N ? b->n - N : 0;
+  for (size_t k = 0; k < N; k++)
+    for (size_t q = 0; q < SSW_PATH_NQ; q++)
+      rows[k][q] = first + k < b->n ? b->rows[first + k][q] : NAN;
+}
+
+/* Each recorded sample trajectory as sample_nodes rows, laid out
+ * [quantity][sample][node]: at evenly spaced times over its computed
+ * span (ssw_path_dense), or for a forced point its Poincare section (the
+ * period map's last points: docs/output.md). */
 static int store_samples(const ssw_ensemble *e, const ssw_tensor *t,
                          double *out) {
   const size_t S = (size_t)e->sp.samples, N = (size_t)e->sp.sample_nodes;
+  const int forced = (ssw_model_caps(t) & SSW_MCAP_TIME_PERIODIC) != 0;
   for (size_t s = 0; s < S; s++) {
     ssw_path *b = &e->nodes[s];
     SSW_CALL(ssw_path_sort(b));
-    ssw_path_dense(b, t, N, e->dense);
+    if (forced)
+      section_rows(b, N, e->dense);
+    else
+      ssw_path_dense(b, t, N, e->dense);
     for (size_t k = 0; k < N; k++)
       for (size_t q = 0; q < SSW_SAMPLE_NQ; q++)
         out[q * S * N + s * N + k] = e->dense[k][q];

@@ -220,16 +220,36 @@ static void forced_values(const ssw_tensor *t, const ssw_forced *f,
   r->cycle_periods = f->cycle_periods;
 }
 
+/* A sample trajectory of a forced point: its period map's points (the
+ * path's section nodes, t = kT after the first), passed on as samples. */
+typedef struct {
+  ssw_sample_fn sample;
+  void *ctx;
+} section;
+
+static void section_node(void *ctx, const double q[SSW_FORCED_PATH_NQ],
+                         const double avg[2]) {
+  const section *s = ctx;
+  if (avg) s->sample(s->ctx, 1, q[0], q[1], q[2], q[3], q[4], q[5], q[6]);
+}
+
 /* A forced trajectory (forced.c) as an ssw_traj: its work, flags and
  * convergence, and its attractor's measurements with their closed forms
- * (the sweep's datasets; `point` prints forced.h's whole record). */
+ * (the sweep's datasets; `point` prints forced.h's whole record); a sample
+ * trajectory (ctx[i] set) also records its Poincare section: the path
+ * `point --trajectory` writes, at the run's steps, its periods' ends. */
 static int run_forced(const ssw_point *pt, int n, const double *w0,
                       const double *v0, const ssw_integrator *o,
                       ssw_sample_fn sample, void *const *ctx, ssw_traj *out) {
-  (void)sample, (void)ctx;
   for (int i = 0; i < n; i++) {
     ssw_forced f;
     SSW_CALL(ssw_forced_run(&pt->tensor, w0[i], v0[i], o, &f));
+    if (sample && ctx && ctx[i]) {
+      section sec = {sample, ctx[i]};
+      SSW_CALL(ssw_forced_path(&pt->tensor, w0[i], v0[i], o, f.steps_per_period,
+                               ssw_forced_path_periods(&f), section_node,
+                               &sec));
+    }
     SSW_CALL(ssw_forced_lyapunov(&pt->tensor, o, &f));
     ssw_traj *r = &out[i];
     *r = (ssw_traj){.regime = pt->regime, .H0 = f.H0, .h = f.period};
