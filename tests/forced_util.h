@@ -32,6 +32,34 @@ static inline void forced_run(const ssw_body *b, const ssw_params *p,
          ssw_error_user_message());
 }
 
+/* Body i of a seeded wide batch (test_kicked, test_lyapunov): blade
+ * angle, centre of mass and ellipse centre anywhere, thin to near-round
+ * ellipses (B = 0.499 on every fourth), mass and inertia over decades,
+ * no fluid on every third and else rho over decades; the rest is the
+ * seed body's. */
+static inline void forced_random_body(unsigned long long *seed, int i,
+                                      ssw_body *b, ssw_params *p) {
+  *b = (ssw_body)SEED_BODY;
+  *p = (ssw_params)SEED_PARAMS(0.0);
+  p->theta = test_uniform(seed, 0.0, M_PI);
+  p->a = test_uniform(seed, -0.4, 0.4);
+  p->b = test_uniform(seed, -0.2, 0.2);
+  p->B = i % 4 == 0 ? 0.499 : test_uniform(seed, 0.02, 0.48);
+  p->r = test_uniform(seed, -0.3, 0.3);
+  b->m = exp(test_uniform(seed, log(0.2), log(5.0)));
+  b->I0 = exp(test_uniform(seed, log(0.05), log(2.0)));
+  b->rho = i % 3 == 0 ? 0.0 : exp(test_uniform(seed, log(0.1), log(5.0)));
+}
+
+/* The drag C = c K of a body: its entries from its own tensor. */
+static inline void forced_proportional(ssw_body *b, const ssw_params *p,
+                                       double c) {
+  ssw_tensor t;
+  b->drag_w = b->drag_v = b->drag_wv = 0.0;
+  EXPECT(ssw_model_tensor(b, p, &t) == 0, "tensor");
+  b->drag_w = c * t.J, b->drag_v = c * t.M, b->drag_wv = -c * t.L2;
+}
+
 /* Body i's forced run r against an independent one (ref, another scheme
  * at a tighter rtol): the same cycle; mean_omega and mean_v within 1e-8
  * of max(|x|, the cycle's amplitude in x), the Floquet moduli within

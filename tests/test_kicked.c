@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "forced_util.h"
 #include "sleighsweep/error.h"
 #include "sleighsweep/forced.h"
 #include "test_util.h"
@@ -32,33 +33,18 @@ static int run(const ssw_body *b, const ssw_params *p, double w0, double v0,
   return 0;
 }
 
-/* A body with C = c K: the drag entries from its own tensor. */
-static void proportional(ssw_body *b, const ssw_params *p, double c) {
-  ssw_tensor t;
-  b->drag_w = b->drag_v = b->drag_wv = 0.0;
-  EXPECT(ssw_model_tensor(b, p, &t) == 0, "tensor");
-  b->drag_w = c * t.J, b->drag_v = c * t.M, b->drag_wv = -c * t.L2;
-}
-
 static void check_batch(void) {
   unsigned long long seed = 20261128;
   int bounded = 0, total = 0, measured = 0;
   const int nbody = 12;
   for (int i = 0; i < nbody; i++) {
-    ssw_body b = SEED_BODY;
-    ssw_params p = SEED_PARAMS(0.0);
-    p.theta = test_uniform(&seed, 0.0, M_PI);
-    p.a = test_uniform(&seed, -0.4, 0.4);
-    p.b = test_uniform(&seed, -0.2, 0.2);
-    p.B = i % 4 == 0 ? 0.499 : test_uniform(&seed, 0.02, 0.48);
-    p.r = test_uniform(&seed, -0.3, 0.3);
-    b.m = exp(test_uniform(&seed, log(0.2), log(5.0)));
-    b.I0 = exp(test_uniform(&seed, log(0.05), log(2.0)));
-    b.rho = i % 3 == 0 ? 0.0 : exp(test_uniform(&seed, log(0.1), log(5.0)));
+    ssw_body b;
+    ssw_params p;
+    forced_random_body(&seed, i, &b, &p);
     b.forcing_shape = SSW_FORCING_KICKS;
     b.forcing_freq = test_uniform(&seed, 0.5, 4.0);
     b.torque_amp = (i % 2 ? -1.0 : 1.0) * test_uniform(&seed, 0.05, 1.0);
-    proportional(&b, &p, exp(test_uniform(&seed, log(0.03), log(1.0))));
+    forced_proportional(&b, &p, exp(test_uniform(&seed, log(0.03), log(1.0))));
     ssw_tensor t;
     ssw_forced r;
     ssw_forced_closed a;
@@ -121,7 +107,7 @@ static void check_refusals(void) {
     ssw_params p = SEED_PARAMS(0.0);
     b.forcing_shape = SSW_FORCING_KICKS;
     b.forcing_freq = 2.0, b.torque_amp = 0.3;
-    proportional(&b, &p, 0.2);
+    forced_proportional(&b, &p, 0.2);
     if (k == 0) b.Gamma = 0.5, p.r = 0.2;           /* circulation */
     if (k == 1) b.drag_v *= 1.5;                    /* C not c K */
     if (k == 2) b.forcing_shape = SSW_FORCING_SINE; /* the sine */

@@ -97,16 +97,9 @@ static void check_batch(void) {
   int bounded = 0, total = 0;
   const int nbody = 12;
   for (int i = 0; i < nbody; i++) {
-    ssw_body b = SEED_BODY;
-    ssw_params p = SEED_PARAMS(0.0);
-    p.theta = test_uniform(&seed, 0.0, M_PI);
-    p.a = test_uniform(&seed, -0.4, 0.4);
-    p.b = test_uniform(&seed, -0.2, 0.2);
-    p.B = i % 4 == 0 ? 0.499 : test_uniform(&seed, 0.02, 0.48);
-    p.r = test_uniform(&seed, -0.3, 0.3);
-    b.m = exp(test_uniform(&seed, log(0.2), log(5.0)));
-    b.I0 = exp(test_uniform(&seed, log(0.05), log(2.0)));
-    b.rho = i % 3 == 0 ? 0.0 : exp(test_uniform(&seed, log(0.1), log(5.0)));
+    ssw_body b;
+    ssw_params p;
+    forced_random_body(&seed, i, &b, &p);
     b.drag_w = exp(test_uniform(&seed, log(0.03), log(2.0)));
     b.drag_v = exp(test_uniform(&seed, log(0.03), log(2.0)));
     b.drag_wv = test_uniform(&seed, -0.5, 0.5) * sqrt(b.drag_w * b.drag_v);
@@ -155,14 +148,6 @@ static void check_batch(void) {
          nbody, worst, bounded, total);
 }
 
-/* A body with C = c K: the drag entries from its own tensor. */
-static void proportional(ssw_body *b, const ssw_params *p, double c) {
-  ssw_tensor t;
-  b->drag_w = b->drag_v = b->drag_wv = 0.0;
-  EXPECT(ssw_model_tensor(b, p, &t) == 0, "tensor");
-  b->drag_w = c * t.J, b->drag_v = c * t.M, b->drag_wv = -c * t.L2;
-}
-
 static void check_kicked(void) {
   unsigned long long seed = 20261130;
   int bounded = 0, total = 0;
@@ -178,7 +163,7 @@ static void check_kicked(void) {
     b.forcing_shape = SSW_FORCING_KICKS;
     b.forcing_freq = test_uniform(&seed, 0.5, 4.0);
     b.torque_amp = (i % 2 ? -1.0 : 1.0) * test_uniform(&seed, 0.05, 1.0);
-    proportional(&b, &p, exp(test_uniform(&seed, log(0.03), log(1.0))));
+    forced_proportional(&b, &p, exp(test_uniform(&seed, log(0.03), log(1.0))));
     ssw_tensor t;
     ssw_forced r;
     if (spectrum(&b, &p, 0.5, 0.5, &t, &r) != 0) {
