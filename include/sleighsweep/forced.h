@@ -131,6 +131,14 @@ int ssw_forced_run(const ssw_tensor *t, double w0, double v0,
 int ssw_forced_lyapunov(const ssw_tensor *t, const ssw_integrator *o,
                         ssw_forced *r);
 
+/** What a sweep takes instead (no integration on a cycle): on a cycle
+ * the exponents ln |mu_i| / (n T) of its measured Floquet moduli (the
+ * definition; their errors from the moduli's), the divergence's mean the
+ * cycle's `mean_divergence`, so the sum's defect is that of the Floquet
+ * product identity; off a cycle ssw_forced_lyapunov. */
+int ssw_forced_lyapunov_sweep(const ssw_tensor *t, const ssw_integrator *o,
+                              ssw_forced *r);
+
 /** The closed forms beside a forced trajectory's measurements (NaN where
  * none applies, docs/theory/forcing.md): the small-forcing mean velocity
  * of the sine torque with drag and without circulation (forcing.md

@@ -304,3 +304,19 @@ int ssw_forced_lyapunov(const ssw_tensor *t, const ssw_integrator *o,
   r->steps += m.steps;
   return SSW_SUCCESS;
 }
+
+int ssw_forced_lyapunov_sweep(const ssw_tensor *t, const ssw_integrator *o,
+                              ssw_forced *r) {
+  if (r->attractor != SSW_ATTRACTOR_PERIODIC)
+    return ssw_forced_lyapunov(t, o, r);
+  const double nT = r->cycle_periods * r->period;
+  for (int i = 0; i < 2; i++) {
+    const double mu = r->q.floquet_abs[i];
+    r->q.lyapunov[i] = log(mu) / nT;
+    r->err.lyapunov[i] = r->err.floquet_abs[i] / mu / nT;
+  }
+  r->lyapunov_divergence = r->mean_divergence;
+  r->lyapunov_sum_defect =
+      r->q.lyapunov[0] + r->q.lyapunov[1] - r->mean_divergence;
+  return SSW_SUCCESS;
+}

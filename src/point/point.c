@@ -250,7 +250,7 @@ static int run_forced(const ssw_point *pt, int n, const double *w0,
                                ssw_forced_path_periods(&f), section_node,
                                &sec));
     }
-    SSW_CALL(ssw_forced_lyapunov(&pt->tensor, o, &f));
+    SSW_CALL(ssw_forced_lyapunov_sweep(&pt->tensor, o, &f));
     ssw_traj *r = &out[i];
     *r = (ssw_traj){.regime = pt->regime, .H0 = f.H0, .h = f.period};
     traj_absent(r);
