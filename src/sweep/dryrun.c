@@ -81,6 +81,18 @@ static void print_plan(const ssw_config *cfg, const ssw_sweep_opts *so,
   ssw_error_clear();
 }
 
+/* The grid's size as the product of its swept axes; the axes of one value
+ * are counted (ssw_config_print_axes lists every axis below). */
+static void print_grid_size(const ssw_config *cfg, uint64_t n) {
+  printf("grid points:         %llu (", (unsigned long long)n);
+  int swept = 0;
+  for (int a = 0; a < SSW_NAXES; a++)
+    if (cfg->axes[a].n > 1)
+      printf("%s%s %d", swept++ ? " x " : "", ssw_axis_names[a],
+             cfg->axes[a].n);
+  printf("%s%d axes of one value)\n", swept ? "; " : "", SSW_NAXES - swept);
+}
+
 /* The grid check: every point, or on a large grid a sub-grid of it, with
  * the time the run's check of every point will take. */
 static void print_check(const ssw_config *cfg, const ssw_preview_check *c) {
@@ -141,14 +153,7 @@ int ssw_sweep_dry_run(const ssw_config *cfg, const ssw_sweep_opts *so,
   const double bytes = ssw_h5out_estimate_bytes(cfg);
   printf("config:              %s\n", cfg->path);
   print_plan(cfg, so, ranks);
-  /* The swept axes' product; the axes of one value are listed below. */
-  printf("grid points:         %llu (", (unsigned long long)n);
-  int swept = 0;
-  for (int a = 0; a < SSW_NAXES; a++)
-    if (cfg->axes[a].n > 1)
-      printf("%s%s %d", swept++ ? " x " : "", ssw_axis_names[a],
-             cfg->axes[a].n);
-  printf("%s%d axes of one value)\n", swept ? "; " : "", SSW_NAXES - swept);
+  print_grid_size(cfg, n);
   ssw_config_print_axes(cfg, stdout);
   print_check(cfg, &check);
   printf("trajectories:        %d per point, %.6g in all\n", cfg->trajectories,
