@@ -1,6 +1,7 @@
 #!/usr/bin/python3
-"""Disk full. In a 1150 KiB tmpfs the HDF5 file (allocated whole at
-creation) fits and the journals then fill the disk mid-sweep: the run must
+"""Disk full. In a tmpfs 150 KiB larger than the HDF5 file as the engine
+estimates it (allocated whole at creation) the file fits and the
+journals then fill the disk mid-sweep: the run must
 stop with exit status 1 and a message naming the directory and the space
 the run needs there; moved to a roomy disk, the same command resumes from
 what was durable and ends byte-identical to an uninterrupted run. In a 300
@@ -56,7 +57,7 @@ tol = 1e-7
 
 def every_point_samples(tmp):
     """The test config with samples at every grid point: journal records
-    of 7 KiB each, so the journals fill the 1150 KiB disk mid-sweep."""
+    of 7 KiB each, so the journals fill the disk mid-sweep."""
     with open(SMALL_CONFIG) as f:
         lines = [ln for ln in f.read().splitlines()
                  if not ln.startswith("sample_points")]
@@ -65,6 +66,17 @@ def every_point_samples(tmp):
         f.write("\n".join(lines).replace(
             "[output]", "[output]\nsample_points = all") + "\n")
     return path
+
+
+def file_kib(cfg):
+    """The output file's size in KiB as the engine estimates it (the dry
+    run's "output size"; its pre-check refuses a disk with less free): the
+    tmpfs sizes below follow the layout instead of a fixed figure."""
+    p = subprocess.run([EXE, "run", "--dry-run", cfg], env=ENV,
+                       capture_output=True, text=True)
+    m = re.search(r"output size: +([0-9.e+-]+) MB", p.stdout)
+    check(m is not None, f"dry run: no output size: {p.stdout[-800:]}")
+    return int(float(m.group(1)) * 1e6 / 1024) + 8 if m else 1150
 
 
 def run(cfg, out):
@@ -95,13 +107,14 @@ def check_full(p, where, what):
 def full_at_creation(tmp, cfg):
     """A stale creating file, held open: counted free, but not freed."""
     d = os.path.join(tmp, "create")
-    if not mount(d, "1150k"):
+    kib = file_kib(cfg)  # counted free: the disk; writable: 200 KiB
+    if not mount(d, f"{kib + 200}k"):
         return
     try:
         out = os.path.join(d, "sweep.h5")
         stale = out + ".creating"
         with open(stale, "wb") as f:
-            f.write(b"\0" * (950 * 1024))
+            f.write(b"\0" * (kib * 1024))
         held = open(stale, "rb")
         t0 = time.monotonic()
         p = run(cfg, out)
@@ -183,7 +196,9 @@ with tempfile.TemporaryDirectory() as tmp:
     CONFIG = every_point_samples(tmp)
     full = os.path.join(tmp, "full")
     os.mkdir(full)
-    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1150k", "tmpfs",
+    # the file and 150 KiB: the journals' 7 KiB records fill it mid-grid
+    size = f"size={file_kib(CONFIG) + 150}k"
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", size, "tmpfs",
                        full], capture_output=True).returncode != 0:
         print("skipped: cannot mount a tmpfs (needs root)")
         sys.exit(77)

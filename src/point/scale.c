@@ -80,6 +80,15 @@ void ssw_units_state(ssw_units *u, const ssw_tensor *s, double w, double v,
 #define PARTS(p)                                                               \
   TD(p.d, 0, 1, 0), TD(p.dphi, 0, 0, 0), TD(p.r, 0, 1, 0), TD(p.t0, 0, 0, 1),  \
       TD(p.center, 0, 1, 0), TD(p.blade, 0, -1, 0)
+/* The forced quantities (names.h SSW_FORCED_QUANTITIES, in its order):
+ * mean_omega, mean_v, mean_power, mean_path_radius, the two moduli,
+ * energy_growth_slope, lyapunov_max. The forced extractor runs in the
+ * body's units (no rescaling reaches it); declared all the same. */
+_Static_assert(SSW_FQ_N == 8, "a forced quantity's dimension below");
+#define FQ_DIMS(a)                                                             \
+  TD(a[0], 0, 0, -1), TD(a[1], 0, 1, -1), TD(a[2], 1, 2, -3),                  \
+      TD(a[3], 0, 1, 0), TD(a[4], 0, 0, 0), TD(a[5], 0, 0, 0),                 \
+      TD(a[6], 0, 0, -4), TD(a[7], 0, 0, -1)
 static const ssw_traj_field traj_fields[] = {TI(regime),
                                              TD(H0, 1, 2, -2),
                                              TD(rate, 0, 0, -1),
@@ -145,7 +154,13 @@ static const ssw_traj_field traj_fields[] = {TI(regime),
                                              TD(err_heading_total, 0, 0, 0),
                                              TD(err_rest, 0, 1, 0),
                                              TD(err_path, 0, 1, 0),
-                                             TD(err_decay, 0, 0, -1)};
+                                             TD(err_decay, 0, 0, -1),
+                                             TI(attractor),
+                                             TI(cycle_periods),
+                                             FQ_DIMS(forced),
+                                             FQ_DIMS(err_forced),
+                                             FQ_DIMS(x_forced),
+                                             TD(x_floquet_product, 0, 0, 0)};
 
 const ssw_traj_field *ssw_units_traj_fields(int *count) {
   *count = (int)(sizeof traj_fields / sizeof traj_fields[0]);
