@@ -1,8 +1,9 @@
 #!/bin/sh
 # Regenerates the figure gallery: the 2025 paper's Figs. 2-8 and 10, the
 # 2010 paper's Figs. 2a, 2b and 3, the exact path, phase diagrams over
-# theta x a (blade force included) and circulation's regimes and paths,
-# with captions in OUT/index.md.
+# theta x a (blade force included), circulation's regimes and paths,
+# drag, and the driven sleigh (its speed and Floquet maps, a swimming
+# path, the growth of an undamped one), with captions in OUT/index.md.
 #
 # Usage: analysis/figures.sh [OUT]        (default OUT: build/gallery)
 #        analysis/figures.sh --data-only [OUT]   (the engine's data only)
@@ -262,6 +263,11 @@ file = forced_omega_tau.h5
 EOF
 "$MPIEXEC" -np "$NP" "$EXE" run --overwrite --quiet \
   --output "$DATA/forced_omega_tau.h5" "$DATA/forced_omega_tau.ini" >/dev/null
+# The driven sleigh's paths (point --trajectory under forcing, 0.3 s): a
+# swimming sleigh on its cycle with the period averages of its contact
+# point, and an undamped one accelerating through its growth window.
+point forced_swim --forcing-freq 1.5 --torque-amp 1 --drag-w 0.3 --drag-v 0.5
+point forced_growth --forcing-freq 2 --torque-amp 0.2 --omega0 0 --v0 0
 # Refined boundaries ([refine]) over theta x a: a coarse 12 x 9 grid whose
 # Z = 0, L1 = 0 and loop-level crossings the engine locates to 1e-6.
 "$MPIEXEC" -np "$NP" "$EXE" run --overwrite --quiet \

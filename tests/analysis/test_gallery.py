@@ -16,7 +16,12 @@ round-off as its upper envelope (no spikes to the floor), the captions
 state the body scale. The circulation figures: the regime maps are the
 sweeps' (r x theta and Gamma x energy), their periodic points on their
 side of H = H_c, the bounded path's
-orbit circle of the JSON's radius, the arcs on either side.
+orbit circle of the JSON's radius, the arcs on either side. The driven
+sleigh: the speed map's closed-form error growing as tau_0^2; the
+swimming path's period averages on one circle about the cycle's centre,
+of the closed-form radius; the Floquet moduli's product identity within
+their estimates and their tau_0^2 approach to the rest's; the growth
+slope from the CSV's H equal to the JSON's and within 1e-3 of the law.
 
 Usage: test_gallery.py SLEIGHSWEEP [MPIEXEC]
 """
@@ -52,7 +57,8 @@ FIGURES = ("xz2025_fig2_energy", "xz2025_fig3_omega", "xz2025_fig4_rattle",
            "validate_rho1", "circulation_regimes",
            "circulation_gamma_energy", "circulation_periodic",
            "circulation_arcs", "drag_decay", "drag_paths",
-           "phase_refined", "forced_speed_map")
+           "phase_refined", "forced_speed_map", "forced_path",
+           "forced_floquet", "forced_growth")
 # Bounds on the 2025 paper's comparisons (measured: Hamel energy 1.6e-14,
 # RK45 7e-4; omega error Hamel 2.8e-8, RK45 4e-4; Fig. 4 velocity Hamel
 # 2.6e-7, RATTLE 1.5e-6, configuration Hamel 8e-7, RATTLE 6e-6).
@@ -309,6 +315,74 @@ def check_circulation(data, results):
           f"circulation_arcs: arcs {[j['arc'] for j in arcs]}")
 
 
+def check_forced(data, results):
+    """The driven sleigh's path, Floquet and growth figures: each drawn
+    from its file, against an exact identity and a closed form."""
+    fp = results["fig_forced_path"]
+    c, j = csv_of(data, "forced_swim")
+    sec = np.flatnonzero(np.isfinite(c["x_avg"]))[j["transient_periods"]:]
+    lines = fp["lines"]
+    check(np.array_equal(lines["contact point"].get_xdata(), c["x"]) and
+          np.array_equal(lines["period averages"].get_ydata(),
+                         c["y_avg"][sec]),
+          "forced_path: the drawn path or averages differ from the CSV")
+    # exact: the averages turn about the cycle's centre (round-off; the
+    # path's last cycles lie on the cycle to 1e-13)
+    r, ac = fp["radii"], fp["closed"]
+    check(np.ptp(r) <= 1e-10 * r[-1], f"forced_path: the last averages' "
+          f"distances from the centre spread by {np.ptp(r) / r[-1]:.3g}")
+    # the closed form of their radius (forcing.md, "The forced path")
+    d = abs(r[-1] / ac["radius"] - 1)
+    check(d <= ac["bound"], f"forced_path: the averages' radius "
+          f"{r[-1]:.10g} vs the closed form {ac['radius']:.10g} ({d:.3g} "
+          f"> the dropped terms' bound {ac['bound']:.3g})")
+    circ = lines["radius mean_path_radius"]
+    rc = np.hypot(circ.get_xdata() - fp["zc"].real,
+                  circ.get_ydata() - fp["zc"].imag)
+    check(np.allclose(rc, abs(j["mean_path_radius"]), rtol=1e-12),
+          "forced_path: the dashed circle's radius is not mean_path_radius")
+    print(f"forced_path: averages' radius {r[-1]:.6g} = "
+          f"{r[-1] / abs(j['mean_path_radius']):.4f} mean_path_radius, "
+          f"closed form off by {d:.2g} (bound {ac['bound']:.2g})")
+    # Floquet: the file's moduli, the product identity within their
+    # estimates, the rest's limit approached as tau_0^2
+    ff = results["fig_forced_floquet"]
+    with h5py.File(os.path.join(data, "forced_omega_tau.h5"), "r") as f:
+        want = [np.squeeze(f[k][()]).T for k in
+                ("floquet_abs_1", "floquet_abs_2", "analytic_floquet_product",
+                 "analytic_floquet_abs_1")]
+    check(all(np.array_equal(a, b, equal_nan=True) for a, b in zip(
+        (ff["floquet_abs_1"], ff["floquet_abs_2"], ff["product"],
+         ff["analytic_floquet_abs_1"]), want)),
+        "forced_floquet: data differ from the sweep file")
+    check(np.all(np.isnan(want[3])), "forced_floquet: a sine sweep has no "
+          "closed-form moduli (analytic_floquet_abs_1 should be NaN)")
+    check(np.all(ff["deviation"] <= ff["estimate"]), "forced_floquet: "
+          "mu_1 mu_2 / analytic_floquet_product - 1 beyond the moduli's "
+          f"estimates ({np.nanmax(ff['deviation'] / ff['estimate']):.3g})")
+    check(np.all(np.abs(ff["slopes"] - 2) < 0.15), "forced_floquet: the "
+          f"departure from the rest's multiplier grows as tau_0^"
+          f"{ff['slopes']}, not tau_0^2")
+    print(f"forced_floquet: product identity {np.nanmax(ff['deviation']):.2g}"
+          f", departure exponents {ff['slopes'].min():.3f}.."
+          f"{ff['slopes'].max():.3f}")
+    # growth: the CSV's H gives the JSON's slope (the same nodes), which
+    # is the closed form's to its O(tau_0^2) relative error (forcing.md:
+    # 3.8e-4 measured, 1e-3 asked)
+    fg = results["fig_forced_growth"]
+    c, j = csv_of(data, "forced_growth")
+    law = fg["law"]
+    check(np.array_equal(fg["H"], c["H"]) and j["attractor"] ==
+          "accelerating", "forced_growth: the drawn H is not the CSV's, or "
+          "the run is not accelerating")
+    d = abs(law["slope"] / j["energy_growth_slope"] - 1)
+    check(d <= 1e-12, f"forced_growth: the CSV's slope {law['slope']!r} "
+          f"vs the JSON's {j['energy_growth_slope']!r} ({d:.3g})")
+    d = abs(j["energy_growth_slope"] / j["analytic"]["energy_growth_slope"]
+            - 1)
+    check(d <= 1e-3, f"forced_growth: the closed form's slope off by {d:.3g}")
+
+
 def check_trajectory_exact(data, tmp):
     """trajectory.py --exact draws the exact path (x_exact, y_exact) as a
     line of its own; without the option there is none."""
@@ -427,6 +501,7 @@ with tempfile.TemporaryDirectory() as tmp:
     check(np.all(np.abs(fm["slopes"] - 2) < 0.1),
           f"forced_speed_map: the closed form's error grows as tau_0^"
           f"{fm['slopes']}, not tau_0^2")
+    check_forced(data, results)
     # the command line that figures.sh runs after the data
     rc = gallery.main([data, os.path.join(tmp, "bad"), "--formats", "gif"])
     check(rc == 2, f"gallery.py --formats gif: exit {rc}, expected 2")
