@@ -269,13 +269,13 @@ def fig_forced_path(g):
 
 # ---- The Floquet moduli over forcing_freq x torque_amp ------------------
 
-def rest_multipliers(f, omega):
+def rest_multipliers(ds, omega):
     """The moduli exp(Re lambda_i T) of the unforced damped sleigh's rest,
-    lambda_i the eigenvalues of -K^-1 C (the file's tensor and drag
+    lambda_i the eigenvalues of -K^-1 C (the dataset's tensor and drag
     attributes), descending, per forcing frequency: the limit of the
     cycle's multipliers as torque_amp -> 0 (docs/theory/forcing.md)."""
-    J, M, L2 = (float(np.ravel(f[k][()])[0]) for k in ("J", "M", "L2"))
-    cw, cv, cwv = (float(f.attrs[k])
+    J, M, L2 = (float(np.ravel(ds[k].values)[0]) for k in ("J", "M", "L2"))
+    cw, cv, cwv = (float(ds.attrs[k])
                    for k in ("drag_w", "drag_v", "drag_wv"))
     K = np.array([[J, -L2], [-L2, M]])
     C = np.array([[cw, cwv], [cwv, cv]])
@@ -297,11 +297,9 @@ def _floquet(path):
                   "floquet_abs_2_error", "analytic_floquet_product",
                   "analytic_floquet_abs_1"):
             out[k] = q(k)
+        out["rest"] = rest_multipliers(ds, om)
     finally:
         ds.close()
-    import h5py
-    with h5py.File(path, "r") as f:
-        out["rest"] = rest_multipliers(f, om)
     return out
 
 
