@@ -12,6 +12,6 @@ ssw_add_test(NAME test_h5out_xarray LABELS h5out
           ${CMAKE_CURRENT_SOURCE_DIR}/check_xarray.py)
 # One source of truth for names: a file the engine writes against
 # docs/output.md's tables and the names analysis/ keeps. About 2 s.
-ssw_add_test(NAME test_names LABELS h5out TIMEOUT 120
+ssw_add_test(NAME test_names LABELS h5out TIMEOUT 600
   COMMAND ${SSW_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/test_names.py
           $<TARGET_FILE:sleighsweep> ${CMAKE_SOURCE_DIR})
