@@ -42,21 +42,26 @@ file = {out}
 samples = 1
 sample_nodes = 8
 """
-# the same body, every run axis swept, in two files (the product of all
-# would be 4096 points, most of them forced): the first fifteen
-# dimensions, then the body's and the moving mass's four; one trajectory
-# per point (the names are the check)
+# the same body, every run axis swept, in three files (the product of
+# all would be 4096 points, most of them forced, and 512 in two files
+# took six minutes under the sanitizers): the first fifteen dimensions
+# (no forcing), the sine torque's three, then the moving mass's four; one
+# trajectory per point (the names are the check)
 SWEPT = CONFIG.replace("[ensemble]\n", "Gamma = 0, 1\nenergy = 0.5, 2\n"
                        "drag_w = 0.1, 0.2\ndrag_v = 0.1, 0.2\n"
-                       "drag_wv = 0, 0.05\nforcing_freq = 1, 2\n"
-                       "torque_amp = 0, 0.1\nforcing_phase = 0, 0.5\n"
-                       "[ensemble]\n").replace(
+                       "drag_wv = 0, 0.05\n[ensemble]\n").replace(
                            "samples = 1\n", "").replace(
                                "trajectories = 2\n", "trajectories = 1\n")
-SWEPT_MASS = CONFIG.replace("[ensemble]\n", "drag_w = 0.1\ndrag_v = 0.2\n"
+SWEPT_TORQUE = CONFIG.replace("[ensemble]\n", "drag_w = 1\ndrag_v = 2\n"
+                              "forcing_freq = 2, 3\ntorque_amp = 0, 0.1\n"
+                              "forcing_phase = 0, 0.5\n[ensemble]\n").replace(
+                                  "samples = 1\n", "").replace(
+                                      "trajectories = 2\n",
+                                      "trajectories = 1\n")
+SWEPT_MASS = CONFIG.replace("[ensemble]\n", "drag_w = 1\ndrag_v = 2\n"
                             "forcing_freq = 2\nmass_p = 0, 0.1\n"
-                            "mass_x = 0, 0.1\nmass_y = 0, 0.1\n"
-                            "mass_amp = 0, 0.1\n[ensemble]\n").replace(
+                            "mass_x = 0.1, 0.2\nmass_y = 0, 0.1\n"
+                            "mass_amp = 0.05, 0.1\n[ensemble]\n").replace(
                                 "samples = 1\n", "").replace(
                                     "trajectories = 2\n",
                                     "trajectories = 1\n")
@@ -227,7 +232,7 @@ def main():
         check(r.returncode == 0, f"run: {r.returncode} {r.stderr}")
         names = engine_names(out)
         swept_dims, sweep_axes = [], ()
-        for k, text in enumerate((SWEPT, SWEPT_MASS)):
+        for k, text in enumerate((SWEPT, SWEPT_TORQUE, SWEPT_MASS)):
             swept = os.path.join(tmp, f"swept{k}.h5")
             with open(cfg, "w") as f:
                 f.write(text.format(out=swept))
@@ -239,7 +244,7 @@ def main():
                 dims = [d[0].name.lstrip("/") for d in f["J"].dims]
             with sswfile.Sweep(swept) as s:
                 axes = s.axes
-            # the second file's run axes follow the first's
+            # each file's run axes follow the previous one's
             swept_dims += [d for d in dims if d not in swept_dims]
             sweep_axes += tuple(a for a in axes if a not in sweep_axes)
         names["all_axes"] = swept_dims
