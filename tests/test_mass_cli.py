@@ -79,11 +79,14 @@ if j:
           rel(k4["mean_v"], k4["analytic"]["mean_v"]) <= 1e-2,
           f"mass_x: {k4 and k4['mean_v']}")
     # At x0 = 0 without a torque the mass drives nothing at first order:
-    # eq. 6 does not apply (NaN, not 0), and rest (zeta = 0) is no cycle
-    # the relative period-map test takes (docs/theory/forcing.md).
+    # eq. 6 does not apply (NaN, not 0), and the sleigh comes to rest,
+    # the period map's fixed point (0, 0) (docs/theory/forcing.md, "The
+    # rest as an attractor"): means exactly 0, converged.
     p4, k4 = point(*MASS, "--mass-x", "0")
     check(p4.returncode == 0 and k4["analytic"]["mean_v"] is None and
-          k4["attractor"] != "periodic", f"mass_x = 0: {p4.stderr}")
+          k4["attractor"] == "rest" and k4["converged"] and
+          k4["mean_v"] == 0 and k4["mean_omega"] == 0,
+          f"mass_x = 0: {p4.stderr} {k4 and k4['attractor']}")
     # --mass-y: moves K(t)'s mean: another mean velocity, and eq. 6 follows.
     p5, k5 = point(*MASS, "--mass-y", "0.3")
     check(p5.returncode == 0 and rel(k5["mean_v"], j["mean_v"]) > 1e-3 and

@@ -40,6 +40,16 @@ const char *ssw_attractor_name(int attractor);
 /** Newton has converged when the map's residual is below this (relative,
  * energy norm). */
 #define SSW_FORCED_NEWTON_TOL 1e-12
+/** The rest (w, v) = 0 is tried as the attractor once the stroboscopic
+ * point has decayed below this fraction of the initial state (energy
+ * norm): a forcing that does not reach the sleigh (a mass moving across
+ * the blade at mass_x = 0) leaves it decaying geometrically, which the
+ * relative cycle test above never catches. */
+#define SSW_FORCED_REST_DETECT 1e-6
+/** ... and accepted when one period maps the rest within this fraction
+ * of the initial state (energy norm) of itself: round-off, where any
+ * forcing that reaches the sleigh moves it by its own amplitude. */
+#define SSW_FORCED_REST_TOL 1e-14
 
 /** The measured quantities of a forced trajectory (and, as `err`, their
  * estimated absolute errors). NaN where they do not apply. */

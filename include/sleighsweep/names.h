@@ -188,8 +188,9 @@
   XM(ACCELERATING, 2, "accelerating",                                          \
      "no drag: the energy grows without bound (the averaged law)")             \
   XM(REST, 3, "rest",                                                          \
-     "no forcing, with drag: the sleigh comes to rest (a sweep's points "      \
-     "at torque_amp = 0)")
+     "with drag, the sleigh comes to rest: no forcing (a sweep's points at "   \
+     "torque_amp = 0), or one that does not reach it (the fixed point "        \
+     "(0, 0) of the period map)")
 
 /** The forced extractor's measurements a sweep stores per grid point
  * (extract.h SSW_FQ_*, result.h; docs/output.md, "Forcing"): dataset NAME

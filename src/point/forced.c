@@ -159,7 +159,7 @@ static double rel_dist(const ssw_reduced *e, const double a[2],
  * the map's scale over the smallest relative step). */
 int ssw_pmap_jacobian(pmap *m, int n, const double x[2], double rel,
                       int romberg, double J[2][2], double *fd) {
-  const double sc = ssw_pmap_knorm(&m->c.e, x[0], x[1]);
+  const double sc = fmax(ssw_pmap_knorm(&m->c.e, x[0], x[1]), m->floor);
   const double unit[2] = {sc / sqrt(m->c.e.J), sc / sqrt(m->c.e.M)};
   const int levels = romberg ? 3 : 1;
   *fd = romberg ? 16.0 * 0x1p-52 / (rel / 4.0) : 0.0;
@@ -310,6 +310,16 @@ static int growth(const ssw_tensor *t, const double *Hbar, int K, double T,
          *spread <= 0.2 * *slope;
 }
 
+/* Whether one period maps the rest (0, 0) to itself within
+ * SSW_FORCED_REST_TOL of the scale S: the forcing does not reach the
+ * sleigh. */
+static int at_rest(pmap *m, double S) {
+  const double z[2] = {0.0, 0.0};
+  double y[2];
+  return ssw_pmap_map_n(m, 1, z, y, NULL) == 0 &&
+         ssw_pmap_knorm(&m->c.e, y[0], y[1]) <= SSW_FORCED_REST_TOL * S;
+}
+
 /* Where the transient ended: the attractor found, its cycle's point (or
  * the last state), the Newton residual, the remainder of the transient,
  * the mean energies of the first periods (for the growth law). */
@@ -329,6 +339,8 @@ static void transient(pmap *m, const ssw_tensor *t, const double x0[2],
   double pts[RING][2];
   int tried[RING];
   const int nodrag = !m->c.e.drag;
+  const double S = ssw_pmap_knorm(&m->c.e, x0[0], x0[1]);
+  int rest_tried = 0;
   const int64_t start = m->steps;
   ssw_state s;
   ssw_stepper_init(&m->c, x0[0], x0[1], &s);
@@ -365,6 +377,15 @@ static void transient(pmap *m, const ssw_tensor *t, const double x0[2],
         f->attractor = SSW_ATTRACTOR_PERIODIC, f->n = nn;
         f->remainder = rel_dist(&m->c.e, x, xs);
         memcpy(f->x, xs, sizeof xs);
+        return;
+      }
+    }
+    if (!nodrag && !rest_tried &&
+        ssw_pmap_knorm(&m->c.e, x[0], x[1]) <= SSW_FORCED_REST_DETECT * S) {
+      rest_tried = 1;
+      if (at_rest(m, S)) {
+        f->attractor = SSW_ATTRACTOR_REST, f->n = 1;
+        f->x[0] = f->x[1] = 0.0, f->remainder = rel_dist(&m->c.e, x, f->x);
         return;
       }
     }
@@ -508,6 +529,84 @@ static void cycle(pmap *m, const ssw_tensor *t, const ssw_integrator *o,
                    !(out->flags & (SSW_TRAJ_RTOL | SSW_TRAJ_NONFINITE));
 }
 
+/* The rest as the attractor (transient's at_rest): the period map's
+ * fixed point (0, 0), measured as a cycle of one period without Newton
+ * (the point is exact) and with the difference steps of its Jacobian
+ * sized by the initial state's scale (m->floor), the sleigh's own being
+ * 0. The means of w and v are 0 exactly; the multipliers' estimate is
+ * the fine and coarse runs' difference and the quotients' own error,
+ * refined as the cycle's. */
+static int rest_measure(pmap *m, meas *r) {
+  const double z[2] = {0.0, 0.0};
+  double y[2], J[2][2];
+  sums a;
+  q_nan(&r->q);
+  ssw_pmap_sums_init(&a);
+  const int64_t s0 = m->steps;
+  int rc = ssw_pmap_map_n(m, 1, z, y, &a);
+  if (!rc) rc = ssw_pmap_jacobian(m, 1, z, 4e-3, 1, J, &r->fd);
+  r->steps = m->steps - s0;
+  if (rc) return rc;
+  r->q.mean_omega = r->q.mean_v = r->q.amp_omega = r->q.amp_v = 0.0;
+  r->q.mean_power = a.work / a.time;
+  multipliers(J, r->q.floquet_abs, r->q.floquet_arg);
+  r->diss = a.diss / a.time, r->div = a.divint / a.time;
+  r->res = 0.0;
+  return 0;
+}
+
+static double rest_estimate(const meas *f, const meas *c, int order,
+                            ssw_forced_q *err) {
+  const double div = pow(2.0, order) - 1.0;
+  q_nan(err);
+  err->mean_omega = err->mean_v = err->amp_omega = err->amp_v = 0.0;
+  err->mean_power = diff_est(f->q.mean_power, c->q.mean_power, div);
+  double rel = 0.0;
+  for (int i = 0; i < 2; i++) {
+    err->floquet_abs[i] =
+        diff_est(f->q.floquet_abs[i], c->q.floquet_abs[i], div) + f->fd;
+    err->floquet_arg[i] =
+        diff_est(f->q.floquet_arg[i], c->q.floquet_arg[i], div) +
+        f->fd / fmax(f->q.floquet_abs[i], 1e-3);
+    rel = fmax(rel, err->floquet_abs[i]);
+  }
+  return isfinite(rel) ? rel : INFINITY;
+}
+
+static void rest(pmap *m, const ssw_integrator *o, double S,
+                 ssw_forced *out) {
+  meas fine, coarse;
+  m->floor = SSW_FORCED_REST_DETECT * (S > 0.0 ? S : 1.0);
+  int rc = rest_measure(m, &fine);
+  double rel = 0.0;
+  if (!rc && o->estimate) {
+    pmap mc = *m;
+    mc.N = m->N / 2;
+    rc = rest_measure(&mc, &coarse);
+    m->steps = mc.steps;
+    while (!rc) {
+      rel = rest_estimate(&fine, &coarse, o->method->order, &out->err) /
+            (o->rtol > 0 ? o->rtol : INFINITY);
+      if (rel <= 1.0 || o->eta > 0 || out->refinements >= SSW_REFINE_MAX) break;
+      coarse = fine;
+      m->N *= 2;
+      out->refinements++;
+      rc = rest_measure(m, &fine);
+    }
+  }
+  out->steps_per_period = m->N;
+  out->flags |= rc ? SSW_TRAJ_NONFINITE : rel > 1.0 ? SSW_TRAJ_RTOL : 0;
+  if (rc) return;
+  out->q = fine.q;
+  out->mean_dissipation = fine.diss;
+  out->power_balance = fine.q.mean_power - fine.diss;
+  out->mean_divergence = fine.div;
+  out->cycle_w = out->cycle_v = 0.0;
+  out->newton_residual = 0.0;
+  out->cycle_periods = 1;
+  out->converged = !(out->flags & (SSW_TRAJ_RTOL | SSW_TRAJ_NONFINITE));
+}
+
 /* The mean energies of the first SSW_FORCED_GROWTH_PERIODS periods. */
 static int growth_run(pmap *m, const double x0[2], double *Hbar, double *Hmax) {
   ssw_state s;
@@ -608,6 +707,8 @@ int ssw_forced_run(const ssw_tensor *t, double w0, double v0,
   if (f.attractor == SSW_ATTRACTOR_PERIODIC) cycle(&m, t, o, &f, out);
   if (f.attractor == SSW_ATTRACTOR_ACCELERATING)
     accelerating(&m, t, o, x0, &f, out);
+  if (f.attractor == SSW_ATTRACTOR_REST)
+    rest(&m, o, ssw_pmap_knorm(&m.c.e, w0, v0), out);
   out->steps_per_period = out->steps_per_period ? out->steps_per_period : m.N;
   out->steps = m.steps;
   return SSW_SUCCESS;
@@ -647,11 +748,13 @@ void ssw_forced_closed_form(const ssw_tensor *t, const ssw_forced *r,
   *a = (ssw_forced_closed){NAN, NAN, NAN, NAN, NAN, {NAN, NAN}, {NAN, NAN}};
   const double D = ssw_model_D(t);
   const int mass = t->mp != 0.0;
-  if (r->attractor == SSW_ATTRACTOR_PERIODIC && mass)
+  const int cyc = r->attractor == SSW_ATTRACTOR_PERIODIC ||
+                  r->attractor == SSW_ATTRACTOR_REST;
+  if (cyc && mass)
     /* K(t) varies: the divergence's mean along the measured cycle, its
      * d/dt ln det K(t) integrating to 0 (forcing.md) */
     a->floquet_product = exp(r->cycle_periods * r->period * r->mean_divergence);
-  else if (r->attractor == SSW_ATTRACTOR_PERIODIC) {
+  else if (cyc) {
     const double kw1 = t->L1 * t->M + t->Z * t->L2;
     const double kw2 = t->L1 * t->L2 + t->Z * t->J;
     const double trKC =

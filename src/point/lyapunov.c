@@ -59,7 +59,7 @@ static void segments(const pmap *m, const ssw_state *b, double rel,
   for (int g = 0; g < nseg(m); g++) {
     double w, v;
     ssw_stepper_velocity(&m->c, &base, &w, &v);
-    const double sc = ssw_pmap_knorm(&m->c.e, w, v);
+    const double sc = fmax(ssw_pmap_knorm(&m->c.e, w, v), m->floor);
     const double d[2] = {rel * sc * sqrt(m->c.e.J), rel * sc * sqrt(m->c.e.M)};
     for (int l = 0; l < 4; l++) {
       lane[l] = base;
@@ -287,7 +287,10 @@ static int spectrum(pmap *m, const double x[2], int n, const ssw_integrator *o,
 
 int ssw_forced_lyapunov(const ssw_tensor *t, const ssw_integrator *o,
                         ssw_forced *r) {
-  const int periodic = r->attractor == SSW_ATTRACTOR_PERIODIC;
+  /* the rest (0, 0) is a cycle of one period; its differences' steps are
+   * sized by the initial state's scale, its own being 0 */
+  const int periodic = r->attractor == SSW_ATTRACTOR_PERIODIC ||
+                       r->attractor == SSW_ATTRACTOR_REST;
   const double x[2] = {periodic ? r->cycle_w : r->end_w,
                        periodic ? r->cycle_v : r->end_v};
   if (r->attractor == SSW_ATTRACTOR_ACCELERATING ||
@@ -296,6 +299,9 @@ int ssw_forced_lyapunov(const ssw_tensor *t, const ssw_integrator *o,
   pmap m;
   SSW_CALL(ssw_pmap_init(&m, t, o));
   m.N = r->steps_per_period;
+  if (r->attractor == SSW_ATTRACTOR_REST) /* as forced.c rest() */
+    m.floor = SSW_FORCED_REST_DETECT *
+              (r->H0 != 0.0 ? sqrt(2.0 * fabs(r->H0)) : 1.0);
   if (spectrum(&m, x, periodic ? r->cycle_periods : 0, o, r) != 0) {
     r->q.lyapunov[0] = r->q.lyapunov[1] = NAN;
     r->err.lyapunov[0] = r->err.lyapunov[1] = NAN;

@@ -45,3 +45,8 @@ ssw_add_test(NAME test_forced_sweep TIMEOUT 300
 # on a wide seeded batch, the kicked bodies' exact map (test_lyapunov).
 ssw_add_test(NAME test_lyapunov SOURCES test_lyapunov.c LABELS numerics
              TIMEOUT 300)
+# The rest as a forced attractor: a static mass's multipliers against the
+# linear system's exact ones on a wide seeded batch, the sum identity, a
+# mass across the blade at x = 0, a torque never at rest (test_forced_rest).
+ssw_add_test(NAME test_forced_rest SOURCES test_forced_rest.c
+             LABELS numerics unit)
