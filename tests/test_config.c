@@ -424,7 +424,7 @@ static const bad_case bad_cases[] = {
     {BODY GRID "[refine]\nclasses = regime,, loops\n", 11,
      "[refine] classes:", "empty class"},
     {BODY GRID "[refine]\nclasses = regimes\n", 11,
-     "[refine] classes:", "drift or attractor"},
+     "[refine] classes:", "attractor or chaos"},
     {BODY GRID "[ensemble]\ntrajectories = 4\n[refine]\ntrajectories = 5\n", 13,
      "[refine] trajectories:", "exceeds [ensemble] trajectories = 4"},
     {BODY "drag_w = 1\n" GRID "drag_w = 1, 2\n", 11, "[grid] drag_w",

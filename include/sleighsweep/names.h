@@ -95,7 +95,9 @@
   XM(CRITICAL, 8, "critical", "circulation: below or above H_c")               \
   XM(DRIFT, 16, "drift", "circulation: floor(|Delta_phi| / 2 pi) below H_c")   \
   XM(ATTRACTOR, 32, "attractor",                                               \
-     "forcing: the attractor and, periodic, its cycle length")
+     "forcing: the attractor and, periodic, its cycle length")                 \
+  XM(CHAOS, 64, "chaos",                                                       \
+     "forcing: the sign of the largest Lyapunov exponent, beyond its error")
 
 /** Grid axes in storage order (grid.h SSW_NAXES, SSW_AXIS_* and
  * ssw_axis_names, generated from this list; the coordinate datasets). The

@@ -24,7 +24,7 @@ extern "C" {
  * are closed forms of the tensor). */
 #define SSW_REFINE_INTEGRATED                                                  \
   (SSW_REFINE_LOOPS | SSW_REFINE_SENSE | SSW_REFINE_DRIFT |                    \
-   SSW_REFINE_ATTRACTOR)
+   SSW_REFINE_ATTRACTOR | SSW_REFINE_CHAOS)
 
 /** The continuous indicators whose levels are the boundaries, in the order
  * an edge solves them (the `indicator` dataset's flag_values). X(ID, value,
@@ -39,7 +39,10 @@ extern "C" {
      "|Delta_phi| / 2 pi = n: the path drifts (H = H_n)")                      \
   XM(ATTRACTOR_CLASS, 6, "attractor", ATTRACTOR,                               \
      "the attractor or its cycle length changes (no continuous indicator: "    \
-     "located by the class alone)")
+     "located by the class alone)")                                           \
+  XM(LYAPUNOV, 7, "lyapunov_max", CHAOS,                                       \
+     "lambda_1 = 0: the largest Lyapunov exponent changes sign (an end zero "  \
+     "within its error bar is not bisected)")
 
 #define SSW_REFINE_CLASS_ENUM_(id, bit, ...) SSW_REFINE_##id = bit,
 enum { SSW_REFINE_CLASSES(SSW_REFINE_CLASS_ENUM_) };
@@ -62,7 +65,14 @@ typedef struct {
   int32_t sense;
   double drift;
   int32_t attractor;
+  double lyap, lyap_err; /**< lyapunov_max and its error (NaN unforced) */
 } ssw_refine_sample;
+
+/** The largest Lyapunov exponent's class (`chaos`): +1 above
+ * SSW_REFINE_LYAP_SIGMAS times its error, -1 below minus that, 0 between
+ * (zero within its error: no side, never bisected on), SSW_REFINE_NO_CLASS
+ * when NaN. */
+#define SSW_REFINE_LYAP_SIGMAS 3.0
 
 /** The class of the attractor a point reports (SSW_ATTRACTOR_*) with its
  * cycle length in forcing periods (periodic; else ignored):
@@ -146,7 +156,10 @@ int ssw_refine_near_misses(const ssw_config *cfg, const ssw_refine_spec *sp,
      "an end has no class (no transition angle, or above H_c for drift): "     \
      "levels may accumulate there")                                            \
   XM(TOO_MANY_LEVELS, 1, "too_many_levels",                                    \
-     "the classes differ by more than SSW_REFINE_MAX_LEVELS levels")
+     "the classes differ by more than SSW_REFINE_MAX_LEVELS levels")          \
+  XM(NOT_SEPARATED, 2, "not_separated",                                        \
+     "an end's largest Lyapunov exponent is zero within "                      \
+     "SSW_REFINE_LYAP_SIGMAS times its error: its side is noise")
 #define SSW_REFINE_REASON_ENUM_(id, value, ...) SSW_REFINE_##id = value,
 enum { SSW_REFINE_REASONS(SSW_REFINE_REASON_ENUM_) SSW_REFINE_NREASONS };
 /** Reason names indexed by value. */
@@ -200,7 +213,8 @@ typedef int (*ssw_refine_eval_fn)(void *ctx, uint64_t lo, int32_t indicators,
  * and mu^2 - 1 are closed forms of the tensor. */
 #define SSW_REFINE_MEASURED                                                    \
   ((1 << SSW_REFINE_IND_TURNS) | (1 << SSW_REFINE_IND_MINUS_Z) |               \
-   (1 << SSW_REFINE_IND_DRIFT_TURNS) | (1 << SSW_REFINE_IND_ATTRACTOR_CLASS))
+   (1 << SSW_REFINE_IND_DRIFT_TURNS) | (1 << SSW_REFINE_IND_ATTRACTOR_CLASS) | \
+   (1 << SSW_REFINE_IND_LYAPUNOV))
 
 /** Largest number of crossings one edge can give with max_evals: the
  * bound for the `out` array of ssw_refine_edge_solve. */

@@ -177,7 +177,11 @@ REFINED_STYLE = {
     "mu2_minus_1": (dict(marker="^", mfc="#d62728", mec="white"),
                     CRITICAL_LABEL),
     "drift_turns": (dict(marker="v", mfc="#202020", mec="white"),
-                    r"$|\Delta\phi_T| = 2\pi n$ (drift)")}
+                    r"$|\Delta\phi_T| = 2\pi n$ (drift)"),
+    "attractor": (dict(marker="P", mfc="#1f77b4", mec="black"),
+                  "attractor changes"),
+    "lyapunov_max": (dict(marker="*", mfc="#ff7f0e", mec="black"),
+                     r"$\lambda_1 = 0$")}
 REFINED_MARKER = dict(ls="none", ms=2.6, mew=0.45, zorder=6)
 REFINED_JOIN = dict(lw=0.5, alpha=0.8, zorder=5)
 # a bracket is drawn as an error bar when it is at least this share of

@@ -429,21 +429,24 @@ static int forcing_axis(const ssw_config *c, double *value) {
   return -1;
 }
 
-/* [refine] classes = attractor refines where a point's attractor
- * changes: without forcing on the grid every point has the same (rest, or
- * none), and the refinement would silently find nothing. */
+/* [refine] classes = attractor (chaos) refines where a point's attractor
+ * (the sign of its largest Lyapunov exponent) changes: without forcing on
+ * the grid every point has the same (rest, or none), and the refinement
+ * would silently find nothing. */
 #define CFG_CLASS_(id, bit, ...) CFG_CLASS_##id = bit,
 enum { SSW_REFINE_CLASSES(CFG_CLASS_) };
 static int attractor_needs_forcing(parse_state *st) {
   double x;
-  if (!(st->cfg->refine_classes & CFG_CLASS_ATTRACTOR) ||
+  const int32_t bits = st->cfg->refine_classes;
+  if (!(bits & (CFG_CLASS_ATTRACTOR | CFG_CLASS_CHAOS)) ||
       forcing_axis(st->cfg, &x) >= 0)
     return SSW_SUCCESS;
   const int k = ssw_cfg_find_key("refine", "classes");
   return fail(st, st->set_line[k], "refine", "classes",
-              "attractor: no grid point is forced (torque_amp = mass_p = 0 "
+              "%s: no grid point is forced (torque_amp = mass_p = 0 "
               "everywhere), so no attractor changes; give [body] or [grid] "
-              "torque_amp or mass_p a nonzero value");
+              "torque_amp or mass_p a nonzero value",
+              bits & CFG_CLASS_ATTRACTOR ? "attractor" : "chaos");
 }
 
 /* Checks that need the whole file: syntax, required keys, cross-key. */

@@ -43,9 +43,11 @@ static int read_samples(ssw_h5out *h, ssw_refine_sample *s) {
                                       "critical_energy",
                                       "heading_per_period",
                                       "attractor",
-                                      "cycle_periods"};
+                                      "cycle_periods",
+                                      "lyapunov_max",
+                                      "lyapunov_max_error"};
   int status = SSW_SUCCESS;
-  for (int q = 0; q < 8 && status == SSW_SUCCESS; q++) {
+  for (int q = 0; q < 10 && status == SSW_SUCCESS; q++) {
     status = read_column(h, names[q], buf);
     for (uint64_t i = 0; status == SSW_SUCCESS && i < h->total; i++) {
       if (q == 0) s[i].Z = buf[i];
@@ -58,6 +60,8 @@ static int read_samples(ssw_h5out *h, ssw_refine_sample *s) {
       if (q == 7)
         s[i].attractor =
             ssw_refine_attractor_class(s[i].attractor, (int32_t)buf[i]);
+      if (q == 8) s[i].lyap = buf[i];
+      if (q == 9) s[i].lyap_err = buf[i];
     }
   }
   free(buf);

@@ -32,7 +32,17 @@ void ssw_refine_sample_of(const ssw_point_result *r, double H,
       H,
       r->sense_future,
       fabs(r->heading_per_period) / (2 * M_PI),
-      ssw_refine_attractor_class(r->attractor, r->cycle_periods)};
+      ssw_refine_attractor_class(r->attractor, r->cycle_periods),
+      r->forced[SSW_FQ_LYAPUNOV_MAX],
+      r->forced_error[SSW_FQ_LYAPUNOV_MAX]};
+}
+
+/* The sign of lambda_1 beyond SSW_REFINE_LYAP_SIGMAS errors, else 0. */
+static int32_t lyap_class(const ssw_refine_sample *s) {
+  if (!isfinite(s->lyap)) return SSW_REFINE_NO_CLASS;
+  const double band = SSW_REFINE_LYAP_SIGMAS * s->lyap_err;
+  if (!(band >= 0.0)) return SSW_REFINE_NO_CLASS; /* no error estimate */
+  return (s->lyap > band) - (s->lyap < -band);
 }
 
 int32_t ssw_refine_attractor_class(int32_t attractor, int32_t cycle_periods) {
@@ -64,6 +74,7 @@ int32_t ssw_refine_class(int ind, const ssw_refine_sample *s) {
   case SSW_REFINE_IND_MU2: return sign_of(s->Hc / s->H - 1);
   case SSW_REFINE_IND_DRIFT_TURNS: return count_class(s->drift);
   case SSW_REFINE_IND_ATTRACTOR_CLASS: return s->attractor;
+  case SSW_REFINE_IND_LYAPUNOV: return lyap_class(s);
   default: return s->sense;
   }
 }
@@ -77,6 +88,8 @@ static double indicator(int ind, const ssw_refine_sample *s) {
   case SSW_REFINE_IND_MU2: return s->Hc / s->H - 1;
   case SSW_REFINE_IND_DRIFT_TURNS: return s->drift;
   case SSW_REFINE_IND_ATTRACTOR_CLASS: return NAN; /* a class only */
+  case SSW_REFINE_IND_LYAPUNOV: /* no side within the error bar */
+    return lyap_class(s) == 0 ? NAN : s->lyap;
   default: return -s->Z;
   }
 }
@@ -94,8 +107,16 @@ void ssw_refine_spec_of(const ssw_config *cfg, ssw_refine_spec *sp) {
 /* Why an edge whose classes c0 and c1 of indicator `ind` differ is not
  * refined (-1: it is): a count's levels accumulate where it has no class
  * (|dphi| = pi sqrt(D) / |L1| as L1 -> 0, Delta_phi as H -> H_c), and more
- * than SSW_REFINE_MAX_LEVELS of them is a grid too coarse there. */
+ * than SSW_REFINE_MAX_LEVELS of them is a grid too coarse there; the
+ * largest Lyapunov exponent's sign is noise at an end where it is zero
+ * within its error bar (class 0), and a bisection on it would locate
+ * nothing. */
 static int unresolved(int ind, int32_t c0, int32_t c1) {
+  if (ind == SSW_REFINE_IND_LYAPUNOV)
+    return c0 == SSW_REFINE_NO_CLASS || c1 == SSW_REFINE_NO_CLASS
+               ? SSW_REFINE_NO_CLASS_END
+           : c0 == 0 || c1 == 0 ? SSW_REFINE_NOT_SEPARATED
+                                : -1;
   if (!counting(ind)) return -1;
   if (c0 == SSW_REFINE_NO_CLASS || c1 == SSW_REFINE_NO_CLASS)
     return SSW_REFINE_NO_CLASS_END;
@@ -365,7 +386,18 @@ typedef struct {
   double a, b, fa, fb, ga, gb;
   int sa, kept, evals;
   double nan_x; /* where the last evaluation had no side (NaN: none) */
+  /* The last evaluation within its error band (lyapunov_max zero within
+   * its error: no side, NaN none), and the offset at which the next
+   * probes on either side of it look for a side. */
+  double band_x, band_h;
 } bracket;
+
+/* A node whose indicator is zero within its error bar (chaos's class 0):
+ * no side, searched around instead of bisected on. */
+static int in_band(const target *t, const node *p) {
+  return t->ind == SSW_REFINE_IND_LYAPUNOV && !isnan(t->level) &&
+         ssw_refine_class(t->ind, &p->s) == 0;
+}
 
 /* The next position: regula falsi on the scaled values (bisection when
  * one is NaN), at least tol / 2 inside the bracket, so that a step next to
@@ -373,7 +405,14 @@ typedef struct {
  * bracket alone. */
 static double next_position(const bracket *br, double tol) {
   double c = 0.5 * (br->a + br->b);
-  if (!isnan(br->nan_x)) /* the larger part beside a point without side */
+  if (!isnan(br->band_x) && br->a < br->band_x - br->band_h)
+    c = br->band_x - br->band_h; /* probes beside the error band */
+  else if (!isnan(br->band_x) && br->b > br->band_x + br->band_h)
+    c = br->band_x + br->band_h;
+  else if (!isnan(br->band_x))
+    c = br->band_x - br->a > br->b - br->band_x ? 0.5 * (br->a + br->band_x)
+                                                : 0.5 * (br->band_x + br->b);
+  else if (!isnan(br->nan_x)) /* the larger part beside a point without side */
     c = br->nan_x - br->a > br->b - br->nan_x ? 0.5 * (br->a + br->nan_x)
                                               : 0.5 * (br->nan_x + br->b);
   else if (isfinite(br->ga) && isfinite(br->gb) && br->ga != br->gb)
@@ -386,9 +425,22 @@ static double next_position(const bracket *br, double tol) {
 
 /* Shrinks the bracket with the node just evaluated; 1 when it is on the
  * level (the crossing found exactly). */
-static int shrink(bracket *br, const target *t, const node *p) {
+static int shrink(bracket *br, const target *t, const node *p, double tol) {
   const int s = side(t, p);
   const double f = value(t, p);
+  if (in_band(t, p)) { /* a probe within the band: look further out */
+    /* probes land at band_x -+ band_h, up to the rounding of the sum */
+    const int probe =
+        !isnan(br->band_x) &&
+        fabs(fabs(p->x - br->band_x) - br->band_h) <= 1e-6 * br->band_h;
+    if (probe) {
+      br->band_h *= 4.0;
+    } else {
+      br->band_x = p->x;
+      if (isnan(br->band_h)) br->band_h = 0.5 * tol;
+    }
+    return 0;
+  }
   br->nan_x = s == UNKNOWN ? p->x : NAN;
   if (s == UNKNOWN) return 0;
   if (s == 0) {
@@ -408,6 +460,13 @@ static int shrink(bracket *br, const target *t, const node *p) {
   return 0;
 }
 
+/* Both ends of the bracket beside its error band, at most band_h from
+ * it: the probes found its sides, and what lies between is noise. */
+static int band_closed(const bracket *br) {
+  return !isnan(br->band_x) && br->a >= br->band_x - br->band_h &&
+         br->b <= br->band_x + br->band_h;
+}
+
 /* The first pair of neighbouring nodes on opposite sides (the
  * narrowest bracket the evaluations so far give); 0 when none. */
 static int first_bracket(const line *ln, const target *t, bracket *br) {
@@ -422,7 +481,7 @@ static int first_bracket(const line *ln, const target *t, bracket *br) {
     if (s == 0 || !p) p = q;
     *br = (bracket){p->x,        q->x,        value(t, p), value(t, q),
                     value(t, p), value(t, q), side(t, p),  0,
-                    0,           NAN};
+                    0,           NAN,         NAN,         NAN};
     return 1;
   }
   return 0;
@@ -438,11 +497,12 @@ static int search(line *ln, const target *t, ssw_refine_crossing *out,
   if (!*found) return SSW_SUCCESS;
   const double tol = ln->sp->tol;
   int done = br.a == br.b;
-  while (!done && br.b - br.a > tol && br.evals < ln->sp->max_evals) {
+  while (!done && br.b - br.a > tol && br.evals < ln->sp->max_evals &&
+         !band_closed(&br)) {
     size_t k = 0;
     SSW_CALL(eval_at(ln, next_position(&br, tol), &k));
     br.evals++;
-    done = shrink(&br, t, &ln->nodes[k]);
+    done = shrink(&br, t, &ln->nodes[k], tol);
   }
   double x = 0.5 * (br.a + br.b);
   if (br.a < br.b && isfinite(br.fa) && isfinite(br.fb) && br.fa != br.fb)
@@ -605,6 +665,8 @@ int ssw_refine_point_eval(void *ctx, uint64_t lo, int32_t indicators,
                              v->energy,
                              pt.analytic.sense_future,
                              NAN,
-                             SSW_REFINE_NO_CLASS};
+                             SSW_REFINE_NO_CLASS,
+                             NAN,
+                             NAN};
   return SSW_SUCCESS;
 }

@@ -14,3 +14,13 @@ ssw_add_test(NAME test_refine_sweep TIMEOUT 600
 ssw_add_test(NAME test_refine_points TIMEOUT 300
   COMMAND ${SSW_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/test_refine_points.py
           $<TARGET_FILE:sleighsweep> ${MPIEXEC_EXECUTABLE})
+# [refine] classes = chaos on a synthetic Lyapunov field: its classes with
+# the error band, a separated edge located to tol, a band inside the
+# bracket, ends within their error bars unresolved (test_refine_chaos).
+ssw_add_test(NAME test_refine_chaos SOURCES test_refine_chaos.c)
+# [refine] classes = chaos in a sweep: the exponents read back from the
+# file, an accelerating corner's edges unresolved (test_chaos_sweep).
+ssw_add_test(NAME test_chaos_sweep
+  COMMAND ${SSW_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/test_chaos_sweep.py
+          $<TARGET_FILE:sleighsweep>
+  LABELS numerics)
