@@ -5,6 +5,8 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "sleighsweep/model.h"
 
@@ -71,6 +73,17 @@ static inline double test_uniform(unsigned long long *s, double lo, double hi) {
   const double x = test_u01(&u);
   *s = u;
   return lo + (hi - lo) * x;
+}
+
+/* A batch size n, or n / 3 (at least 4) in a sanitized build
+ * (SSW_TEST_SANITIZED, tests/CMakeLists.txt): the sanitizers look for
+ * memory and undefined behaviour, which a few bodies of a batch exercise
+ * as well as all of them, at ten times the time each; the plain build
+ * keeps the whole batch and its statistics. */
+static inline int test_batch(int n) {
+  const char *s = getenv("SSW_TEST_SANITIZED");
+  if (!s || strcmp(s, "1") != 0) return n;
+  return n / 3 > 4 ? n / 3 : (n < 4 ? n : 4);
 }
 
 #endif
