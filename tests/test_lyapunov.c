@@ -95,7 +95,7 @@ static void check_batch(void) {
   unsigned long long seed = 20261129;
   double worst = 0.0;
   int bounded = 0, total = 0;
-  const int nbody = test_batch(12);
+  const int nbody = test_batch_size(12);
   for (int i = 0; i < nbody; i++) {
     ssw_body b;
     ssw_params p;
@@ -152,7 +152,7 @@ static void check_kicked(void) {
   unsigned long long seed = 20261130;
   int bounded = 0, total = 0;
   double worst = 0.0, worst_defect = 0.0;
-  for (int i = 0; i < test_batch(10); i++) {
+  for (int i = 0; i < test_batch_size(10); i++) {
     ssw_body b = SEED_BODY;
     ssw_params p = SEED_PARAMS(0.0);
     p.theta = test_uniform(&seed, 0.0, M_PI);

@@ -80,7 +80,7 @@ static inline double test_uniform(unsigned long long *s, double lo, double hi) {
  * memory and undefined behaviour, which a few bodies of a batch exercise
  * as well as all of them, at ten times the time each; the plain build
  * keeps the whole batch and its statistics. */
-static inline int test_batch(int n) {
+static inline int test_batch_size(int n) {
   const char *s = getenv("SSW_TEST_SANITIZED");
   if (!s || strcmp(s, "1") != 0) return n;
   return n / 3 > 4 ? n / 3 : (n < 4 ? n : 4);
