@@ -657,6 +657,7 @@ int ssw_h5_write_config_attrs(ssw_h5out *h, const ssw_config *cfg) {
   TRY(ssw_h5_attr_i32(f, w, "error_estimate", o->estimate));
   TRY(ssw_h5_attr_i32(f, w, "trajectories", cfg->trajectories));
   TRY(ssw_h5_attr_u64(f, w, "seed", cfg->seed));
+  TRY(ssw_h5_attr_i32(f, w, "attractor_slots", cfg->attractor_slots));
   TRY(ssw_h5_attr_str(f, w, "initial_conditions", ic_name(cfg->ic)));
   if (!swept(h, "energy")) TRY(ssw_h5_attr_f64(f, w, "energy", cfg->energy));
   TRY(ssw_h5_attr_i32(f, w, "samples", cfg->samples));
