@@ -29,7 +29,8 @@ static void classify(void) {
   const double K = SSW_CLASS_K, F = SSW_CLASS_LYAP_FLOOR;
   int fl = 0;
   EXPECT(ssw_forced_classify(1.01 * F, F / (10 * K), 1.0, &fl) ==
-             SSW_ATTRACTOR_CHAOTIC && fl == 0,
+                 SSW_ATTRACTOR_CHAOTIC &&
+             fl == 0,
          "above the floor and the error bars: chaotic");
   fl = 0;
   EXPECT(ssw_forced_classify(0.99 * F, F / (10 * K), 1.0, &fl) ==
@@ -44,7 +45,8 @@ static void classify(void) {
          "just beyond K error bars: chaotic");
   fl = 0;
   EXPECT(ssw_forced_classify(0.9 * F, 0.31 * F, 1.0, &fl) ==
-             SSW_ATTRACTOR_QUASIPERIODIC && fl == 0,
+                 SSW_ATTRACTOR_QUASIPERIODIC &&
+             fl == 0,
          "zero within K error bars, the band within the floor: "
          "quasiperiodic");
   EXPECT(ssw_forced_classify(-0.5 * F, 0.2 * F, 1.0, &fl) ==
@@ -84,7 +86,8 @@ static ssw_census_key cycle3(int shift, double d) {
   for (int i = 0; i < SSW_FORCED_NMAX; i++)
     k.pts[i][0] = k.pts[i][1] = NAN;
   for (int i = 0; i < 3; i++)
-    k.pts[i][0] = p[(i + shift) % 3][0] + d, k.pts[i][1] = p[(i + shift) % 3][1];
+    k.pts[i][0] = p[(i + shift) % 3][0] + d,
+    k.pts[i][1] = p[(i + shift) % 3][1];
   return k;
 }
 
@@ -139,17 +142,16 @@ static void matcher(void) {
 static void census_of(const int *perm, int slots, ssw_point_result *res) {
   static ssw_census c;
   const ssw_tensor t = {.J = 1.0, .M = 1.0, .L2 = 0.0};
-  ssw_census_key keys[10] = {
-      cycle3(0, 0.0),
-      cycle3(1, 0.0),
-      cycle3(2, 1e-9),
-      chaos(0.5, 1.0),
-      chaos(0.51, 1.0),
-      chaos(0.49, 1.01),
-      {.cls = SSW_ATTRACTOR_ACCELERATING},
-      {.cls = SSW_ATTRACTOR_ACCELERATING},
-      {.cls = SSW_ATTRACTOR_UNRESOLVED},
-      cycle3(0, 1.0)};
+  ssw_census_key keys[10] = {cycle3(0, 0.0),
+                             cycle3(1, 0.0),
+                             cycle3(2, 1e-9),
+                             chaos(0.5, 1.0),
+                             chaos(0.51, 1.0),
+                             chaos(0.49, 1.01),
+                             {.cls = SSW_ATTRACTOR_ACCELERATING},
+                             {.cls = SSW_ATTRACTOR_ACCELERATING},
+                             {.cls = SSW_ATTRACTOR_UNRESOLVED},
+                             cycle3(0, 1.0)};
   ssw_census_start(&c, &t);
   for (int i = 0; i < 10; i++)
     census_add(&c, keys[perm[i]], perm[i]);
@@ -176,7 +178,8 @@ static void census(void) {
          "fractions: counts / n");
   EXPECT(a.attractor_other_fraction == 0.2, "other: the unresolved one and "
                                             "the second cycle");
-  EXPECT(a.attractor_cycle_periods[0] == 3 && a.attractor_cycle_periods[1] == -1,
+  EXPECT(a.attractor_cycle_periods[0] == 3 &&
+             a.attractor_cycle_periods[1] == -1,
          "cycle length");
   EXPECT(a.attractor == SSW_ATTRACTOR_PERIODIC && a.cycle_periods == 3,
          "slot 0 is the point's attractor");

@@ -32,7 +32,7 @@ const char *ssw_attractor_name(int attractor);
  * holds as many cycle points). */
 #define SSW_FORCED_NMAX 8
 _Static_assert(SSW_FORCED_NMAX == sizeof(((ssw_traj *)0)->cycle_pts) /
-                                       sizeof(((ssw_traj *)0)->cycle_pts[0]),
+                                      sizeof(((ssw_traj *)0)->cycle_pts[0]),
                "ssw_traj.cycle_pts holds SSW_FORCED_NMAX points");
 /** Most forcing periods of the transient (also capped by max_steps). */
 #define SSW_FORCED_PERIODS_MAX 6000
@@ -64,17 +64,17 @@ typedef struct {
 
 /** What one forced trajectory yields. */
 typedef struct {
-  int attractor;              /**< SSW_ATTRACTOR_* */
-  int cycle_periods;          /**< n of a periodic attractor (0 otherwise) */
-  ssw_forced_q q;             /**< the measurements */
-  ssw_forced_q err;           /**< their estimated absolute errors */
-  double mean_dissipation;    /**< <zeta^T C zeta> over the cycle */
-  double power_balance;       /**< mean_power - mean_dissipation: 0 on a
-                                   cycle (power in = power dissipated) */
-  double mean_divergence;     /**< the flow's divergence averaged over the
-                                   cycle, <ht(t)/D(t) - tr(K(t)^-1 C)>
-                                   (ln of the Floquet product / (n T)) */
-  double cycle_w, cycle_v;    /**< the cycle's point at the section t = 0 */
+  int attractor;           /**< SSW_ATTRACTOR_* */
+  int cycle_periods;       /**< n of a periodic attractor (0 otherwise) */
+  ssw_forced_q q;          /**< the measurements */
+  ssw_forced_q err;        /**< their estimated absolute errors */
+  double mean_dissipation; /**< <zeta^T C zeta> over the cycle */
+  double power_balance;    /**< mean_power - mean_dissipation: 0 on a
+                                cycle (power in = power dissipated) */
+  double mean_divergence;  /**< the flow's divergence averaged over the
+                                cycle, <ht(t)/D(t) - tr(K(t)^-1 C)>
+                                (ln of the Floquet product / (n T)) */
+  double cycle_w, cycle_v; /**< the cycle's point at the section t = 0 */
   double cycle_pts[SSW_FORCED_NMAX][2]; /**< periodic: the cycle's n
                                  points on the section in map order, the
                                  first (cycle_w, cycle_v); NaN after them */

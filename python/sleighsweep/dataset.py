@@ -16,6 +16,9 @@ import numpy as np  # noqa: E402
 import xarray as xr  # noqa: E402
 
 GROUPS = ("boundaries", "samples", "segments")
+# The census's slots (docs/output.md, "The census"): a dimension of the
+# attractor_* datasets, not a grid axis (never squeezed, never swept).
+SLOT_DIM = "attractor_slot"
 # Categorical variables left as their codes by `categories=True`: `done`
 # is the mask every reader compares with 1 (docs/output.md).
 KEEP_CODES = ("done",)
@@ -85,7 +88,8 @@ def codes(var):
 def squeeze_axes(ds):
     """Drops the size-1 grid dimensions (each stays as a scalar
     coordinate holding its one value)."""
-    one = [d for d, n in ds.sizes.items() if n == 1 and d in ds.coords]
+    one = [d for d, n in ds.sizes.items()
+           if n == 1 and d in ds.coords and d != SLOT_DIM]
     return ds.squeeze(one) if one else ds
 
 
@@ -170,8 +174,10 @@ class SweepAccessor:
 
     @property
     def swept(self):
-        """The grid axes with more than one value, in storage order."""
-        return tuple(d for d in self._ds.dims if self._ds.sizes[d] > 1)
+        """The grid axes with more than one value, in storage order (not
+        the census's attractor_slot)."""
+        return tuple(d for d in self._ds.dims
+                     if self._ds.sizes[d] > 1 and d != SLOT_DIM)
 
     def fixed(self):
         """{name: value} of every parameter constant over the Dataset:

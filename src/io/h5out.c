@@ -292,8 +292,7 @@ static int write_slots(ssw_h5out *h, const ssw_point_result *pts,
   SSW_CHECK(sc, SSW_ERR_MEM, "out of memory for %zu points", n);
   for (size_t j = 0; j < n; j++)
     for (size_t s = 0; s < S; s++) {
-      memcpy(sc + (j * S + s) * r, coords + j * (r - 1),
-             (r - 1) * sizeof *sc);
+      memcpy(sc + (j * S + s) * r, coords + j * (r - 1), (r - 1) * sizeof *sc);
       sc[(j * S + s) * r + r - 1] = s;
     }
   ssw_h5_slot_dims(h, dims);

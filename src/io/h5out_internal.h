@@ -113,8 +113,8 @@ extern const column ssw_h5_slot_columns[SSW_H5_NSLOTCOL];
 /* Column c at slot s: its offset moved to the slot's element. */
 static inline column ssw_h5_slot_column(const column *c, int s) {
   column k = *c;
-  k.offset += (size_t)s * (c->src == SRC_DOUBLE ? sizeof(double)
-                                                : sizeof(int32_t));
+  k.offset +=
+      (size_t)s * (c->src == SRC_DOUBLE ? sizeof(double) : sizeof(int32_t));
   return k;
 }
 
@@ -184,9 +184,9 @@ struct ssw_h5out {
   hid_t file, dxpl;
   hid_t coord[SSW_NAXES];
   hid_t dset[SSW_H5_NCOL];
-  int slots;                          /* [ensemble] attractor_slots */
-  hid_t slotdim;                      /* the attractor_slot scale */
-  hid_t slotset[SSW_H5_NSLOTCOL];     /* the census's datasets */
+  int slots;                      /* [ensemble] attractor_slots */
+  hid_t slotdim;                  /* the attractor_slot scale */
+  hid_t slotset[SSW_H5_NSLOTCOL]; /* the census's datasets */
   hid_t sgroup, sdim[3], scoord[SSW_NAXES], sdset[SSW_SAMPLE_NQ];
   char length_unit[32], mass_unit[32]; /* [body] units, "" when not given */
   double need; /* bytes the run needs in the output's directory */

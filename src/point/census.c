@@ -73,8 +73,7 @@ static int same_attractor(const ssw_census *c, const ssw_census_key *a,
   if (a->cls != b->cls) return 0;
   if (a->cls == SSW_ATTRACTOR_PERIODIC)
     return a->n == b->n && same_cycle(c, a, b);
-  if (a->cls != SSW_ATTRACTOR_QUASIPERIODIC &&
-      a->cls != SSW_ATTRACTOR_CHAOTIC)
+  if (a->cls != SSW_ATTRACTOR_QUASIPERIODIC && a->cls != SSW_ATTRACTOR_CHAOTIC)
     return 1;
   for (int i = 0; i < 2; i++)
     if (!within(a->lyap[i], a->err_lyap[i], b->lyap[i], b->err_lyap[i]) ||

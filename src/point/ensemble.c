@@ -157,7 +157,8 @@ static void forced_summary(const ssw_traj *r, traj_summary *s) {
   k->cls = r->attractor;
   k->n = r->cycle_periods;
   memcpy(k->pts, r->cycle_pts, sizeof k->pts);
-  k->vel[0] = r->forced[SSW_FQ_MEAN_OMEGA], k->vel[1] = r->forced[SSW_FQ_MEAN_V];
+  k->vel[0] = r->forced[SSW_FQ_MEAN_OMEGA],
+  k->vel[1] = r->forced[SSW_FQ_MEAN_V];
   k->err_vel[0] = r->err_forced[SSW_FQ_MEAN_OMEGA];
   k->err_vel[1] = r->err_forced[SSW_FQ_MEAN_V];
   k->lyap[0] = r->forced[SSW_FQ_LYAPUNOV_MAX], k->lyap[1] = r->lyapunov_2;
@@ -292,7 +293,7 @@ static ssw_census *census_start(const ssw_tensor *t, ssw_census *c) {
  * and measurements, a damped one as `rest` (converged) or `unresolved`. */
 static void reduce_census(ssw_census *c, int forced, const traj_summary *s,
                           int64_t index) {
-  const ssw_census_values v = {s->fq,     s->err_fq, s->x_fq,
+  const ssw_census_values v = {s->fq,      s->err_fq, s->x_fq,
                                s->x_fprod, s->lyap2,  s->converged};
   if (forced) {
     ssw_census_add(c, &s->key, index, &v);

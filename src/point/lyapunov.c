@@ -261,9 +261,8 @@ static void window_velocity(const window *f, const window *c, double div,
   out->q.mean_omega = f->vel[0], out->err.mean_omega = e[0];
   out->q.mean_v = f->vel[1], out->err.mean_v = e[1];
   out->q.mean_path_radius = f->vel[1] / f->vel[0];
-  out->err.mean_path_radius =
-      fabs(out->q.mean_path_radius) *
-      (e[1] / fabs(f->vel[1]) + e[0] / fabs(f->vel[0]));
+  out->err.mean_path_radius = fabs(out->q.mean_path_radius) *
+                              (e[1] / fabs(f->vel[1]) + e[0] / fabs(f->vel[0]));
 }
 
 /* Both exponents, the sum's defect and (with `estimate`) the errors from
@@ -328,7 +327,8 @@ int ssw_forced_classify(double l1, double e1, double T, int *flags) {
   }
   if (l1 > band && l1 > floor) return SSW_ATTRACTOR_CHAOTIC;
   if (fabs(l1) <= band && band <= floor) return SSW_ATTRACTOR_QUASIPERIODIC;
-  *flags |= l1 < -band ? SSW_TRAJ_CYCLE_NOT_CLOSED : SSW_TRAJ_EXPONENTS_UNDECIDED;
+  *flags |=
+      l1 < -band ? SSW_TRAJ_CYCLE_NOT_CLOSED : SSW_TRAJ_EXPONENTS_UNDECIDED;
   return SSW_ATTRACTOR_UNRESOLVED;
 }
 
