@@ -22,7 +22,12 @@ the symmetric cycle has lost its stability.
   equals its slot's within its error estimate;
 - [ensemble] attractor_slots = 1 on that point: one slot, the other
   attractor's share in attractor_other_fraction (equal to slot 1's of the
-  two-slot run), attractor_count still 2.
+  two-slot run), attractor_count still 2;
+- a point the transient cannot close (the seed body with r = 0.1,
+  Gamma = 3, no drag, Omega = 1, torque 0.05, energy 0.03: lambda_1 =
+  -6.5e-5 +- 1e-6, contracting far beyond 3 error bars, in 2e6 steps):
+  its trajectories `unresolved` with the flag cycle_not_closed, no
+  attractor counted, the unresolved share 1 in slot 0.
 Usage: test_census_sweep.py SLEIGHSWEEP MPIEXEC"""
 import json
 import os
@@ -236,6 +241,32 @@ def bistable(tmp):
           f"{one['attractor_other_fraction']}, count {one['attractor_count']}")
 
 
+UNCLOSED = ("[body]\nm = 1\nI0 = 0.5\nrho = 1\nGamma = 3\n"
+            "forcing_freq = 1\ntorque_amp = 0.05\n"
+            "[grid]\ntheta = 60deg\na = 0.2\nr = 0.1\nA = 0.5\nB = 0.3\n"
+            "[ensemble]\ntrajectories = 2\nenergy = 0.03\n"
+            "[output]\nfile = {out}\n")
+
+
+def unclosed(tmp):
+    cfg, out = os.path.join(tmp, "unclosed.ini"), os.path.join(tmp,
+                                                               "unclosed.h5")
+    with open(cfg, "w") as f:
+        f.write(UNCLOSED.format(out=out))
+    p = run(cfg, 1, 2)
+    check(p.returncode == 0, f"unclosed: exit {p.returncode}: {p.stderr}")
+    with h5py.File(out, "r") as f:
+        c = census(f)
+        flags = int(np.squeeze(f["flags"][()]))
+        names = f["flags"].attrs["flag_meanings"].decode().split()
+        masks = list(f["flags"].attrs["flag_masks"])
+    bit = masks[names.index("cycle_not_closed")]
+    check(flags & bit and c["attractor"] == 0 and c["attractor_count"] == 0
+          and c["attractor_fraction"][0] == 1.0,
+          f"unclosed: flags {flags}, attractor {c['attractor']}, count "
+          f"{c['attractor_count']}, shares {c['attractor_fraction']}")
+
+
 def main():
     traj = light(16)
     with tempfile.TemporaryDirectory() as tmp:
@@ -254,6 +285,7 @@ def main():
               f"2 ranks x 2 threads differ: {differing(ref, two)}")
         killed_and_resumed(tmp, ref, traj)
         bistable(tmp)
+        unclosed(tmp)
     return exit_status()
 
 
