@@ -90,14 +90,13 @@ typedef struct {
   double analytic_heading_total, analytic_rest_distance;
   double analytic_path_length;
   /** Forcing (docs/output.md, "Forcing"; -1 and NaN without it): the
-   * attractor class (SSW_ATTRACTOR_*) most trajectories reach (ties: the
-   * lower value) and the share that reach it; on a periodic one the most
-   * frequent cycle length among the converged trajectories. The measured
+   * class (SSW_ATTRACTOR_*) of the attractor most trajectories reach (the
+   * census's slot 0, below) and, periodic, its cycle length. The measured
    * quantities (SSW_FQ_* order) are the means, spreads (max - min) and
-   * largest estimated errors over the converged trajectories of that
-   * class (and cycle length), analytic_forced the means of their closed
-   * forms (NaN where names.h says NO_TWIN or none applies), and
-   * analytic_floquet_product the mean exact product of the multipliers. */
+   * largest estimated errors over its converged trajectories,
+   * analytic_forced the means of their closed forms (NaN where names.h
+   * says NO_TWIN or none applies), and analytic_floquet_product the mean
+   * exact product of the multipliers. */
   int32_t attractor, cycle_periods;
   double forced[SSW_FQ_N], forced_spread[SSW_FQ_N], forced_error[SSW_FQ_N];
   double analytic_forced[SSW_FQ_N], analytic_floquet_product;
