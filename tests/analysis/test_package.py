@@ -4,8 +4,8 @@ a drag map over (drag_v, theta) with samples and a (Gamma, energy) map
 with critical and drift refinement.
 
 - open: the Dataset's dimensions are the file's (the `done` mask's, in
-  order, then the census's attractor_slot), its coordinates and every variable's values equal what HDF5
-  stores (h5py, bit for bit), units and long_name as stored; categories
+  order, then the census's attractor_slot), its coordinates and every
+  variable's values equal what HDF5 stores (h5py, bit for bit), units and long_name as stored; categories
   decoded to the file's flag_meanings point by point (done kept as
   codes); codes() gives the stored codes back; squeeze leaves the swept
   axes only with the others as scalar coordinates of the same values;
