@@ -7,8 +7,9 @@ with critical and drift refinement.
   order, then the census's attractor_slot), its coordinates and every
   variable's values equal what HDF5 stores (h5py, bit for bit), units
   and long_name as stored; categories decoded to the file's
-  flag_meanings point by point (done kept as codes); codes() gives the stored codes back; squeeze leaves the swept
-  axes only with the others as scalar coordinates of the same values;
+  flag_meanings point by point (done kept as codes); codes() gives the
+  stored codes back; squeeze leaves the swept axes only with the others
+  as scalar coordinates of the same values;
   groups (boundaries, samples, segments) open by name and through
   ds.ssw.group, with the stored values; a group that does not exist and
   a missing file are errors; ds.ssw.fixed() names drag_w.
