@@ -32,10 +32,14 @@ def coords_of(i):
 
 def check_root(path):
     ds = xr.open_dataset(path, engine="h5netcdf")
-    # The grid dims only: the run segments have a group of their own.
-    expect(list(ds.dims) == DIMS, f"dims {list(ds.dims)}")
-    expect(dict(ds.sizes) == dict(zip(DIMS, SHAPE)),
+    # The grid dims and the census's slots (test_h5out.c's SLOTS): the run
+    # segments have a group of their own.
+    expect(list(ds.dims) == DIMS + ["attractor_slot"], f"dims {list(ds.dims)}")
+    expect(dict(ds.sizes) == dict(zip(DIMS, SHAPE), attractor_slot=2),
            f"sizes {dict(ds.sizes)}")
+    expect(ds["attractor_fraction"].dims == tuple(DIMS) + ("attractor_slot",)
+           and list(ds["attractor_slot"].values) == [0, 1],
+           f"attractor_fraction dims {ds['attractor_fraction'].dims}")
     expect(not any(d.startswith("phony") for d in ds.dims), "phony dims")
     for k, name in enumerate(DIMS):
         want = ([j * math.pi / 4 for j in range(3)] if k == 0 else

@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """A (forcing_freq, torque_amp) sweep of the driven sleigh (3 x 3 points,
 the seed body with drag, sine torque), checked in the file:
-- every point periodic (attractor, attractor_fraction 1, cycle_periods 1,
+- every point periodic (attractor, attractor_fraction 1 in slot 0,
+  cycle_periods 1,
   converged_fraction 1), the limit-circle datasets NaN;
 - the closed forms beside the measurements: floquet_abs_1 * floquet_abs_2
   equals analytic_floquet_product to 1e-10 (exact, forcing.md eq. F2),
@@ -82,7 +83,7 @@ def check_values(out):
               "the swept axes are the file's last dimensions")
         check(np.all(field(f, "attractor") == 1) and
               np.all(field(f, "cycle_periods") == 1) and
-              np.all(field(f, "attractor_fraction") == 1) and
+              np.all(field(f, "attractor_fraction")[..., 0] == 1) and
               np.all(field(f, "converged_fraction") == 1),
               "not every point on a converged one-period cycle")
         check(np.all(np.isnan(field(f, "radius_future"))) and

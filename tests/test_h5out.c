@@ -136,6 +136,9 @@ static char *copy(const char *s) {
   return c ? strcpy(c, s) : NULL;
 }
 
+/* The census's slots (the attractor_slot dimension, check_xarray.py). */
+#define SLOTS 2
+
 static ssw_config *make_config(const char *text) {
   static const ssw_method method = {.name = "hamel6",
                                     .description = "test",
@@ -155,6 +158,7 @@ static ssw_config *make_config(const char *text) {
       c->axes[i].values[k] = i == 0 ? k * M_PI / 4 : 0.1 * (i + 1) + 0.1 * k;
   }
   c->trajectories = 16, c->seed = 42, c->ic = SSW_IC_LATTICE;
+  c->attractor_slots = SLOTS;
   c->energy = 0.5;
   ssw_integrator_defaults(&c->integ);
   c->integ.method = &method;
@@ -476,7 +480,7 @@ static void check_segments(const char *path, const ssw_h5out_segment *want,
   EXPECT(*line == '\0', "history has more lines than segments: \"%s\"", line);
   EXPECT(read_attr_double(f, "wall_time_s") == sum, "wall_time_s %g != %g",
          read_attr_double(f, "wall_time_s"), sum);
-  EXPECT(read_attr_double(f, "format_version") == 7, "format_version %g",
+  EXPECT(read_attr_double(f, "format_version") == 8, "format_version %g",
          read_attr_double(f, "format_version"));
   free(got);
   H5Fclose(f);

@@ -185,6 +185,12 @@ static const declared effects[] = {
    "mass_p)", "@mass_amp=0.1 only"},
   {"ensemble", "seed", "2", "refused", RESULTS " (random initial states)",
    "@seed=2 center_spacing steps_mean"},
+  {"ensemble", "attractor_slots", "2", "refused",
+   SAME_RESULTS "the census keeps 2 attractor slots per point (file "
+   "layout; a census: test_census_sweep.py)",
+   "@attractor_slots=2 attractor_slot attractor_class "
+   "attractor_cycle_periods attractor_fraction attractor_mean_omega "
+   "attractor_mean_v attractor_lyapunov_1 attractor_lyapunov_2 only"},
   {"ensemble", "initial", "lattice", "refused",
    RESULTS " (initial states)",
    "@initial_conditions=lattice center_spacing"},

@@ -249,7 +249,7 @@ def main():
             sweep_axes += tuple(a for a in axes if a not in sweep_axes)
         names["all_axes"] = swept_dims
     check(names["regime"][0] == (0, "uniform") and
-          names["flags"][-1] == (256, "energy_drift"),
+          names["flags"][-1] == (1024, "exponents_undecided"),
           f"engine names {names['regime']} {names['flags']}")
     check_docs(names, os.path.join(ROOT, "docs", "output.md"))
     check_analysis(names)

@@ -46,10 +46,12 @@ typedef struct {
   /* [grid] */
   ssw_axis axes[SSW_NAXES];
   /* [ensemble] */
-  int32_t trajectories; /**< per grid point (default 16) */
-  uint64_t seed;        /**< RNG key (default 1) */
-  int ic;               /**< ssw_ic_kind (default random) */
-  double energy;        /**< energy H of every trajectory (default 0.5) */
+  int32_t trajectories;    /**< per grid point (default 16) */
+  int32_t attractor_slots; /**< attractors stored per point (4, at most
+                                SSW_ATTRACTOR_SLOTS_MAX) */
+  uint64_t seed;           /**< RNG key (default 1) */
+  int ic;                  /**< ssw_ic_kind (default random) */
+  double energy;           /**< energy H of every trajectory (default 0.5) */
   /* [integrator]: the extraction's own settings (defaults in extract.h) */
   ssw_integrator integ;
   /* [output] */

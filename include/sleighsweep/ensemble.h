@@ -34,6 +34,7 @@ typedef struct {
   double zero_tol;      /**< exact zeros of L1 and Z (ssw_model_classify) */
   ssw_integrator integ; /**< scheme and accuracy */
   int64_t trajectories; /**< initial conditions per point */
+  int attractor_slots;  /**< attractors stored per point (census) */
   uint64_t seed;        /**< key of the initial conditions */
   int ic;               /**< SSW_IC_RANDOM or SSW_IC_LATTICE (names.h) */
   double energy;        /**< energy H of every trajectory */

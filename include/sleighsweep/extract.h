@@ -206,10 +206,14 @@ typedef struct {
    * length in periods (0 when not periodic), the measurements in SSW_FQ_*
    * order with their estimated absolute errors and their closed forms
    * (NaN where none applies), and the exact Floquet product's closed
-   * form. */
+   * form; for the census (ensemble.c) the smaller exponent with its
+   * error (the larger is forced[SSW_FQ_LYAPUNOV_MAX]) and a periodic
+   * attractor's cycle points on the section (forced.h cycle_pts). */
   int attractor, cycle_periods;
   double forced[SSW_FQ_N], err_forced[SSW_FQ_N], x_forced[SSW_FQ_N];
   double x_floquet_product;
+  double lyapunov_2, err_lyapunov_2;
+  double cycle_pts[8][2]; /* SSW_FORCED_NMAX (forced.h) */
 } ssw_traj;
 
 /** Marks a trajectory's drag quantities absent (NaN, approach -1): the

@@ -20,15 +20,20 @@ extern "C" {
 #endif
 
 /** Attractors: SSW_ATTRACTOR_UNRESOLVED (0), _PERIODIC (1), _ACCELERATING
- * (2), from the list SSW_ATTRACTORS in names.h. */
+ * (2), _REST (3), _QUASIPERIODIC (4), _CHAOTIC (5), from the list
+ * SSW_ATTRACTORS in names.h. */
 #define SSW_ATTRACTOR_ENUM_(id, value, ...) SSW_ATTRACTOR_##id = value,
 enum { SSW_ATTRACTORS(SSW_ATTRACTOR_ENUM_) SSW_ATTRACTOR_COUNT };
 
 /** Lower-case name of an attractor ("periodic"); "unknown" outside. */
 const char *ssw_attractor_name(int attractor);
 
-/** Longest cycle looked for, in forcing periods. */
+/** Longest cycle looked for, in forcing periods (extract.h's ssw_traj
+ * holds as many cycle points). */
 #define SSW_FORCED_NMAX 8
+_Static_assert(SSW_FORCED_NMAX == sizeof(((ssw_traj *)0)->cycle_pts) /
+                                      sizeof(((ssw_traj *)0)->cycle_pts[0]),
+               "ssw_traj.cycle_pts holds SSW_FORCED_NMAX points");
 /** Most forcing periods of the transient (also capped by max_steps). */
 #define SSW_FORCED_PERIODS_MAX 6000
 /** Periods over which an undamped trajectory's energy growth is fitted
@@ -69,17 +74,20 @@ typedef struct {
 
 /** What one forced trajectory yields. */
 typedef struct {
-  int attractor;              /**< SSW_ATTRACTOR_* */
-  int cycle_periods;          /**< n of a periodic attractor (0 otherwise) */
-  ssw_forced_q q;             /**< the measurements */
-  ssw_forced_q err;           /**< their estimated absolute errors */
-  double mean_dissipation;    /**< <zeta^T C zeta> over the cycle */
-  double power_balance;       /**< mean_power - mean_dissipation: 0 on a
-                                   cycle (power in = power dissipated) */
-  double mean_divergence;     /**< the flow's divergence averaged over the
-                                   cycle, <ht(t)/D(t) - tr(K(t)^-1 C)>
-                                   (ln of the Floquet product / (n T)) */
-  double cycle_w, cycle_v;    /**< the cycle's point at the section t = 0 */
+  int attractor;           /**< SSW_ATTRACTOR_* */
+  int cycle_periods;       /**< n of a periodic attractor (0 otherwise) */
+  ssw_forced_q q;          /**< the measurements */
+  ssw_forced_q err;        /**< their estimated absolute errors */
+  double mean_dissipation; /**< <zeta^T C zeta> over the cycle */
+  double power_balance;    /**< mean_power - mean_dissipation: 0 on a
+                                cycle (power in = power dissipated) */
+  double mean_divergence;  /**< the flow's divergence averaged over the
+                                cycle, <ht(t)/D(t) - tr(K(t)^-1 C)>
+                                (ln of the Floquet product / (n T)) */
+  double cycle_w, cycle_v; /**< the cycle's point at the section t = 0 */
+  double cycle_pts[SSW_FORCED_NMAX][2]; /**< periodic: the cycle's n
+                                 points on the section in map order, the
+                                 first (cycle_w, cycle_v); NaN after them */
   double end_w, end_v;        /**< the state at the transient's last section
                                  (periodic: the cycle's point, polished) */
   double lyapunov_divergence; /**< the flow's divergence averaged over the
@@ -140,6 +148,11 @@ int ssw_forced_run(const ssw_tensor *t, double w0, double v0,
  * ssw_forced_run. */
 int ssw_forced_lyapunov(const ssw_tensor *t, const ssw_integrator *o,
                         ssw_forced *r);
+/* Off a cycle the window also gives the mean velocity (mean_omega,
+ * mean_v and mean_path_radius over its 128 periods, errors as the
+ * exponents': twice the block means' standard error plus the step's
+ * part), and an `unresolved` trajectory that is finite is classified
+ * from its exponents (ssw_forced_classify; a new class is `converged`). */
 
 /** What a sweep takes instead (no integration on a cycle): on a cycle
  * the exponents ln |mu_i| / (n T) of its measured Floquet moduli (the
@@ -148,6 +161,27 @@ int ssw_forced_lyapunov(const ssw_tensor *t, const ssw_integrator *o,
  * product identity; off a cycle ssw_forced_lyapunov. */
 int ssw_forced_lyapunov_sweep(const ssw_tensor *t, const ssw_integrator *o,
                               ssw_forced *r);
+
+/** The classes the exponents decide (docs/theory/forcing.md, "Classes
+ * from the exponents"): lambda_1 is `chaotic` above SSW_CLASS_K times its
+ * error and above SSW_CLASS_LYAP_FLOOR / T; `quasiperiodic` within
+ * SSW_CLASS_K times its error of 0 when that band is itself within the
+ * floor (the error bar resolves it). */
+#define SSW_CLASS_K 3.0
+/** The floor, per forcing period (lambda_1 T): a tangent vector that
+ * grows only linearly in time (the shear of a twisting invariant circle,
+ * no chaos) shows ln(160 / 32) / 128 = 0.0126 per period over the
+ * Lyapunov window (SSW_LYAP_BURN periods then 128); the floor stands
+ * above it. */
+#define SSW_CLASS_LYAP_FLOOR 0.02
+
+/** The class of a bounded trajectory the transient left unresolved, from
+ * its larger exponent l1 (1 / time), its error e1 and the forcing period
+ * T: SSW_ATTRACTOR_CHAOTIC, _QUASIPERIODIC, or _UNRESOLVED with
+ * SSW_TRAJ_CYCLE_NOT_CLOSED (l1 below -SSW_CLASS_K e1) or
+ * SSW_TRAJ_EXPONENTS_UNDECIDED (anything else, NaN included) added to
+ * *flags. Pure. */
+int ssw_forced_classify(double l1, double e1, double T, int *flags);
 
 /** The closed forms beside a forced trajectory's measurements (NaN where
  * none applies, docs/theory/forcing.md): the small-forcing mean velocity

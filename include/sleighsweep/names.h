@@ -48,7 +48,13 @@
   XM(NO_ESTIMATE, 128, "no_estimate",                                          \
      "a measured quantity has no error estimate (the coarse run missed it)")   \
   XM(ENERGY_DRIFT, 256, "energy_drift",                                        \
-     "energy error above SSW_ENERGY_ERROR_MAX: off its energy level")
+     "energy error above SSW_ENERGY_ERROR_MAX: off its energy level")          \
+  XM(CYCLE_NOT_CLOSED, 512, "cycle_not_closed",                                \
+     "forcing, unresolved: largest Lyapunov exponent negative beyond its "     \
+     "error (a stable cycle the transient did not close)")                     \
+  XM(EXPONENTS_UNDECIDED, 1024, "exponents_undecided",                         \
+     "forcing, unresolved: the Lyapunov exponents' error bars decide no "      \
+     "class")
 
 /** Rotation senses at t -> +inf (datasets `sense_future`, `analytic_sense`,
  * flag_values). X(ID, value, name, description). */
@@ -192,7 +198,13 @@
   XM(REST, 3, "rest",                                                          \
      "with drag, the sleigh comes to rest: no forcing (a sweep's points at "   \
      "torque_amp = 0), or one that does not reach it (the fixed point "        \
-     "(0, 0) of the period map)")
+     "(0, 0) of the period map)")                                              \
+  XM(QUASIPERIODIC, 4, "quasiperiodic",                                        \
+     "bounded, no cycle: largest Lyapunov exponent zero within "               \
+     "SSW_CLASS_K error bars")                                                 \
+  XM(CHAOTIC, 5, "chaotic",                                                    \
+     "bounded, no cycle: largest Lyapunov exponent above SSW_CLASS_K error "   \
+     "bars and SSW_CLASS_LYAP_FLOOR / T")
 
 /** The forced extractor's measurements a sweep stores per grid point
  * (extract.h SSW_FQ_*, result.h; docs/output.md, "Forcing"): dataset NAME

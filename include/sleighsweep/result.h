@@ -19,6 +19,9 @@ extern "C" {
  * converged trajectories of the ensemble in trajectory-index order, so the
  * record is bit-identical for any rank or thread count. Quantities absent in
  * a regime are NaN (spacing without circles) or +inf (radius of a line). */
+/** Most attractor slots a point stores ([ensemble] attractor_slots). */
+#define SSW_ATTRACTOR_SLOTS_MAX 16
+
 typedef struct {
   uint64_t index;          /**< flat grid index (row-major theta..B) */
   ssw_tensor tensor;       /**< snapped total tensor J M N L1 L2 Z */
@@ -87,18 +90,32 @@ typedef struct {
   double analytic_heading_total, analytic_rest_distance;
   double analytic_path_length;
   /** Forcing (docs/output.md, "Forcing"; -1 and NaN without it): the
-   * attractor class (SSW_ATTRACTOR_*) most trajectories reach (ties: the
-   * lower value) and the share that reach it; on a periodic one the most
-   * frequent cycle length among the converged trajectories. The measured
+   * class (SSW_ATTRACTOR_*) of the attractor most trajectories reach (the
+   * census's slot 0, below) and, periodic, its cycle length. The measured
    * quantities (SSW_FQ_* order) are the means, spreads (max - min) and
-   * largest estimated errors over the converged trajectories of that
-   * class (and cycle length), analytic_forced the means of their closed
-   * forms (NaN where names.h says NO_TWIN or none applies), and
-   * analytic_floquet_product the mean exact product of the multipliers. */
+   * largest estimated errors over its converged trajectories,
+   * analytic_forced the means of their closed forms (NaN where names.h
+   * says NO_TWIN or none applies), and analytic_floquet_product the mean
+   * exact product of the multipliers. */
   int32_t attractor, cycle_periods;
-  double attractor_fraction;
   double forced[SSW_FQ_N], forced_spread[SSW_FQ_N], forced_error[SSW_FQ_N];
   double analytic_forced[SSW_FQ_N], analytic_floquet_product;
+  /** The census (docs/output.md, "The census"; -1 and NaN where no
+   * attractor is reported): the distinct attractors found, the share of
+   * the ensemble beyond the stored slots, and per slot (the attractors by
+   * share, descending; the first [ensemble] attractor_slots stored) its
+   * class, cycle length (periodic; else -1), share of the ensemble, and
+   * its converged members' mean velocity and exponents. Slot 0 is the
+   * point's attractor above. */
+  int32_t attractor_count;
+  double attractor_other_fraction;
+  int32_t attractor_class[SSW_ATTRACTOR_SLOTS_MAX];
+  int32_t attractor_cycle_periods[SSW_ATTRACTOR_SLOTS_MAX];
+  double attractor_fraction[SSW_ATTRACTOR_SLOTS_MAX];
+  double attractor_mean_omega[SSW_ATTRACTOR_SLOTS_MAX];
+  double attractor_mean_v[SSW_ATTRACTOR_SLOTS_MAX];
+  double attractor_lyapunov_1[SSW_ATTRACTOR_SLOTS_MAX];
+  double attractor_lyapunov_2[SSW_ATTRACTOR_SLOTS_MAX];
 } ssw_point_result;
 
 /** Sample trajectory quantities, in the order they sit in a point's sample

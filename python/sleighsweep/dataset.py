@@ -16,6 +16,9 @@ import numpy as np  # noqa: E402
 import xarray as xr  # noqa: E402
 
 GROUPS = ("boundaries", "samples", "segments")
+# The census's slots (docs/output.md, "The census"): a dimension of the
+# attractor_* datasets, not a grid axis (never squeezed, never swept).
+SLOT_DIM = "attractor_slot"
 # Categorical variables left as their codes by `categories=True`: `done`
 # is the mask every reader compares with 1 (docs/output.md).
 KEEP_CODES = ("done",)
@@ -85,7 +88,8 @@ def codes(var):
 def squeeze_axes(ds):
     """Drops the size-1 grid dimensions (each stays as a scalar
     coordinate holding its one value)."""
-    one = [d for d, n in ds.sizes.items() if n == 1 and d in ds.coords]
+    one = [d for d, n in ds.sizes.items()
+           if n == 1 and d in ds.coords and d != SLOT_DIM]
     return ds.squeeze(one) if one else ds
 
 
@@ -130,12 +134,30 @@ def has_group(path, group):
         return False
 
 
+def _split_slots(ds):
+    """The census's variables over attractor_slot as one variable per
+    slot (NAME_0, NAME_1, ...), the slot dimension dropped."""
+    if SLOT_DIM not in ds.dims:
+        return ds
+    names = [n for n, v in ds.data_vars.items() if SLOT_DIM in v.dims]
+    for name in names:
+        for k in range(ds.sizes[SLOT_DIM]):
+            v = ds[name].isel({SLOT_DIM: k}, drop=True)
+            v.attrs["long_name"] = (f"{v.attrs.get('long_name', name)} "
+                                    f"(attractor slot {k})")
+            ds[f"{name}_{k}"] = v
+    return ds.drop_vars(names + [SLOT_DIM])
+
+
 def export(path, out, group=None):
     """A squeezed netCDF-4 copy of the file (or a group) at `out`: the
     unswept axes leave the dimensions (CDO takes at most four and none
     of one value as a grid axis) and stay as scalar coordinates;
-    categories keep their codes and CF flag attributes. Returns out."""
-    ds = open(path, group=group, squeeze=True, categories=False)
+    categories keep their codes and CF flag attributes; each census
+    dataset over attractor_slot becomes one variable per slot, NAME_K
+    (CDO reads every variable on the one grid of the swept axes, and would
+    take the slot for a grid or level axis). Returns out."""
+    ds = _split_slots(open(path, group=group, squeeze=True, categories=False))
     ds.attrs.pop("_ssw_group", None)
     # the squeezed axes as scalar variables (what NCO's ncwa leaves): a
     # scalar coordinate would be named in `coordinates`, which CDO cannot
@@ -170,8 +192,10 @@ class SweepAccessor:
 
     @property
     def swept(self):
-        """The grid axes with more than one value, in storage order."""
-        return tuple(d for d in self._ds.dims if self._ds.sizes[d] > 1)
+        """The grid axes with more than one value, in storage order (not
+        the census's attractor_slot)."""
+        return tuple(d for d in self._ds.dims
+                     if self._ds.sizes[d] > 1 and d != SLOT_DIM)
 
     def fixed(self):
         """{name: value} of every parameter constant over the Dataset:

@@ -57,7 +57,7 @@ def _map_axes(obj, x, y):
     storage order (the first two of more than one value)."""
     if x and y:
         return x, y
-    swept = [d for d in obj.dims if obj.sizes[d] > 1] \
+    swept = [d for d in obj.dims if obj.sizes[d] > 1 and d in ALL_AXES] \
         if not isinstance(obj, str) else []
     left = [d for d in swept if d not in (x, y)]
     x = x or (left.pop(0) if left else "theta")

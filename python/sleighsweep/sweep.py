@@ -33,10 +33,11 @@ REGIMES = {0: "uniform", 1: "line_to_line", 2: "spin_reversal",
 SENSES = {-1: "clockwise", 0: "none", 1: "counterclockwise"}
 DONE_STATES = {0: "pending", 1: "done"}
 ATTRACTORS = {0: "unresolved", 1: "periodic", 2: "accelerating",
-              3: "rest"}
+              3: "rest", 4: "quasiperiodic", 5: "chaotic"}
 TRAJ_FLAGS = {1: "forward_step_cap", 2: "backward_step_cap", 4: "nonfinite",
               8: "equilibrium_start", 16: "no_peak", 32: "rtol_not_met",
-              64: "near_critical", 128: "no_estimate", 256: "energy_drift"}
+              64: "near_critical", 128: "no_estimate", 256: "energy_drift",
+              512: "cycle_not_closed", 1024: "exponents_undecided"}
 # The grid axes in storage order (names.h SSW_BODY_AXES, then
 # SSW_RUN_AXES): (name, TeX symbol, plain symbol for titles, description,
 # axis label words, kind). kind "body": always a dimension of a file;

@@ -5,7 +5,8 @@
 maximum relative error of each and where it occurs, lists the non-converged
 points (converged_fraction < 1 or a failure flag: forward_step_cap,
 backward_step_cap, nonfinite, no_peak, near_critical, no_estimate,
-energy_drift: every flag but the two below) and optionally draws a scatter plot
+energy_drift, cycle_not_closed, exponents_undecided: every flag but the
+two below) and optionally draws a scatter plot
 (--plot). Reads the file only. The flags equilibrium_start (a trajectory
 whose initial state lies on the line of equilibria L1 omega + Z v = 0: a
 steady motion, converged, left out of the ensemble's means) and

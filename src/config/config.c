@@ -529,6 +529,7 @@ void ssw_config_ensemble(const ssw_config *cfg, ssw_ensemble_spec *sp) {
                             .zero_tol = cfg->zero_tol,
                             .integ = cfg->integ,
                             .trajectories = cfg->trajectories,
+                            .attractor_slots = cfg->attractor_slots,
                             .seed = cfg->seed,
                             .ic = cfg->ic,
                             .energy = cfg->energy,

@@ -44,7 +44,7 @@ typedef struct {
 
 /* The key table (config_keys.c), in the order of the docs and of the
  * canonical text; its length is checked against SSW_CFG_NKEYS there. */
-#define SSW_CFG_NKEYS 63
+#define SSW_CFG_NKEYS 64
 extern const key_spec ssw_cfg_keys[SSW_CFG_NKEYS];
 #define SSW_CFG_NSECTIONS 7
 extern const char *const ssw_cfg_sections[SSW_CFG_NSECTIONS];

@@ -181,12 +181,13 @@ const column ssw_h5_columns[] = {
         "exact mean path length for C = c K without circulation"),
     /* Forcing (docs/output.md, "Forcing"). */
     {"attractor", T_I8, SRC_INT32, OFF(attractor), FILL_MASKED, CAT_ATTRACTOR,
-     "1", "with forcing: the attractor most trajectories reach"},
+     "1", "the attractor most trajectories reach (attractor slot 0)"},
     {"cycle_periods", T_I32, SRC_INT32, OFF(cycle_periods), FILL_MASKED,
-     CAT_NONE, "1",
-     "periodic attractor: most frequent cycle length in forcing periods"},
-    F64("attractor_fraction", attractor_fraction, "1",
-        "with forcing: share of the ensemble reaching the attractor"),
+     CAT_NONE, "1", "periodic attractor: its cycle length in forcing periods"},
+    {"attractor_count", T_I32, SRC_INT32, OFF(attractor_count), FILL_MASKED,
+     CAT_NONE, "1", "distinct attractors the ensemble reaches"},
+    F64("attractor_other_fraction", attractor_other_fraction, "1",
+        "share of the ensemble on attractors beyond the stored slots"),
     F64("analytic_floquet_product", analytic_floquet_product, "1",
         "exact product of the Floquet multipliers on the measured cycle"),
     SSW_FORCED_QUANTITIES(FQ_COLUMNS_)
@@ -196,6 +197,25 @@ const column ssw_h5_columns[] = {
 };
 _Static_assert(sizeof ssw_h5_columns / sizeof ssw_h5_columns[0] == SSW_H5_NCOL,
                "SSW_H5_NCOL (h5out_internal.h) must count the columns");
+
+/* The census, over (grid, attractor_slot) (docs/output.md, "The census"). */
+const column ssw_h5_slot_columns[SSW_H5_NSLOTCOL] = {
+    {"attractor_class", T_I8, SRC_INT32, OFF(attractor_class), FILL_MASKED,
+     CAT_ATTRACTOR, "1", "the slot's attractor"},
+    {"attractor_cycle_periods", T_I32, SRC_INT32, OFF(attractor_cycle_periods),
+     FILL_MASKED, CAT_NONE, "1",
+     "periodic attractor: its cycle length in forcing periods"},
+    F64("attractor_fraction", attractor_fraction, "1",
+        "share of the ensemble's initial states ending on the attractor"),
+    F64("attractor_mean_omega", attractor_mean_omega, "rad time-1",
+        "the attractor's time average of omega (its converged members' mean)"),
+    F64("attractor_mean_v", attractor_mean_v, "length time-1",
+        "the attractor's time average of v (its converged members' mean)"),
+    F64("attractor_lyapunov_1", attractor_lyapunov_1, "time-1",
+        "the attractor's larger Lyapunov exponent"),
+    F64("attractor_lyapunov_2", attractor_lyapunov_2, "time-1",
+        "the attractor's smaller Lyapunov exponent"),
+};
 
 /* A category's values and meanings from a names.h list. */
 #define CATEGORY_(attr, list)                                                  \
@@ -277,6 +297,13 @@ double ssw_h5out_estimate_bytes(const ssw_config *cfg) {
   for (int c = 0; c < SSW_H5_NCOL; c++, datasets++)
     bytes +=
         chunked_bytes(naxes, dims, ssw_h5_type_size(ssw_h5_columns[c].type));
+  hsize_t sdims_census[SSW_NAXES + 1];
+  memcpy(sdims_census, dims, (size_t)naxes * sizeof *dims);
+  sdims_census[naxes] = (hsize_t)cfg->attractor_slots;
+  for (int c = 0; c < SSW_H5_NSLOTCOL; c++, datasets++)
+    bytes += chunked_bytes(naxes + 1, sdims_census,
+                           ssw_h5_type_size(ssw_h5_slot_columns[c].type));
+  bytes += 4.0 * cfg->attractor_slots, datasets++; /* the slot scale */
   const hsize_t sdims[3] = {
       (hsize_t)cfg->sample_sel.n, (hsize_t)cfg->samples,
       (hsize_t)(cfg->samples > 0 ? cfg->sample_nodes : 0)};
@@ -394,6 +421,39 @@ int ssw_h5_column_category(hid_t d, const column *col) {
   return ssw_h5_attr_str(d, col->name, "flag_meanings", k->meanings);
 }
 
+static double column_fill(const column *col) {
+  return col->type == T_F64 ? NAN : col->fill == FILL_MASKED ? -1.0 : 0.0;
+}
+
+/* The attractor_slot scale (0, 1, ...) and the census's datasets over the
+ * grid's dimensions and it. */
+static int create_census(ssw_h5out *h) {
+  int status = SSW_SUCCESS;
+  int32_t idx[SSW_ATTRACTOR_SLOTS_MAX];
+  hsize_t dims[SSW_NAXES + 1];
+  hid_t scales[SSW_NAXES + 1];
+  for (int s = 0; s < h->slots; s++)
+    idx[s] = s;
+  TRY(create_scale(h, h->file, "attractor_slot", (hsize_t)h->slots,
+                   H5T_STD_I32LE, H5T_NATIVE_INT32, idx, "1",
+                   "attractor slot: the point's attractors by share, "
+                   "descending",
+                   &h->slotdim));
+  ssw_h5_slot_dims(h, dims);
+  memcpy(scales, h->coord, (size_t)h->naxes * sizeof *scales);
+  scales[h->naxes] = h->slotdim;
+  for (int c = 0; c < SSW_H5_NSLOTCOL; c++) {
+    const column *col = &ssw_h5_slot_columns[c];
+    TRY(create_dataset(h, h->file, col->name, h->naxes + 1, dims, col->type,
+                       column_fill(col), col->fill == FILL_MASKED, col->units,
+                       col->long_name, &h->slotset[c]));
+    TRY(ssw_h5_column_category(h->slotset[c], col));
+    TRY(attach_scales(h->slotset[c], col->name, scales, h->naxes + 1));
+  }
+done:
+  return status;
+}
+
 int ssw_h5_create_grid(ssw_h5out *h, const ssw_config *cfg) {
   int status = SSW_SUCCESS;
   for (int i = 0; i < h->naxes; i++) {
@@ -404,15 +464,13 @@ int ssw_h5_create_grid(ssw_h5out *h, const ssw_config *cfg) {
   }
   for (size_t c = 0; c < SSW_H5_NCOL; c++) {
     const column *col = &ssw_h5_columns[c];
-    const double fill = col->type == T_F64         ? NAN
-                        : col->fill == FILL_MASKED ? -1.0
-                                                   : 0.0;
     TRY(create_dataset(h, h->file, col->name, h->naxes, h->dims, col->type,
-                       fill, col->fill == FILL_MASKED, col->units,
+                       column_fill(col), col->fill == FILL_MASKED, col->units,
                        col->long_name, &h->dset[c]));
     TRY(ssw_h5_column_category(h->dset[c], col));
     TRY(attach_scales(h->dset[c], col->name, h->coord, h->naxes));
   }
+  TRY(create_census(h));
 done:
   return status;
 }
@@ -599,6 +657,7 @@ int ssw_h5_write_config_attrs(ssw_h5out *h, const ssw_config *cfg) {
   TRY(ssw_h5_attr_i32(f, w, "error_estimate", o->estimate));
   TRY(ssw_h5_attr_i32(f, w, "trajectories", cfg->trajectories));
   TRY(ssw_h5_attr_u64(f, w, "seed", cfg->seed));
+  TRY(ssw_h5_attr_i32(f, w, "attractor_slots", cfg->attractor_slots));
   TRY(ssw_h5_attr_str(f, w, "initial_conditions", ic_name(cfg->ic)));
   if (!swept(h, "energy")) TRY(ssw_h5_attr_f64(f, w, "energy", cfg->energy));
   TRY(ssw_h5_attr_i32(f, w, "samples", cfg->samples));

@@ -279,6 +279,48 @@ done:
   return status;
 }
 
+/* The census's datasets: each point's slots through one element
+ * selection over (grid, attractor_slot), point by point in index order. */
+static int write_slots(ssw_h5out *h, const ssw_point_result *pts,
+                       const order_t *ord, size_t n, const hsize_t *coords,
+                       void *buf) {
+  int status = SSW_SUCCESS;
+  hid_t fspace = H5I_INVALID_HID, mspace = H5I_INVALID_HID;
+  const size_t S = (size_t)h->slots, r = (size_t)h->naxes + 1, m = n * S;
+  hsize_t dims[SSW_NAXES + 1], mlen = m ? (hsize_t)m : 1;
+  hsize_t *sc = malloc((m ? m : 1) * r * sizeof *sc);
+  SSW_CHECK(sc, SSW_ERR_MEM, "out of memory for %zu points", n);
+  for (size_t j = 0; j < n; j++)
+    for (size_t s = 0; s < S; s++) {
+      memcpy(sc + (j * S + s) * r, coords + j * (r - 1), (r - 1) * sizeof *sc);
+      sc[(j * S + s) * r + r - 1] = s;
+    }
+  ssw_h5_slot_dims(h, dims);
+  H5TRY(fspace = H5Screate_simple((int)r, dims, NULL), "'%s'", h->path);
+  if (m)
+    H5TRY(H5Sselect_elements(fspace, H5S_SELECT_SET, m, sc), "'%s'", h->path);
+  else
+    H5TRY(H5Sselect_none(fspace), "'%s'", h->path);
+  H5TRY(mspace = H5Screate_simple(1, &mlen, NULL), "'%s'", h->path);
+  if (m == 0) H5TRY(H5Sselect_none(mspace), "'%s'", h->path);
+  for (int c = 0; c < SSW_H5_NSLOTCOL; c++) {
+    const column *col = &ssw_h5_slot_columns[c];
+    for (size_t s = 0; s < S; s++) {
+      const column k = ssw_h5_slot_column(col, (int)s);
+      for (size_t j = 0; j < n; j++)
+        ssw_h5_column_value(&k, &pts[ord[j].pos], buf, j * S + s);
+    }
+    H5TRY(H5Dwrite(h->slotset[c], ssw_h5_mem_type(col->type), mspace, fspace,
+                   h->dxpl, buf),
+          "dataset %s in '%s'", col->name, h->path);
+  }
+done:
+  free(sc);
+  if (mspace >= 0) H5Sclose(mspace);
+  if (fspace >= 0) H5Sclose(fspace);
+  return status;
+}
+
 /* Writes every column through one element selection; `done` goes last so
  * that a point is marked only after all its values. */
 static int write_columns(ssw_h5out *h, const ssw_point_result *pts,
@@ -297,6 +339,7 @@ static int write_columns(ssw_h5out *h, const ssw_point_result *pts,
   if (n == 0) H5TRY(H5Sselect_none(mspace), "'%s'", h->path);
   for (size_t c = 0; c < SSW_H5_DONE_COL; c++)
     TRY(write_column(h, c, pts, ord, n, mspace, fspace, buf));
+  TRY(write_slots(h, pts, ord, n, coords, buf));
   if (ssw_h5_has_samples(h)) TRY(write_samples(h, ord, n, samples, buf));
   TRY(write_column(h, SSW_H5_DONE_COL, pts, ord, n, mspace, fspace, buf));
 done:
@@ -312,7 +355,8 @@ static int prepare_points(const ssw_h5out *h, const ssw_point_result *pts,
   SSW_CHECK(n == 0 || h->samples == 0 || samples, SSW_ERR_ARG,
             "NULL sample buffer with samples = %d", h->samples);
   const size_t per = (size_t)h->samples * (size_t)h->nodes;
-  const size_t bytes = (n ? n : 1) * (per > 1 ? per : 1) * sizeof(double);
+  const size_t wide = per > (size_t)h->slots ? per : (size_t)h->slots;
+  const size_t bytes = (n ? n : 1) * (wide > 1 ? wide : 1) * sizeof(double);
   *ord = malloc((n ? n : 1) * sizeof **ord);
   *coords = malloc((n ? n : 1) * (size_t)h->naxes * sizeof **coords);
   *buf = malloc(bytes);
@@ -407,6 +451,9 @@ int ssw_h5out_close(ssw_h5out **hp) {
   CLOSE(h->sgroup, H5Gclose, "/samples");
   for (size_t c = 0; c < SSW_H5_NCOL; c++)
     CLOSE(h->dset[c], H5Dclose, ssw_h5_columns[c].name);
+  for (int c = 0; c < SSW_H5_NSLOTCOL; c++)
+    CLOSE(h->slotset[c], H5Dclose, ssw_h5_slot_columns[c].name);
+  CLOSE(h->slotdim, H5Dclose, "attractor_slot");
   for (int i = 0; i < h->naxes; i++)
     CLOSE(h->coord[i], H5Dclose, ssw_axis_names[h->axis[i]]);
   CLOSE(h->dxpl, H5Pclose, "transfer list");

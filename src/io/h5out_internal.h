@@ -13,7 +13,7 @@
 
 /* Layout version stored as `format_version`; bump on any layout change so
  * that a resume refuses files of another layout. */
-#define SSW_H5_FORMAT_VERSION 7
+#define SSW_H5_FORMAT_VERSION 8
 /* Target chunk size. Chunks are blocks of contiguous flat indices along the
  * fastest axes; 64 KiB keeps the chunk index small for 10^9-point grids
  * while a flush epoch touches few chunks per work unit. */
@@ -101,9 +101,22 @@ typedef struct {
   +3 + SSW_H5_TWIN_##twin
 #define SSW_H5_TWIN_TWIN 1
 #define SSW_H5_TWIN_NO_TWIN 0
-#define SSW_H5_NCOL (74 SSW_FORCED_QUANTITIES(SSW_H5_FQ_COLS_))
+#define SSW_H5_NCOL (75 SSW_FORCED_QUANTITIES(SSW_H5_FQ_COLS_))
 extern const column ssw_h5_columns[];
 #define SSW_H5_DONE_COL (SSW_H5_NCOL - 1)
+
+/* The census's datasets over the grid and `attractor_slot` (h5layout.c):
+ * `offset` is that of slot 0's element of an array of
+ * SSW_ATTRACTOR_SLOTS_MAX in ssw_point_result. */
+#define SSW_H5_NSLOTCOL 7
+extern const column ssw_h5_slot_columns[SSW_H5_NSLOTCOL];
+/* Column c at slot s: its offset moved to the slot's element. */
+static inline column ssw_h5_slot_column(const column *c, int s) {
+  column k = *c;
+  k.offset +=
+      (size_t)s * (c->src == SRC_DOUBLE ? sizeof(double) : sizeof(int32_t));
+  return k;
+}
 
 /* A categorical column's flag_values (or flag_masks) and flag_meanings on
  * dataset d (nothing for CAT_NONE). Errors: SSW_ERR_HDF5. */
@@ -171,6 +184,9 @@ struct ssw_h5out {
   hid_t file, dxpl;
   hid_t coord[SSW_NAXES];
   hid_t dset[SSW_H5_NCOL];
+  int slots;                      /* [ensemble] attractor_slots */
+  hid_t slotdim;                  /* the attractor_slot scale */
+  hid_t slotset[SSW_H5_NSLOTCOL]; /* the census's datasets */
   hid_t sgroup, sdim[3], scoord[SSW_NAXES], sdset[SSW_SAMPLE_NQ];
   char length_unit[32], mass_unit[32]; /* [body] units, "" when not given */
   double need; /* bytes the run needs in the output's directory */
@@ -211,6 +227,12 @@ int ssw_h5_attr_read_str(hid_t loc, const char *where, const char *name,
 int ssw_h5_create_grid(ssw_h5out *h, const ssw_config *cfg);
 /* The /samples group, its datasets and sample/node scales. */
 int ssw_h5_create_samples(ssw_h5out *h, const ssw_config *cfg);
+/* The dimensions of a census dataset: the grid's, then the slots. */
+static inline void ssw_h5_slot_dims(const ssw_h5out *h, hsize_t *dims) {
+  for (int i = 0; i < h->naxes; i++)
+    dims[i] = h->dims[i];
+  dims[h->naxes] = (hsize_t)h->slots;
+}
 /* Root provenance known from the config and the library. */
 int ssw_h5_write_config_attrs(ssw_h5out *h, const ssw_config *cfg);
 /* Root provenance known to the caller (rank 0's values). */

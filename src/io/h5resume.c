@@ -96,7 +96,7 @@ static int open_dataset(const ssw_h5out *h, hid_t loc, const char *name,
                         int rank, const hsize_t *want, hid_t *dset) {
   int status = SSW_SUCCESS;
   hid_t space = H5I_INVALID_HID;
-  hsize_t dims[SSW_NAXES] = {0};
+  hsize_t dims[SSW_NAXES + 1] = {0};
   int got;
   H5TRY(*dset = H5Dopen2(loc, name, H5P_DEFAULT), "dataset %s in '%s'", name,
         h->path);
@@ -134,7 +134,8 @@ static int check_identity(hid_t file, const char *path, const ssw_config *cfg) {
   if (version != SSW_H5_FORMAT_VERSION) {
     status = SSW_RAISE(SSW_ERR_IO,
                        "'%s' has output format %d, this program "
-                       "writes %d (format 6 adds Gamma and energy as "
+                       "writes %d (format 8 adds the attractor census; "
+                       "format 6 adds Gamma and energy as "
                        "grid axes, dimensions when swept, and the drag "
                        "datasets; format 5 adds the circulation datasets, "
                        "blade_force_error and error estimates that include "
@@ -163,6 +164,11 @@ static int open_datasets(ssw_h5out *h) {
   for (size_t c = 0; c < SSW_H5_NCOL; c++)
     TRY(open_dataset(h, h->file, ssw_h5_columns[c].name, h->naxes, h->dims,
                      &h->dset[c]));
+  hsize_t sdims[SSW_NAXES + 1];
+  ssw_h5_slot_dims(h, sdims);
+  for (int c = 0; c < SSW_H5_NSLOTCOL; c++)
+    TRY(open_dataset(h, h->file, ssw_h5_slot_columns[c].name, h->naxes + 1,
+                     sdims, &h->slotset[c]));
   if (ssw_h5_has_samples(h)) {
     H5TRY(h->sgroup = H5Gopen2(h->file, "samples", H5P_DEFAULT),
           "group /samples in '%s'", h->path);

@@ -85,6 +85,10 @@ int ssw_h5_handle_new(MPI_Comm comm, const char *path, const ssw_config *cfg,
     h->sdim[i] = H5I_INVALID_HID;
   for (int i = 0; i < SSW_NAXES; i++)
     h->scoord[i] = H5I_INVALID_HID;
+  h->slotdim = H5I_INVALID_HID;
+  for (int c = 0; c < SSW_H5_NSLOTCOL; c++)
+    h->slotset[c] = H5I_INVALID_HID;
+  h->slots = cfg->attractor_slots;
   *out = h;
   const int rc = MPI_Comm_dup(comm, &h->comm);
   if (rc != MPI_SUCCESS) {

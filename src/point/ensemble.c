@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "census.h"
 #include "sleighsweep/damped.h"
 #include "sleighsweep/drag.h"
 #include "sleighsweep/effect.h"
@@ -36,10 +37,12 @@ typedef struct {
   double err_heading, err_rest, err_path, err_decay;
   double x_heading, x_rest, x_path;
   int approach;
-  /* forcing: the attractor (-1 unforced), its cycle length, the measured
-   * quantities, their estimates and closed forms (SSW_FQ_* order) */
-  int attractor, cycle_periods;
-  double fq[SSW_FQ_N], err_fq[SSW_FQ_N], x_fq[SSW_FQ_N], x_fprod;
+  /* forcing: the attractor (-1 unforced), the census's invariants, the
+   * measured quantities, their estimates and closed forms (SSW_FQ_*
+   * order), the smaller exponent */
+  int attractor;
+  ssw_census_key key;
+  double fq[SSW_FQ_N], err_fq[SSW_FQ_N], x_fq[SSW_FQ_N], x_fprod, lyap2;
 } traj_summary;
 
 /* Trajectories handed to the batch kernel at once: a multiple of the SIMD
@@ -59,6 +62,7 @@ struct ssw_ensemble {
   uint64_t key;    /* the initial conditions' key (ssw_grid_values.key) */
   double (*dense)[SSW_PATH_NQ]; /* sample_nodes rows of dense output */
   ssw_error_state *errs; /* one per batch of a block: errors of threads */
+  ssw_census *census;    /* the point's attractors */
 };
 
 /* SplitMix64 finaliser (Steele, Lea & Flood 2014): a bijective mix. */
@@ -97,12 +101,14 @@ int ssw_ensemble_create(const ssw_ensemble_spec *spec, ssw_ensemble **e) {
   const ssw_ensemble_spec *sp = &w->sp;
   w->block = calloc(BLOCK, sizeof *w->block);
   w->errs = calloc(BLOCK / BATCH, sizeof *w->errs);
+  w->census = malloc(sizeof *w->census);
   w->nodes =
       sp->samples > 0 ? calloc((size_t)sp->samples, sizeof *w->nodes) : NULL;
   w->dense = sp->samples > 0
                  ? malloc((size_t)sp->sample_nodes * sizeof *w->dense)
                  : NULL;
-  if (!w->block || !w->errs || (sp->samples > 0 && (!w->nodes || !w->dense))) {
+  if (!w->block || !w->errs || !w->census ||
+      (sp->samples > 0 && (!w->nodes || !w->dense))) {
     ssw_ensemble_destroy(&w);
     return SSW_RAISE(SSW_ERR_MEM, "out of memory for the ensemble workspace");
   }
@@ -120,6 +126,7 @@ void ssw_ensemble_destroy(ssw_ensemble **e) {
   free((*e)->nodes);
   free((*e)->block);
   free((*e)->errs);
+  free((*e)->census);
   free(*e);
   *e = NULL;
 }
@@ -137,6 +144,26 @@ static void damped_twins(const ssw_point *pt, double w0, double v0,
     return;
   }
   s->x_heading = fabs(phi), s->x_rest = hypot(x, y), s->x_path = len;
+}
+
+/* A forced trajectory's measurements and census invariants. */
+static void forced_summary(const ssw_traj *r, traj_summary *s) {
+  ssw_census_key *k = &s->key;
+  memcpy(s->fq, r->forced, sizeof s->fq);
+  memcpy(s->err_fq, r->err_forced, sizeof s->err_fq);
+  memcpy(s->x_fq, r->x_forced, sizeof s->x_fq);
+  s->x_fprod = r->x_floquet_product;
+  s->lyap2 = r->lyapunov_2;
+  k->cls = r->attractor;
+  k->n = r->cycle_periods;
+  memcpy(k->pts, r->cycle_pts, sizeof k->pts);
+  k->vel[0] = r->forced[SSW_FQ_MEAN_OMEGA],
+  k->vel[1] = r->forced[SSW_FQ_MEAN_V];
+  k->err_vel[0] = r->err_forced[SSW_FQ_MEAN_OMEGA];
+  k->err_vel[1] = r->err_forced[SSW_FQ_MEAN_V];
+  k->lyap[0] = r->forced[SSW_FQ_LYAPUNOV_MAX], k->lyap[1] = r->lyapunov_2;
+  k->err_lyap[0] = r->err_forced[SSW_FQ_LYAPUNOV_MAX];
+  k->err_lyap[1] = r->err_lyapunov_2;
 }
 
 /* Trajectories [first, first + cnt) of a point, stepped together in the
@@ -211,62 +238,14 @@ static int one_batch(const ssw_ensemble *e, const ssw_point *pt,
   for (int k = 0; k < cnt; k++) {
     damped_twins(pt, w0[k], v0[k], &out[k]);
     out[k].attractor = forced ? r[k].attractor : -1;
-    if (!forced) continue;
-    out[k].cycle_periods = r[k].cycle_periods;
-    memcpy(out[k].fq, r[k].forced, sizeof out[k].fq);
-    memcpy(out[k].err_fq, r[k].err_forced, sizeof out[k].err_fq);
-    memcpy(out[k].x_fq, r[k].x_forced, sizeof out[k].x_fq);
-    out[k].x_fprod = r[k].x_floquet_product;
+    if (forced) forced_summary(&r[k], &out[k]);
   }
   return SSW_SUCCESS;
 }
 
-/* Running statistics of one quantity over the counted trajectories. */
 typedef struct {
-  double sum, lo, hi;
-  int64_t n;
-} stat;
-
-static void stat_add(stat *s, double x) {
-  if (s->n == 0) s->lo = s->hi = x;
-  s->sum += x;
-  if (x < s->lo) s->lo = x;
-  if (x > s->hi) s->hi = x;
-  s->n++;
-}
-
-static double stat_mean(const stat *s) {
-  return s->n ? s->sum / (double)s->n : NAN;
-}
-
-/* max - min; 0 when all equal (including all infinite), NaN when empty. */
-static double stat_spread(const stat *s) {
-  if (s->n == 0) return NAN;
-  return s->hi == s->lo ? 0.0 : s->hi - s->lo;
-}
-
-/* Forcing: the trajectories' statistics per bucket, the attractor class
- * and for a periodic one its cycle length (FBUCKET_OF), since which class
- * and length the point reports is known only once every trajectory is
- * in. */
-#define FBUCKETS (SSW_FORCED_NMAX + 2)
-static int fbucket_of(int attractor, int periods) {
-  if (attractor == SSW_ATTRACTOR_PERIODIC && periods >= 1 &&
-      periods <= SSW_FORCED_NMAX)
-    return periods;
-  return attractor == SSW_ATTRACTOR_ACCELERATING ? FBUCKETS - 1 : 0;
-}
-
-typedef struct {
-  int64_t classes[SSW_ATTRACTOR_COUNT]; /* every trajectory's attractor */
-  int64_t conv[FBUCKETS];               /* converged ones per bucket */
-  stat q[FBUCKETS][SSW_FQ_N], x[FBUCKETS][SSW_FQ_N], prod[FBUCKETS];
-  double err[FBUCKETS][SSW_FQ_N];
-} forced_reduction;
-
-typedef struct {
-  stat rf, rp, d, dphi, blade;
-  stat period, hpp, drift, orbit; /* periodic motions */
+  ssw_stat rf, rp, d, dphi, blade;
+  ssw_stat period, hpp, drift, orbit; /* periodic motions */
   double err_period, err_hpp;
   double err_d, err_dphi, err_r, err_t0, err_blade; /* max of the estimates */
   int64_t conv, steps, sense[3];
@@ -276,21 +255,22 @@ typedef struct {
   int flags;
   /* drag: the rest's statistics, the exact twins', the largest estimates,
    * the counts of damped trajectories and of foci among them */
-  stat heading, rest, path, decay, settle, x_heading, x_rest, x_path;
+  ssw_stat heading, rest, path, decay, settle, x_heading, x_rest, x_path;
   double err_heading, err_rest, err_path, err_decay;
   int64_t damped, foci;
-  forced_reduction *forced; /* NULL: an unforced point */
+  ssw_census *census; /* NULL: a point without attractors */
+  int forced;         /* the forced extractor's point */
 } reduction;
 
 static void reduce_damped(reduction *a, const traj_summary *s) {
-  stat_add(&a->heading, s->heading);
-  stat_add(&a->rest, s->rest);
-  stat_add(&a->path, s->path);
-  stat_add(&a->decay, s->decay);
-  stat_add(&a->settle, s->settle);
-  stat_add(&a->x_heading, s->x_heading);
-  stat_add(&a->x_rest, s->x_rest);
-  stat_add(&a->x_path, s->x_path);
+  ssw_stat_add(&a->heading, s->heading);
+  ssw_stat_add(&a->rest, s->rest);
+  ssw_stat_add(&a->path, s->path);
+  ssw_stat_add(&a->decay, s->decay);
+  ssw_stat_add(&a->settle, s->settle);
+  ssw_stat_add(&a->x_heading, s->x_heading);
+  ssw_stat_add(&a->x_rest, s->x_rest);
+  ssw_stat_add(&a->x_path, s->x_path);
   a->err_heading = fmax(a->err_heading, s->err_heading);
   a->err_rest = fmax(a->err_rest, s->err_rest);
   a->err_path = fmax(a->err_path, s->err_path);
@@ -299,38 +279,37 @@ static void reduce_damped(reduction *a, const traj_summary *s) {
   a->foci += s->approach == SSW_APPROACH_FOCUS;
 }
 
-/* The forced statistics of a forced point (f, empty), or NULL. */
-static forced_reduction *forced_start(const ssw_tensor *t,
-                                      forced_reduction *f) {
-  if (!(ssw_model_caps(t) & SSW_MCAP_TIME_PERIODIC)) return NULL;
-  memset(f, 0, sizeof *f);
-  for (int b = 0; b < FBUCKETS; b++)
-    for (int k = 0; k < SSW_FQ_N; k++)
-      f->err[b][k] = NAN;
-  return f;
+/* The census of a forced point, or of an unforced one whose model comes
+ * to rest (drag: the drag extractor's end, so that a sweep's torque_amp =
+ * 0 has a class beside the forced points); NULL elsewhere. */
+static ssw_census *census_start(const ssw_tensor *t, ssw_census *c) {
+  const unsigned caps = ssw_model_caps(t);
+  if (!(caps & (SSW_MCAP_TIME_PERIODIC | SSW_MCAP_COMES_TO_REST))) return NULL;
+  ssw_census_start(c, t);
+  return c;
 }
 
-/* A forced trajectory: its class counts; converged, its measurements go
- * to the bucket of its class and cycle length. */
-static void reduce_forced(forced_reduction *f, const traj_summary *s) {
-  if (s->attractor >= 0 && s->attractor < SSW_ATTRACTOR_COUNT)
-    f->classes[s->attractor]++;
-  if (!s->converged) return;
-  const int b = fbucket_of(s->attractor, s->cycle_periods);
-  f->conv[b]++;
-  for (int k = 0; k < SSW_FQ_N; k++) {
-    stat_add(&f->q[b][k], s->fq[k]);
-    stat_add(&f->x[b][k], s->x_fq[k]);
-    f->err[b][k] = fmax(f->err[b][k], s->err_fq[k]);
+/* Trajectory `index` into the census: a forced one with its invariants
+ * and measurements, a damped one as `rest` (converged) or `unresolved`. */
+static void reduce_census(ssw_census *c, int forced, const traj_summary *s,
+                          int64_t index) {
+  const ssw_census_values v = {s->fq,      s->err_fq, s->x_fq,
+                               s->x_fprod, s->lyap2,  s->converged};
+  if (forced) {
+    ssw_census_add(c, &s->key, index, &v);
+    return;
   }
-  stat_add(&f->prod[b], s->x_fprod);
+  const ssw_census_key k = {.cls = s->converged ? SSW_ATTRACTOR_REST
+                                                : SSW_ATTRACTOR_UNRESOLVED};
+  const ssw_census_values none = {.converged = 0};
+  ssw_census_add(c, &k, index, &none);
 }
 
 static void reduce_periodic(reduction *a, const traj_summary *s) {
-  stat_add(&a->period, s->period);
-  stat_add(&a->hpp, s->hpp);
-  stat_add(&a->drift, s->drift);
-  stat_add(&a->orbit, s->orbit);
+  ssw_stat_add(&a->period, s->period);
+  ssw_stat_add(&a->hpp, s->hpp);
+  ssw_stat_add(&a->drift, s->drift);
+  ssw_stat_add(&a->orbit, s->orbit);
   a->err_period = fmax(a->err_period, s->err_period);
   a->err_hpp = fmax(a->err_hpp, s->err_hpp);
 }
@@ -338,11 +317,12 @@ static void reduce_periodic(reduction *a, const traj_summary *s) {
 /* One trajectory into the point's statistics. `lower` (NULL without
  * circulation) takes the arc g < 0's transition angles, spacings and
  * loops: the two arcs are two populations, never one mean. */
-static void reduce_one(reduction *a, reduction *lower, const traj_summary *s) {
+static void reduce_one(reduction *a, reduction *lower, const traj_summary *s,
+                       int64_t index) {
   a->steps += s->steps;
   a->flags |= s->flags;
   if (s->energy_error > a->emax) a->emax = s->energy_error;
-  if (a->forced) reduce_forced(a->forced, s);
+  if (a->census) reduce_census(a->census, a->forced, s, index);
   if (!s->converged) return;
   if (a->forced) {
     a->conv++;
@@ -361,11 +341,11 @@ static void reduce_one(reduction *a, reduction *lower, const traj_summary *s) {
   a->err_r = fmax(a->err_r, s->err_r);
   a->err_t0 = fmax(a->err_t0, s->err_t0);
   a->err_blade = fmax(a->err_blade, s->err_blade);
-  stat_add(&a->rf, s->r_future);
-  stat_add(&a->rp, s->r_past);
-  if (!isnan(s->d)) stat_add(&arc->d, s->d);
-  stat_add(&arc->dphi, s->dphi_abs);
-  stat_add(&a->blade, s->blade);
+  ssw_stat_add(&a->rf, s->r_future);
+  ssw_stat_add(&a->rp, s->r_past);
+  if (!isnan(s->d)) ssw_stat_add(&arc->d, s->d);
+  ssw_stat_add(&arc->dphi, s->dphi_abs);
+  ssw_stat_add(&a->blade, s->blade);
   a->sense[s->sense_future + 1]++;
   arc->loops[arc->nloops++] = s->loops;
   if (s->approach >= 0) reduce_damped(a, s);
@@ -396,54 +376,33 @@ static void reduction_init(reduction *a) {
   a->err_heading = a->err_rest = a->err_path = a->err_decay = NAN;
 }
 
-/* The point's attractor: the class most trajectories reach (ties: the
- * lower value), for a periodic one the most frequent cycle length among
- * its converged trajectories (ties: the shorter); their bucket's
- * statistics. Unforced (f NULL): `rest` with the converged share where
- * the model comes to rest (drag: the drag extractor's end, so that a
- * sweep's torque_amp = 0 has a class beside the forced points), else -1;
- * the forced quantities NaN. */
-static void finish_forced(const forced_reduction *f, int64_t conv, int64_t n,
+/* The point's attractors (census.c): slot 0 is its attractor, whose
+ * converged members' statistics are the forced quantities'. Without a
+ * census: -1 and NaN. */
+static void finish_census(const reduction *a, int slots, int64_t n,
                           ssw_point_result *res) {
   res->attractor = res->cycle_periods = -1;
-  res->attractor_fraction = res->analytic_floquet_product = NAN;
+  res->analytic_floquet_product = NAN;
   for (int k = 0; k < SSW_FQ_N; k++)
     res->forced[k] = res->forced_spread[k] = res->forced_error[k] =
         res->analytic_forced[k] = NAN;
-  if (!f && (ssw_model_caps(&res->tensor) & SSW_MCAP_COMES_TO_REST)) {
-    res->attractor = SSW_ATTRACTOR_REST;
-    res->attractor_fraction = (double)conv / (double)n;
-  }
-  if (!f) return;
-  int c = 0;
-  for (int k = 1; k < SSW_ATTRACTOR_COUNT; k++)
-    if (f->classes[k] > f->classes[c]) c = k;
-  res->attractor = c;
-  res->attractor_fraction = (double)f->classes[c] / (double)n;
-  int b = fbucket_of(c, 1);
-  if (c == SSW_ATTRACTOR_PERIODIC)
-    for (int p = 2; p <= SSW_FORCED_NMAX; p++)
-      if (f->conv[p] > f->conv[b]) b = p;
-  if (c == SSW_ATTRACTOR_PERIODIC && f->conv[b] > 0) res->cycle_periods = b;
-  for (int k = 0; k < SSW_FQ_N; k++) {
-    res->forced[k] = stat_mean(&f->q[b][k]);
-    res->forced_spread[k] = stat_spread(&f->q[b][k]);
-    res->forced_error[k] = f->err[b][k];
-    res->analytic_forced[k] = stat_mean(&f->x[b][k]);
-  }
-  res->analytic_floquet_product = stat_mean(&f->prod[b]);
+  ssw_census_finish(a->census, slots, n, res);
+  if (a->census) return;
+  res->attractor_count = -1;
+  res->attractor_other_fraction = NAN;
 }
 
-static void finish(const reduction *a, int64_t n, ssw_point_result *res) {
-  res->radius_future = stat_mean(&a->rf);
-  res->radius_past = stat_mean(&a->rp);
-  res->center_spacing = stat_mean(&a->d);
-  res->transition_angle = stat_mean(&a->dphi);
-  res->blade_force_max = stat_mean(&a->blade);
-  res->radius_future_spread = stat_spread(&a->rf);
-  res->radius_past_spread = stat_spread(&a->rp);
-  res->center_spacing_spread = stat_spread(&a->d);
-  res->transition_angle_spread = stat_spread(&a->dphi);
+static void finish(const reduction *a, int slots, int64_t n,
+                   ssw_point_result *res) {
+  res->radius_future = ssw_stat_mean(&a->rf);
+  res->radius_past = ssw_stat_mean(&a->rp);
+  res->center_spacing = ssw_stat_mean(&a->d);
+  res->transition_angle = ssw_stat_mean(&a->dphi);
+  res->blade_force_max = ssw_stat_mean(&a->blade);
+  res->radius_future_spread = ssw_stat_spread(&a->rf);
+  res->radius_past_spread = ssw_stat_spread(&a->rp);
+  res->center_spacing_spread = ssw_stat_spread(&a->d);
+  res->transition_angle_spread = ssw_stat_spread(&a->dphi);
   res->converged_fraction = (double)a->conv / (double)n;
   res->energy_error_max = a->emax;
   res->steps_mean = (double)a->steps / (double)n;
@@ -458,26 +417,26 @@ static void finish(const reduction *a, int64_t n, ssw_point_result *res) {
   if (a->sense[0] > a->sense[s]) s = 0;
   if (a->sense[2] > a->sense[s]) s = 2;
   res->sense_future = s - 1;
-  res->period = stat_mean(&a->period);
-  res->heading_per_period = stat_mean(&a->hpp);
-  res->drift_per_period = stat_mean(&a->drift);
-  res->orbit_radius = stat_mean(&a->orbit);
+  res->period = ssw_stat_mean(&a->period);
+  res->heading_per_period = ssw_stat_mean(&a->hpp);
+  res->drift_per_period = ssw_stat_mean(&a->drift);
+  res->orbit_radius = ssw_stat_mean(&a->orbit);
   res->period_error = a->err_period;
   res->heading_per_period_error = a->err_hpp;
-  res->heading_total = stat_mean(&a->heading);
-  res->rest_distance = stat_mean(&a->rest);
-  res->path_length = stat_mean(&a->path);
-  res->decay_rate = stat_mean(&a->decay);
-  res->settle_time = stat_mean(&a->settle);
+  res->heading_total = ssw_stat_mean(&a->heading);
+  res->rest_distance = ssw_stat_mean(&a->rest);
+  res->path_length = ssw_stat_mean(&a->path);
+  res->decay_rate = ssw_stat_mean(&a->decay);
+  res->settle_time = ssw_stat_mean(&a->settle);
   res->heading_total_error = a->err_heading;
   res->rest_distance_error = a->err_rest;
   res->path_length_error = a->err_path;
   res->decay_rate_error = a->err_decay;
   res->focus_fraction = a->damped ? (double)a->foci / (double)a->damped : NAN;
-  res->analytic_heading_total = stat_mean(&a->x_heading);
-  res->analytic_rest_distance = stat_mean(&a->x_rest);
-  res->analytic_path_length = stat_mean(&a->x_path);
-  finish_forced(a->forced, a->conv, n, res);
+  res->analytic_heading_total = ssw_stat_mean(&a->x_heading);
+  res->analytic_rest_distance = ssw_stat_mean(&a->x_rest);
+  res->analytic_path_length = ssw_stat_mean(&a->x_path);
+  finish_census(a, slots, n, res);
 }
 
 /* The rest's closed-form decay rate and frequency (NaN without drag). */
@@ -494,8 +453,8 @@ static void drag_twins(const ssw_tensor *t, ssw_point_result *res) {
 /* The arc g < 0's population, where the ensemble splits by arc. */
 static void finish_lower(const reduction *a, reduction *low,
                          ssw_point_result *res) {
-  res->transition_angle_lower = low ? stat_mean(&low->dphi) : NAN;
-  res->center_spacing_lower = low ? stat_mean(&low->d) : NAN;
+  res->transition_angle_lower = low ? ssw_stat_mean(&low->dphi) : NAN;
+  res->center_spacing_lower = low ? ssw_stat_mean(&low->d) : NAN;
   res->loops_lower = low ? mode_of(low->loops, low->nloops) : -1;
   const double up = (double)a->dphi.n, down = low ? (double)low->dphi.n : 0;
   res->upper_fraction = low && up + down > 0 ? up / (up + down) : NAN;
@@ -615,8 +574,8 @@ int ssw_ensemble_run(ssw_ensemble *e, uint64_t index, const ssw_grid_values *v,
   const int64_t n = sp->trajectories;
   reduction acc = {0}, low = {0};
   reduction_init(&acc);
-  forced_reduction fred;
-  acc.forced = forced_start(&pt.tensor, &fred);
+  acc.census = census_start(&pt.tensor, e->census);
+  acc.forced = (ssw_model_caps(&pt.tensor) & SSW_MCAP_TIME_PERIODIC) != 0;
   /* With circulation's torque the arcs g > 0 and g < 0 are reduced apart. */
   reduction *lower =
       (ssw_model_caps(&pt.tensor) & SSW_MCAP_CIRC_CLOSED_FORM) ? &low : NULL;
@@ -649,10 +608,10 @@ int ssw_ensemble_run(ssw_ensemble *e, uint64_t index, const ssw_grid_values *v,
     for (int b = 0; b < nb && status == SSW_SUCCESS; b++)
       if (errs[b].code != SSW_SUCCESS) status = ssw_error_restore(&errs[b]);
     for (int i = 0; i < cnt && status == SSW_SUCCESS; i++)
-      reduce_one(&acc, lower, &blk[i]);
+      reduce_one(&acc, lower, &blk[i], start + i);
   }
   if (status == SSW_SUCCESS) {
-    finish(&acc, n, res);
+    finish(&acc, sp->attractor_slots, n, res);
     finish_lower(&acc, lower, res);
     drag_twins(&res->tensor, res);
     res->critical_energy = ssw_model_critical_energy(&res->tensor);

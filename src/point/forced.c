@@ -486,6 +486,17 @@ static double estimate(const pmap *m, const meas *f, const meas *c, int order,
   return isfinite(rel) ? rel : INFINITY;
 }
 
+/* The cycle's n points on the section, from its polished point x: the
+ * census's invariant (ensemble.c; a non-finite one stays NaN). */
+static void cycle_points(pmap *m, int n, const double x[2],
+                         double pts[SSW_FORCED_NMAX][2]) {
+  double y[2] = {x[0], x[1]};
+  for (int k = 0; k < n; k++) {
+    pts[k][0] = y[0], pts[k][1] = y[1];
+    if (k + 1 < n && ssw_pmap_map_n(m, 1, pts[k], y, NULL) != 0) return;
+  }
+}
+
 /* A periodic attractor: measured at the step that resolves the cycle's
  * largest energy, then at half the steps per period (the coarse run, from
  * the same point), refined by doubling the steps while the estimate
@@ -523,6 +534,7 @@ static void cycle(pmap *m, const ssw_tensor *t, const ssw_integrator *o,
   out->power_balance = fine.q.mean_power - fine.diss;
   out->mean_divergence = fine.div;
   out->cycle_w = x[0], out->cycle_v = x[1];
+  cycle_points(m, n, x, out->cycle_pts);
   out->newton_residual = fine.res;
   out->cycle_periods = n;
   out->converged = fine.res <= 1e3 * SSW_FORCED_NEWTON_TOL &&
@@ -689,6 +701,8 @@ int ssw_forced_run(const ssw_tensor *t, double w0, double v0,
   out->mean_dissipation = out->power_balance = out->newton_residual = NAN;
   out->mean_divergence = NAN;
   out->cycle_w = out->cycle_v = out->transient_remainder = NAN;
+  for (int k = 0; k < SSW_FORCED_NMAX; k++)
+    out->cycle_pts[k][0] = out->cycle_pts[k][1] = NAN;
   out->lyapunov_divergence = out->lyapunov_sum_defect = NAN;
   pmap m;
   SSW_CALL(ssw_pmap_init(&m, t, o));

@@ -17,6 +17,7 @@ typedef struct {
   double block[SSW_LYAP_BLOCKS][2];
   double lyap[2], div;
   double fd[2];
+  double vel[2], vblock[SSW_LYAP_BLOCKS][2]; /* QR window: (<w>, <v>) */
 } window;
 
 /* Q (columns orthonormal in the scaled coordinates u = s W) times the
@@ -172,6 +173,14 @@ static int cycle_window(pmap *m, const double x0[2], int n, window *w) {
   return 0;
 }
 
+/* A block's mean velocity (<w>, <v>) from the window's running sums a;
+ * prev holds their (time, dphi, vint) at the block's start. */
+static void block_velocity(const sums *a, double blk[2], double prev[3]) {
+  const double dt = a->time - prev[0];
+  blk[0] = (a->dphi - prev[1]) / dt, blk[1] = (a->vint - prev[2]) / dt;
+  prev[0] = a->time, prev[1] = a->dphi, prev[2] = a->vint;
+}
+
 /* SSW_LYAP_BURN periods to align the basis, then SSW_LYAP_BLOCKS blocks
  * of SSW_LYAP_BLOCK periods from x at the map's step: the exponents per
  * block and over the window, and the divergence's time mean over the
@@ -180,7 +189,7 @@ static int cycle_window(pmap *m, const double x0[2], int n, window *w) {
 static int run_window(pmap *m, const double x0[2], window *w) {
   const ssw_reduced *e = &m->c.e;
   const double s[2] = {1.0 / sqrt(e->J), 1.0 / sqrt(e->M)};
-  double Q[2][2] = {{1.0, 0.0}, {0.0, 1.0}};
+  double Q[2][2] = {{1.0, 0.0}, {0.0, 1.0}}, prev[3] = {0.0, 0.0, 0.0};
   ssw_state st;
   sums a;
   ssw_stepper_init(&m->c, x0[0], x0[1], &st);
@@ -209,11 +218,14 @@ static int run_window(pmap *m, const double x0[2], window *w) {
     const int blk = (k - SSW_LYAP_BURN) / SSW_LYAP_BLOCK;
     for (int i = 0; i < 2; i++)
       w->block[blk][i] += sum[i] / (SSW_LYAP_BLOCK * m->T);
+    if ((k - SSW_LYAP_BURN) % SSW_LYAP_BLOCK == SSW_LYAP_BLOCK - 1)
+      block_velocity(&a, w->vblock[blk], prev);
   }
   for (int b = 0; b < SSW_LYAP_BLOCKS; b++)
     for (int i = 0; i < 2; i++)
       w->lyap[i] += w->block[b][i] / SSW_LYAP_BLOCKS;
   w->div = window_divergence(e, &a);
+  w->vel[0] = a.dphi / a.time, w->vel[1] = a.vint / a.time;
   if (w->lyap[0] < w->lyap[1]) { /* finite-time values may cross: sorted */
     double t = w->lyap[0];
     w->lyap[0] = w->lyap[1], w->lyap[1] = t;
@@ -224,12 +236,33 @@ static int run_window(pmap *m, const double x0[2], window *w) {
   return 0;
 }
 
-/* Twice the standard error of the block means of exponent i. */
-static double block_error(const window *w, int i) {
+/* Twice the standard error of the block means blk[.][i] about mean. */
+static double block_se2(const double blk[SSW_LYAP_BLOCKS][2], int i,
+                        double mean) {
   double ss = 0.0;
   for (int b = 0; b < SSW_LYAP_BLOCKS; b++)
-    ss += (w->block[b][i] - w->lyap[i]) * (w->block[b][i] - w->lyap[i]);
+    ss += (blk[b][i] - mean) * (blk[b][i] - mean);
   return 2.0 * sqrt(ss / (SSW_LYAP_BLOCKS - 1) / SSW_LYAP_BLOCKS);
+}
+
+/* Twice the standard error of the block means of exponent i. */
+static double block_error(const window *w, int i) {
+  return block_se2(w->block, i, w->lyap[i]);
+}
+
+/* Off a cycle: the window's mean velocity and its errors (the blocks'
+ * spread and, with a coarse window c, Richardson's difference). */
+static void window_velocity(const window *f, const window *c, double div,
+                            ssw_forced *out) {
+  double e[2];
+  for (int i = 0; i < 2; i++)
+    e[i] = block_se2(f->vblock, i, f->vel[i]) +
+           (c ? SSW_EST_SAFETY * fabs(f->vel[i] - c->vel[i]) / div : NAN);
+  out->q.mean_omega = f->vel[0], out->err.mean_omega = e[0];
+  out->q.mean_v = f->vel[1], out->err.mean_v = e[1];
+  out->q.mean_path_radius = f->vel[1] / f->vel[0];
+  out->err.mean_path_radius = fabs(out->q.mean_path_radius) *
+                              (e[1] / fabs(f->vel[1]) + e[0] / fabs(f->vel[0]));
 }
 
 /* Both exponents, the sum's defect and (with `estimate`) the errors from
@@ -260,13 +293,13 @@ static int spectrum(pmap *m, const double x[2], int n, const ssw_integrator *o,
                     ssw_forced *out) {
   window fine, coarse;
   int rc = window_at(m, x, n, &fine);
-  double e[2] = {NAN, NAN};
+  double e[2] = {NAN, NAN}, div = NAN;
   if (!rc && o->estimate) {
     pmap mc = *m;
     mc.N = m->N / 2;
     rc = window_at(&mc, x, n, &coarse);
     m->steps = mc.steps;
-    const double div = pow(2.0, o->method->order) - 1.0;
+    div = pow(2.0, o->method->order) - 1.0;
     for (int k = 0; !rc; k++) {
       const double rel = step_error(m, &fine, &coarse, div, e) /
                          (o->rtol > 0 ? o->rtol : INFINITY);
@@ -282,7 +315,21 @@ static int spectrum(pmap *m, const double x[2], int n, const ssw_integrator *o,
     out->err.lyapunov[i] = e[i] + block_error(&fine, i);
   out->lyapunov_divergence = fine.div;
   out->lyapunov_sum_defect = fine.lyap[0] + fine.lyap[1] - fine.div;
+  if (n == 0) window_velocity(&fine, o->estimate ? &coarse : NULL, div, out);
   return 0;
+}
+
+int ssw_forced_classify(double l1, double e1, double T, int *flags) {
+  const double band = SSW_CLASS_K * e1, floor = SSW_CLASS_LYAP_FLOOR / T;
+  if (!isfinite(l1) || !isfinite(band)) {
+    *flags |= SSW_TRAJ_EXPONENTS_UNDECIDED;
+    return SSW_ATTRACTOR_UNRESOLVED;
+  }
+  if (l1 > band && l1 > floor) return SSW_ATTRACTOR_CHAOTIC;
+  if (fabs(l1) <= band && band <= floor) return SSW_ATTRACTOR_QUASIPERIODIC;
+  *flags |=
+      l1 < -band ? SSW_TRAJ_CYCLE_NOT_CLOSED : SSW_TRAJ_EXPONENTS_UNDECIDED;
+  return SSW_ATTRACTOR_UNRESOLVED;
 }
 
 int ssw_forced_lyapunov(const ssw_tensor *t, const ssw_integrator *o,
@@ -308,6 +355,11 @@ int ssw_forced_lyapunov(const ssw_tensor *t, const ssw_integrator *o,
     r->lyapunov_divergence = r->lyapunov_sum_defect = NAN;
   }
   r->steps += m.steps;
+  if (r->attractor == SSW_ATTRACTOR_UNRESOLVED) {
+    r->attractor = ssw_forced_classify(r->q.lyapunov[0], r->err.lyapunov[0],
+                                       r->period, &r->flags);
+    r->converged = r->attractor != SSW_ATTRACTOR_UNRESOLVED;
+  }
   return SSW_SUCCESS;
 }
 

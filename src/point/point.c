@@ -4,6 +4,7 @@
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "sleighsweep/circulation.h"
 #include "sleighsweep/damped.h"
@@ -218,6 +219,8 @@ static void forced_values(const ssw_tensor *t, const ssw_forced *f,
   r->x_floquet_product = a.floquet_product;
   r->attractor = f->attractor;
   r->cycle_periods = f->cycle_periods;
+  r->lyapunov_2 = f->q.lyapunov[1], r->err_lyapunov_2 = f->err.lyapunov[1];
+  memcpy(r->cycle_pts, f->cycle_pts, sizeof r->cycle_pts);
 }
 
 /* A sample trajectory of a forced point: its period map's points (the

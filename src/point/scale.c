@@ -89,6 +89,8 @@ _Static_assert(SSW_FQ_N == 8, "a forced quantity's dimension below");
   TD(a[0], 0, 0, -1), TD(a[1], 0, 1, -1), TD(a[2], 1, 2, -3),                  \
       TD(a[3], 0, 1, 0), TD(a[4], 0, 0, 0), TD(a[5], 0, 0, 0),                 \
       TD(a[6], 0, 0, -4), TD(a[7], 0, 0, -1)
+/* A cycle point on the section: (omega, v). */
+#define CYCLE_PT(k) TD(cycle_pts[k][0], 0, 0, -1), TD(cycle_pts[k][1], 0, 1, -1)
 static const ssw_traj_field traj_fields[] = {TI(regime),
                                              TD(H0, 1, 2, -2),
                                              TD(rate, 0, 0, -1),
@@ -160,7 +162,17 @@ static const ssw_traj_field traj_fields[] = {TI(regime),
                                              FQ_DIMS(forced),
                                              FQ_DIMS(err_forced),
                                              FQ_DIMS(x_forced),
-                                             TD(x_floquet_product, 0, 0, 0)};
+                                             TD(x_floquet_product, 0, 0, 0),
+                                             TD(lyapunov_2, 0, 0, -1),
+                                             TD(err_lyapunov_2, 0, 0, -1),
+                                             CYCLE_PT(0),
+                                             CYCLE_PT(1),
+                                             CYCLE_PT(2),
+                                             CYCLE_PT(3),
+                                             CYCLE_PT(4),
+                                             CYCLE_PT(5),
+                                             CYCLE_PT(6),
+                                             CYCLE_PT(7)};
 
 const ssw_traj_field *ssw_units_traj_fields(int *count) {
   *count = (int)(sizeof traj_fields / sizeof traj_fields[0]);

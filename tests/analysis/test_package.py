@@ -4,16 +4,18 @@ a drag map over (drag_v, theta) with samples and a (Gamma, energy) map
 with critical and drift refinement.
 
 - open: the Dataset's dimensions are the file's (the `done` mask's, in
-  order), its coordinates and every variable's values equal what HDF5
-  stores (h5py, bit for bit), units and long_name as stored; categories
-  decoded to the file's flag_meanings point by point (done kept as
-  codes); codes() gives the stored codes back; squeeze leaves the swept
-  axes only with the others as scalar coordinates of the same values;
+  order, then the census's attractor_slot), its coordinates and every
+  variable's values equal what HDF5 stores (h5py, bit for bit), units
+  and long_name as stored; categories decoded to the file's
+  flag_meanings point by point (done kept as codes); codes() gives the
+  stored codes back; squeeze leaves the swept axes only with the others
+  as scalar coordinates of the same values;
   groups (boundaries, samples, segments) open by name and through
   ds.ssw.group, with the stored values; a group that does not exist and
   a missing file are errors; ds.ssw.fixed() names drag_w.
 - export (python3 -m sleighsweep export): exit 0, the copy's dimensions
-  are the swept axes only, values bit for bit; `cdo sinfo` reads it
+  are the swept axes only (a census dataset one variable per slot),
+  values bit for bit; `cdo sinfo` reads it
   (exit 0, the grid's point count) and NCO's ncks lists it.
 - validate.py: on the drag map it compares the decay rate with its
   closed form at every done point and says so (exit 0); on a copy whose
@@ -111,8 +113,9 @@ def check_open(path):
     raw = sleighsweep.open(path, categories=False, mask=False)
     with h5py.File(path, "r") as f:
         shape = f["done"].shape
+        # the grid's dims, then the census's attractor_slot
         check(ds["done"].shape == shape and
-              list(ds.dims) == list(raw["done"].dims),
+              list(ds.dims) == list(raw["done"].dims) + ["attractor_slot"],
               f"dims {dict(ds.sizes)} against done {shape}")
         for name in raw.dims:
             check(same(ds[name].values, f[name][()]), f"coordinate {name}")
@@ -176,7 +179,11 @@ def check_export(tmp, path, raw):
     check(p.returncode == 0 and os.path.exists(out),
           f"export: {p.returncode} {p.stderr}")
     ex = xr.open_dataset(out, engine="h5netcdf", mask_and_scale=False)
-    swept = [d for d in raw.dims if raw.sizes[d] > 1]
+    # the grid's swept axes: the census's slots become variables NAME_K
+    swept = [d for d in raw.dims if raw.sizes[d] > 1 and d != "attractor_slot"]
+    check(same(ex["attractor_fraction_1"].values,
+               raw["attractor_fraction"].isel(attractor_slot=1).squeeze()
+               .values), "exported attractor_fraction_1 bit for bit")
     check(list(ex.dims) == swept, f"exported dims {list(ex.dims)}")
     for name in ("J", "regime", "done"):
         check(same(ex[name].values, raw[name].squeeze().values),

@@ -50,3 +50,13 @@ ssw_add_test(NAME test_lyapunov SOURCES test_lyapunov.c LABELS numerics
 # mass across the blade at x = 0, a torque never at rest (test_forced_rest).
 ssw_add_test(NAME test_forced_rest SOURCES test_forced_rest.c
              LABELS numerics unit)
+# The classes from the exponents and the census's matcher on synthetic
+# inputs (test_census).
+ssw_add_test(NAME test_census SOURCES test_census.c LABELS numerics)
+# The census of a sweep: shares summing to one, mirror cycles, 2 ranks and
+# a kill and resume bit-identical to 1 rank, a bistable point against its
+# initial states integrated one by one (test_census_sweep).
+ssw_add_test(NAME test_census_sweep TIMEOUT 600
+  COMMAND ${SSW_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/test_census_sweep.py
+          $<TARGET_FILE:sleighsweep> ${MPIEXEC_EXECUTABLE}
+  LABELS numerics)
