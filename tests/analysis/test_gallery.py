@@ -28,7 +28,10 @@ within 3x their error, and on every cycle lyapunov_max = ln
 floquet_abs_1 / (n T) within the errors; the Poincare sections are the
 file's /samples rows, T apart, repeating with the cycle's period n (and
 not a shorter one) to the detector's 1e-3, and approaching the cycle at
-the rate lambda_max to 10%.
+the rate lambda_max to 10%. The chaotic attractor: the drawn sections are
+the CSV's, bounded, in bands visited in turn, one band's return map
+folded (its vertex inside the band), both runs' largest exponent
+positive and their sum meeting the divergence identity to 1e-8.
 
 Usage: test_gallery.py SLEIGHSWEEP [MPIEXEC]
 """
@@ -67,7 +70,7 @@ FIGURES = ("xz2025_fig2_energy", "xz2025_fig3_omega", "xz2025_fig4_rattle",
            "circulation_arcs", "drag_decay", "drag_paths",
            "phase_refined", "forced_speed_map", "forced_path",
            "forced_floquet", "forced_growth", "chaos_lyapunov",
-           "chaos_poincare")
+           "chaos_poincare", "chaos_attractor")
 # Bounds on the 2025 paper's comparisons (measured: Hamel energy 1.6e-14,
 # RK45 7e-4; omega error Hamel 2.8e-8, RK45 4e-4; Fig. 4 velocity Hamel
 # 2.6e-7, RATTLE 1.5e-6, configuration Hamel 8e-7, RATTLE 6e-6).
@@ -465,6 +468,37 @@ def check_chaos(data, results):
           f"{fp['decay']} vs lambda_max {fp['lyapunov_max']}")
 
 
+def check_chaos_attractor(data, results):
+    """The chaotic attractor: the CSV's sections, bounded, in bands, one
+    band's return map folded; the runs' exponents positive and meeting
+    the sum identity (forcing.md, "The exact identity")."""
+    fa = results["fig_chaos_attractor"]
+    c, j = csv_of(data, gallery_chaos.CHAOS_RUNS[0])
+    sec = np.flatnonzero(np.isfinite(c["x_avg"]))[fa["k0"]:]
+    check(np.array_equal(fa["w"], c["omega"][sec]) and
+          np.array_equal(fa["v"], c["v"][sec]),
+          "chaos_attractor: the drawn sections differ from the CSV")
+    # bounded: the second half of the sections reaches no farther out
+    # than the first (an accelerating sleigh's would grow steadily)
+    r = np.hypot(fa["w"], fa["v"])
+    h = len(r) // 2
+    check(np.max(r[h:]) <= 1.05 * np.max(r[:h]) and j["attractor"] !=
+          "accelerating", f"chaos_attractor: the sections grow "
+          f"({np.max(r[:h]):.4g} then {np.max(r[h:]):.4g})")
+    lo, hi = fa["range"]
+    check(fa["bands"] > 1 and lo < fa["vertex"] < hi and
+          fa["residual"] < 0.2, f"chaos_attractor: {fa['bands']} bands, "
+          f"vertex {fa['vertex']:.4g} in {lo:.4g}..{hi:.4g}, fit "
+          f"{fa['residual']:.3g}")
+    for jj in fa["json"]:
+        lam = jj["lyapunov"]
+        check(lam[0] > 0 and abs(jj["lyapunov_sum_defect"]) <= 1e-8,
+              f"chaos_attractor: lyapunov {lam}, sum defect "
+              f"{jj['lyapunov_sum_defect']}")
+    print(f"chaos_attractor: {fa['bands']} bands, lambda_1 "
+          f"{fa['lyapunov']} +- {fa['error']}")
+
+
 def check_trajectory_exact(data, tmp):
     """trajectory.py --exact draws the exact path (x_exact, y_exact) as a
     line of its own; without the option there is none."""
@@ -585,6 +619,7 @@ with tempfile.TemporaryDirectory() as tmp:
           f"{fm['slopes']}, not tau_0^2")
     check_forced(data, results)
     check_chaos(data, results)
+    check_chaos_attractor(data, results)
     # the command line that figures.sh runs after the data
     rc = gallery.main([data, os.path.join(tmp, "bad"), "--formats", "gif"])
     check(rc == 2, f"gallery.py --formats gif: exit {rc}, expected 2")
