@@ -303,13 +303,15 @@ sample_nodes = 64
 EOF
 "$MPIEXEC" -np "$NP" "$EXE" run --overwrite --quiet \
   --output "$DATA/chaos_omega_amp.h5" "$DATA/chaos_omega_amp.ini" >/dev/null
-# The chaotic attractor the search found (docs/chaos.md): the body with
-# circulation carrying the moving mass; two budgets, two QR windows.
+# The chaotic attractors the search found (docs/chaos.md): the body with
+# circulation carrying the moving mass. A strange attractor (two budgets,
+# two QR windows) and a four-band one (about 16 s together).
 CHAOS="--b 0.1 --r 0.3 --s -0.2 --Gamma 2 --drag-w 0.01 --drag-v 0.01
-  --mass-p 1 --mass-x 0.3 --mass-amp 1.15 --forcing-freq 0.347373996
-  --rtol 1e-8"
-point chaos_band $CHAOS --max-steps 4000000
-"$EXE" point $CHAOS --max-steps 2000000 >"$DATA/chaos_band_short.json"
+  --mass-p 1 --mass-x 0.3 --mass-amp 1.15 --rtol 1e-8"
+point chaos_strange $CHAOS --forcing-freq 0.931898 --max-steps 4000000
+"$EXE" point $CHAOS --forcing-freq 0.931898 --max-steps 2000000 \
+  >"$DATA/chaos_strange_short.json"
+point chaos_band $CHAOS --forcing-freq 0.347373996 --max-steps 4000000
 # Refined boundaries ([refine]) over theta x a: a coarse 12 x 9 grid whose
 # Z = 0, L1 = 0 and loop-level crossings the engine locates to 1e-6.
 "$MPIEXEC" -np "$NP" "$EXE" run --overwrite --quiet \

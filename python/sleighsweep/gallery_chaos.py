@@ -456,25 +456,45 @@ def fig_chaos_poincare(g):
 
 # ---- The search's report (analysis/chaos_search.sh) ---------------------
 
-def draw_chart(path, out):
-    """One sweep's Lyapunov chart over its two swept axes, saved to
-    `out`; returns (chart_data, summary)."""
+def search_data(path):
+    """chart_data over the sweep's two swept axes."""
     ds = dataset.open(path, squeeze=True)
     try:
         x, y = ds.ssw.swept[:2]
     finally:
         ds.close()
-    d = chart_data(path, x, y)
-    fig, axes = sswplot.figure(sswplot.SINGLE + 1.2, 3.4,
+    return chart_data(path, x, y)
+
+
+# the point runs' verdicts drawn on a search's chart
+VERDICT_MARKS = {"chaotic candidate": ("^", "#c8323c"),
+                 "zero within error": ("o", "white"),
+                 "negative": ("v", "#1f3f78"),
+                 "no exponent": ("x", "black")}
+
+
+def draw_chart(d, out, confirmed=()):
+    """A search sweep's Lyapunov chart (chart_data `d`) with its `point`
+    confirmations ([(params, JSON)]) marked by verdict, saved to `out`."""
+    fig, axes = sswplot.figure(sswplot.SINGLE + 1.2, 3.6,
                                layout="constrained")
     ax = axes[0][0]
     pm = chart(ax, d)
     fig.colorbar(pm, ax=ax).set_label("$\\lambda_{max}$ (time$^{-1}$)")
-    ax.legend(handles=chart_handles(d), loc="upper center", ncol=1,
-              bbox_to_anchor=(0.5, -0.22), fontsize=7, borderaxespad=0)
+    handles = chart_handles(d)
+    for name, (mk, col) in VERDICT_MARKS.items():
+        pts = [(p[d["xname"]], p[d["yname"]]) for p, j in confirmed
+               if verdict(j) == name]
+        if pts:
+            xs, ys = zip(*pts)
+            handles += ax.plot(xs, ys, mk, ms=5, mfc=col, mec="black",
+                               mew=0.6, ls="none",
+                               label=f"point: {name} ({len(pts)})")
+    ax.legend(handles=handles, loc="upper center", ncol=1,
+              bbox_to_anchor=(0.5, -0.22), fontsize=6, borderaxespad=0)
     sswplot.save(fig, out)
-    sswplot.plt.close(fig)
-    return d, summary(d)
+    import matplotlib.pyplot as plt
+    plt.close(fig)
 
 
 def candidates(d):
@@ -510,16 +530,18 @@ def main(argv=None):
     a = ap.parse_args(argv)
     for f in a.files:
         stem = os.path.splitext(os.path.basename(f))[0]
-        d, sm = draw_chart(f, os.path.join(a.out, stem + ".png"))
-        print(f"{stem}: {sm}")
-        for p, j in confirm(f, d, a.exe, a.rtol, a.max_steps, a.most):
+        d = search_data(f)
+        print(f"{stem}: {summary(d)}", flush=True)
+        conf = confirm(f, d, a.exe, a.rtol, a.max_steps, a.most)
+        draw_chart(d, os.path.join(a.out, stem + ".png"), conf)
+        for p, j in conf:
             lam = j.get("lyapunov")
             err = (j.get("error_estimate") or {}).get("lyapunov")
             print(f"  point {d['xname']} = {p[d['xname']]:.6g}, "
                   f"{d['yname']} = {p[d['yname']]:.6g}: {j['attractor']} "
                   f"n = {j['cycle_periods']}, lyapunov {lam} +- {err}, "
                   f"sum defect {j.get('lyapunov_sum_defect')}: "
-                  f"{verdict(j)}")
+                  f"{verdict(j)}", flush=True)
     return 0
 
 
@@ -530,7 +552,9 @@ if __name__ == "__main__":
 
 # ---- A chaotic attractor: the section's bands and their fold ------------
 
-CHAOS_RUNS = ("chaos_band", "chaos_band_short")  # figures.sh's point runs
+# figures.sh's point runs: the strange attractor (a longer and a shorter
+# budget: two QR windows) and the four-band one
+CHAOS_RUNS = ("chaos_strange", "chaos_strange_short", "chaos_band")
 
 
 def bands(w, v, most=8, share=0.1):
@@ -558,100 +582,123 @@ def fold(wk, wn):
         float(res)
 
 
-def fig_chaos_attractor(g):
-    """(a) The section of the chaotic attractor found by the search, its
-    bands coloured; (b) one band's return map after the bands' cycle,
-    folded; (c) the largest exponent of two windows with their error
-    bars against 0."""
-    from .sweep import read_csv, read_point_json
-    c = read_csv(g.path(CHAOS_RUNS[0] + ".csv"))
-    js = [read_point_json(g.path(n + ".json")) for n in CHAOS_RUNS]
-    j = js[0]  # the run whose path is drawn
-    js = sorted(js, key=lambda jj: jj["transient_periods"])
+def _section(g, name):
+    """The section rows (omega, v) of a forced path CSV past its first
+    eighth (the transient's approach), and that offset."""
+    from .sweep import read_csv
+    c = read_csv(g.path(name + ".csv"))
     sec = np.flatnonzero(np.isfinite(c["x_avg"]))
-    k0 = len(sec) // 8  # past the transient's approach
-    w, v = c["omega"][sec][k0:], c["v"][sec][k0:]
-    m = bands(w, v)
-    fig, axes = sswplot.figure(sswplot.DOUBLE, 2.9, ncols=3,
-                               layout="constrained")
-    ax, bx, cx = axes[0]
-    shades = ("#1f5fa8", "#e08a1e", "#2a9d4b", "#c8323c", "#7b4fa0",
-              "#8c6d31", "#555555", "#d6609a")
+    k0 = len(sec) // 8
+    return c["omega"][sec][k0:], c["v"][sec][k0:], k0
+
+
+SHADES = ("#1f5fa8", "#e08a1e", "#2a9d4b", "#c8323c", "#7b4fa0",
+          "#8c6d31", "#555555", "#d6609a")
+
+
+def _section_axes(ax, w, v, m, k0, tag, what):
     for r in range(m):
-        ax.plot(w[r::m], v[r::m], ".", ms=1.5, color=shades[r % 8],
-                label=f"k mod {m} = {(r + k0) % m}")
+        ax.plot(w[r::m], v[r::m], ".", ms=1.2, color=SHADES[r % 8])
     ax.set_xlabel("$\\omega$ at $t = kT$ (rad time$^{-1}$)")
     ax.set_ylabel("$v$ at $t = kT$ (length time$^{-1}$)")
-    ax.set_title(f"(a) {len(w)} sections, {m} bands", loc="left")
-    # the widest band's return map after m periods
-    r = int(np.argmax([np.ptp(w[q::m]) for q in range(m)]))
-    b = w[r::m]
+    ax.set_title(f"({tag}) {what}: {len(w)} sections"
+                 + (f", {m} bands" if m > 1 else ""), loc="left",
+                 fontsize=8)
+
+
+def fig_chaos_attractor(g):
+    """(a) The Poincare section of the strange attractor the search found;
+    (b) the four-band one's, bands coloured; (c) a band's return map
+    after the bands' cycle, folded; (d) the largest exponent of every run
+    with its error bars against 0."""
+    from .sweep import read_point_json
+    js = {n: read_point_json(g.path(n + ".json")) for n in CHAOS_RUNS}
+    ws, vs, k0s = _section(g, CHAOS_RUNS[0])
+    wb, vb, k0b = _section(g, CHAOS_RUNS[2])
+    ms, mb = bands(ws, vs), bands(wb, vb)
+    fig, axes = sswplot.figure(sswplot.DOUBLE, 5.6, ncols=2, nrows=2,
+                               layout="constrained")
+    (ax, bx), (cx, dx) = axes
+    om = {n: js[n]["forcing"]["forcing_freq"] for n in CHAOS_RUNS}
+    _section_axes(ax, ws, vs, ms, k0s, "a",
+                  f"$\\Omega$ = {om[CHAOS_RUNS[0]]:.4g}")
+    _section_axes(bx, wb, vb, mb, k0b, "b",
+                  f"$\\Omega$ = {om[CHAOS_RUNS[2]]:.4g}")
+    # the widest band's return map after mb periods
+    r = int(np.argmax([np.ptp(wb[q::mb]) for q in range(mb)]))
+    b = wb[r::mb]
     wk, wn = b[:-1], b[1:]
     vertex, (lo, hi), res = fold(wk, wn)
-    bx.plot(wk, wn, ".", ms=2, color=shades[r % 8])
+    cx.plot(wk, wn, ".", ms=2, color=SHADES[r % 8])
     xs = np.linspace(lo, hi, 200)
-    bx.plot(xs, np.polyval(np.polyfit(wk, wn, 2), xs), color="black",
+    cx.plot(xs, np.polyval(np.polyfit(wk, wn, 2), xs), color="black",
             lw=0.6, ls="--", label="quadratic fit")
-    bx.plot([lo, hi], [lo, hi], color="0.5", lw=0.6, label="identity")
-    bx.axvline(vertex, color="black", lw=0.5, ls=":")
-    bx.set_xlabel(f"$\\omega_k$ (band {(r + k0) % m})")
-    bx.set_ylabel(f"$\\omega_{{k+{m}}}$")
-    bx.set_title("(b) return map", loc="left")
-    bx.legend(fontsize=6, loc="lower left")
-    lam = [jj["lyapunov"][0] for jj in js]
-    err = [jj["error_estimate"]["lyapunov"][0] for jj in js]
-    tr = [jj["transient_periods"] for jj in js]
+    cx.plot([lo, hi], [lo, hi], color="0.5", lw=0.6, label="identity")
+    cx.axvline(vertex, color="black", lw=0.5, ls=":")
+    cx.set_xlabel("$\\omega_k$ (one band of (b))")
+    cx.set_ylabel(f"$\\omega_{{k+{mb}}}$")
+    cx.set_title(f"(c) (b)'s return map after {mb} periods", loc="left",
+                 fontsize=8)
+    cx.legend(fontsize=6, loc="lower left")
+    runs = sorted(CHAOS_RUNS, key=lambda n: (om[n],
+                                             js[n]["transient_periods"]))
+    lam = [js[n]["lyapunov"][0] for n in runs]
+    err = [js[n]["error_estimate"]["lyapunov"][0] for n in runs]
     for i, (l_, e_) in enumerate(zip(lam, err)):
-        cx.errorbar([i], [l_], yerr=[[ZERO_SIGMAS * e_], [ZERO_SIGMAS * e_]],
-                    fmt="none", ecolor="#9ecae1", lw=4,
+        dx.errorbar([i], [l_], yerr=[ZERO_SIGMAS * e_], fmt="none",
+                    ecolor="#9ecae1", lw=4,
                     label=f"$\\pm${ZERO_SIGMAS} error" if i == 0 else None)
-        cx.errorbar([i], [l_], yerr=[e_], fmt="o", ms=4, color="#1f5fa8",
+        dx.errorbar([i], [l_], yerr=[e_], fmt="o", ms=4, color="#1f5fa8",
                     lw=1, capsize=2,
                     label="$\\lambda_1 \\pm$ error" if i == 0 else None)
-    cx.axhline(0, color="black", lw=0.6)
-    cx.set_xticks(range(len(js)))
-    cx.set_xticklabels([f"period\n{t}" for t in tr], fontsize=7)
-    cx.set_xlabel("QR window after")
-    cx.set_xlim(-0.6, len(js) - 0.4)
-    cx.set_ylabel("$\\lambda_1$ (time$^{-1}$)")
-    cx.set_title("(c) largest exponent", loc="left")
+    dx.axhline(0, color="black", lw=0.6)
+    dx.set_xticks(range(len(runs)))
+    dx.set_xticklabels([f"$\\Omega$ {om[n]:.3g}\nafter "
+                        f"{js[n]['transient_periods']}" for n in runs],
+                       fontsize=7)
+    dx.set_xlim(-0.6, len(runs) - 0.4)
     top = max(lv + ZERO_SIGMAS * e_ for lv, e_ in zip(lam, err))
-    cx.set_ylim(-0.6 * top, 1.1 * top)
-    cx.legend(fontsize=6, loc="lower center", ncol=2)
-    f = j["forcing"]
-    p = j["params"]
-    sig = [l_ / e_ for l_, e_ in zip(lam, err)]
+    dx.set_ylim(-0.3 * top, 1.1 * top)
+    dx.set_ylabel("$\\lambda_1$ (time$^{-1}$)")
+    dx.set_title("(d) largest exponent, QR window after period",
+                 loc="left", fontsize=8)
+    dx.legend(fontsize=6, loc="lower center", ncol=2)
+    j = js[CHAOS_RUNS[0]]
+    f, p = j["forcing"], j["params"]
     caption = (
-        "A chaotic attractor of the hydrodynamic sleigh, found by the "
-        "search (docs/chaos.md): the body with circulation (theta = 60 "
-        f"deg, a = 0.2, b = 0.1, Model II r = 0.3, s = -0.2, Gamma = "
+        "Chaos in the hydrodynamic sleigh, found by the search "
+        "(docs/chaos.md): the body with circulation (theta = 60 deg, a = "
+        "0.2, b = 0.1, Model II r = 0.3, s = -0.2, Gamma = "
         f"{p['Gamma']:g}), weak drag (drag_w = drag_v = {p['drag_w']:g}) "
-        f"and a point mass {f['mass_p']:g} at mass_x = {f['mass_x']:g} "
-        f"oscillating across the blade with amplitude {f['mass_amp']:g} "
-        f"at Omega = {f['forcing_freq']:.6g} (`sleighsweep point "
-        "--trajectory`, rtol 1e-8; attractor "
-        f"{j['attractor']}: no cycle of up to 8 periods in the budget, "
-        "bounded). (a) Its Poincare section (omega, v at t = kT) after "
-        f"the first {k0} sections: {m} bands visited in turn, each a "
-        "thin arc. (b) One band's return map omega_k -> omega_(k+"
-        f"{m}) (the period map applied {m} times): a fold (a parabola, "
-        f"vertex at {vertex:.4g} inside the band's {lo:.4g} .. "
-        f"{hi:.4g}; the quadratic fits to {res:.1g} of its range): every "
-        "value has two preimages, the map stretches and folds, the "
-        "mechanism of a chaotic band (a torus would give an invertible "
-        "circle map). (c) The largest Lyapunov exponent lambda_1 (QR over "
-        "8 blocks of 16 periods from the trajectory's last state, "
-        "docs/theory/forcing.md) of two runs whose budgets end at "
-        "different periods, with the engine's error estimate (dark) and "
-        f"{ZERO_SIGMAS} times it (light): "
-        + ", ".join(f"{l_:.4g} +- {e_:.2g} ({s_:.1f} errors)"
-                    for l_, e_, s_ in zip(lam, err, sig))
-        + f"; the smaller exponent is {j['lyapunov'][1]:.4g}, and their "
-        "sum meets the divergence identity to "
-        f"{max(abs(jj['lyapunov_sum_defect']) for jj in js):.1g}.")
+        f"and a point mass {f['mass_p']:g} (as heavy as the body) at "
+        f"mass_x = {f['mass_x']:g}, oscillating across the blade with "
+        f"amplitude {f['mass_amp']:g} (`sleighsweep point --trajectory`, "
+        "rtol 1e-8, 4e6 base steps; attractor unresolved: no cycle of up "
+        "to 8 periods, bounded). (a) The Poincare section (omega, v at t "
+        f"= kT, past the first {k0s}) at Omega = "
+        f"{om[CHAOS_RUNS[0]]:.6g}: a strange attractor, a set of "
+        "stretched and folded layers. (b) At Omega = "
+        f"{om[CHAOS_RUNS[2]]:.6g}: {mb} thin bands visited in turn. (c) "
+        f"One band's return map omega_k -> omega_(k+{mb}) (the period map "
+        f"applied {mb} times) is a fold (vertex {vertex:.4g} inside the "
+        f"band's {lo:.4g} .. {hi:.4g}; the quadratic fits to {res:.1g} "
+        "of its range): every value has two preimages, the map is not "
+        "invertible, as in a chaotic band (a torus would give an "
+        "invertible circle map). (d) The largest Lyapunov exponent "
+        "lambda_1 (QR over 8 blocks of 16 periods from the run's last "
+        "state, docs/theory/forcing.md) of every run, with the engine's "
+        f"error estimate (dark) and {ZERO_SIGMAS} times it (light): "
+        + "; ".join(
+            f"Omega {om[n]:.4g} after {js[n]['transient_periods']} "
+            f"periods {lv:.3g} +- {e_:.2g} ({lv / e_:.1f} errors)"
+            for n, lv, e_ in zip(runs, lam, err))
+        + ". Each run's exponents sum to the divergence identity's value "
+        "within "
+        f"{max(abs(js[n]['lyapunov_sum_defect']) for n in runs):.1g}.")
     g.save(fig, "chaos_attractor",
-           "The search for chaos: a chaotic attractor of the moving mass "
+           "The search for chaos: chaotic attractors of the moving mass "
            "with circulation", caption)
-    return {"w": w, "v": v, "bands": m, "vertex": vertex,
-            "range": (lo, hi), "residual": res, "lyapunov": lam,
-            "error": err, "json": js, "k0": k0}
+    return {"strange": (ws, vs), "band": (wb, vb), "k0": (k0s, k0b),
+            "bands": (ms, mb), "vertex": vertex, "range": (lo, hi),
+            "residual": res, "lyapunov": lam, "error": err,
+            "json": [js[n] for n in runs]}
