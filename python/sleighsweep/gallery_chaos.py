@@ -330,7 +330,10 @@ def fig_chaos_lyapunov(g):
         "length(s) "
         f"{', '.join(str(int(n)) for n in np.unique(d['cycle_periods'][cyc]))}"  # noqa: E501
         " forcing period(s)"
-        + (": no chaos here" if sm["positive"] == 0 else
+        + (": no chaos in this slice (the search finds it with "
+           "circulation and with a heavier mass and weaker drag: "
+           "docs/chaos.md, and chaos_attractor)" if sm["positive"] == 0
+           else
            ": positive exponents (candidates for chaos, docs/chaos.md)")
         + ". The exponent grows more "
         "negative with Omega and with the amplitude (the cycle's larger "
