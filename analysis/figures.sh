@@ -18,7 +18,8 @@
 # jobs/examples/refine_a_theta.ini); analysis/gallery.py draws every
 # figure from those files alone (--data-only: stop before drawing, e.g. to
 # call gallery.build in your own process). About 20 s of CPU (16 s without
-# the circulation figures; wall times and the profile: analysis/README.md).
+# the circulation figures; wall times and the profile: analysis/README.md)
+# before the driven sleigh's; the search for chaos adds about 25 s.
 set -eu
 
 usage() {

@@ -497,6 +497,20 @@ def check_chaos_attractor(data, results):
           f"chaos_attractor: bands {fa['bands']}, vertex "
           f"{fa['vertex']:.4g} in {lo:.4g}..{hi:.4g}, fit "
           f"{fa['residual']:.3g}")
+    # the verdicts the search prints (docs/chaos.md's thresholds): 3x the
+    # error decides; no exponent is no verdict
+    got = gallery_chaos.sign_class([0.4, 0.25, -0.4, np.nan, 1.0],
+                                   [0.1, 0.1, 0.1, 0.1, np.nan])
+    check(np.array_equal(got, [1, 0, -1, np.nan, np.nan], equal_nan=True),
+          f"gallery_chaos.sign_class: {got}")
+    want = {True: "chaotic candidate", False: "zero within error"}
+    for jj in fa["json"]:
+        lam, err = jj["lyapunov"][0], jj["error_estimate"]["lyapunov"][0]
+        check(gallery_chaos.verdict(jj) == want[lam > 3 * err],
+              f"chaos_attractor: verdict {gallery_chaos.verdict(jj)} for "
+              f"{lam} +- {err}")
+    check(gallery_chaos.verdict({"lyapunov": None}) == "no exponent",
+          "gallery_chaos.verdict: an accelerating run has no exponent")
     for jj in fa["json"]:
         lam = jj["lyapunov"]
         check(lam[0] > 0 and abs(jj["lyapunov_sum_defect"]) <= 1e-8,
