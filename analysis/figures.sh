@@ -3,7 +3,8 @@
 # 2010 paper's Figs. 2a, 2b and 3, the exact path, phase diagrams over
 # theta x a (blade force included), circulation's regimes and paths,
 # drag, and the driven sleigh (its speed and Floquet maps, a swimming
-# path, the growth of an undamped one), with captions in OUT/index.md.
+# path, the growth of an undamped one) and the search for chaos (a
+# Lyapunov chart, Poincare sections), with captions in OUT/index.md.
 #
 # Usage: analysis/figures.sh [OUT]        (default OUT: build/gallery)
 #        analysis/figures.sh --data-only [OUT]   (the engine's data only)
@@ -17,11 +18,12 @@
 # jobs/examples/refine_a_theta.ini); analysis/gallery.py draws every
 # figure from those files alone (--data-only: stop before drawing, e.g. to
 # call gallery.build in your own process). About 20 s of CPU (16 s without
-# the circulation figures; wall times and the profile: analysis/README.md).
+# the circulation figures; wall times and the profile: analysis/README.md)
+# before the driven sleigh's; the search for chaos adds about 25 s.
 set -eu
 
 usage() {
-  sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'
 }
 DRAW=1
 case "${1:-}" in
@@ -268,6 +270,49 @@ EOF
 # point, and an undamped one accelerating through its growth window.
 point forced_swim --forcing-freq 1.5 --torque-amp 1 --drag-w 0.3 --drag-v 0.5
 point forced_growth --forcing-freq 2 --torque-amp 0.2 --omega0 0 --v0 0
+# The search for chaos (docs/chaos.md), its gallery slice: a point mass
+# as heavy as the body oscillating across the blade of the seed body with
+# weak drag, over the forcing frequency x the mass's amplitude (6 x 5
+# points, 2 trajectories each, every one's Poincare section kept).
+cat >"$DATA/chaos_omega_amp.ini" <<'EOF'
+; Gallery: the Lyapunov chart of the moving mass (analysis/figures.sh
+; writes this file; the whole search: jobs/chaos/, docs/chaos.md).
+[body]
+m = 1
+I0 = 0.5
+rho = 1
+drag_w = 0.01
+drag_v = 0.01
+mass_p = 1
+mass_x = 0.3
+[grid]
+theta = 60deg
+a = 0.2
+A = 0.5
+B = 0.3
+forcing_freq = logspace(0.25, 1.5, 6)
+mass_amp = linspace(0.25, 2.25, 5)
+[ensemble]
+trajectories = 2
+seed = 1
+[integrator]
+rtol = 1e-6
+[output]
+file = chaos_omega_amp.h5
+samples = 2
+sample_nodes = 64
+EOF
+"$MPIEXEC" -np "$NP" "$EXE" run --overwrite --quiet \
+  --output "$DATA/chaos_omega_amp.h5" "$DATA/chaos_omega_amp.ini" >/dev/null
+# The chaotic attractors the search found (docs/chaos.md): the body with
+# circulation carrying the moving mass. A strange attractor (two budgets,
+# two QR windows) and a four-band one (about 16 s together).
+CHAOS="--b 0.1 --r 0.3 --s -0.2 --Gamma 2 --drag-w 0.01 --drag-v 0.01
+  --mass-p 1 --mass-x 0.3 --mass-amp 1.15 --rtol 1e-8"
+point chaos_strange $CHAOS --forcing-freq 0.931898 --max-steps 4000000
+"$EXE" point $CHAOS --forcing-freq 0.931898 --max-steps 2000000 \
+  >"$DATA/chaos_strange_short.json"
+point chaos_band $CHAOS --forcing-freq 0.347373996 --max-steps 4000000
 # Refined boundaries ([refine]) over theta x a: a coarse 12 x 9 grid whose
 # Z = 0, L1 = 0 and loop-level crossings the engine locates to 1e-6.
 "$MPIEXEC" -np "$NP" "$EXE" run --overwrite --quiet \

@@ -22,6 +22,17 @@ swimming path's period averages on one circle about the cycle's centre,
 of the closed-form radius; the Floquet moduli's product identity within
 their estimates and their tau_0^2 approach to the rest's; the growth
 slope from the CSV's H equal to the JSON's and within 1e-3 of the law.
+The search for chaos: the Lyapunov chart is the sweep's lyapunov_max on
+a colour scale symmetric about 0, its hatched cells exactly those zero
+within 3x their error, and on every cycle lyapunov_max = ln
+floquet_abs_1 / (n T) within the errors; the Poincare sections are the
+file's /samples rows, T apart, repeating with the cycle's period n (and
+not a shorter one) to the detector's 1e-3, and approaching the cycle at
+the rate lambda_max to 10%. The chaotic attractors: the drawn sections
+are the CSVs', bounded; the strange one a single set, the banded one's
+bands visited in turn with a folded return map (its vertex inside the
+band); every run's largest exponent positive and its exponents' sum
+meeting the divergence identity to 1e-8.
 
 Usage: test_gallery.py SLEIGHSWEEP [MPIEXEC]
 """
@@ -42,6 +53,7 @@ import h5py  # noqa: E402
 import numpy as np  # noqa: E402
 
 from sleighsweep import gallery  # noqa: E402
+from sleighsweep import gallery_chaos  # noqa: E402
 from sleighsweep import trajectory  # noqa: E402
 from sleighsweep.sweep import read_csv, read_point_json  # noqa: E402
 from figcheck import covered, layout_problems  # noqa: E402
@@ -58,7 +70,8 @@ FIGURES = ("xz2025_fig2_energy", "xz2025_fig3_omega", "xz2025_fig4_rattle",
            "circulation_gamma_energy", "circulation_periodic",
            "circulation_arcs", "drag_decay", "drag_paths",
            "phase_refined", "forced_speed_map", "forced_path",
-           "forced_floquet", "forced_growth")
+           "forced_floquet", "forced_growth", "chaos_lyapunov",
+           "chaos_poincare", "chaos_attractor")
 # Bounds on the 2025 paper's comparisons (measured: Hamel energy 1.6e-14,
 # RK45 7e-4; omega error Hamel 2.8e-8, RK45 4e-4; Fig. 4 velocity Hamel
 # 2.6e-7, RATTLE 1.5e-6, configuration Hamel 8e-7, RATTLE 6e-6).
@@ -383,6 +396,130 @@ def check_forced(data, results):
     check(d <= 1e-3, f"forced_growth: the closed form's slope off by {d:.3g}")
 
 
+def check_chaos(data, results):
+    """The Lyapunov chart and the Poincare sections: each drawn from its
+    file, against an exact identity or the detector's tolerance."""
+    fl = results["fig_chaos_lyapunov"]
+    d = fl["data"]
+    with h5py.File(os.path.join(data, gallery_chaos.SWEEPL), "r") as f:
+        want = [np.squeeze(f[k][()]).T for k in
+                ("lyapunov_max", "lyapunov_max_error", "floquet_abs_1",
+                 "floquet_abs_1_error", "floquet_abs_1_spread")]
+        omega = np.asarray(f["forcing_freq"][()])
+    lam, err, mu, mu_err, mu_spread = want
+    check(np.array_equal(d["lyapunov_max"], lam, equal_nan=True) and
+          np.array_equal(d["lyapunov_max_error"], err, equal_nan=True),
+          "chaos_lyapunov: data differ from the sweep file")
+    # the colour scale is honest: symmetric about 0, as large as the data
+    norm = fl["mesh"].norm
+    check(norm.vmin == -norm.vmax and norm.vmax == np.nanmax(np.abs(lam)),
+          f"chaos_lyapunov: colour scale {norm.vmin}..{norm.vmax}")
+    zero = np.abs(lam) <= gallery_chaos.ZERO_SIGMAS * err
+    hatched = [p for p in fl["mesh"].axes.patches if p.get_hatch()]
+    check(len(hatched) == int(np.count_nonzero(zero)),
+          f"chaos_lyapunov: {len(hatched)} hatched cells, "
+          f"{np.count_nonzero(zero)} zero within 3x their error")
+    # on a cycle the exponent is ln |mu_1| / (n T) of the measured
+    # modulus (output.md): exact per trajectory; the point's means differ
+    # by the trajectories' spread (second order) within the errors
+    n = d["cycle_periods"]
+    cyc = n > 0
+    T = 2 * np.pi / omega
+    ident = np.log(mu) / (n * T[np.newaxis, :])
+    bound = err + (mu_err + mu_spread) / (mu * n * T[np.newaxis, :])
+    dev = np.abs(lam - ident)
+    check(np.count_nonzero(cyc) > 0 and np.all(dev[cyc] <= bound[cyc]),
+          "chaos_lyapunov: lyapunov_max - ln|mu_1| / (nT) beyond the "
+          f"errors ({np.nanmax(dev[cyc] / bound[cyc]):.3g} of them)")
+    sm = fl["summary"]
+    check((sm["positive"], sm["zero"], sm["measured"]) == (
+        int(np.count_nonzero(lam > 3 * err)), int(np.count_nonzero(zero)),
+        int(np.count_nonzero(np.isfinite(lam) & np.isfinite(err)))),
+        f"chaos_lyapunov: the caption's counts {sm}")
+    print(f"chaos_lyapunov: {fl['summary']}, identity "
+          f"{np.nanmax(dev[cyc]):.2g}")
+    fp = results["fig_chaos_poincare"]
+    with h5py.File(os.path.join(data, gallery_chaos.SWEEPL), "r") as f:
+        pts = f["samples/point"][()]
+        ts = f["samples/t"][()]
+    for k, (w, v) in enumerate(fp["points"]):
+        nk = fp["cycle_periods"][k]
+        check(fp["repeat"][k] <= 1e-3, f"chaos_poincare: sample {k}: the "
+              f"sections repeat with period {nk} only to "
+              f"{fp['repeat'][k]:.3g}")
+        if nk > 1:
+            short = gallery_chaos.repeat_defect(w, v, 1, np.max(np.hypot(
+                w, v)))
+            check(short > 1e-3, f"chaos_poincare: sample {k}: a cycle of "
+                  f"{nk} periods repeats with period 1 ({short:.3g})")
+        rate, lk = fp["decay"][k], fp["lyapunov_max"][k]
+        check(rate is not None and abs(rate / lk - 1) <= 0.1,
+              f"chaos_poincare: sample {k}: the sections approach the "
+              f"cycle at {rate}, lambda_max {lk:.6g}")
+    check(fp["cycle_periods"][0] > 1, "chaos_poincare: (a) should show a "
+          "cycle of more than one period")
+    # the rows are the sections t = kT of their grid point
+    dt = np.diff(ts, axis=-1)
+    per = 2 * np.pi / np.repeat(omega, len(d["y"]))[pts]
+    ok = np.isfinite(dt)
+    check(np.allclose(dt[ok], np.broadcast_to(
+        per[:, None, None], dt.shape)[ok], rtol=1e-9, atol=0),
+        "chaos_poincare: the /samples rows are not T apart")
+    print(f"chaos_poincare: repeat {max(fp['repeat']):.2g}, decay rates "
+          f"{fp['decay']} vs lambda_max {fp['lyapunov_max']}")
+
+
+def check_chaos_attractor(data, results):
+    """The chaotic attractors: the CSVs' sections, bounded; the strange
+    one a single set, the banded one in bands with a folded return map;
+    every run's largest exponent positive and its exponents meeting the
+    sum identity (forcing.md, "The exact identity")."""
+    fa = results["fig_chaos_attractor"]
+    strange, _, band = gallery_chaos.CHAOS_RUNS
+    for name, (w, v), k0, m in zip((strange, band),
+                                   (fa["strange"], fa["band"]), fa["k0"],
+                                   fa["bands"]):
+        c, j = csv_of(data, name)
+        sec = np.flatnonzero(np.isfinite(c["x_avg"]))[k0:]
+        check(np.array_equal(w, c["omega"][sec]) and
+              np.array_equal(v, c["v"][sec]),
+              f"chaos_attractor: {name}'s sections differ from the CSV")
+        # bounded: the second half of the sections reaches no farther
+        # out than the first (an accelerating sleigh's grows steadily)
+        r = np.hypot(w, v)
+        h = len(r) // 2
+        check(np.max(r[h:]) <= 1.05 * np.max(r[:h]) and j["attractor"] ==
+              "unresolved", f"chaos_attractor: {name} {j['attractor']}, "
+              f"sections {np.max(r[:h]):.4g} then {np.max(r[h:]):.4g}")
+    lo, hi = fa["range"]
+    check(fa["bands"][0] == 1 and fa["bands"][1] > 1 and
+          lo < fa["vertex"] < hi and fa["residual"] < 0.2,
+          f"chaos_attractor: bands {fa['bands']}, vertex "
+          f"{fa['vertex']:.4g} in {lo:.4g}..{hi:.4g}, fit "
+          f"{fa['residual']:.3g}")
+    # the verdicts the search prints (docs/chaos.md's thresholds): 3x the
+    # error decides; no exponent is no verdict
+    got = gallery_chaos.sign_class([0.4, 0.25, -0.4, np.nan, 1.0],
+                                   [0.1, 0.1, 0.1, 0.1, np.nan])
+    check(np.array_equal(got, [1, 0, -1, np.nan, np.nan], equal_nan=True),
+          f"gallery_chaos.sign_class: {got}")
+    want = {True: "chaotic candidate", False: "zero within error"}
+    for jj in fa["json"]:
+        lam, err = jj["lyapunov"][0], jj["error_estimate"]["lyapunov"][0]
+        check(gallery_chaos.verdict(jj) == want[lam > 3 * err],
+              f"chaos_attractor: verdict {gallery_chaos.verdict(jj)} for "
+              f"{lam} +- {err}")
+    check(gallery_chaos.verdict({"lyapunov": None}) == "no exponent",
+          "gallery_chaos.verdict: an accelerating run has no exponent")
+    for jj in fa["json"]:
+        lam = jj["lyapunov"]
+        check(lam[0] > 0 and abs(jj["lyapunov_sum_defect"]) <= 1e-8,
+              f"chaos_attractor: lyapunov {lam}, sum defect "
+              f"{jj['lyapunov_sum_defect']}")
+    print(f"chaos_attractor: bands {fa['bands']}, lambda_1 "
+          f"{fa['lyapunov']} +- {fa['error']}")
+
+
 def check_trajectory_exact(data, tmp):
     """trajectory.py --exact draws the exact path (x_exact, y_exact) as a
     line of its own; without the option there is none."""
@@ -502,6 +639,8 @@ with tempfile.TemporaryDirectory() as tmp:
           f"forced_speed_map: the closed form's error grows as tau_0^"
           f"{fm['slopes']}, not tau_0^2")
     check_forced(data, results)
+    check_chaos(data, results)
+    check_chaos_attractor(data, results)
     # the command line that figures.sh runs after the data
     rc = gallery.main([data, os.path.join(tmp, "bad"), "--formats", "gif"])
     check(rc == 2, f"gallery.py --formats gif: exit {rc}, expected 2")
