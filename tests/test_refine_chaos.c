@@ -84,8 +84,7 @@ static void check_classes(void) {
 static void grid_samples(const ssw_config *cfg, double err,
                          ssw_refine_sample *s, uint64_t n) {
   for (uint64_t i = 0; i < n; i++)
-    sample_at(ssw_grid_value(cfg->axes, i, SSW_AXIS_FORCING_FREQ), err,
-              &s[i]);
+    sample_at(ssw_grid_value(cfg->axes, i, SSW_AXIS_FORCING_FREQ), err, &s[i]);
 }
 
 static void check_solve(double err, double want_within) {
@@ -103,8 +102,7 @@ static void check_solve(double err, double want_within) {
     field f = {err, 0};
     ssw_refine_crossing c[4];
     size_t n = 0;
-    EXPECT(ssw_refine_edge_solve(cfg, &sp, e, eval, &f, c, &n) ==
-                   SSW_SUCCESS &&
+    EXPECT(ssw_refine_edge_solve(cfg, &sp, e, eval, &f, c, &n) == SSW_SUCCESS &&
                n == 1,
            "err %g: solve: %zu crossings", err, n);
     const double d = fabs(c[0].position - ROOT);

@@ -39,7 +39,7 @@ extern "C" {
      "|Delta_phi| / 2 pi = n: the path drifts (H = H_n)")                      \
   XM(ATTRACTOR_CLASS, 6, "attractor", ATTRACTOR,                               \
      "the attractor or its cycle length changes (no continuous indicator: "    \
-     "located by the class alone)")                                           \
+     "located by the class alone)")                                            \
   XM(LYAPUNOV, 7, "lyapunov_max", CHAOS,                                       \
      "lambda_1 = 0: the largest Lyapunov exponent changes sign (an end zero "  \
      "within its error bar is not bisected)")
@@ -156,7 +156,7 @@ int ssw_refine_near_misses(const ssw_config *cfg, const ssw_refine_spec *sp,
      "an end has no class (no transition angle, or above H_c for drift): "     \
      "levels may accumulate there")                                            \
   XM(TOO_MANY_LEVELS, 1, "too_many_levels",                                    \
-     "the classes differ by more than SSW_REFINE_MAX_LEVELS levels")          \
+     "the classes differ by more than SSW_REFINE_MAX_LEVELS levels")           \
   XM(NOT_SEPARATED, 2, "not_separated",                                        \
      "an end's largest Lyapunov exponent is zero within "                      \
      "SSW_REFINE_LYAP_SIGMAS times its error: its side is noise")

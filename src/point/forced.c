@@ -585,8 +585,7 @@ static double rest_estimate(const meas *f, const meas *c, int order,
   return isfinite(rel) ? rel : INFINITY;
 }
 
-static void rest(pmap *m, const ssw_integrator *o, double S,
-                 ssw_forced *out) {
+static void rest(pmap *m, const ssw_integrator *o, double S, ssw_forced *out) {
   meas fine, coarse;
   m->floor = SSW_FORCED_REST_DETECT * (S > 0.0 ? S : 1.0);
   int rc = rest_measure(m, &fine);

@@ -17,7 +17,7 @@ typedef struct {
   ssw_coeffs c;
   int recon, N, cost;
   double T, imp;
-  double floor; /* least energy-norm scale of a difference step (the rest) */
+  double floor;  /* least energy-norm scale of a difference step (the rest) */
   int64_t steps; /* base steps done */
 } pmap;
 

@@ -347,8 +347,8 @@ int ssw_forced_lyapunov(const ssw_tensor *t, const ssw_integrator *o,
   SSW_CALL(ssw_pmap_init(&m, t, o));
   m.N = r->steps_per_period;
   if (r->attractor == SSW_ATTRACTOR_REST) /* as forced.c rest() */
-    m.floor = SSW_FORCED_REST_DETECT *
-              (r->H0 != 0.0 ? sqrt(2.0 * fabs(r->H0)) : 1.0);
+    m.floor =
+        SSW_FORCED_REST_DETECT * (r->H0 != 0.0 ? sqrt(2.0 * fabs(r->H0)) : 1.0);
   if (spectrum(&m, x, periodic ? r->cycle_periods : 0, o, r) != 0) {
     r->q.lyapunov[0] = r->q.lyapunov[1] = NAN;
     r->err.lyapunov[0] = r->err.lyapunov[1] = NAN;
