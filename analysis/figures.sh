@@ -3,8 +3,9 @@
 # 2010 paper's Figs. 2a, 2b and 3, the exact path, phase diagrams over
 # theta x a (blade force included), circulation's regimes and paths,
 # drag, and the driven sleigh (its speed and Floquet maps, a swimming
-# path, the growth of an undamped one) and the search for chaos (a
-# Lyapunov chart, Poincare sections), with captions in OUT/index.md.
+# path, the growth of an undamped one), the search for chaos (a
+# Lyapunov chart, Poincare sections) and the attractor census (basins of
+# mirror cycles), with captions in OUT/index.md.
 #
 # Usage: analysis/figures.sh [OUT]        (default OUT: build/gallery)
 #        analysis/figures.sh --data-only [OUT]   (the engine's data only)
@@ -19,7 +20,8 @@
 # figure from those files alone (--data-only: stop before drawing, e.g. to
 # call gallery.build in your own process). About 20 s of CPU (16 s without
 # the circulation figures; wall times and the profile: analysis/README.md)
-# before the driven sleigh's; the search for chaos adds about 25 s.
+# before the driven sleigh's; the search for chaos adds about 25 s, the
+# census about 15 s.
 set -eu
 
 usage() {
@@ -313,6 +315,39 @@ point chaos_strange $CHAOS --forcing-freq 0.931898 --max-steps 4000000
 "$EXE" point $CHAOS --forcing-freq 0.931898 --max-steps 2000000 \
   >"$DATA/chaos_strange_short.json"
 point chaos_band $CHAOS --forcing-freq 0.347373996 --max-steps 4000000
+# The attractor census (docs/output.md, "The census"): the mirror-symmetric
+# body driven by a mass across its blade, one symmetric cycle below a
+# pitchfork, two mirror cycles above it (7 x 7 points x 8 initial states,
+# about 15 s).
+cat >"$DATA/census_basins.ini" <<'EOF'
+; Gallery: the attractor census of a mirror-symmetric sleigh driven by a
+; moving mass (analysis/figures.sh writes this file).
+[body]
+m = 1
+I0 = 0.5
+rho = 1
+drag_w = 0.2
+drag_v = 0.2
+mass_p = 1
+mass_x = 0.3
+[grid]
+theta = 0
+a = 0.2
+A = 0.5
+B = 0.3
+forcing_freq = linspace(1.5, 5, 7)
+mass_amp = linspace(0.05, 0.4, 7)
+[ensemble]
+trajectories = 8
+seed = 1
+[integrator]
+scheme = hamel8
+rtol = 1e-8
+[output]
+file = census_basins.h5
+EOF
+"$MPIEXEC" -np "$NP" "$EXE" run --overwrite --quiet \
+  --output "$DATA/census_basins.h5" "$DATA/census_basins.ini" >/dev/null
 # Refined boundaries ([refine]) over theta x a: a coarse 12 x 9 grid whose
 # Z = 0, L1 = 0 and loop-level crossings the engine locates to 1e-6.
 "$MPIEXEC" -np "$NP" "$EXE" run --overwrite --quiet \

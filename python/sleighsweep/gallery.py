@@ -23,6 +23,7 @@ from . import portrait  # noqa: E402
 from . import style as sswplot  # noqa: E402
 from . import trajectory  # noqa: E402
 from . import validate  # noqa: E402
+from .gallery_census import fig_basins  # noqa: E402
 from .gallery_chaos import (fig_chaos_attractor,  # noqa: E402
                             fig_chaos_lyapunov, fig_chaos_poincare)
 from .gallery_forced import (fig_forced_floquet,  # noqa: E402
@@ -1385,7 +1386,8 @@ FIGURES = (fig_energy, fig_omega, fig_rattle, fig_com, fig_theta, fig_com7,
            fig_circ_energy, fig_circ_periodic, fig_circ_arcs,
            fig_drag_map, fig_drag_paths, fig_refined, fig_forced_map,
            fig_forced_path, fig_forced_floquet, fig_forced_growth,
-           fig_chaos_lyapunov, fig_chaos_poincare, fig_chaos_attractor)
+           fig_chaos_lyapunov, fig_chaos_poincare, fig_chaos_attractor,
+           fig_basins)
 
 
 def write_index(g, seconds):

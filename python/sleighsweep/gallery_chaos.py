@@ -46,8 +46,11 @@ def chart_data(path, x, y):
     fixed (the constant parameters), trajectories}."""
     ds = dataset.open(path, squeeze=True)
     try:
-        def q(k):
-            return ds[k].transpose(y, x).values
+        def q(k):  # a census dataset: its slot 0, the point's attractor
+            v = ds[k]
+            if "attractor_slot" in v.dims:
+                v = v.isel(attractor_slot=0)
+            return v.transpose(y, x).values
         out = {"x": ds[x].values, "y": ds[y].values, "xname": x,
                "yname": y, "units": {k: ds[k].attrs.get("units", "")
                                      for k in (x, y, "lyapunov_max")},

@@ -53,6 +53,7 @@ import h5py  # noqa: E402
 import numpy as np  # noqa: E402
 
 from sleighsweep import gallery  # noqa: E402
+from sleighsweep import gallery_census  # noqa: E402
 from sleighsweep import gallery_chaos  # noqa: E402
 from sleighsweep import trajectory  # noqa: E402
 from sleighsweep.sweep import read_csv, read_point_json  # noqa: E402
@@ -71,7 +72,7 @@ FIGURES = ("xz2025_fig2_energy", "xz2025_fig3_omega", "xz2025_fig4_rattle",
            "circulation_arcs", "drag_decay", "drag_paths",
            "phase_refined", "forced_speed_map", "forced_path",
            "forced_floquet", "forced_growth", "chaos_lyapunov",
-           "chaos_poincare", "chaos_attractor")
+           "chaos_poincare", "chaos_attractor", "census_basins")
 # Bounds on the 2025 paper's comparisons (measured: Hamel energy 1.6e-14,
 # RK45 7e-4; omega error Hamel 2.8e-8, RK45 4e-4; Fig. 4 velocity Hamel
 # 2.6e-7, RATTLE 1.5e-6, configuration Hamel 8e-7, RATTLE 6e-6).
@@ -469,6 +470,41 @@ def check_chaos(data, results):
           f"{fp['decay']} vs lambda_max {fp['lyapunov_max']}")
 
 
+def check_census(data, results):
+    """The census figure: its counts and shares are the file's; at every
+    point the slots' and the other share are integer counts over the
+    trajectories summing to one exactly; where two attractors coexist they
+    are mirror cycles (mean_omega opposite within the two values' rtol:
+    the file stores slot 0's error estimate only); the pitchfork is there
+    (one attractor at the smallest amplitude, two at the largest)."""
+    c = results["fig_basins"]
+    with h5py.File(os.path.join(data, gallery_census.SWEEPB), "r") as f:
+        count = np.squeeze(f["attractor_count"][()]).T
+        frac = np.squeeze(f["attractor_fraction"][()]).transpose(1, 0, 2)
+        other = np.squeeze(f["attractor_other_fraction"][()]).T
+        n = int(f.attrs["trajectories"])
+        rtol = float(f.attrs["rtol"])
+    check(np.array_equal(c["count"], count) and
+          np.array_equal(c["fraction"], frac, equal_nan=True),
+          "census_basins: data differ from the sweep file")
+    k = np.nan_to_num(frac) * n
+    check(np.all(np.abs(k - np.rint(k)) < 1e-12) and np.all(
+        np.rint(k).sum(axis=-1) + np.rint(other * n) == n),
+          "census_basins: the shares are not counts summing to the ensemble")
+    pair = count == 2
+    m = c["mean_omega"][pair]
+    both = np.isfinite(m[:, 0]) & np.isfinite(m[:, 1])
+    check(np.all(np.abs(m[both, 0] + m[both, 1])
+                 <= 2 * rtol * np.abs(m[both, 0])) and
+          np.all(m[both, 0] * m[both, 1] < 0),
+          "census_basins: the two attractors are no mirror pair")
+    check(np.all(count[0] == 1) and count[-1, -1] == 2,
+          f"census_basins: no pitchfork ({count[0]}, {count[-1, -1]})")
+    print(f"census_basins: {int(pair.sum())} bistable points, "
+          f"counter-clockwise shares {np.nanmin(c['ccw']):.3g} to "
+          f"{np.nanmax(c['ccw']):.3g}")
+
+
 def check_chaos_attractor(data, results):
     """The chaotic attractors: the CSVs' sections, bounded; the strange
     one a single set, the banded one in bands with a folded return map;
@@ -488,8 +524,13 @@ def check_chaos_attractor(data, results):
         # out than the first (an accelerating sleigh's grows steadily)
         r = np.hypot(w, v)
         h = len(r) // 2
+        # the engine's class (forcing.md, "Classes from the exponents"):
+        # chaotic beyond 3 errors and 0.02 / T, else not decided
+        lam, err = j["lyapunov"][0], j["error_estimate"]["lyapunov"][0]
+        cls = ("chaotic" if lam > 3 * err and
+               lam > 0.02 / j["forcing"]["period"] else "unresolved")
         check(np.max(r[h:]) <= 1.05 * np.max(r[:h]) and j["attractor"] ==
-              "unresolved", f"chaos_attractor: {name} {j['attractor']}, "
+              cls, f"chaos_attractor: {name} {j['attractor']} (want {cls}), "
               f"sections {np.max(r[:h]):.4g} then {np.max(r[h:]):.4g}")
     lo, hi = fa["range"]
     check(fa["bands"][0] == 1 and fa["bands"][1] > 1 and
@@ -641,6 +682,7 @@ with tempfile.TemporaryDirectory() as tmp:
     check_forced(data, results)
     check_chaos(data, results)
     check_chaos_attractor(data, results)
+    check_census(data, results)
     # the command line that figures.sh runs after the data
     rc = gallery.main([data, os.path.join(tmp, "bad"), "--formats", "gif"])
     check(rc == 2, f"gallery.py --formats gif: exit {rc}, expected 2")
