@@ -142,7 +142,10 @@ def full_in_refinement(tmp):
     p = run(cfg, ref)
     check(p.returncode == 0, f"refine reference: {p.stderr[-800:]}")
     d = os.path.join(tmp, "refine")
-    if not mount(d, "4m"):
+    # room for the file and the grid's journals with a wide margin (4 MB
+    # was too little once the census made every record larger: the grid
+    # itself filled it, before the refinement), the filler takes the rest
+    if not mount(d, f"{4 * file_kib(cfg) + 8192}k"):
         return
     moved = os.path.join(tmp, "refine_moved")
     os.mkdir(moved)
@@ -157,13 +160,13 @@ def full_in_refinement(tmp):
                 b"SSWEDGE1" in open(j, "rb").read()
                 for j in glob.glob(out + ".journal.*")):
             time.sleep(0.002)
-        with open(os.path.join(d, "filler"), "wb") as f:
-            try:
+        try:  # full already (the run's own writes): the open fails too
+            with open(os.path.join(d, "filler"), "wb") as f:
                 while True:
                     f.write(b"\0" * 65536)
                     f.flush()
-            except OSError:
-                pass
+        except OSError:
+            pass
         _, err = q.communicate(timeout=300)
         q.stderr = err
         q.t0 = t0
