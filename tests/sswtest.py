@@ -5,6 +5,7 @@ import os
 import sys
 
 import h5py
+import numpy as np
 
 # Open MPI refuses root without these; one thread unless a test says so.
 ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1",
@@ -69,3 +70,29 @@ def differing(a, b):
 
 def exit_status():
     return 1 if failures else 0
+
+
+def recorded(out):
+    """Flat indices of the grid points in the journals' records
+    (src/sweep/journal.c: a 64-byte header with the record size at byte
+    16, the sample doubles at 20 and the config text's length at 24, the
+    text, then records: an 8-byte magic, the point, index first, its
+    samples, a checksum) and in the output's done mask: what a run killed
+    mid-sweep has kept."""
+    have = set()
+    for name in os.listdir(os.path.dirname(out)):
+        if not name.startswith(os.path.basename(out) + ".journal."):
+            continue
+        data = open(os.path.join(os.path.dirname(out), name), "rb").read()
+        if len(data) < 64:
+            continue
+        rb, sd, text = np.frombuffer(data[16:28], np.uint32)
+        rec = 8 + int(rb) + 8 * int(sd) + 8
+        for off in range(64 + int(text), len(data) - rec + 1, rec):
+            have.add(int(np.frombuffer(data[off + 8:off + 16], np.uint64)[0]))
+    try:
+        with h5py.File(out, "r") as f:
+            have |= set(np.flatnonzero(f["done"][()]).tolist())
+    except OSError:
+        pass
+    return have

@@ -42,7 +42,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from sswtest import (ENV, check, differing, exit_status,  # noqa: E402
-                     light, ranks_of)
+                     light, ranks_of, recorded)
 
 EXE, MPIEXEC = sys.argv[1], sys.argv[2]
 FREQS, AMPS = (2.0, 3.0, 4.0), (0.1, 0.2, 0.3)
@@ -132,28 +132,6 @@ def check_mirror(c):
     ly1, ely = c["attractor_lyapunov_1"][two], c["lyapunov_max_error"][two]
     check(np.all(np.abs(ly1[:, 0] - ly1[:, 1]) <= 2 * ely),
           f"mirror cycles' exponents {ly1} differ beyond {2 * ely}")
-
-
-def recorded(out):
-    """Flat indices in the journals' records and in the done mask (as
-    test_forced_sweep.py)."""
-    have = set()
-    for name in os.listdir(os.path.dirname(out)):
-        if not name.startswith(os.path.basename(out) + ".journal."):
-            continue
-        data = open(os.path.join(os.path.dirname(out), name), "rb").read()
-        if len(data) < 64:
-            continue
-        rb, sd, text = np.frombuffer(data[16:28], np.uint32)
-        rec = 8 + int(rb) + 8 * int(sd) + 8
-        for off in range(64 + int(text), len(data) - rec + 1, rec):
-            have.add(int(np.frombuffer(data[off + 8:off + 16], np.uint64)[0]))
-    try:
-        with h5py.File(out, "r") as f:
-            have |= set(np.flatnonzero(f["done"][()]).tolist())
-    except OSError:
-        pass
-    return have
 
 
 def killed_and_resumed(tmp, ref, traj):

@@ -36,7 +36,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from sswtest import (ENV, check, differing, exit_status,  # noqa: E402
-                     light, ranks_of)
+                     light, ranks_of, recorded)
 
 EXE, MPIEXEC = sys.argv[1], sys.argv[2]
 FREQS, AMPS = (1.0, 2.0, 4.0), (0.05, 0.1, 0.2)
@@ -115,31 +115,6 @@ def check_values(out):
         pe = pt["error_estimate"][q]
         check(abs(val - pt[q]) <= e + pe,
               f"{q}: sweep {val!r} vs point {pt[q]!r} beyond {e + pe:g}")
-
-
-def recorded(out):
-    """Flat indices in the journals' records (src/sweep/journal.c: a
-    64-byte header with the record size at byte 16, the sample doubles at
-    20 and the config text's length at 24, the text, then records: an
-    8-byte magic, the point, index first, its samples, a checksum) and in
-    the file's done mask."""
-    have = set()
-    for name in os.listdir(os.path.dirname(out)):
-        if not name.startswith(os.path.basename(out) + ".journal."):
-            continue
-        data = open(os.path.join(os.path.dirname(out), name), "rb").read()
-        if len(data) < 64:
-            continue
-        rb, sd, text = np.frombuffer(data[16:28], np.uint32)
-        rec = 8 + int(rb) + 8 * int(sd) + 8
-        for off in range(64 + int(text), len(data) - rec + 1, rec):
-            have.add(int(np.frombuffer(data[off + 8:off + 16], np.uint64)[0]))
-    try:
-        with h5py.File(out, "r") as f:
-            have |= set(np.flatnonzero(f["done"][()]).tolist())
-    except OSError:
-        pass
-    return have
 
 
 def killed_and_resumed(tmp, ref, traj):
