@@ -630,20 +630,74 @@ static void run_leg_dopri5(const leg_run *R, leg_job *j) {
   r->w = s.w, r->v = s.v, r->g = g, r->ht = ht;
 }
 
-/* The density's updates of z that after_step left (lane.settle), for all
- * lanes in one loop: each lane's chain (four square roots deep, then three
- * divisions to its next h) is independent of the others', and here the
- * processor overlaps them. The same operations as in line: the same bits. */
+/* The density's updates of z that after_step left (lane.settle), four
+ * lanes per vector: each lane's chain (four square roots deep, then three
+ * divisions to its next h) is long, and in vectors the lanes share their
+ * instructions. Each lane performs density's, cayley's and after_step's
+ * sequence of IEEE operations (SSE2 square roots are correctly rounded as
+ * sqrt is; no contraction), so its bits are those of the scalar code, in
+ * any lane and with any neighbours. */
+#if defined(__x86_64__)
+#include <emmintrin.h>
+typedef double v2 __attribute__((vector_size(2 * sizeof(double))));
+#define VSQRT4(x)                                                              \
+  __builtin_shufflevector(                                                     \
+      (v2)_mm_sqrt_pd((__m128d)__builtin_shufflevector((x), (x), 0, 1)),       \
+      (v2)_mm_sqrt_pd((__m128d)__builtin_shufflevector((x), (x), 2, 3)), 0, 1, \
+      2, 3)
+#else
+#define VSQRT4(x) ((v4){sqrt((x)[0]), sqrt((x)[1]), sqrt((x)[2]), sqrt((x)[3])})
+#endif
+
+typedef struct {
+  v4 w, v, nu2, G2, delta2, ds; /* ds = dir * step */
+  v4 step, dir, z, h;           /* z updated; h = dir (step / z) */
+} settle4_lanes;
+
+SSW_SIMD_CLONES static void settle4(const ssw_reduced *e, settle4_lanes *q) {
+  const v4 w = q->w, v = q->v;
+  /* density() */
+  const v4 g = SSW_MODEL_G(e, w, v), ht = SSW_MODEL_HT(e, w, v);
+  const v4 a1 = SSW_MODEL_A1(e, w, v), a2 = SSW_MODEL_A2(e, w, v);
+  const v4 wd = g * a1 / e->D, vd = g * a2 / e->D, gd = g * ht / e->D;
+  const v4 wdd = (gd * a1 + g * SSW_MODEL_A1(e, wd, vd)) / e->D;
+  const v4 s2 = q->nu2 + w * w;
+  const v4 k4 = s2 * s2 + wd * wd;
+  const v4 A = g * g / q->G2 + q->delta2;
+  const v4 r4 = VSQRT4(k4), a4 = VSQRT4(A), a8 = VSQRT4(a4), a16 = VSQRT4(a8);
+  const v4 rho = VSQRT4(r4) * VSQRT4(a16);
+  const v4 dlog =
+      (s2 * 2.0 * w * wd + wd * wdd) / (2.0 * k4) + g * gd / (8.0 * q->G2 * A);
+  /* cayley() */
+  const v4 one = {1.0, 1.0, 1.0, 1.0};
+  v4 x = q->ds * dlog / rho;
+  x = MIND4(one, MAXD4(-one, x));
+  q->z = q->z * ((1.0 + 0.5 * x) / (1.0 - 0.5 * x));
+  q->h = q->dir * (q->step / q->z);
+}
+
 static void legs_settle(const leg_run *R, lane L[SSW_LANES]) {
-  for (int l = 0; l < SSW_LANES; l++) {
+  int idx[SSW_LANES] = {0}, n = 0;
+  for (int l = 0; l < SSW_LANES; l++)
     /* (a lane that never had a job is unset but for its mode) */
-    if (L[l].mode == LANE_IDLE || !L[l].settle) continue;
-    const leg_job *j = L[l].job;
-    double rho, dlog;
-    density(&R->c->e, &j->clock, L[l].w, L[l].v, &rho, &dlog);
-    L[l].z *= cayley(j->dir * j->step * dlog / rho);
-    if (L[l].settle == 2) L[l].h = j->dir * (j->step / L[l].z);
-    L[l].settle = 0;
+    if (L[l].mode != LANE_IDLE && L[l].settle) idx[n++] = l;
+  for (int b = 0; b < n; b += 4) {
+    settle4_lanes q = {0};
+    for (int i = 0; i < 4; i++) {
+      const lane *a = &L[idx[b + (b + i < n ? i : 0)]];
+      const leg_job *j = a->job;
+      q.w[i] = a->w, q.v[i] = a->v, q.z[i] = a->z;
+      q.nu2[i] = j->clock.nu2, q.G2[i] = j->clock.G2;
+      q.delta2[i] = j->clock.delta2;
+      q.ds[i] = j->dir * j->step, q.step[i] = j->step, q.dir[i] = j->dir;
+    }
+    settle4(&R->c->e, &q);
+    for (int i = 0; i < 4 && b + i < n; i++) {
+      lane *a = &L[idx[b + i]];
+      a->z = q.z[i];
+      if (a->settle == 2) a->h = q.h[i];
+      a->settle = 0;
+    }
   }
 }
 

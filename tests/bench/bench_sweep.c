@@ -339,11 +339,50 @@ static void check_share(const srun *r, int ncpu, const char *what) {
                  what, r->ranks, r->threads, used, cores);
 }
 
+/* The CPU core-hours of a run: the ranks' CPU seconds (every thread,
+ * from start to MPI_Finalize, as the preload library reports them). */
+static double run_core_hours(const srun *r) {
+  double cpu = r->nr > 0 ? 0 : NAN;
+  for (int i = 0; i < r->nr; i++)
+    cpu += r->cpu[i];
+  return cpu / 3600.0;
+}
+
+/* The core-hours `sleighsweep run --dry-run` predicts for the config of
+ * run `tag` (its line "estimated core time: X core-hours"), NaN when it
+ * cannot be run or read. Run without mpiexec, as a user would. */
+static double dryrun_core_hours(const bench_opts *o, const char *dir,
+                                const char *tag) {
+  sbuf cmd = {0};
+  quote(&cmd, o->engine);
+  sb_printf(&cmd, " run --dry-run ");
+  sbuf cfg = {0};
+  sb_printf(&cfg, "%s/%s.ini", dir, tag);
+  quote(&cmd, cfg.s);
+  free(cfg.s);
+  sb_printf(&cmd, " 2>&1");
+  FILE *p = popen(cmd.s, "r");
+  double hours = NAN;
+  if (p) {
+    char line[4096];
+    while (fgets(line, sizeof line, p))
+      if (sscanf(line, "estimated core time: %lf core-hours", &hours) == 1)
+        break;
+    while (fgets(line, sizeof line, p)) {
+    }
+    if (pclose(p) != 0) hours = NAN;
+  }
+  if (!isfinite(hours))
+    fprintf(stderr, "ssw_bench: no core-hours from %s\n", cmd.s);
+  free(cmd.s);
+  return hours;
+}
+
 /* 1x1, 1x2, 2x1 and 2x2 (ranks x threads): `"scaling": [...]`; us21[0]
  * the 2x1 run's us per trajectory-core by CPU time, us21[1] by wall
  * time. */
 static int scaling_runs(const bench_opts *o, const char *dir, int ncpu,
-                        sbuf *json, double us21[2]) {
+                        sbuf *json, double us21[3]) {
   printf("  %5s %7s %8s %9s %9s %9s %7s %7s %6s %7s %-13s %-13s\n", "ranks",
          "threads", "points", "wall s", "proc s", "points/s", "speedup",
          "effic.", "cores", "HDF5%", "sched% /rank", "peak RSS MB");
@@ -365,7 +404,8 @@ static int scaling_runs(const bench_opts *o, const char *dir, int ncpu,
     print_run(&r, pps, sp, eff, ncpu);
     check_share(&r, ncpu, "scaling");
     if (rt[i][0] == 2 && rt[i][1] == 1)
-      us21[0] = us_per_traj_core(&r), us21[1] = us_per_traj_core_wall(&r, ncpu);
+      us21[0] = us_per_traj_core(&r), us21[1] = us_per_traj_core_wall(&r, ncpu),
+      us21[2] = run_core_hours(&r);
     sb_printf(json, "%s", i ? ", " : "");
     json_run(json, &r, pps, sp, eff);
   }
@@ -385,7 +425,7 @@ static int scaling_runs(const bench_opts *o, const char *dir, int ncpu,
 /* The 10^4-point headline sweep: `"headline": {...}`; us as in
  * scaling_runs. */
 static int headline_run(const bench_opts *o, const char *dir, int ncpu,
-                        sbuf *json, double us[2]) {
+                        sbuf *json, double us[3]) {
   srun r;
   printf("\nHeadline sweep: %ld points x %d trajectories on %d ranks x 1 "
          "thread\n",
@@ -394,7 +434,8 @@ static int headline_run(const bench_opts *o, const char *dir, int ncpu,
   const int rc = run_engine(o, dir, "headline", o->big_points, o->big_traj,
                             o->big_ranks, 1, &r);
   const double pps = (double)r.points / r.wall;
-  us[0] = us_per_traj_core(&r), us[1] = us_per_traj_core_wall(&r, ncpu);
+  us[0] = us_per_traj_core(&r), us[1] = us_per_traj_core_wall(&r, ncpu),
+  us[2] = run_core_hours(&r);
   check_share(&r, ncpu, "headline");
   printf("  wall time %.2f s (process %.2f s), %.1f points/s, %.3g ms per "
          "trajectory-core by CPU time (%.3g by wall time x cores)\n",
@@ -439,14 +480,20 @@ int bench_sweep(const bench_opts *o, sbuf *json) {
   sb_num(json, tol);
   sb_printf(json, ", \"cores\": %d, \"loadavg_before\": %.2f", ncpu,
             bench_loadavg());
-  double us[2] = {NAN, NAN}, rate = NAN;
+  double us[3] = {NAN, NAN, NAN}, rate = NAN;
   int rc = 0;
   if (o->scaling) rc |= scaling_runs(o, dir, ncpu, json, us);
-  const char *from = "scaling 2x1";
+  const char *from = "scaling 2x1", *tag = "scale_r2_t1";
   if (o->big_points > 0) {
     rc |= headline_run(o, dir, ncpu, json, us);
-    from = "headline";
+    from = "headline", tag = "headline";
   }
+  /* The dry run's prediction against the CPU the same run took. */
+  const double dry =
+      (o->scaling || o->big_points > 0) ? dryrun_core_hours(o, dir, tag) : NAN;
+  printf("dry run of the %s config: %.3g core-hours predicted, %.3g taken "
+         "(CPU of all ranks); ratio %.3f\n",
+         from, dry, us[2], dry / us[2]);
   if (o->master_ranks > 0) rc |= bench_master(o, dir, ncpu, json, &rate);
   printf("\nsweep at the defaults: %.4g us per trajectory per core by CPU "
          "time (%.4g by wall time x cores; %s run)\n",
@@ -454,7 +501,13 @@ int bench_sweep(const bench_opts *o, sbuf *json) {
   sb_printf(json, ", \"sweep_us_per_traj_core_run\": \"%s\"", from);
   sb_printf(json, ", \"sweep_us_per_traj_core_wall\": ");
   sb_num(json, us[1]);
+  sb_printf(json, ", \"dryrun_core_hours\": ");
+  sb_num(json, dry);
+  sb_printf(json, ", \"run_core_hours\": ");
+  sb_num(json, us[2]);
   sb_printf(json, "}");
+  sb_printf(json, ", \"dryrun_core_hours_ratio\": ");
+  sb_num(json, dry / us[2]);
   sb_printf(json, ", \"master_requests_per_s\": ");
   sb_num(json, rate);
   sb_printf(json, ", \"sweep_us_per_traj_core\": ");
