@@ -50,9 +50,10 @@ int ssw_path_exact(const ssw_path *p, const ssw_tensor *t, int regime,
 /** Dense output of a time-sorted path: `n` rows at evenly spaced times
  * t_k = t_first + k (t_last - t_first) / (n - 1), k = 0..n-1 (the first and
  * last node's times exactly), written to out[k][0..SSW_PATH_NQ). Between two
- * nodes, (phi, x, y, omega, v) are integrated from the nearer node with
+ * nodes, (phi, x, y, omega, v) are integrated from each node with
  * Dormand-Prince steps (ssw_dopri5_step, tensor `t`) of at most 1/32 of the
- * node spacing, as accurate as the nodes themselves (docs/config.md,
+ * node spacing and blended linearly (weight 1 at a row's own node), as
+ * accurate as the nodes themselves (docs/config.md,
  * "Sample trajectories", states the promise); H, constant along the
  * motion, is interpolated linearly. A path
  * of one node gives that node in row 0 and NaN elsewhere; an empty path NaN

@@ -294,10 +294,16 @@ void ssw_estimate_plan(const ssw_method *m, const ssw_traj *r, double rtol,
   /* What round-off leaves of rtol for the other two (neither a finer step
    * nor a tighter tolerance reduces it; more steps add to it). The tail is
    * cheap to shorten whatever round-off leaves. */
-  const double room = fmax(1.0 - rel_of(r, f, rtol), 0.0);
+  const double fr = rel_of(r, f, rtol);
+  const double room = fmax(1.0 - fr, 0.0);
   *ratio = *tighten = 1.0;
   if (room >= 0.1 && es > 0.5 * room)
     *ratio = fmin(4.0, fmax(1.25, pow(2.0 * es / room, 1.0 / q)));
+  /* Round-off takes most of rtol (1e5 and more steps, near line-to-line):
+   * rtol is out of reach, but a step's share far above the round-off's is
+   * still worth bringing down to it (more steps add little round-off). */
+  else if (room < 0.1 && es > 2.0 * fr)
+    *ratio = fmin(4.0, fmax(1.25, pow(es / fr, 1.0 / q)));
   const double tail_room = fmax(room, 0.5);
   if (et > 0.25 * tail_room)
     *tighten = fmin(1e3, fmax(2.0, sqrt(8.0 * et / tail_room)));
