@@ -47,6 +47,19 @@ int ssw_path_exact(const ssw_path *p, const ssw_tensor *t, int regime,
                    double w0, double v0, double (*exact)[SSW_PATH_NEXACT],
                    double *pos_err, double *head_err);
 
+/** Rows per leg a sweep compares with the exact path (path_error_max):
+ * every k-th row of a leg, k = rows / SSW_PATH_COMPARE_ROWS, and its last
+ * (docs/theory/exact-path.md, "What a sweep compares"). */
+#define SSW_PATH_COMPARE_ROWS 16
+
+/** ssw_path_exact at about per_leg rows of each leg (every k-th row, k =
+ * rows / per_leg, and the leg's last; all rows when per_leg <= 0 or
+ * `exact` is given). */
+int ssw_path_exact_sampled(const ssw_path *p, const ssw_tensor *t, int regime,
+                           double w0, double v0, int per_leg,
+                           double (*exact)[SSW_PATH_NEXACT], double *pos_err,
+                           double *head_err);
+
 /** Dense output of a time-sorted path: `n` rows at evenly spaced times
  * t_k = t_first + k (t_last - t_first) / (n - 1), k = 0..n-1 (the first and
  * last node's times exactly), written to out[k][0..SSW_PATH_NQ). Between two

@@ -506,8 +506,9 @@ static int path_error(ssw_ensemble *e, ssw_point_result *res, int regime) {
     res->path_error_max = NAN;
     return SSW_SUCCESS;
   }
-  const int rc = ssw_path_exact(p, &res->tensor, regime, w0, v0, NULL,
-                                &res->path_error_max, &head);
+  const int rc = ssw_path_exact_sampled(p, &res->tensor, regime, w0, v0,
+                                        SSW_PATH_COMPARE_ROWS, NULL,
+                                        &res->path_error_max, &head);
   if (rc == SSW_SUCCESS || (caps & SSW_MCAP_CLOSED_FORM_2010)) return rc;
   ssw_error_clear();
   res->path_error_max = NAN;

@@ -84,12 +84,19 @@ static void state_at(const exact_motion *m, double t, double *w, double *v) {
 }
 
 /* Exact (phi, x, y) of rows [from, to) walking away from t = 0 in steps of
- * `dir`, accumulating the exact displacement segment by segment. */
+ * `dir`, accumulating the exact displacement segment by segment. With
+ * per_leg > 0 only every k-th row (k = rows / per_leg, at least 1) and the
+ * last are compared, each from the previous compared one in one stretch:
+ * the quadrature's cost goes with the stretches' count and length, and
+ * short node-to-node stretches each cost a whole panel. */
 static int walk(const ssw_path *p, const exact_motion *m, long from, long to,
-                long dir, double (*exact)[SSW_PATH_NEXACT], double *pos,
-                double *head) {
+                long dir, int per_leg, double (*exact)[SSW_PATH_NEXACT],
+                double *pos, double *head) {
   double t = 0.0, x = 0.0, y = 0.0;
-  for (long i = from; i != to; i += dir) {
+  const long rows = (to - from) * dir;
+  const long every = per_leg > 0 && rows > per_leg ? rows / per_leg : 1;
+  for (long i = from, k = 1; i != to; i += dir, k++) {
+    if (k % every != 0 && i + dir != to) continue;
     const double *r = p->rows[i];
     double dx, dy;
     SSW_CALL(advance(m, t, r[0], &dx, &dy));
@@ -105,9 +112,10 @@ static int walk(const ssw_path *p, const exact_motion *m, long from, long to,
   return SSW_SUCCESS;
 }
 
-int ssw_path_exact(const ssw_path *p, const ssw_tensor *t, int regime,
-                   double w0, double v0, double (*exact)[SSW_PATH_NEXACT],
-                   double *pos_err, double *head_err) {
+int ssw_path_exact_sampled(const ssw_path *p, const ssw_tensor *t, int regime,
+                           double w0, double v0, int per_leg,
+                           double (*exact)[SSW_PATH_NEXACT], double *pos_err,
+                           double *head_err) {
   static exact_motion zero;
   exact_motion m = zero;
   SSW_CHECK(ssw_model_caps(t) & SSW_MCAP_EXACT_PATH, SSW_ERR_ARG,
@@ -118,12 +126,20 @@ int ssw_path_exact(const ssw_path *p, const ssw_tensor *t, int regime,
     SSW_CALL(ssw_circ_orbit_init(t, t->kappa, w0, v0, &m.c));
   else
     SSW_CALL(ssw_analytic_orbit(t, regime, w0, v0, &m.o));
+  if (exact) per_leg = 0; /* every row's exact values are asked for */
   long i0 = 0;
   while (i0 < (long)p->n && p->rows[i0][0] < 0.0)
     i0++;
   *pos_err = *head_err = 0.0;
-  SSW_CALL(walk(p, &m, i0, (long)p->n, 1, exact, pos_err, head_err));
-  return walk(p, &m, i0 - 1, -1, -1, exact, pos_err, head_err);
+  SSW_CALL(walk(p, &m, i0, (long)p->n, 1, per_leg, exact, pos_err, head_err));
+  return walk(p, &m, i0 - 1, -1, -1, per_leg, exact, pos_err, head_err);
+}
+
+int ssw_path_exact(const ssw_path *p, const ssw_tensor *t, int regime,
+                   double w0, double v0, double (*exact)[SSW_PATH_NEXACT],
+                   double *pos_err, double *head_err) {
+  return ssw_path_exact_sampled(p, t, regime, w0, v0, 0, exact, pos_err,
+                                head_err);
 }
 
 /* The state c (a row: t, phi, x, y, omega, v, H) carried over a time span
