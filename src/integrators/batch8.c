@@ -1,5 +1,5 @@
-/* The batch kernel on 8 lanes, one AVX-512 register: compiled for AVX-512
- * (F, DQ, VL) and called only where the CPU has it (the caller asks
+/* Which kernels run: the instruction sets the CPU has, and whether 8 lanes
+ * run as one AVX-512 vector (batch8_avx512.c; the caller asks
  * ssw_batch_wide_available). A latency-bound chain (Newton for the
  * cubic, the half-turn) then carries 8 trajectories where the 4-lane
  * kernel carries 4. Without x86-64, or under ThreadSanitizer, the build
@@ -9,34 +9,47 @@
 
 #include <stdlib.h> /* getenv, atoi: outside the #if, for both branches */
 
-#pragma GCC diagnostic ignored "-Wpsabi" /* vectors stay inside this file */
+#if !SSW_BATCH_X86 /* else batch8_avx512.c */
+void ssw_batch_compose8(const ssw_coeffs *c, const double h[SSW_KW_WIDE],
+                        int recon, ssw_state s[SSW_KW_WIDE]) {
+  ssw_batch_compose4x2(c, h, recon, s);
+}
+#endif
 
-#if defined(__x86_64__) && !defined(SSW_NO_IFUNC)
-#define SSW_KW SSW_KW_WIDE
-#define SSW_KERNEL_COMPOSE ssw_batch_compose8
-#define SSW_KERNEL_TARGET __attribute__((target("avx512f,avx512dq,avx512vl")))
-#include "batch_kernel.h"
+int ssw_batch_isa_available(int isa) {
+  if (isa == SSW_ISA_BASE) return 1;
+#if SSW_BATCH_X86
+  __builtin_cpu_init();
+  const int avx2 =
+      __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  if (isa == SSW_ISA_AVX2) return avx2;
+  if (isa == SSW_ISA_AVX512)
+    return avx2 && __builtin_cpu_supports("avx512f") &&
+           __builtin_cpu_supports("avx512dq") &&
+           __builtin_cpu_supports("avx512vl");
+#endif
+  return 0;
+}
+
+int ssw_batch_isa(void) {
+  static int known = -1;
+  int k = __atomic_load_n(&known, __ATOMIC_RELAXED);
+  if (k < 0) {
+    k = ssw_batch_isa_available(SSW_ISA_AVX2) ? SSW_ISA_AVX2 : SSW_ISA_BASE;
+    __atomic_store_n(&known, k, __ATOMIC_RELAXED);
+  }
+  return k;
+}
 
 int ssw_batch_wide_available(void) {
   static int known = -1;
   int k = __atomic_load_n(&known, __ATOMIC_RELAXED);
   if (k < 0) {
-    __builtin_cpu_init();
-    k = __builtin_cpu_supports("avx512f") &&
-        __builtin_cpu_supports("avx512dq") &&
-        __builtin_cpu_supports("avx512vl") && !ssw_batch_narrow_forced();
+    k = ssw_batch_isa_available(SSW_ISA_AVX512) && !ssw_batch_narrow_forced();
     __atomic_store_n(&known, k, __ATOMIC_RELAXED);
   }
   return k;
 }
-#else
-void ssw_batch_compose8(const ssw_coeffs *c, const double h[SSW_KW_WIDE],
-                        int recon, ssw_state s[SSW_KW_WIDE]) {
-  ssw_batch_compose4x2(c, h, recon, s);
-}
-
-int ssw_batch_wide_available(void) { return 0; }
-#endif
 
 /* SSW_KERNEL_LANES=4 keeps one 4-lane vector per kernel call (README,
  * "Results across machines"): the same bits, for comparing the kernels. */
