@@ -29,8 +29,15 @@ OBJS=
 for f in "$TMP"/src/integrators/stepper.c "$TMP"/src/integrators/batch*.c; do
   [ -f "$f" ] || continue
   o="$TMP/$(basename "$f" .c).o"
+  # The kernels compiled for an instruction set (CMakeLists.txt) from the
+  # FMA revisions on.
+  case $f in
+  *_avx2.c) ISA="-mavx2 -mfma" ;;
+  *_avx512.c) ISA="-mavx512f -mavx512dq -mavx512vl -mfma" ;;
+  *) ISA= ;;
+  esac
   # shellcheck disable=SC2086
-  cc $FLAGS -I"$TMP/include" -c "$f" -o "$o"
+  cc $FLAGS $ISA -I"$TMP/include" -c "$f" -o "$o"
   OBJS="$OBJS $o"
 done
 # shellcheck disable=SC2086
