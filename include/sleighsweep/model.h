@@ -490,8 +490,8 @@ void ssw_model_blade_series(const ssw_reduced *e, double w, double v, int n,
 typedef double ssw_model_v4 __attribute__((vector_size(4 * sizeof(double))));
 
 /* SIMD code comes in an AVX2 and a baseline (SSE2) clone, chosen at run
- * time by target_clones (an ifunc): the four-lane series functions here,
- * the batch kernel's 4-lane width (src/integrators/batch4.c). Every lane
+ * time by target_clones (an ifunc): the four-lane series functions here
+ * (the batch kernel chooses its own: src/integrators/batch8.c). Every lane
  * performs the scalar's operations, so both clones give the same bits.
  * ThreadSanitizer's runtime must start before any instrumented code and
  * cannot run an ifunc resolver at relocation time, so its builds
