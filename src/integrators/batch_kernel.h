@@ -57,6 +57,12 @@ typedef long long vm __attribute__((vector_size(SSW_KW * sizeof(double))));
   })
 #endif
 
+/* The model's fused multiply-adds (SSW_MODEL_HAMEL_SOLVE) on vectors; a
+ * scalar operand (a field of ssw_reduced) is spread over the lanes by the
+ * exact product with 1. */
+#define VONE ((vd){0} + 1.0)
+#define SSW_MODEL_FMA_vd(a, b, c) VFMA((a)*VONE, (b)*VONE, (c)*VONE)
+
 /* Whether any lane of a mask (all ones or zero per lane) is set: the two
  * halves OR-ed and one movmskpd of their sign bits, an SSE2 instruction
  * that both clones have (AVX2: vpermq, vpor, vmovmskpd), rather than four
