@@ -11,7 +11,9 @@ BUILD_DIR=${BUILD_DIR:-$ROOT/build}
 REV=${1:?usage: scripts/kernel-ab.sh REV [ROUNDS [SCHEME]]}
 shift
 cd "$ROOT"
-if ! git diff --quiet "$REV" -- include/sleighsweep/stepper.h \
+# (Changes to comment lines alone do not count.)
+if ! git diff --quiet -I'^[[:space:]]*(/\*|\*)' "$REV" -- \
+  include/sleighsweep/stepper.h \
   include/sleighsweep/model.h include/sleighsweep/ode.h; then
   echo "kernel-ab: the stepper's or model's headers differ from $REV;" \
     "its object would not match this library" >&2
@@ -29,8 +31,15 @@ OBJS=
 for f in "$TMP"/src/integrators/stepper.c "$TMP"/src/integrators/batch*.c; do
   [ -f "$f" ] || continue
   o="$TMP/$(basename "$f" .c).o"
+  # The kernels compiled for an instruction set (CMakeLists.txt) from the
+  # FMA revisions on.
+  case $f in
+  *_avx2.c) ISA="-mavx2 -mfma" ;;
+  *_avx512.c) ISA="-mavx512f -mavx512dq -mavx512vl -mfma" ;;
+  *) ISA= ;;
+  esac
   # shellcheck disable=SC2086
-  cc $FLAGS -I"$TMP/include" -c "$f" -o "$o"
+  cc $FLAGS $ISA -I"$TMP/include" -c "$f" -o "$o"
   OBJS="$OBJS $o"
 done
 # shellcheck disable=SC2086

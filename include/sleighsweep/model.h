@@ -308,16 +308,25 @@ typedef struct {
     (rhs) = (e)->kw1 * (W1) + (e)->kw2 * (W2) - (e)->kappa * (e)->D;           \
   } while (0)
 /** Given the cubic's root p: the step's velocity (w, v) and the next
- * node's momenta, updated in place in (W1, W2). */
+ * node's momenta, updated in place in (W1, W2). The products of p's
+ * terms are fused into their sums (IEEE fma, one rounding:
+ * SSW_MODEL_FMA_<T>), which shortens the step's chain of dependent
+ * operations; contraction is otherwise off, so every type gives the same
+ * bits. */
 #define SSW_MODEL_HAMEL_SOLVE(T, e, h, p, W1, W2, w, v)                        \
   do {                                                                         \
     const T hc_ = 0.5 * (h) * (p);                                             \
-    const T inv_ = 1.0 / ((e)->D + hc_ * hc_);                                 \
-    (w) = ((e)->M * (W1) + ((e)->L2 - hc_) * (W2)) * inv_;                     \
-    (v) = (((e)->L2 + hc_) * (W1) + (e)->J * (W2)) * inv_;                     \
-    (W1) = (W1)-2.0 * hc_ * (v);                                               \
-    (W2) = (W2) + 2.0 * hc_ * (w);                                             \
+    const T inv_ = 1.0 / SSW_MODEL_FMA_##T(hc_, hc_, (e)->D);                  \
+    const T mw_ = (e)->M * (W1), jw_ = (e)->J * (W2);                          \
+    (w) = SSW_MODEL_FMA_##T((e)->L2 - hc_, W2, mw_) * inv_;                    \
+    (v) = SSW_MODEL_FMA_##T((e)->L2 + hc_, W1, jw_) * inv_;                    \
+    (W1) = SSW_MODEL_FMA_##T(-2.0 * hc_, v, W1);                               \
+    (W2) = SSW_MODEL_FMA_##T(2.0 * hc_, w, W2);                                \
   } while (0)
+/** fma(a, b, c) = a b + c with one rounding for the scalar type (C's
+ * fma); the SIMD batch kernel defines its vector's
+ * (src/integrators/batch_kernel.h). */
+#define SSW_MODEL_FMA_double(a, b, c) fma((a), (b), (c))
 
 /* Drag in the discrete step (docs/theory/drag.md):
  *   (K + (h/2) C) zeta_k + (h/2) g(zeta_k) R zeta_k = W_k,
@@ -490,8 +499,8 @@ void ssw_model_blade_series(const ssw_reduced *e, double w, double v, int n,
 typedef double ssw_model_v4 __attribute__((vector_size(4 * sizeof(double))));
 
 /* SIMD code comes in an AVX2 and a baseline (SSE2) clone, chosen at run
- * time by target_clones (an ifunc): the four-lane series functions here,
- * the batch kernel's 4-lane width (src/integrators/batch4.c). Every lane
+ * time by target_clones (an ifunc): the four-lane series functions here
+ * (the batch kernel chooses its own: src/integrators/batch8.c). Every lane
  * performs the scalar's operations, so both clones give the same bits.
  * ThreadSanitizer's runtime must start before any instrumented code and
  * cannot run an ifunc resolver at relocation time, so its builds

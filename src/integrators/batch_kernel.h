@@ -1,22 +1,28 @@
-/* The batch kernel's body (no include guard: batch4.c and batch8.c each
- * include it once, with their own SSW_KW). */
-#if !defined(SSW_KW) || !defined(SSW_KERNEL_COMPOSE) ||                        \
-    !defined(SSW_KERNEL_TARGET)
-#error "define SSW_KW, SSW_KERNEL_COMPOSE and SSW_KERNEL_TARGET first"
+/* The batch kernel's body (no include guard: each kernel file includes it
+ * once, with its own SSW_KW). */
+#if !defined(SSW_KW)
+#error "define SSW_KW first"
 #endif
 
 #include "batch.h"
 
+#if defined(__FMA__)
+#include <immintrin.h>
+#endif
+
 #include "sleighsweep/model.h"
 
 /* The batch kernel's body, for SSW_KW lanes (4 or 8): included by
- * batch4.c and batch8.c, which set SSW_KW, name the composition
- * (SSW_KERNEL_COMPOSE) and give its target (SSW_KERNEL_TARGET). SSW_KW
- * states advance together in SIMD lanes (GCC vector extensions). Every lane
- * performs exactly the scalar sequence of IEEE operations of its own state: no
- * lane reads another, the data-dependent loops (Newton, angle halving) stop per
- * lane through masks, and the build forbids contraction into FMA, so a state's
- * result does not depend on its lane, its neighbours or the instruction set. */
+ * the kernels' files (batch4.c, the baseline; batch4_avx2.c and
+ * batch8_avx512.c, compiled for those instruction sets), which set SSW_KW
+ * and call compose_n. SSW_KW states
+ * advance together in SIMD lanes (GCC vector extensions). Every lane
+ * performs exactly the scalar sequence of IEEE operations of its own state:
+ * no lane reads another, the data-dependent loops (Newton, angle halving)
+ * stop per lane through masks, the build forbids implicit contraction into
+ * FMA, and the multiply-adds the kernel fuses are written out (VFMA, one
+ * rounding wherever it runs), so a state's result does not depend on its
+ * lane, its neighbours or the instruction set. */
 typedef double vd __attribute__((vector_size(SSW_KW * sizeof(double))));
 typedef long long vm __attribute__((vector_size(SSW_KW * sizeof(double))));
 
@@ -26,6 +32,36 @@ typedef long long vm __attribute__((vector_size(SSW_KW * sizeof(double))));
 #define VSEL(m, a, b) ((vd)(((vm)(a) & (m)) | ((vm)(b) & ~(m))))
 #define VNEG0 (-((vd){0})) /* -0.0 in every lane */
 #define VABS(x) ((vd)((vm)(x) & ~(vm)VNEG0))
+#define VSPLAT(x) ((vd){0} + (x)) /* x in every lane (x != -0.0) */
+
+/* a b + c lane by lane with one rounding, IEEE fma. The kernels compiled
+ * for FMA (batch4_avx2.c, batch8_avx512.c) use the instruction; the
+ * baseline (and an architecture without the instruction) calls libm's fma
+ * for each lane, exactly rounded too: the same bits, slower. A file that
+ * wants the instruction must be compiled for it, so that the choice is
+ * the preprocessor's, never the optimiser's. */
+#if defined(__FMA__) && SSW_KW == 4
+#define VFMA(a, b, c) ((vd)_mm256_fmadd_pd((a), (b), (c)))
+#elif defined(__FMA__) && defined(__AVX512F__) && SSW_KW == 8
+#define VFMA(a, b, c) ((vd)_mm512_fmadd_pd((a), (b), (c)))
+#else
+/* Never nest one in another's arguments (their temporaries would
+ * shadow). */
+#define VFMA(a, b, c)                                                          \
+  __extension__({                                                              \
+    const vd fa_ = (a), fb_ = (b), fc_ = (c);                                  \
+    vd r_ = fc_;                                                               \
+    for (int l_ = 0; l_ < SSW_KW; l_++)                                        \
+      r_[l_] = __builtin_fma(fa_[l_], fb_[l_], fc_[l_]);                       \
+    r_;                                                                        \
+  })
+#endif
+
+/* The model's fused multiply-adds (SSW_MODEL_HAMEL_SOLVE) on vectors; a
+ * scalar operand (a field of ssw_reduced) is spread over the lanes by the
+ * exact product with 1. */
+#define VONE ((vd){0} + 1.0)
+#define SSW_MODEL_FMA_vd(a, b, c) VFMA((a)*VONE, (b)*VONE, (c)*VONE)
 
 /* Whether any lane of a mask (all ones or zero per lane) is set: the two
  * halves OR-ed and one movmskpd of their sign bits, an SSE2 instruction
@@ -61,14 +97,17 @@ static inline __attribute__((always_inline)) int vany(const vm *m) {
  * quarter of an ulp. For a cubic that error is at most dp^2 (|f''/2| +
  * |a dp|) / f' to relative O(dp) (docs/theory/step-control.md, "Newton for
  * the cubic"), so no further iteration is needed to know it. f is summed in
- * Estrin's order: this chain is the kernel's critical path. */
+ * Estrin's order with fused multiply-adds, f and f' two FMAs deep each:
+ * this chain is the kernel's critical path. */
 static inline __attribute__((always_inline)) void
 newton(const vd *a_, const vd *a2_, const vd *b_, const vd *rhs_, const vd *p_,
        vd *pn, vm *more) {
   const vd a = *a_, a2 = *a2_, b = *b_, p = *p_;
-  const vd f = (a * p + a2) * (p * p) + (b * p - *rhs_);
-  const vd a3p = 3.0 * a * p; /* f''/2 = a3p + a2 */
-  const vd df = (a3p + 2.0 * a2) * p + b;
+  const vd lin = VFMA(b, p, -*rhs_), quad = VFMA(a, p, a2);
+  const vd f = VFMA(quad, p * p, lin);
+  const vd a3 = 3.0 * a, a3p = a3 * p; /* f''/2 = a3p + a2 */
+  const vd slope = VFMA(a3, p, 2.0 * a2);
+  const vd df = VFMA(slope, p, b);
   const vd dp = f / df;
   *pn = p - dp;
   const vd left = (VABS(a3p + a2) + VABS(a * dp)) * (dp * dp);
@@ -142,13 +181,24 @@ half_turn(const int nv, const vd *x, vd *c, vd *s, vd *sinc) {
    * Horner's takes 16-18, and the half-turn lies on the step's critical
    * path as much as Newton does. */
   vd sc[2], cc[2], ss[2];
+  const vd one = VSPLAT(1.0);
   for (int j = 0; j < nv; j++) {
     const vd y2 = y[j] * y[j], y4 = y2 * y2, y8 = y4 * y4;
-    sc[j] = 1.0 + y2 * (((S1 + S2 * y2) + (S3 + S4 * y2) * y4) +
-                        ((S5 + S6 * y2) + (S7 + S8 * y2) * y4) * y8);
-    cc[j] =
-        1.0 + y2 * (((C1 + C2 * y2) + (C3 + C4 * y2) * y4) +
-                    ((C5 + C6 * y2) + ((C7 + C8 * y2) + C9 * y4) * y4) * y8);
+    const vd s12 = VFMA(VSPLAT(S2), y2, VSPLAT(S1)),
+             s34 = VFMA(VSPLAT(S4), y2, VSPLAT(S3)),
+             s56 = VFMA(VSPLAT(S6), y2, VSPLAT(S5)),
+             s78 = VFMA(VSPLAT(S8), y2, VSPLAT(S7));
+    const vd slo = VFMA(s34, y4, s12), shi = VFMA(s78, y4, s56);
+    const vd ssum = VFMA(shi, y8, slo);
+    sc[j] = VFMA(y2, ssum, one);
+    const vd c12 = VFMA(VSPLAT(C2), y2, VSPLAT(C1)),
+             c34 = VFMA(VSPLAT(C4), y2, VSPLAT(C3)),
+             c56 = VFMA(VSPLAT(C6), y2, VSPLAT(C5)),
+             c78 = VFMA(VSPLAT(C8), y2, VSPLAT(C7));
+    const vd c79 = VFMA(VSPLAT(C9), y4, c78);
+    const vd clo = VFMA(c34, y4, c12), chi = VFMA(c79, y4, c56);
+    const vd csum = VFMA(chi, y8, clo);
+    cc[j] = VFMA(y2, csum, one);
     ss[j] = y[j] * sc[j];
   }
   for (int k = 0; k < 60; k++) {
@@ -159,8 +209,8 @@ half_turn(const int nv, const vd *x, vd *c, vd *s, vd *sinc) {
     }
     if (!vany(&any)) break;
     for (int j = 0; j < nv; j++) {
-      const vd c2 = cc[j] * cc[j] - ss[j] * ss[j], s2 = 2.0 * ss[j] * cc[j],
-               sc2 = sc[j] * cc[j];
+      const vd c2 = VFMA(cc[j], cc[j], -(ss[j] * ss[j])),
+               s2 = 2.0 * ss[j] * cc[j], sc2 = sc[j] * cc[j];
       cc[j] = VSEL(more[j], c2, cc[j]), ss[j] = VSEL(more[j], s2, ss[j]);
       sc[j] = VSEL(more[j], sc2, sc[j]);
       halvings[j] = VSEL(more[j], halvings[j] - 1.0, halvings[j]);
@@ -241,8 +291,8 @@ base_step(const int nv, const ssw_reduced *e, const vd *h, const vd *tm,
       SSW_MODEL_HAMEL_SOLVE(vd, &k[j], h[j], p[j], s[j].W1, s[j].W2, w[j],
                             v[j]);
       SSW_MODEL_HAMEL_DRAG_KICK(e, h[j], w[j], v[j], s[j].W1, s[j].W2);
-      s[j].len += h[j] * v[j];
-      s[j].diss += h[j] * SSW_MODEL_DISSIPATION(e, w[j], v[j]);
+      s[j].len = VFMA(h[j], v[j], s[j].len);
+      s[j].diss = VFMA(h[j], SSW_MODEL_DISSIPATION(e, w[j], v[j]), s[j].diss);
     }
   } else {
     for (int j = 0; j < nv; j++) {
@@ -269,14 +319,14 @@ base_step(const int nv, const ssw_reduced *e, const vd *h, const vd *tm,
   half_turn(nv, half, ch, sh, sinc);
   for (int j = 0; j < nv; j++) {
     vstate *q = &s[j];
-    const vd dx = q->ux * ch[j] - q->uy * sh[j];
-    const vd dy = q->ux * sh[j] + q->uy * ch[j];
+    const vd dx = VFMA(q->ux, ch[j], -(q->uy * sh[j]));
+    const vd dy = VFMA(q->ux, sh[j], q->uy * ch[j]);
     const vd len = recon == SSW_RECON_EXP ? h[j] * v[j] * sinc[j] : h[j] * v[j];
-    q->x += len * dx;
-    q->y += len * dy;
-    q->ux = dx * ch[j] - dy * sh[j];
-    q->uy = dx * sh[j] + dy * ch[j];
-    q->phi += h[j] * w[j];
+    q->x = VFMA(len, dx, q->x);
+    q->y = VFMA(len, dy, q->y);
+    q->ux = VFMA(dx, ch[j], -(dy * sh[j]));
+    q->uy = VFMA(dx, sh[j], dy * ch[j]);
+    q->phi = VFMA(h[j], w[j], q->phi);
   }
 }
 
@@ -322,15 +372,9 @@ compose_n(const int nv, const ssw_coeffs *c, const double *h, int recon,
   /* Keep the heading vector on the unit circle (one Newton step for
    * 1/sqrt: rotations only add round-off to its length). */
   for (int j = 0; j < nv; j++) {
-    const vd r = 1.5 - 0.5 * (v[j].ux * v[j].ux + v[j].uy * v[j].uy);
+    const vd r = 1.5 - 0.5 * VFMA(v[j].ux, v[j].ux, v[j].uy * v[j].uy);
     v[j].ux *= r, v[j].uy *= r;
     v[j].t += hv[j]; /* the macro node: t + h, whatever the sub-steps */
     store(&v[j], s + j * SSW_KW);
   }
-}
-
-SSW_KERNEL_TARGET void SSW_KERNEL_COMPOSE(const ssw_coeffs *c,
-                                          const double h[SSW_KW], int recon,
-                                          ssw_state s[SSW_KW]) {
-  compose_n(1, c, h, recon, s);
 }

@@ -6,6 +6,9 @@ ssw_add_test(NAME test_stepper SOURCES test_stepper.c)
 # reported changes, every lane's bits do not.
 ssw_add_test(NAME stepper_lanes4 COMMAND $<TARGET_FILE:test_stepper>
              ENV SSW_KERNEL_LANES=4 LABELS unit)
+# The kernel on every instruction set the CPU has (baseline with libm's
+# fma, AVX2, AVX-512) and every width: the same bits.
+ssw_add_test(NAME test_kernel_isa SOURCES test_kernel_isa.c)
 ssw_add_test(NAME test_extract SOURCES test_extract.c)
 ssw_add_test(NAME test_accuracy SOURCES test_accuracy.c)
 ssw_add_test(NAME test_honest SOURCES test_honest.c)
