@@ -4,6 +4,7 @@
  * Benettin), its error from the spread over blocks of periods and a
  * coarse run, and the exact identity its sum must meet. Theory:
  * docs/theory/forcing.md, "The Lyapunov spectrum". */
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -250,6 +251,16 @@ static double block_error(const window *w, int i) {
   return block_se2(w->block, i, w->lyap[i]);
 }
 
+/* The differences' round-off, which the step doubling can miss (the two
+ * steps' round-off may cancel by chance): each segment's Jacobian entries
+ * carry about an ulp of the state over the difference's step,
+ * DBL_EPSILON / SSW_LYAP_FD_STEP relative, the segments' add at random,
+ * and per period over its length (docs/theory/forcing.md, "The Lyapunov
+ * spectrum"). Not part of the step's error that refinement drives down. */
+static double fd_roundoff(const pmap *m) {
+  return sqrt((double)nseg(m)) * DBL_EPSILON / SSW_LYAP_FD_STEP / m->T;
+}
+
 /* Off a cycle: the window's mean velocity and its errors (the blocks'
  * spread and, with a coarse window c, Richardson's difference). */
 static void window_velocity(const window *f, const window *c, double div,
@@ -312,7 +323,7 @@ static int spectrum(pmap *m, const double x[2], int n, const ssw_integrator *o,
   if (rc) return rc;
   for (int i = 0; i < 2; i++)
     out->q.lyapunov[i] = fine.lyap[i],
-    out->err.lyapunov[i] = e[i] + block_error(&fine, i);
+    out->err.lyapunov[i] = e[i] + block_error(&fine, i) + fd_roundoff(m);
   out->lyapunov_divergence = fine.div;
   out->lyapunov_sum_defect = fine.lyap[0] + fine.lyap[1] - fine.div;
   if (n == 0) window_velocity(&fine, o->estimate ? &coarse : NULL, div, out);
