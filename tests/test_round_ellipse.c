@@ -6,15 +6,18 @@
  * every digit the inputs have. Promises: the tensor to a few ulps (1e-14
  * relative), the closed form to 1e-13, the measurement within 10 rtol of
  * max(d, radius) as for every body (README "Accuracy") with its estimate
- * bounding the error; a body whose Z falls under zero_tol M is classified
- * line-to-line, as docs/config.md says of zero_tol, and measured again
- * with zero_tol 0 (the end of its accepted range), which keeps its
+ * bounding the error (flagged rtol_not_met where that estimate exceeds
+ * rtol, and with no other flag); a body whose Z falls under zero_tol M is
+ * classified line-to-line, as docs/config.md says of zero_tol, and measured
+ * again with zero_tol 0 (the end of its accepted range), which keeps its
  * circles. */
 #include "sleighsweep/analytic.h"
 #include "sleighsweep/extract.h"
 #include "test_util.h"
 
 #define PROMISE 1e-9 /* README: every quantity within 10 rtol */
+
+static int rtol_flagged; /* results flagged rtol_not_met */
 
 typedef struct {
   long double J, M, L1, L2, Z;
@@ -99,8 +102,13 @@ static void check_body(double A, double theta, int k, double zero_tol) {
   EXPECT(ssw_extract_batch(&snapped, regime, 1, &w0, &v0, &o, NULL, NULL, &r) ==
              0,
          "A %g k %d: extraction failed", A, k);
-  EXPECT(r.converged && r.flags == 0, "A %g k %d: converged %d flags %d", A, k,
-         r.converged, r.flags);
+  /* No flag but rtol_not_met: at k = 15 the radius (~1e14 A) carries a
+   * round-off of 1e-11 to 2e-10 of itself, which reruns cannot reduce;
+   * where its estimate exceeds rtol the result says so (README
+   * "Accuracy"), and the promise below still holds. */
+  EXPECT(r.converged && (r.flags & ~SSW_TRAJ_RTOL) == 0,
+         "A %g k %d: converged %d flags %d", A, k, r.converged, r.flags);
+  rtol_flagged += (r.flags & SSW_TRAJ_RTOL) != 0;
   const long double len = fmaxl(radius, d);
   const double er =
       (double)(fmaxl(fabsl(r.r_future - radius), fabsl(r.r_past - radius)) /
@@ -125,5 +133,8 @@ int main(void) {
     for (int j = 0; j < 2; j++)
       for (int k = 4; k <= 15; k++)
         check_body(axes[i], thetas[j], k, SSW_ZERO_TOL_DEFAULT);
+  printf("%d of the results flagged rtol_not_met (round-off of the radius "
+         "at the largest k)\n",
+         rtol_flagged);
   return TEST_RESULT();
 }
