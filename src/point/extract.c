@@ -488,6 +488,26 @@ static void finish(const leg_run *R, const ssw_traj *b, const leg_job *j,
     combine(R->c, R->o, &j[0].out, &j[1].out, res);
 }
 
+/* order[0..n): the jobs, the longest legs first, so that the lanes run out
+ * of work together (the results do not depend on it); a leg's steps about
+ * (acosh(G / gstop) -+ acosh(G / g0), +1 through a peak ahead) / step. */
+static void by_length(const ssw_reduced *e, const leg_job *jobs, int n,
+                      int *order) {
+  double len[4 * CHUNK];
+  for (int i = 0; i < n; i++) {
+    const leg_job *j = &jobs[i];
+    const double G = sqrt(j->clock.G2), g0 = fabs(ssw_model_g(e, j->w0, j->v0));
+    const double a = acosh(fmin(fmax(G / j->gstop, 1.0), 1e300));
+    const double b = acosh(fmin(fmax(G / g0, 1.0), 1e300));
+    const int ahead = j->dir * ssw_model_ht(e, j->w0, j->v0) > 0;
+    len[i] = (ahead ? a + b + 1.0 : a - b) / j->step;
+    int k = i;
+    for (; k > 0 && len[order[k - 1]] < len[i]; k--)
+      order[k] = order[k - 1];
+    order[k] = i;
+  }
+}
+
 /* One pass over m trajectories: fine[k] starts from base[k], and where
  * with_coarse[k] (with_coarse may be NULL: none) coarse[k] is its run at
  * the estimate's coarse step. The coarse legs share the lanes with the
@@ -505,7 +525,9 @@ static void pass(const leg_run *R, const ssw_traj *base, int m,
     make_jobs(R, &base[k], 1, &w0[k], &v0[k], NULL, 1, &jobs[n]);
     at[k] = n, n += 2;
   }
-  ssw_legs_run(R, jobs, n);
+  int order[4 * CHUNK] = {0};
+  by_length(&R->c->e, jobs, n, order);
+  ssw_legs_run(R, jobs, order, n);
   ssw_legs_peaks(R, jobs, n);
   for (int k = 0; k < m; k++) {
     finish(R, &base[k], &jobs[2 * k], 0, &fine[k]);

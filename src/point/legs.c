@@ -707,7 +707,21 @@ static int skipped(leg_job *j) {
   return j->skip;
 }
 
-void ssw_legs_run(const leg_run *R, leg_job *jobs, int njobs) {
+/* Gives an idle lane the next job (in `order`, or in turn when NULL) that
+ * does not end where it starts; leaves it idle when none is left. */
+static void lane_take(const leg_run *R, leg_job *jobs, const int *order,
+                      int njobs, int *next, lane *L, ssw_state *s) {
+  while (L->mode == LANE_IDLE && *next < njobs) {
+    leg_job *j = &jobs[order ? order[*next] : *next];
+    ++*next;
+    if (skipped(j)) continue;
+    lane_start(R, j, L, s);
+    lane_next(R, L, s);
+  }
+}
+
+void ssw_legs_run(const leg_run *R, leg_job *jobs, const int *order,
+                  int njobs) {
   if (R->adaptive && (R->c->method->caps & SSW_CAP_OWN_STEP_CONTROL)) {
     for (int i = 0; i < njobs; i++)
       if (!skipped(&jobs[i])) run_leg_dopri5(R, &jobs[i]);
@@ -719,14 +733,7 @@ void ssw_legs_run(const leg_run *R, leg_job *jobs, int njobs) {
   int next = 0, active = 0;
   for (int l = 0; l < SSW_LANES; l++) {
     L[l].mode = LANE_IDLE;
-    while (L[l].mode == LANE_IDLE && next < njobs) {
-      if (skipped(&jobs[next])) {
-        next++;
-        continue;
-      }
-      lane_start(R, &jobs[next++], &L[l], &s[l]);
-      if (!lane_next(R, &L[l], &s[l])) continue;
-    }
+    lane_take(R, jobs, order, njobs, &next, &L[l], &s[l]);
     active += L[l].mode != LANE_IDLE;
   }
   while (active > 0) {
@@ -756,14 +763,7 @@ void ssw_legs_run(const leg_run *R, leg_job *jobs, int njobs) {
         start_step_check(&L[l], &s[l]);
       else
         after_step(R, &L[l], &s[l]);
-      while (L[l].mode == LANE_IDLE && next < njobs) {
-        if (skipped(&jobs[next])) {
-          next++;
-          continue;
-        }
-        lane_start(R, &jobs[next++], &L[l], &s[l]);
-        lane_next(R, &L[l], &s[l]);
-      }
+      lane_take(R, jobs, order, njobs, &next, &L[l], &s[l]);
       active += L[l].mode != LANE_IDLE;
     }
   }

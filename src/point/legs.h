@@ -97,10 +97,11 @@ typedef struct {
 } leg_run;
 
 /** Integrates every job (filling job.out), SSW_LANES at a time: a lane
- * that finishes its leg takes the next job. Lanes never interact, so a
- * leg's result does not depend on which lane ran it or alongside which
- * other legs. */
-void ssw_legs_run(const leg_run *R, leg_job *jobs, int njobs);
+ * that finishes its leg takes the next job, in `order` (a permutation of
+ * 0..njobs) or, when NULL, in turn. Lanes never interact, so a leg's
+ * result does not depend on which lane ran it, when, or alongside which
+ * other legs: the order changes the time only. */
+void ssw_legs_run(const leg_run *R, leg_job *jobs, const int *order, int njobs);
 
 /** Completes the legs' fmax after ssw_legs_run: the series of the peaks of
  * |F| that the legs kept (leg.peaks), summed four at a time in SIMD lanes
