@@ -26,26 +26,41 @@ static inline void node_velocity(const ssw_coeffs *c, const ssw_state *s,
   ssw_model_velocity(&c->e, s->W1, s->W2, w, v);
 }
 
+/* The step density rho and d ln rho / dt at (w, v) with the clock's
+ * scales (nu2, G2, delta2), for T = double (density) or four lanes
+ * (settle4, SQRT their square root): one sequence of IEEE operations, so
+ * a lane's bits are the scalar's. */
+#define DENSITY(T, SQRT, e, nu2, G2, delta2, w, v, rho, dlog)                  \
+  do {                                                                         \
+    const T g_ = SSW_MODEL_G(e, w, v), ht_ = SSW_MODEL_HT(e, w, v);            \
+    const T a1_ = SSW_MODEL_A1(e, w, v), a2_ = SSW_MODEL_A2(e, w, v);          \
+    const T wd_ = g_ * a1_ / (e)->D, vd_ = g_ * a2_ / (e)->D;                  \
+    const T gd_ = g_ * ht_ / (e)->D;                                           \
+    const T wdd_ = (gd_ * a1_ + g_ * SSW_MODEL_A1(e, wd_, vd_)) / (e)->D;      \
+    const T s2_ = (nu2) + (w) * (w);                                           \
+    const T k4_ = s2_ * s2_ + wd_ * wd_;                                       \
+    const T A_ = g_ * g_ / (G2) + (delta2);                                    \
+    const T r2_ = SQRT(k4_), r4_ = SQRT(r2_);                                  \
+    const T a2r_ = SQRT(A_), a4r_ = SQRT(a2r_), a8r_ = SQRT(a4r_);             \
+    (rho) = r4_ * SQRT(a8r_);                                                  \
+    /* d ln rho / dt with w' = g a1 / D, v' = g a2 / D, g' = g ht / D. */      \
+    (dlog) = (s2_ * 2.0 * (w)*wd_ + wd_ * wdd_) / (2.0 * k4_) +                \
+             g_ * gd_ / (8.0 * (G2)*A_);                                       \
+  } while (0)
+
+/* Cayley factor (1 + x/2)/(1 - x/2) of an x already clamped to |x| <= 1. */
+#define CAYLEY_OF(x) ((1.0 + 0.5 * (x)) / (1.0 - 0.5 * (x)))
+
 static void density(const ssw_reduced *e, const clock_par *k, double w,
                     double v, double *rho, double *dlog) {
-  const double g = SSW_MODEL_G(e, w, v), ht = SSW_MODEL_HT(e, w, v);
-  const double a1 = SSW_MODEL_A1(e, w, v), a2 = SSW_MODEL_A2(e, w, v);
-  const double wd = g * a1 / e->D, vd = g * a2 / e->D, gd = g * ht / e->D;
-  const double wdd = (gd * a1 + g * SSW_MODEL_A1(e, wd, vd)) / e->D;
-  const double s2 = k->nu2 + w * w;
-  const double k4 = s2 * s2 + wd * wd;
-  const double A = g * g / k->G2 + k->delta2;
-  *rho = sqrt(sqrt(k4)) * sqrt(sqrt(sqrt(sqrt(A))));
-  /* d ln rho / dt with w' = g a1 / D, v' = g a2 / D, g' = g ht / D. */
-  *dlog =
-      (s2 * 2.0 * w * wd + wd * wdd) / (2.0 * k4) + g * gd / (8.0 * k->G2 * A);
+  DENSITY(double, sqrt, e, k->nu2, k->G2, k->delta2, w, v, *rho, *dlog);
 }
 
 /* Cayley factor (1 + x/2)/(1 - x/2): C(x) C(-x) = 1 keeps the density
  * update reversible, and clamping |x| <= 1 (an odd map) keeps it positive. */
 static double cayley(double x) {
   x = mind(1.0, maxd(-1.0, x));
-  return (1.0 + 0.5 * x) / (1.0 - 0.5 * x);
+  return CAYLEY_OF(x);
 }
 
 /* The largest |F| of the blade force along a leg. The nodes are too
@@ -655,24 +670,13 @@ typedef struct {
 } settle4_lanes;
 
 SSW_SIMD_CLONES static void settle4(const ssw_reduced *e, settle4_lanes *q) {
-  const v4 w = q->w, v = q->v;
-  /* density() */
-  const v4 g = SSW_MODEL_G(e, w, v), ht = SSW_MODEL_HT(e, w, v);
-  const v4 a1 = SSW_MODEL_A1(e, w, v), a2 = SSW_MODEL_A2(e, w, v);
-  const v4 wd = g * a1 / e->D, vd = g * a2 / e->D, gd = g * ht / e->D;
-  const v4 wdd = (gd * a1 + g * SSW_MODEL_A1(e, wd, vd)) / e->D;
-  const v4 s2 = q->nu2 + w * w;
-  const v4 k4 = s2 * s2 + wd * wd;
-  const v4 A = g * g / q->G2 + q->delta2;
-  const v4 r4 = VSQRT4(k4), a4 = VSQRT4(A), a8 = VSQRT4(a4), a16 = VSQRT4(a8);
-  const v4 rho = VSQRT4(r4) * VSQRT4(a16);
-  const v4 dlog =
-      (s2 * 2.0 * w * wd + wd * wdd) / (2.0 * k4) + g * gd / (8.0 * q->G2 * A);
+  v4 rho, dlog;
+  DENSITY(v4, VSQRT4, e, q->nu2, q->G2, q->delta2, q->w, q->v, rho, dlog);
   /* cayley() */
   const v4 one = {1.0, 1.0, 1.0, 1.0};
   v4 x = q->ds * dlog / rho;
   x = MIND4(one, MAXD4(-one, x));
-  q->z = q->z * ((1.0 + 0.5 * x) / (1.0 - 0.5 * x));
+  q->z = q->z * CAYLEY_OF(x);
   q->h = q->dir * (q->step / q->z);
 }
 
