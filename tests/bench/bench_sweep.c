@@ -312,11 +312,17 @@ static void probe_integrator(const char *dir, char scheme[32], double *eta,
  * ranks got (user + system of every thread, from the preload library),
  * start-up and output included, / trajectories. NaN without the preload
  * library's figures. */
-static double us_per_traj_core(const srun *r) {
+/* The ranks' CPU seconds (every thread, from start to MPI_Finalize, as
+ * the preload library reports them); NaN without ranks. */
+static double run_cpu_seconds(const srun *r) {
   double cpu = r->nr > 0 ? 0 : NAN;
   for (int i = 0; i < r->nr; i++)
     cpu += r->cpu[i];
-  return 1e6 * cpu / ((double)r->points * r->traj);
+  return cpu;
+}
+
+static double us_per_traj_core(const srun *r) {
+  return 1e6 * run_cpu_seconds(r) / ((double)r->points * r->traj);
 }
 
 /* The same from wall time x the cores the run could use (ranks x
@@ -339,13 +345,9 @@ static void check_share(const srun *r, int ncpu, const char *what) {
                  what, r->ranks, r->threads, used, cores);
 }
 
-/* The CPU core-hours of a run: the ranks' CPU seconds (every thread,
- * from start to MPI_Finalize, as the preload library reports them). */
+/* The CPU core-hours of a run (run_cpu_seconds). */
 static double run_core_hours(const srun *r) {
-  double cpu = r->nr > 0 ? 0 : NAN;
-  for (int i = 0; i < r->nr; i++)
-    cpu += r->cpu[i];
-  return cpu / 3600.0;
+  return run_cpu_seconds(r) / 3600.0;
 }
 
 /* The core-hours `sleighsweep run --dry-run` predicts for the config of
